@@ -1,0 +1,102 @@
+// gemini validate FILE...: load and check IR files.
+#include <boost/json/serialize.hpp>
+#include <boost/json/value.hpp>
+#include <iostream>
+
+#include "commands.h"
+#include "common.h"
+#include "gemini/ir/loader.h"
+#include "gemini/ir/validator.h"
+
+namespace gemini::cli {
+namespace {
+
+struct ValidateOptions {
+  std::vector<std::string> files;
+  bool json = false;
+  std::size_t max_errors = 100;
+  std::string dialect;
+  std::string hw;
+};
+
+boost::json::object to_json(const ir::Diagnostic& x) {
+  boost::json::object o;
+  o["code"] = x.code();
+  o["name"] = ir::info(x.check).name;
+  o["severity"] = ir::to_string(x.severity);
+  if (x.line) {
+    o["line"] = *x.line;
+    o["column"] = *x.column;
+  } else {
+    o["pointer"] = x.pointer;
+  }
+  o["message"] = x.message;
+  return o;
+}
+
+int run(const ValidateOptions& opt) {
+  auto hw = load_hw(opt.hw);
+  if (!hw) return kExitUnreadable;
+  int status = kExitOk;
+  boost::json::array files;
+  for (const std::string& file : opt.files) {
+    ir::Diagnostics diags(opt.max_errors);
+    ir::LoadOptions lo;
+    lo.dialect = parse_dialect(opt.dialect);
+    ir::LoadResult res = ir::load_file(file, diags, lo);
+    if (res.status == ir::LoadStatus::ok) ir::validate(res.model, *hw, diags);
+    const char* verdict = res.status == ir::LoadStatus::unreadable ? "unreadable"
+                          : diags.errors() > 0                      ? "invalid"
+                                                                    : "valid";
+    const int file_status = res.status == ir::LoadStatus::unreadable ? kExitUnreadable
+                            : diags.errors() > 0                      ? kExitInvalid
+                                                                      : kExitOk;
+    status = std::max(status, file_status);
+    if (opt.json) {
+      boost::json::object f;
+      f["file"] = file;
+      f["status"] = verdict;
+      if (res.status == ir::LoadStatus::ok) f["dialect"] = ir::to_string(res.model.dialect);
+      f["errors"] = diags.errors();
+      f["warnings"] = diags.warnings();
+      f["not_shown"] = diags.dropped();
+      boost::json::array list;
+      for (const auto& x : diags.items()) list.push_back(to_json(x));
+      f["diagnostics"] = std::move(list);
+      files.push_back(std::move(f));
+      continue;
+    }
+    print_diagnostics(std::cout, file, diags, opt.max_errors);
+    std::cout << file << ": " << verdict;
+    if (res.status == ir::LoadStatus::ok) std::cout << " (" << ir::to_string(res.model.dialect) << " dialect)";
+    std::cout << ", " << diags.errors() << " error" << (diags.errors() == 1 ? "" : "s") << ", "
+              << diags.warnings() << " warning" << (diags.warnings() == 1 ? "" : "s") << "\n";
+  }
+  if (opt.json) {
+    boost::json::object out;
+    out["files"] = std::move(files);
+    out["exit_status"] = status;
+    std::cout << boost::json::serialize(out) << "\n";
+  }
+  return status;
+}
+
+}  // namespace
+
+Command add_validate(CLI::App& app) {
+  auto opt = std::make_shared<ValidateOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "validate", "Check IR files (either dialect, .json or .json.gz) against the format and "
+                  "the check catalogue (docs/validation.md). Exit 0 valid, 1 invalid, 2 unreadable.");
+  cmd->add_option("files", opt->files, "IR files")->required();
+  cmd->add_flag("--json", opt->json, "print one JSON document instead of text");
+  cmd->add_option("--max-errors", opt->max_errors, "diagnostics to show per file (default 100)")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 30));
+  cmd->add_option("--dialect", opt->dialect, "force the dialect instead of detecting it")
+      ->check(CLI::IsMember({"full", "set"}));
+  cmd->add_option("--hw", opt->hw, "hardware configuration (configs/*.json)")
+      ->check(CLI::ExistingFile);
+  return [cmd, opt] { return cmd->parsed() ? run(*opt) : -1; };
+}
+
+}  // namespace gemini::cli

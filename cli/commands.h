@@ -1,0 +1,16 @@
+#pragma once
+// The gemini subcommands. Each registers its options on a CLI11 app and
+// returns the process exit status: 0 success, 1 invalid input, 2 unreadable
+// input or bad usage.
+
+#include <CLI/CLI.hpp>
+#include <functional>
+
+namespace gemini::cli {
+
+using Command = std::function<int()>;
+
+Command add_validate(CLI::App& app);
+Command add_info(CLI::App& app);
+
+}  // namespace gemini::cli

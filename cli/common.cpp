@@ -1,0 +1,39 @@
+#include "common.h"
+
+#include <iostream>
+
+namespace gemini::cli {
+
+std::optional<ir::Dialect> parse_dialect(const std::string& s) {
+  if (s == "full") return ir::Dialect::full;
+  if (s == "set") return ir::Dialect::set;
+  return std::nullopt;
+}
+
+std::optional<ir::HardwareConfig> load_hw(const std::string& path) {
+  if (path.empty()) return ir::HardwareConfig{};
+  std::vector<std::string> errors;
+  auto hw = ir::load_hw_config(path, errors);
+  for (const auto& e : errors) std::cerr << e << "\n";
+  return hw;
+}
+
+void print_diagnostics(std::ostream& os, const std::string& file, const ir::Diagnostics& d,
+                       std::size_t limit) {
+  std::size_t shown = 0;
+  for (const ir::Diagnostic& x : d.items()) {
+    if (shown++ >= limit) break;
+    os << file;
+    if (x.line) {
+      os << ':' << *x.line << ':' << *x.column;
+    } else if (!x.pointer.empty()) {
+      os << ':' << x.pointer;
+    }
+    os << ": " << x.code() << ": " << ir::to_string(x.severity) << ": " << x.message << "\n";
+  }
+  const std::size_t total = d.errors() + d.warnings();
+  if (total > shown)
+    os << file << ": ... " << (total - std::min(shown, total)) << " more not shown (--max-errors)\n";
+}
+
+}  // namespace gemini::cli

@@ -1,0 +1,27 @@
+#pragma once
+// Helpers shared by the subcommands: dialect and hardware options, and the
+// printing of diagnostics.
+
+#include <iosfwd>
+#include <optional>
+#include <string>
+
+#include "gemini/ir/diagnostics.h"
+#include "gemini/ir/hw_config.h"
+#include "gemini/ir/model.h"
+
+namespace gemini::cli {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitInvalid = 1;
+inline constexpr int kExitUnreadable = 2;
+
+std::optional<ir::Dialect> parse_dialect(const std::string& s);  // "" -> nullopt
+// Loads --hw or the built-in defaults; prints errors and returns nullopt.
+std::optional<ir::HardwareConfig> load_hw(const std::string& path);
+
+// "file:pointer: CODE: severity: message" lines, at most `limit`.
+void print_diagnostics(std::ostream& os, const std::string& file, const ir::Diagnostics& d,
+                       std::size_t limit);
+
+}  // namespace gemini::cli

@@ -1,0 +1,36 @@
+#pragma once
+// Box: an inclusive lower/upper box as the IR writes it. `rank` says how many
+// leading dimensions the file gave: 4 for the spec's [N,C,H,W] / [K,C,R,S]
+// boxes, 1 for the public dialect's scalar weight channel range ("lower": 0,
+// "upper": 15, the K dimension only), 3 for boxes some transformer files
+// write with three entries. Dimensions past `rank` are unknown, not zero.
+
+#include <array>
+#include <cstdint>
+#include <string>
+
+namespace gemini::ir {
+
+struct Box {
+  std::array<std::int32_t, 4> lo{0, 0, 0, 0};
+  std::array<std::int32_t, 4> hi{0, 0, 0, 0};
+  std::uint8_t rank = 4;
+  bool scalar = false;  // written as two scalars rather than arrays (rank 1)
+
+  bool valid() const {
+    for (int d = 0; d < rank; ++d)
+      if (lo[d] > hi[d]) return false;
+    return true;
+  }
+  std::int64_t extent(int d) const { return std::int64_t{hi[d]} - lo[d] + 1; }
+  // Product of the known extents (0 for an inverted box).
+  std::int64_t volume() const;
+  // True when `inner` lies inside this box in every dimension both know.
+  bool contains(const Box& inner) const;
+  bool overlaps(const Box& other) const;
+  bool operator==(const Box&) const = default;
+};
+
+std::string to_string(const Box& b);
+
+}  // namespace gemini::ir

@@ -1,0 +1,127 @@
+#pragma once
+// Diagnostics: the numbered check catalogue and the sink every stage reports
+// into. Each check has a stable code (never renumbered; docs/validation.md
+// lists them all with a minimal bad example), a severity and a title. A
+// diagnostic names the check, where (a JSON pointer, or line:column for
+// syntax errors) and what was expected.
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace gemini::ir {
+
+enum class Severity : std::uint8_t { warning, error };
+
+// One enumerator per check; the order matches kChecks in diagnostics.cpp.
+enum class Check : std::uint16_t {
+  // L: reading the bytes
+  io_error,          // L001
+  empty_input,       // L002
+  json_syntax,       // L003
+  gzip_corrupt,      // L004
+  top_not_object,    // L005
+  dialect_mixed,     // L006
+  // S: schema
+  missing_key,        // S001
+  wrong_type,         // S002
+  bad_rank,           // S003
+  inverted_box,       // S004
+  negative_value,     // S005
+  out_of_range,       // S006
+  unknown_key,        // S007
+  bad_enum,           // S008
+  duplicate_key,      // S009
+  missing_layer_type, // S010
+  short_box,          // S011
+  null_source,        // S012
+  nested_transfer_id, // S013
+  bits_not_bytes,     // S014
+  // I: identity
+  bad_mesh,              // I001
+  core_outside_mesh,     // I002
+  duplicate_core,        // I003
+  duplicate_workload_id, // I004
+  workload_order,        // I005
+  // X: cross-references
+  no_producer,               // X001
+  multiple_producers,        // X002
+  producer_omits_consumer,   // X003
+  destination_missing,       // X004
+  destination_not_consumer,  // X005
+  related_ofmap_dangling,    // X006
+  related_ifmap_dangling,    // X007
+  dram_in_unmatched,         // X008
+  dram_destination_unmatched,// X009
+  source_mismatch,           // X010
+  weight_without_transfer,   // X011
+  buffer_transfer_mismatch,  // X012
+  // G: geometry
+  outside_producer,       // G001
+  layer_overlap,          // G002
+  size_too_small,         // G003
+  size_excess,            // G004
+  ofmap_outside_workload, // G005
+  // B: buffers (full dialect)
+  address_out_of_buffer,  // B001
+  outside_ring_region,    // B002
+  snapshot_overlap,       // B003
+  cur_wl_ifmap_mismatch,  // B004
+  newly_added_mismatch,   // B005
+  wl0_overflow,           // B006
+  wl0_overlap,            // B007
+  bad_ring_regions,       // B008
+  tensor_identity,        // B009
+  // O: order
+  dependency_cycle,  // O001
+  kCount
+};
+
+struct CheckInfo {
+  Check check;
+  const char* code;   // "S001"
+  Severity severity;
+  const char* name;   // "missing-key"
+  const char* title;  // one line for docs and --list-checks
+};
+
+std::span<const CheckInfo> all_checks();
+const CheckInfo& info(Check c);
+const char* to_string(Severity s);
+
+struct Diagnostic {
+  Check check = Check::io_error;
+  Severity severity = Severity::error;
+  std::string pointer;  // JSON pointer; empty for the document or for syntax errors
+  std::optional<std::uint64_t> line, column;  // for syntax errors
+  std::string message;
+  const char* code() const { return info(check).code; }
+};
+
+// Collects diagnostics. Beyond `max_kept` further ones are counted, not kept,
+// so a file with a million bad values neither floods memory nor the terminal.
+class Diagnostics {
+ public:
+  explicit Diagnostics(std::size_t max_kept = 1000) : max_kept_(max_kept) {}
+
+  void report(Check c, std::string pointer, std::string message);
+  void report_at(Check c, std::uint64_t line, std::uint64_t column, std::string message);
+
+  const std::vector<Diagnostic>& items() const { return items_; }
+  std::size_t errors() const { return errors_; }
+  std::size_t warnings() const { return warnings_; }
+  std::size_t dropped() const { return dropped_; }
+  bool has(Check c) const;
+  void set_max_kept(std::size_t n) { max_kept_ = n; }
+
+ private:
+  void add(Diagnostic d);
+  std::vector<Diagnostic> items_;
+  std::size_t max_kept_;
+  std::size_t errors_ = 0, warnings_ = 0, dropped_ = 0;
+  std::vector<bool> seen_ = std::vector<bool>(static_cast<std::size_t>(Check::kCount), false);
+};
+
+}  // namespace gemini::ir

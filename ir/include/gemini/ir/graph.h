@@ -1,0 +1,86 @@
+#pragma once
+// Derived views of a model that several stages need:
+//   * TransferIndex: who produces each transfer_id (a DRAM out entry or a
+//     workload's ofmap), built once in O(n);
+//   * DependencyGraph: workloads as nodes; edges for each core's program order
+//     (ascending workload_id), every core-to-core transfer, and every DRAM
+//     round trip (an ofmap written to DRAM and read back through a DRAM out
+//     entry whose related_ifmap names it). A cycle is a deadlock on the chip.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "gemini/ir/model.h"
+
+namespace gemini::ir {
+
+struct ProducerRef {
+  bool from_dram = false;
+  std::uint32_t dram_index = 0;                                  // into Model::dram_out
+  std::uint32_t core_index = 0, workload_index = 0, ofmap_index = 0;  // into Model::cores
+};
+
+class TransferIndex {
+ public:
+  explicit TransferIndex(const Model& m);
+  // All producers of `t` (more than one is an error the validator reports).
+  const std::vector<ProducerRef>* producers(TransferId t) const;
+  // The DRAM in entry (write-back) with this transfer id, or nullptr.
+  const DramIn* dram_in(TransferId t) const;
+  const Workload& workload(const ProducerRef& p) const;
+  const Ofmap& ofmap(const ProducerRef& p) const;
+  const Model& model() const { return m_; }
+
+ private:
+  const Model& m_;
+  std::unordered_map<TransferId, std::vector<ProducerRef>> producers_;
+  std::unordered_map<TransferId, std::uint32_t> dram_in_;
+};
+
+class DependencyGraph {
+ public:
+  struct Node {
+    std::uint32_t core_index, workload_index;
+  };
+  struct Edge {
+    std::uint32_t to;
+    // kProgramOrder for the core's own order, else the transfer carried.
+    TransferId transfer;
+    bool via_dram;
+  };
+  static constexpr TransferId kProgramOrder = -1;
+
+  DependencyGraph(const Model& m, const TransferIndex& index);
+
+  std::size_t size() const { return nodes_.size(); }
+  const Node& node(std::uint32_t i) const { return nodes_[i]; }
+  const std::vector<Edge>& out(std::uint32_t i) const { return out_[i]; }
+  const Workload& workload(std::uint32_t i) const;
+  std::int32_t core_id(std::uint32_t i) const;
+
+  // Kahn's order; nodes on or behind a cycle are missing from it.
+  std::vector<std::uint32_t> topological_order() const;
+  // One cycle as a closed walk of (node, edge taken to the next node), or
+  // nullopt when the graph is acyclic.
+  std::optional<std::vector<std::pair<std::uint32_t, Edge>>> find_cycle() const;
+
+  struct Path {
+    std::int64_t total_time = 0;
+    std::vector<std::uint32_t> nodes;  // first to last
+  };
+  // Longest path where each node weighs its workload's predicted `time`.
+  // Only meaningful on an acyclic graph (nodes on cycles are ignored).
+  Path longest_path() const;
+
+  std::string describe(std::uint32_t node) const;  // "core 3 workload 12 (conv1)"
+
+ private:
+  const Model& m_;
+  std::vector<Node> nodes_;
+  std::vector<std::vector<Edge>> out_;
+};
+
+}  // namespace gemini::ir

@@ -1,0 +1,24 @@
+#pragma once
+// The validator: runs the check catalogue (diagnostics.h, docs/validation.md)
+// over a loaded model. Schema checks happen while loading; validate() adds
+// identity, cross-reference, geometry, buffer (full dialect) and order checks.
+
+#include "gemini/ir/diagnostics.h"
+#include "gemini/ir/graph.h"
+#include "gemini/ir/hw_config.h"
+#include "gemini/ir/model.h"
+
+namespace gemini::ir {
+
+void validate(const Model& m, const HardwareConfig& hw, Diagnostics& d);
+
+namespace checks {
+// The groups validate() runs, in order; exposed for focused tests.
+void identity(const Model& m, Diagnostics& d);
+void cross_references(const Model& m, const TransferIndex& ix, Diagnostics& d);
+void geometry(const Model& m, const TransferIndex& ix, const HardwareConfig& hw, Diagnostics& d);
+void buffers(const Model& m, const HardwareConfig& hw, Diagnostics& d);
+void order(const Model& m, const TransferIndex& ix, Diagnostics& d);
+}  // namespace checks
+
+}  // namespace gemini::ir

@@ -1,0 +1,617 @@
+#include "builder.h"
+
+#include <algorithm>
+#include <charconv>
+
+namespace gemini::ir::detail {
+namespace json = boost::json;
+
+Builder::Builder(Model& m, Diagnostics& d, std::optional<Dialect> forced)
+    : m_(m), d_(d), ctx_{m.paths, d}, forced_(forced) {}
+
+void Builder::duplicate_key(Loc where, std::string_view key) {
+  d_.report(Check::duplicate_key, m_.paths.pointer(where),
+            "key \"" + std::string(key) + "\" appears more than once in this object" +
+                (where == kRootLoc ? "" : " or an object inside it") +
+                "; which one is meant is unclear");
+}
+
+void Builder::dram_object(Loc loc) {
+  if (saw_dram_) return;  // duplicate "-1" already reported as duplicate-key
+  saw_dram_ = true;
+  m_.origin.loc = kRootLoc;
+  (void)loc;
+}
+
+void Builder::core_list(std::string_view key, Loc loc) {
+  saw_top_ = true;
+  if (core_by_key_.count(key)) return;  // duplicate key: reported; later list merges
+  core_by_key_.emplace(std::string(key), m_.cores.size());
+  Core c;
+  c.origin.loc = loc;
+  m_.cores.push_back(std::move(c));
+  core_keys_.emplace_back(key);
+}
+
+const json::object* Builder::as_object(Loc loc, const json::value& v, const char* what) {
+  if (v.is_object()) return &v.get_object();
+  d_.report(Check::wrong_type, m_.paths.pointer(loc),
+            std::string("expected ") + what + " (an object), got " + kind_name(v));
+  return nullptr;
+}
+
+const json::array* Builder::as_array(const std::string& where, const json::value* v,
+                                     const char* what) {
+  if (!v) return nullptr;
+  if (v->is_array()) return &v->get_array();
+  d_.report(Check::wrong_type, where,
+            std::string("expected ") + what + " (an array), got " + kind_name(*v));
+  return nullptr;
+}
+
+void Builder::element(Slot slot, std::string_view key, std::uint32_t index, Loc loc,
+                      const json::value& v) {
+  (void)index;
+  switch (slot) {
+    case Slot::root:
+      d_.report(Check::top_not_object, "",
+                "the IR must be a JSON object with keys \"-1\", core ids, \"xlen\", \"ylen\"...; got " +
+                    kind_name(v));
+      return;
+    case Slot::top_member:
+      saw_top_ = true;
+      top_member(key, loc, v);
+      return;
+    case Slot::dram_member:
+      d_.report(Check::unknown_key, m_.paths.pointer(loc),
+                "unknown key \"" + std::string(key) + "\" in \"-1\" ignored (expected \"in\" or \"out\")");
+      if (key == "in" || key == "out")
+        d_.report(Check::wrong_type, m_.paths.pointer(loc),
+                  "expected an array of DRAM tensors, got " + kind_name(v));
+      return;
+    case Slot::dram_in:
+      dram_in(loc, v);
+      return;
+    case Slot::dram_out:
+      dram_out(loc, v);
+      return;
+    case Slot::workload:
+      workload(key, loc, v);
+      return;
+  }
+}
+
+void Builder::top_member(std::string_view key, Loc loc, const json::value& v) {
+  ObjReader r(ctx_, json::object(), kRootLoc);  // only for its integer helpers
+  auto integer = [&](std::int64_t lo, std::int64_t hi) -> std::optional<std::int64_t> {
+    std::int64_t out = 0;
+    if (!read_int_element(ctx_, v, m_.paths.pointer(loc), lo, hi, out)) return std::nullopt;
+    return out;
+  };
+  if (key == "xlen" || key == "ylen") {
+    auto x = integer(0, INT32_MAX);
+    (key == "xlen" ? saw_xlen_ : saw_ylen_) = true;
+    if (x) (key == "xlen" ? m_.xlen : m_.ylen) = static_cast<std::int32_t>(*x);
+    else (key == "xlen" ? m_.xlen : m_.ylen) = -1;
+    return;
+  }
+  if (key == "buffersize") {
+    if (auto x = integer(0, INT64_MAX)) m_.buffersize = *x;
+    full_ev_.note(m_.paths.pointer(loc), "\"buffersize\"");
+    return;
+  }
+  if (key == "top_batch_cut") {
+    if (auto x = integer(0, INT64_MAX)) m_.top_batch_cut = *x;
+    return;
+  }
+  if (key == "-1") {
+    d_.report(Check::wrong_type, m_.paths.pointer(loc),
+              "expected the DRAM object {\"in\": [...], \"out\": [...]}, got " + kind_name(v));
+    return;
+  }
+  if (!key.empty() && (std::isdigit(static_cast<unsigned char>(key[0])) || key[0] == '-')) {
+    d_.report(Check::wrong_type, m_.paths.pointer(loc),
+              "expected core " + std::string(key) + "'s list of workloads, got " + kind_name(v));
+    return;
+  }
+  d_.report(Check::unknown_key, m_.paths.pointer(loc),
+            "unknown top-level key \"" + std::string(key) + "\" ignored");
+}
+
+std::optional<std::int32_t> Builder::core_ref(ObjReader& r) {
+  if (r.has("core_id")) {
+    full_ev_.note(r.ptr("core_id"), "\"core_id\" in a destination or source");
+    return r.i32("core_id", Need::required, -1);
+  }
+  if (r.has("id")) {
+    set_ev_.note(r.ptr("id"), "\"id\" in a destination or source");
+    return r.i32("id", Need::required, 0);
+  }
+  r.get("core_id", Need::required, "an integer core id (\"id\" in the public dialect)");
+  return std::nullopt;
+}
+
+std::optional<Endpoint> Builder::endpoint(Loc loc, const json::value& v) {
+  const json::object* o = as_object(loc, v, "a destination");
+  if (!o) return std::nullopt;
+  ObjReader r(ctx_, *o, loc);
+  r.check_unknown({"core_id", "id", "layer_name", "type", "workload_id"});
+  Endpoint e;
+  e.origin.loc = loc;
+  auto type = r.choice("type", Need::required, {"core", "DRAM"});
+  auto core = core_ref(r);
+  e.layer_name = r.string("layer_name", Need::optional);
+  if (type) e.type = *type == 0 ? EndpointType::core : EndpointType::dram;
+  e.workload_id = r.i32("workload_id", type && *type == 0 ? Need::required : Need::optional);
+  if (!type || !core || (e.type == EndpointType::core && !e.workload_id)) return std::nullopt;
+  e.core_id = *core;
+  return e;
+}
+
+void Builder::dram_in(Loc loc, const json::value& v) {
+  const json::object* o = as_object(loc, v, "a DRAM in tensor");
+  if (!o) return;
+  ObjReader r(ctx_, *o, loc);
+  r.check_unknown({"core_id", "layer_name", "lower", "upper", "related_ofmap", "transfer_id",
+                   "workload_id"});
+  DramIn e;
+  e.origin.loc = loc;
+  auto core = r.i32("core_id", Need::required, 0);
+  auto wl = r.i32("workload_id", Need::required);
+  e.layer_name = r.string("layer_name", Need::optional);
+  auto box = r.box("lower", "upper", false);
+  auto tid = r.i64("transfer_id", Need::required);
+  auto rel = r.id_list("related_ofmap", Need::optional, nullptr);
+  if (!core || !wl || !box || !tid) return;
+  e.core_id = *core;
+  e.workload_id = *wl;
+  e.box = *box;
+  e.transfer_id = *tid;
+  if (rel) e.related_ofmap = std::move(*rel);
+  m_.dram_in.push_back(std::move(e));
+}
+
+void Builder::dram_out(Loc loc, const json::value& v) {
+  const json::object* o = as_object(loc, v, "a DRAM out tensor");
+  if (!o) return;
+  ObjReader r(ctx_, *o, loc);
+  r.check_unknown({"destination", "layer_name", "lower", "upper", "related_ifmap", "size",
+                   "transfer_id", "type"});
+  DramOut e;
+  e.origin.loc = loc;
+  auto type = r.choice("type", Need::required, {"fmap", "weight"});
+  auto box = r.box("lower", "upper", true);
+  auto size = r.i64("size", Need::required);
+  auto tid = r.i64("transfer_id", Need::required);
+  auto rel = r.id_list("related_ifmap", Need::optional, nullptr);
+  e.layer_name = r.string("layer_name", Need::optional);
+  bool ok = true;
+  if (auto* dests = as_array(r.ptr("destination"),
+                             r.get("destination", Need::required, "an array of destinations"),
+                             "a list of destinations")) {
+    const Loc dl = m_.paths.key(loc, "destination");
+    for (std::size_t i = 0; i < dests->size(); ++i) {
+      auto ep = endpoint(m_.paths.index(dl, static_cast<std::uint32_t>(i)), (*dests)[i]);
+      if (ep) e.destination.push_back(std::move(*ep));
+    }
+  } else {
+    ok = false;
+  }
+  if (!type || !box || !size || !tid || !ok) return;
+  e.type = *type == 0 ? DataType::fmap : DataType::weight;
+  e.box = *box;
+  e.size = *size;
+  e.transfer_id = *tid;
+  if (rel) e.related_ifmap = std::move(*rel);
+  m_.dram_out.push_back(std::move(e));
+}
+
+std::optional<Ofmap> Builder::ofmap(Loc loc, const json::value& v) {
+  const json::object* o = as_object(loc, v, "an ofmap");
+  if (!o) return std::nullopt;
+  ObjReader r(ctx_, *o, loc);
+  r.check_unknown({"destination", "lower", "upper", "size", "transfer_id", "bitwidth", "align"});
+  Ofmap f;
+  f.origin.loc = loc;
+  auto box = r.box("lower", "upper", false);
+  auto size = r.i64("size", Need::required);
+  auto tid = r.i64("transfer_id", Need::required);
+  f.bitwidth = r.i32("bitwidth", Need::optional, 1);
+  bool ok = true;
+  if (auto* dests = as_array(r.ptr("destination"),
+                             r.get("destination", Need::required, "an array of destinations"),
+                             "a list of destinations")) {
+    const Loc dl = m_.paths.key(loc, "destination");
+    for (std::size_t i = 0; i < dests->size(); ++i) {
+      auto ep = endpoint(m_.paths.index(dl, static_cast<std::uint32_t>(i)), (*dests)[i]);
+      if (ep) f.destination.push_back(std::move(*ep));
+    }
+  } else {
+    ok = false;
+  }
+  if (!box || !size || !tid || !ok) return std::nullopt;
+  f.box = *box;
+  f.size = *size;
+  f.transfer_id = *tid;
+  return f;
+}
+
+std::optional<Ifmap> Builder::ifmap(Loc loc, const json::value& v) {
+  const json::object* o = as_object(loc, v, "an ifmap");
+  if (!o) return std::nullopt;
+  ObjReader r(ctx_, *o, loc);
+  r.check_unknown({"align", "bitwidth", "lower", "upper", "size", "transfer_id",
+                   "max_workload_id"});
+  Ifmap f;
+  f.origin.loc = loc;
+  f.align = r.i32("align", Need::optional, 1);
+  f.bitwidth = r.i32("bitwidth", Need::optional, 1);
+  auto box = r.box("lower", "upper", false);
+  f.size = r.i64("size", Need::optional);
+  bool nested = false;
+  auto tids = r.id_list("transfer_id", Need::required, &nested);
+  if (nested) d_.report(Check::nested_transfer_id, r.ptr("transfer_id"), "nested list flattened");
+  f.max_workload_id = r.i32("max_workload_id", Need::optional);
+  if (!box || !tids) return std::nullopt;
+  f.box = *box;
+  f.transfer_id = std::move(*tids);
+  return f;
+}
+
+std::optional<Weight> Builder::weight(Loc loc, const json::value& v) {
+  const json::object* o = as_object(loc, v, "a weight");
+  if (!o) return std::nullopt;
+  ObjReader r(ctx_, *o, loc);
+  r.check_unknown({"align", "bitwidth", "lower", "upper", "size", "transfer_id", "from_ofmap",
+                   "max_workload_id"});
+  Weight w;
+  w.origin.loc = loc;
+  w.align = r.i32("align", Need::optional, 1);
+  w.bitwidth = r.i32("bitwidth", Need::optional, 1);
+  auto box = r.box("lower", "upper", true);
+  w.size = r.i64("size", Need::optional);
+  bool nested = false;
+  auto tids = r.id_list("transfer_id", Need::optional, &nested);
+  w.from_ofmap = r.boolean("from_ofmap", Need::optional);
+  w.max_workload_id = r.i32("max_workload_id", Need::optional);
+  if (!box) return std::nullopt;
+  w.box = *box;
+  if (tids) w.transfer_id = std::move(*tids);
+  if (!r.has("transfer_id"))
+    d_.report(Check::weight_without_transfer, m_.paths.pointer(loc),
+              "weight has no transfer_id: no producer is recorded; it is taken to be resident "
+              "in L2 already");
+  return w;
+}
+
+std::optional<Source> Builder::source(Loc loc, const json::value& v) {
+  const json::object* o = as_object(loc, v, "a buffer source");
+  if (!o) return std::nullopt;
+  ObjReader r(ctx_, *o, loc);
+  r.check_unknown({"core_id", "id", "layer_name", "lower", "upper", "size", "transfer_id", "type",
+                   "channel"});
+  Source s;
+  s.origin.loc = loc;
+  auto type = r.choice("type", Need::required, {"core", "DRAM"});
+  auto core = core_ref(r);
+  s.layer_name = r.string("layer_name", Need::optional);
+  auto box = r.box("lower", "upper", true);
+  auto size = r.i64("size", Need::required);
+  auto tid = r.i64("transfer_id", Need::required);
+  s.channel = r.tuple<2>("channel", Need::optional);
+  if (!type || !core || !box || !size || !tid) return std::nullopt;
+  s.type = *type == 0 ? EndpointType::core : EndpointType::dram;
+  s.core_id = *core;
+  s.box = *box;
+  s.size = *size;
+  s.transfer_id = *tid;
+  return s;
+}
+
+std::optional<BufferEntry> Builder::buffer_entry(Loc loc, const json::value& v) {
+  const json::object* o = as_object(loc, v, "a buffer entry");
+  if (!o) return std::nullopt;
+  ObjReader r(ctx_, *o, loc);
+  r.check_unknown({"address", "align", "bitwidth", "layer_name", "layer", "lower", "upper",
+                   "newly_added", "cur_wl_ifmap", "size", "source", "tensor_id", "tensor_order",
+                   "transfer_id", "type", "workload_id", "block"});
+  BufferEntry b;
+  b.origin.loc = loc;
+  auto type = r.choice("type", Need::required, {"ifmap", "ofmap", "weight"});
+  if (type) b.type = static_cast<TensorType>(*type);
+  std::optional<std::string> name;
+  if (r.has("layer_name")) {
+    name = r.string("layer_name", Need::required);
+  } else if (r.has("layer")) {
+    set_ev_.note(r.ptr("layer"), "\"layer\" in a buffer entry");
+    name = r.string("layer", Need::required);
+  } else {
+    r.get("layer_name", Need::required, "the layer's name");
+  }
+  auto box = r.box("lower", "upper", true);
+  if (r.has("address")) full_ev_.note(r.ptr("address"), "\"address\" in a buffer entry");
+  if (r.has("block")) set_ev_.note(r.ptr("block"), "\"block\" in a buffer entry");
+  b.address = r.i64("address", Need::optional);
+  b.align = r.i32("align", Need::optional, 1);
+  b.bitwidth = r.i32("bitwidth", Need::optional, 1);
+  b.newly_added = r.boolean("newly_added", Need::optional);
+  b.cur_wl_ifmap = r.boolean("cur_wl_ifmap", Need::optional);
+  b.size = r.i64("size", Need::optional);
+  b.tensor_id = r.i64("tensor_id", Need::optional);
+  b.tensor_order = r.nullable_i64("tensor_order");
+  b.workload_id = r.i32("workload_id", Need::optional);
+  b.block = r.i64("block", Need::optional);
+  bool nested = false;
+  if (r.has("transfer_id")) {
+    b.has_transfer_id = true;
+    if (auto t = r.id_list("transfer_id", Need::required, &nested)) b.transfer_id = std::move(*t);
+  }
+  if (nested) set_ev_.note(r.ptr("transfer_id"), "a nested transfer_id list");
+  if (const json::value* src = o->if_contains("source")) {
+    b.has_source = true;
+    if (src->is_null()) {
+      b.source_null = true;
+      d_.report(Check::null_source, r.ptr("source"),
+                "source is null: where this tensor comes from is not recorded");
+    } else if (auto* list = as_array(r.ptr("source"), src, "a list of sources")) {
+      const Loc sl = m_.paths.key(loc, "source");
+      for (std::size_t i = 0; i < list->size(); ++i) {
+        auto s = source(m_.paths.index(sl, static_cast<std::uint32_t>(i)), (*list)[i]);
+        if (s) b.source.push_back(std::move(*s));
+      }
+    }
+  }
+  if (!type || !name || !box) return std::nullopt;
+  b.layer_name = std::move(*name);
+  b.box = *box;
+  return b;
+}
+
+std::optional<Wl0Entry> Builder::wl0_entry(Loc loc, const json::value& v) {
+  const json::object* o = as_object(loc, v, "a WL0 entry");
+  if (!o) return std::nullopt;
+  ObjReader r(ctx_, *o, loc);
+  r.check_unknown({"address", "align", "bitwidth", "layer_name", "size", "source", "tensor_order",
+                   "transfer_id"});
+  Wl0Entry e;
+  e.origin.loc = loc;
+  e.address = r.i64("address", Need::required);
+  e.align = r.i32("align", Need::optional, 1);
+  e.bitwidth = r.i32("bitwidth", Need::optional, 1);
+  e.layer_name = r.string("layer_name", Need::optional);
+  auto size = r.i64("size", Need::required);
+  auto src = r.choice("source", Need::required, {"CORE", "DRAM"});
+  e.tensor_order = r.nullable_i64("tensor_order");
+  auto tids = r.id_list("transfer_id", Need::required, nullptr);
+  if (!e.address || !size || !src || !tids) return std::nullopt;
+  e.size = *size;
+  e.source = *src == 0 ? Wl0Source::core : Wl0Source::dram;
+  e.transfer_id = std::move(*tids);
+  return e;
+}
+
+std::optional<Tile> Builder::tile(Loc loc, std::string_view name, const json::value& v) {
+  const json::object* o = as_object(loc, v, "an intra-core tile");
+  if (!o) return std::nullopt;
+  ObjReader r(ctx_, *o, loc);
+  r.check_unknown({"act_mini_tile", "ci_cut_num", "cut_mode", "ifmap_lower", "ifmap_upper",
+                   "layer_name", "loop_order", "mtc0_mtk0", "ofmap_lower", "ofmap_upper",
+                   "out_mini_tile", "single_tile_time_pred", "tile_padding_tblr"});
+  Tile t;
+  t.origin.loc = loc;
+  t.name = name;
+  auto act = r.tuple<4>("act_mini_tile", Need::required);
+  auto ci = r.i32("ci_cut_num", Need::required, 1);
+  auto cut = r.string("cut_mode", Need::required);
+  auto ib = r.box("ifmap_lower", "ifmap_upper", false);
+  t.layer_name = r.string("layer_name", Need::optional);
+  auto loop = r.string("loop_order", Need::required);
+  auto mt = r.tuple<2>("mtc0_mtk0", Need::required);
+  auto ob = r.box("ofmap_lower", "ofmap_upper", false);
+  auto out = r.tuple<4>("out_mini_tile", Need::required);
+  auto pred = r.number("single_tile_time_pred", Need::required);
+  t.tile_padding_tblr = r.tuple<4>("tile_padding_tblr", Need::optional);
+  if (!act || !ci || !cut || !ib || !loop || !mt || !ob || !out || !pred) return std::nullopt;
+  if (*pred < 0) {
+    d_.report(Check::negative_value, r.ptr("single_tile_time_pred"), "expected a time >= 0");
+    return std::nullopt;
+  }
+  t.act_mini_tile = *act;
+  t.ci_cut_num = *ci;
+  t.cut_mode = std::move(*cut);
+  t.ifmap = *ib;
+  t.loop_order = std::move(*loop);
+  t.mtc0_mtk0 = *mt;
+  t.ofmap = *ob;
+  t.out_mini_tile = *out;
+  t.single_tile_time_pred = *pred;
+  return t;
+}
+
+namespace {
+// The "workload" member: [[n,c,h,w], [n,c,h,w]].
+std::optional<Box> workload_box(ReadContext& c, ObjReader& r) {
+  const json::value* v = r.get("workload", Need::required, "[lower, upper] of 4 integers each");
+  if (!v) return std::nullopt;
+  if (!v->is_array() || v->get_array().size() != 2) {
+    c.diags.report(v->is_array() ? Check::bad_rank : Check::wrong_type, r.ptr("workload"),
+                   "expected [lower, upper] (two arrays of 4 integers), got " + kind_name(*v));
+    return std::nullopt;
+  }
+  json::object tmp;
+  tmp["lower"] = v->get_array()[0];
+  tmp["upper"] = v->get_array()[1];
+  // Re-read through the box helper so the checks (and messages) are the same;
+  // pointers name /workload/0 and /workload/1.
+  ObjReader inner(c, tmp, c.paths.key(r.loc(), "workload"));
+  std::size_t before = c.diags.errors();
+  auto b = inner.box("lower", "upper", false);
+  (void)before;
+  return b;
+}
+
+// Extents of a box, sorted: a transpose keeps the multiset.
+std::array<std::int64_t, 4> sorted_extents(const Box& b) {
+  std::array<std::int64_t, 4> e{1, 1, 1, 1};
+  for (int d = 0; d < b.rank; ++d) e[static_cast<std::size_t>(d)] = b.extent(d);
+  std::sort(e.begin(), e.end());
+  return e;
+}
+}  // namespace
+
+void Builder::workload(std::string_view core_key, Loc loc, const json::value& v) {
+  const json::object* o = as_object(loc, v, "a workload");
+  if (!o) return;
+  ObjReader r(ctx_, *o, loc);
+  r.check_unknown({"buffer", "ifmap", "layer_name", "layer_type", "ofmap", "ofmap_size",
+                   "ring_buffer_info", "tile_info", "tile_padding_tblr", "time", "weight",
+                   "wl0_buffer", "workload", "workload_id"});
+  Workload w;
+  w.origin.loc = loc;
+  auto id = r.i32("workload_id", Need::required);
+  auto name = r.string("layer_name", Need::required);
+  auto time = r.i64("time", Need::required);
+  auto osize = r.i64("ofmap_size", Need::required);
+  auto box = workload_box(ctx_, r);
+  w.tile_padding_tblr = r.tuple<4>("tile_padding_tblr", Need::optional);
+  bool ok = id && name && time && osize && box;
+
+  std::optional<std::size_t> kind;
+  if (r.has("layer_type")) {
+    kind = r.choice("layer_type", Need::required,
+                    {"pe", "vp", "dt", "conv2d", "fc", "pool", "element_wise", "point_to_point"});
+    if (kind) {
+      static constexpr LayerKind kMap[] = {LayerKind::pe, LayerKind::vp, LayerKind::dt,
+                                           LayerKind::pe, LayerKind::pe, LayerKind::vp,
+                                           LayerKind::vp, LayerKind::dt};
+      w.kind = kMap[*kind];
+      w.layer_type = o->at("layer_type").get_string().c_str();
+      if (*kind < 3) {
+        full_ev_.note(r.ptr("layer_type"), "layer_type \"" + w.layer_type + "\"");
+      } else {
+        set_ev_.note(r.ptr("layer_type"), "layer_type \"" + w.layer_type + "\"");
+      }
+    } else {
+      ok = false;
+    }
+  }
+
+  // ifmap: a list (full dialect) or a single object (public dialect).
+  if (const json::value* iv = r.get("ifmap", Need::required, "a list of ifmaps")) {
+    const Loc il = m_.paths.key(loc, "ifmap");
+    if (iv->is_object()) {
+      set_ev_.note(r.ptr("ifmap"), "\"ifmap\" as a single object");
+      if (auto f = ifmap(il, *iv)) w.ifmap.push_back(std::move(*f)); else ok = false;
+    } else if (auto* list = as_array(r.ptr("ifmap"), iv, "a list of ifmaps")) {
+      full_ev_.note(r.ptr("ifmap"), "\"ifmap\" as a list");
+      for (std::size_t i = 0; i < list->size(); ++i) {
+        if (auto f = ifmap(m_.paths.index(il, static_cast<std::uint32_t>(i)), (*list)[i]))
+          w.ifmap.push_back(std::move(*f));
+        else
+          ok = false;
+      }
+    } else {
+      ok = false;
+    }
+  } else {
+    ok = false;
+  }
+
+  if (auto* list = as_array(r.ptr("ofmap"), r.get("ofmap", Need::required, "a list of ofmaps"),
+                            "a list of ofmaps")) {
+    const Loc ol = m_.paths.key(loc, "ofmap");
+    for (std::size_t i = 0; i < list->size(); ++i) {
+      if (auto f = ofmap(m_.paths.index(ol, static_cast<std::uint32_t>(i)), (*list)[i]))
+        w.ofmap.push_back(std::move(*f));
+      else
+        ok = false;
+    }
+  } else {
+    ok = false;
+  }
+
+  if (auto* list = as_array(r.ptr("buffer"), r.get("buffer", Need::required, "a list of tensors"),
+                            "an L2 buffer snapshot")) {
+    const Loc bl = m_.paths.key(loc, "buffer");
+    w.buffer.reserve(list->size());
+    for (std::size_t i = 0; i < list->size(); ++i) {
+      if (auto b = buffer_entry(m_.paths.index(bl, static_cast<std::uint32_t>(i)), (*list)[i]))
+        w.buffer.push_back(std::move(*b));
+    }
+  }
+
+  if (const json::value* wv = r.get("wl0_buffer", Need::optional, "a list of WL0 tensors")) {
+    if (auto* list = as_array(r.ptr("wl0_buffer"), wv, "a WL0 snapshot")) {
+      const Loc wl = m_.paths.key(loc, "wl0_buffer");
+      w.wl0_buffer.emplace();
+      for (std::size_t i = 0; i < list->size(); ++i) {
+        if (auto e = wl0_entry(m_.paths.index(wl, static_cast<std::uint32_t>(i)), (*list)[i]))
+          w.wl0_buffer->push_back(std::move(*e));
+      }
+    }
+  }
+
+  if (const json::value* rv = r.get("ring_buffer_info", Need::optional, "a list of regions")) {
+    w.ring_origin.loc = m_.paths.key(loc, "ring_buffer_info");
+    if (auto* list = as_array(r.ptr("ring_buffer_info"), rv, "a list of [begin, end] regions")) {
+      w.ring_buffer_info.emplace();
+      for (std::size_t i = 0; i < list->size(); ++i) {
+        const std::string where = r.ptr("ring_buffer_info") + "/" + std::to_string(i);
+        const json::value& e = (*list)[i];
+        if (!e.is_array() || e.get_array().size() != 2) {
+          d_.report(e.is_array() ? Check::bad_rank : Check::wrong_type, where,
+                    "expected a region [begin, end], got " + kind_name(e));
+          continue;
+        }
+        std::int64_t b = 0, en = 0;
+        bool rok = read_int_element(ctx_, e.get_array()[0], where + "/0", 0, INT64_MAX, b);
+        rok = read_int_element(ctx_, e.get_array()[1], where + "/1", 0, INT64_MAX, en) && rok;
+        if (rok) w.ring_buffer_info->push_back({b, en});
+      }
+    }
+  }
+
+  if (const json::value* tv = r.get("tile_info", Need::optional, "an object of tiles")) {
+    const Loc tl = m_.paths.key(loc, "tile_info");
+    if (const json::object* to = as_object(tl, *tv, "tile_info")) {
+      w.tile_info.emplace();
+      for (const auto& kv : *to) {
+        const std::string_view k(kv.key().data(), kv.key().size());
+        if (auto t = tile(m_.paths.key(tl, k), k, kv.value())) w.tile_info->push_back(std::move(*t));
+      }
+    }
+  }
+
+  if (const json::value* wv = r.get("weight", Need::optional, "a weight")) {
+    if (auto wt = weight(m_.paths.key(loc, "weight"), *wv)) w.weight = std::move(*wt); else ok = false;
+  }
+
+  // A missing layer_type (the public scheduler omits it for transposes) is
+  // tolerated where the geometry says what the layer is.
+  if (!r.has("layer_type") && box && w.ifmap.size() == 1) {
+    if (!w.weight && sorted_extents(w.ifmap[0].box) == sorted_extents(*box)) {
+      w.kind = LayerKind::dt;
+      d_.report(Check::missing_layer_type, r.ptr("layer_type"),
+                "layer_type is absent; the ofmap is a permutation of the ifmap (a transpose), "
+                "taken as \"dt\"");
+    } else {
+      r.get("layer_type", Need::required, "\"pe\", \"vp\" or \"dt\"");
+      ok = false;
+    }
+  } else if (!r.has("layer_type")) {
+    r.get("layer_type", Need::required, "\"pe\", \"vp\" or \"dt\"");
+    ok = false;
+  }
+
+  if (!ok) return;
+  w.workload_id = *id;
+  w.layer_name = std::move(*name);
+  w.time = *time;
+  w.ofmap_size = *osize;
+  w.workload = *box;
+  auto it = core_by_key_.find(core_key);
+  if (it == core_by_key_.end()) return;  // cannot happen: core_list() came first
+  m_.cores[it->second].workloads.push_back(std::move(w));
+}
+
+}  // namespace gemini::ir::detail

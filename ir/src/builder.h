@@ -1,0 +1,80 @@
+#pragma once
+// Builder: turns the elements the JsonRouter materialises into the IR model,
+// then (finish) settles the dialect and normalises the public one: core keys
+// become core ids, bits become bytes, DRAM references become -1. Problems are
+// reported, never thrown; what cannot be read is left out of the model.
+
+#include <map>
+#include <optional>
+#include <string>
+
+#include "gemini/ir/diagnostics.h"
+#include "gemini/ir/model.h"
+#include "json_router.h"
+#include "value_reader.h"
+
+namespace gemini::ir::detail {
+
+class Builder final : public ElementSink {
+ public:
+  Builder(Model& m, Diagnostics& d, std::optional<Dialect> forced);
+
+  void element(Slot slot, std::string_view key, std::uint32_t index, Loc loc,
+               const boost::json::value& v) override;
+  void core_list(std::string_view key, Loc loc) override;
+  void dram_object(Loc loc) override;
+  void duplicate_key(Loc where, std::string_view key) override;
+
+  // After the last element: dialect, core numbering, units, required keys.
+  void finish();
+  bool saw_top_object() const { return saw_top_; }
+
+ private:
+  struct Evidence {
+    std::size_t count = 0;
+    std::string where, what;
+    void note(std::string w, std::string_view x) {
+      if (count++ == 0) {
+        where = std::move(w);
+        what = x;
+      }
+    }
+  };
+
+  void top_member(std::string_view key, Loc loc, const boost::json::value& v);
+  void dram_in(Loc loc, const boost::json::value& v);
+  void dram_out(Loc loc, const boost::json::value& v);
+  void workload(std::string_view core_key, Loc loc, const boost::json::value& v);
+  std::optional<Endpoint> endpoint(Loc loc, const boost::json::value& v);
+  std::optional<Ofmap> ofmap(Loc loc, const boost::json::value& v);
+  std::optional<Ifmap> ifmap(Loc loc, const boost::json::value& v);
+  std::optional<Weight> weight(Loc loc, const boost::json::value& v);
+  std::optional<BufferEntry> buffer_entry(Loc loc, const boost::json::value& v);
+  std::optional<Source> source(Loc loc, const boost::json::value& v);
+  std::optional<Wl0Entry> wl0_entry(Loc loc, const boost::json::value& v);
+  std::optional<Tile> tile(Loc loc, std::string_view name, const boost::json::value& v);
+  // core_id (full) or id (public dialect), noting the evidence.
+  std::optional<std::int32_t> core_ref(ObjReader& r);
+  const boost::json::object* as_object(Loc loc, const boost::json::value& v, const char* what);
+  const boost::json::array* as_array(const std::string& where, const boost::json::value* v,
+                                     const char* what);
+
+  // finish() steps
+  Dialect settle_dialect();
+  void normalise_set();
+  void check_full_completeness();
+  std::int32_t map_core_key(std::int64_t key, const std::string& where, bool dram_ok);
+
+  Model& m_;
+  Diagnostics& d_;
+  ReadContext ctx_;
+  std::optional<Dialect> forced_;
+  Evidence set_ev_, full_ev_;
+  bool saw_top_ = false;
+  bool saw_dram_ = false;
+  bool saw_xlen_ = false, saw_ylen_ = false;
+  std::map<std::string, std::size_t, std::less<>> core_by_key_;  // raw key -> m_.cores index
+  std::vector<std::string> core_keys_;                           // parallel to m_.cores
+};
+
+}  // namespace gemini::ir::detail

@@ -1,0 +1,183 @@
+#include "gemini/ir/hw_config.h"
+
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+#include <boost/json/value.hpp>
+#include <fstream>
+#include <sstream>
+
+#include "value_reader.h"
+
+namespace gemini::ir {
+namespace json = boost::json;
+namespace {
+
+// Reads the parameters of one component; reports unknown keys on finish().
+class ComponentReader {
+ public:
+  ComponentReader(const json::object* o, std::string component, std::string origin,
+                  std::vector<std::string>& errors)
+      : o_(o), component_(std::move(component)), origin_(std::move(origin)), errors_(errors) {}
+
+  template <typename T>
+  void integer(const char* key, T& field, std::int64_t lo, std::int64_t hi) {
+    known_.push_back(key);
+    const json::value* v = o_ ? o_->if_contains(key) : nullptr;
+    if (!v) return;
+    if (!v->is_int64() || v->get_int64() < lo || v->get_int64() > hi) {
+      fail(key, "expected an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) +
+                    "], got " + detail::kind_name(*v));
+      return;
+    }
+    field = static_cast<T>(v->get_int64());
+  }
+  void number(const char* key, double& field, double lo) {
+    known_.push_back(key);
+    const json::value* v = o_ ? o_->if_contains(key) : nullptr;
+    if (!v) return;
+    if (!v->is_number() || v->to_number<double>() < lo) {
+      fail(key, "expected a number >= " + std::to_string(lo) + ", got " + detail::kind_name(*v));
+      return;
+    }
+    field = v->to_number<double>();
+  }
+  void regions(const char* key, std::vector<RingRegion>& field) {
+    known_.push_back(key);
+    const json::value* v = o_ ? o_->if_contains(key) : nullptr;
+    if (!v) return;
+    if (!v->is_array()) {
+      fail(key, "expected a list of [begin, end] regions, got " + detail::kind_name(*v));
+      return;
+    }
+    field.clear();
+    for (const json::value& e : v->get_array()) {
+      if (!e.is_array() || e.get_array().size() != 2 || !e.get_array()[0].is_int64() ||
+          !e.get_array()[1].is_int64() || e.get_array()[0].get_int64() < 0 ||
+          e.get_array()[1].get_int64() <= e.get_array()[0].get_int64()) {
+        fail(key, "expected regions [begin, end] with 0 <= begin < end, got " +
+                      json::serialize(e));
+        return;
+      }
+      field.push_back({e.get_array()[0].get_int64(), e.get_array()[1].get_int64()});
+    }
+  }
+  void finish() {
+    if (!o_) return;
+    for (const auto& kv : *o_) {
+      const std::string k(kv.key());
+      bool known = false;
+      for (const char* n : known_) known = known || k == n;
+      if (!known) {
+        std::string list;
+        for (const char* n : known_) list += std::string(list.empty() ? "" : ", ") + n;
+        fail(k.c_str(), "unknown parameter of component \"" + component_ + "\" (known: " + list +
+                            ")");
+      }
+    }
+  }
+
+ private:
+  void fail(const char* key, const std::string& what) {
+    errors_.push_back(origin_ + ":/" + component_ + "/" + key + ": parameter \"" + key +
+                      "\" of component \"" + component_ + "\": " + what);
+  }
+  const json::object* o_;
+  std::string component_, origin_;
+  std::vector<std::string>& errors_;
+  std::vector<const char*> known_;
+};
+
+}  // namespace
+
+std::vector<RingRegion> HardwareConfig::regions_for(std::int64_t buffersize) const {
+  if (!l2.ring_regions.empty()) return l2.ring_regions;
+  return {RingRegion{0, buffersize}};
+}
+
+std::optional<HardwareConfig> parse_hw_config(const std::string& text, const std::string& origin,
+                                              std::vector<std::string>& errors) {
+  json::error_code ec;
+  json::value root = json::parse(text, ec);
+  if (ec) {
+    errors.push_back(origin + ": not valid JSON: " + ec.message());
+    return std::nullopt;
+  }
+  if (!root.is_object()) {
+    errors.push_back(origin + ": expected a JSON object of components");
+    return std::nullopt;
+  }
+  const std::size_t before = errors.size();
+  HardwareConfig hw;
+  const json::object& o = root.get_object();
+  auto component = [&](const char* name) -> const json::object* {
+    const json::value* v = o.if_contains(name);
+    if (!v) return nullptr;
+    if (!v->is_object()) {
+      errors.push_back(origin + ":/" + name + ": component \"" + name +
+                       "\" must be an object of parameters");
+      return nullptr;
+    }
+    return &v->get_object();
+  };
+  for (const auto& kv : o) {
+    const std::string k(kv.key());
+    if (k != "name" && k != "description" && k != "mesh" && k != "clock" && k != "l2" &&
+        k != "wl0")
+      errors.push_back(origin + ":/" + k + ": unknown component \"" + k +
+                       "\" (known: name, description, mesh, clock, l2, wl0)");
+  }
+  if (const json::value* v = o.if_contains("name")) {
+    if (v->is_string()) hw.name = std::string(v->get_string());
+    else errors.push_back(origin + ":/name: expected a string");
+  }
+  if (const json::value* v = o.if_contains("description")) {
+    if (v->is_string()) hw.description = std::string(v->get_string());
+    else errors.push_back(origin + ":/description: expected a string");
+  }
+  {
+    ComponentReader r(component("mesh"), "mesh", origin, errors);
+    r.integer("xlen", hw.mesh.xlen, 0, 4096);
+    r.integer("ylen", hw.mesh.ylen, 0, 4096);
+    r.finish();
+  }
+  {
+    ComponentReader r(component("clock"), "clock", origin, errors);
+    r.number("frequency_mhz", hw.clock.frequency_mhz, 1e-3);
+    r.finish();
+  }
+  {
+    ComponentReader r(component("l2"), "l2", origin, errors);
+    r.integer("size_bytes", hw.l2.size_bytes, 1, INT64_MAX);
+    r.regions("ring_regions", hw.l2.ring_regions);
+    r.integer("align_channels", hw.l2.align_channels, 1, 4096);
+    r.integer("bitwidth", hw.l2.bitwidth, 1, 64);
+    r.integer("bn_bytes_per_channel", hw.l2.bn_bytes_per_channel, 0, 4096);
+    r.finish();
+  }
+  {
+    ComponentReader r(component("wl0"), "wl0", origin, errors);
+    r.integer("size_bytes", hw.wl0.size_bytes, 1, INT64_MAX);
+    r.finish();
+  }
+  for (const RingRegion& reg : hw.l2.ring_regions)
+    if (reg.end > hw.l2.size_bytes)
+      errors.push_back(origin + ":/l2/ring_regions: region [" + std::to_string(reg.begin) + ", " +
+                       std::to_string(reg.end) + ") runs past size_bytes " +
+                       std::to_string(hw.l2.size_bytes));
+  if (errors.size() != before) return std::nullopt;
+  return hw;
+}
+
+std::optional<HardwareConfig> load_hw_config(const std::string& path,
+                                             std::vector<std::string>& errors) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    errors.push_back(path + ": cannot open the hardware configuration");
+    return std::nullopt;
+  }
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return parse_hw_config(ss.str(), path, errors);
+}
+
+}  // namespace gemini::ir

@@ -1,0 +1,114 @@
+#pragma once
+// ObjReader: typed, diagnosing access to one JSON object of the IR. Every
+// getter reports what is wrong (missing key, wrong type, out of range) with
+// the member's JSON pointer and returns false / nullopt, so conversion carries
+// on and one run reports every problem. Unknown keys are reported once per
+// object by check_unknown().
+
+#include <boost/json/value.hpp>
+#include <cstdint>
+#include <initializer_list>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gemini/ir/box.h"
+#include "gemini/ir/diagnostics.h"
+#include "gemini/ir/path_table.h"
+
+namespace gemini::ir::detail {
+
+std::string kind_name(const boost::json::value& v);
+std::string escape_token(std::string_view key);
+
+struct ReadContext {
+  PathTable& paths;
+  Diagnostics& diags;
+  std::string member(Loc loc, std::string_view key) const {
+    return paths.pointer(loc, "/" + escape_token(key));
+  }
+};
+
+enum class Need : std::uint8_t { required, optional };
+
+class ObjReader {
+ public:
+  ObjReader(ReadContext& ctx, const boost::json::object& o, Loc loc) : c_(ctx), o_(o), loc_(loc) {}
+
+  Loc loc() const { return loc_; }
+  const boost::json::object& object() const { return o_; }
+  bool has(std::string_view key) const { return o_.contains(key); }
+  std::string ptr(std::string_view key) const { return c_.member(loc_, key); }
+
+  // The member, or nullptr (reporting S001 when required).
+  const boost::json::value* get(std::string_view key, Need need, std::string_view expected);
+
+  // Integer in [lo, hi]; S002 for a non-integer, S005 below 0 when lo == 0,
+  // S006 otherwise.
+  std::optional<std::int64_t> integer(std::string_view key, Need need, std::int64_t lo,
+                                      std::int64_t hi);
+  std::optional<std::int32_t> i32(std::string_view key, Need need, std::int32_t lo = 0);
+  std::optional<std::int64_t> i64(std::string_view key, Need need, std::int64_t lo = 0);
+  std::optional<double> number(std::string_view key, Need need);
+  std::optional<bool> boolean(std::string_view key, Need need);
+  std::optional<std::string> string(std::string_view key, Need need);
+  // A nullable integer: absent and null both give nullopt.
+  std::optional<std::int64_t> nullable_i64(std::string_view key);
+  // One of `allowed`; returns its index.
+  std::optional<std::size_t> choice(std::string_view key, Need need,
+                                    std::initializer_list<std::string_view> allowed);
+  // Fixed-length integer tuple, e.g. tile_padding_tblr.
+  template <std::size_t N>
+  std::optional<std::array<std::int32_t, N>> tuple(std::string_view key, Need need);
+  // transfer_id lists: flat, or nested one level (flattened). `nested` is set
+  // when nesting was seen.
+  std::optional<std::vector<std::int64_t>> id_list(std::string_view key, Need need, bool* nested);
+
+  // A box from two members. allow_scalar accepts two integers (rank 1).
+  std::optional<Box> box(std::string_view lo_key, std::string_view hi_key, bool allow_scalar);
+
+  void check_unknown(std::initializer_list<std::string_view> known);
+
+ private:
+  bool int_value(const boost::json::value& v, const std::string& where, std::int64_t lo,
+                 std::int64_t hi, std::int64_t& out);
+  ReadContext& c_;
+  const boost::json::object& o_;
+  Loc loc_;
+};
+
+// Integer checks for array elements, shared by tuple() and box().
+bool read_int_element(ReadContext& c, const boost::json::value& v, const std::string& where,
+                      std::int64_t lo, std::int64_t hi, std::int64_t& out);
+
+template <std::size_t N>
+std::optional<std::array<std::int32_t, N>> ObjReader::tuple(std::string_view key, Need need) {
+  const boost::json::value* v = get(key, need, "an array");
+  if (!v) return std::nullopt;
+  if (!v->is_array()) {
+    c_.diags.report(Check::wrong_type, ptr(key),
+                    "expected an array of " + std::to_string(N) + " integers, got " + kind_name(*v));
+    return std::nullopt;
+  }
+  const auto& a = v->get_array();
+  if (a.size() != N) {
+    c_.diags.report(Check::bad_rank, ptr(key),
+                    "expected " + std::to_string(N) + " entries, got " + std::to_string(a.size()));
+    return std::nullopt;
+  }
+  std::array<std::int32_t, N> out{};
+  bool ok = true;
+  for (std::size_t i = 0; i < N; ++i) {
+    std::int64_t x = 0;
+    if (read_int_element(c_, a[i], ptr(key) + "/" + std::to_string(i), 0, INT32_MAX, x)) {
+      out[i] = static_cast<std::int32_t>(x);
+    } else {
+      ok = false;
+    }
+  }
+  if (!ok) return std::nullopt;
+  return out;
+}
+
+}  // namespace gemini::ir::detail

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs the Debian packages gemini needs. Idempotent: prints nothing and
+# touches nothing when every package is already installed.
+set -euo pipefail
+
+packages=(
+  build-essential cmake pkg-config
+  libsystemc-dev libboost-json1.81-dev libeigen3-dev
+  libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev zlib1g-dev
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "setup: installing ${missing[*]}" >&2
+SUDO=""
+[ "$(id -u)" -ne 0 ] && SUDO="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
