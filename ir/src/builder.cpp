@@ -40,11 +40,11 @@ const json::object* Builder::as_object(Loc loc, const json::value& v, const char
   return nullptr;
 }
 
-const json::array* Builder::as_array(const std::string& where, const json::value* v,
+const json::array* Builder::as_array(const Where& where, const json::value* v,
                                      const char* what) {
   if (!v) return nullptr;
   if (v->is_array()) return &v->get_array();
-  d_.report(Check::wrong_type, where,
+  d_.report(Check::wrong_type, where.str(),
             std::string("expected ") + what + " (an array), got " + kind_name(*v));
   return nullptr;
 }
@@ -82,10 +82,9 @@ void Builder::element(Slot slot, std::string_view key, std::uint32_t index, Loc 
 }
 
 void Builder::top_member(std::string_view key, Loc loc, const json::value& v) {
-  ObjReader r(ctx_, json::object(), kRootLoc);  // only for its integer helpers
   auto integer = [&](std::int64_t lo, std::int64_t hi) -> std::optional<std::int64_t> {
     std::int64_t out = 0;
-    if (!read_int_element(ctx_, v, m_.paths.pointer(loc), lo, hi, out)) return std::nullopt;
+    if (!read_int_element(ctx_, v, Where{&m_.paths, loc}, lo, hi, out)) return std::nullopt;
     return out;
   };
   if (key == "xlen" || key == "ylen") {
@@ -97,7 +96,7 @@ void Builder::top_member(std::string_view key, Loc loc, const json::value& v) {
   }
   if (key == "buffersize") {
     if (auto x = integer(0, INT64_MAX)) m_.buffersize = *x;
-    full_ev_.note(m_.paths.pointer(loc), "\"buffersize\"");
+    full_ev_.note(Where{&m_.paths, loc}, "\"buffersize\"");
     return;
   }
   if (key == "top_batch_cut") {
@@ -120,11 +119,11 @@ void Builder::top_member(std::string_view key, Loc loc, const json::value& v) {
 
 std::optional<std::int32_t> Builder::core_ref(ObjReader& r) {
   if (r.has("core_id")) {
-    full_ev_.note(r.ptr("core_id"), "\"core_id\" in a destination or source");
+    full_ev_.note(r.where("core_id"), "\"core_id\" in a destination or source");
     return r.i32("core_id", Need::required, -1);
   }
   if (r.has("id")) {
-    set_ev_.note(r.ptr("id"), "\"id\" in a destination or source");
+    set_ev_.note(r.where("id"), "\"id\" in a destination or source");
     return r.i32("id", Need::required, 0);
   }
   r.get("core_id", Need::required, "an integer core id (\"id\" in the public dialect)");
@@ -134,8 +133,8 @@ std::optional<std::int32_t> Builder::core_ref(ObjReader& r) {
 std::optional<Endpoint> Builder::endpoint(Loc loc, const json::value& v) {
   const json::object* o = as_object(loc, v, "a destination");
   if (!o) return std::nullopt;
-  ObjReader r(ctx_, *o, loc);
-  r.check_unknown({"core_id", "id", "layer_name", "type", "workload_id"});
+  static constexpr std::string_view kKeys[] = {"core_id", "id", "layer_name", "type", "workload_id"};
+  ObjReader r(ctx_, *o, loc, kKeys);
   Endpoint e;
   e.origin.loc = loc;
   auto type = r.choice("type", Need::required, {"core", "DRAM"});
@@ -151,9 +150,9 @@ std::optional<Endpoint> Builder::endpoint(Loc loc, const json::value& v) {
 void Builder::dram_in(Loc loc, const json::value& v) {
   const json::object* o = as_object(loc, v, "a DRAM in tensor");
   if (!o) return;
-  ObjReader r(ctx_, *o, loc);
-  r.check_unknown({"core_id", "layer_name", "lower", "upper", "related_ofmap", "transfer_id",
-                   "workload_id"});
+  static constexpr std::string_view kKeys[] = {"core_id", "layer_name", "lower", "upper", "related_ofmap", "transfer_id",
+                   "workload_id"};
+  ObjReader r(ctx_, *o, loc, kKeys);
   DramIn e;
   e.origin.loc = loc;
   auto core = r.i32("core_id", Need::required, 0);
@@ -174,9 +173,9 @@ void Builder::dram_in(Loc loc, const json::value& v) {
 void Builder::dram_out(Loc loc, const json::value& v) {
   const json::object* o = as_object(loc, v, "a DRAM out tensor");
   if (!o) return;
-  ObjReader r(ctx_, *o, loc);
-  r.check_unknown({"destination", "layer_name", "lower", "upper", "related_ifmap", "size",
-                   "transfer_id", "type"});
+  static constexpr std::string_view kKeys[] = {"destination", "layer_name", "lower", "upper", "related_ifmap", "size",
+                   "transfer_id", "type"};
+  ObjReader r(ctx_, *o, loc, kKeys);
   DramOut e;
   e.origin.loc = loc;
   auto type = r.choice("type", Need::required, {"fmap", "weight"});
@@ -186,7 +185,7 @@ void Builder::dram_out(Loc loc, const json::value& v) {
   auto rel = r.id_list("related_ifmap", Need::optional, nullptr);
   e.layer_name = r.string("layer_name", Need::optional);
   bool ok = true;
-  if (auto* dests = as_array(r.ptr("destination"),
+  if (auto* dests = as_array(r.where("destination"),
                              r.get("destination", Need::required, "an array of destinations"),
                              "a list of destinations")) {
     const Loc dl = m_.paths.key(loc, "destination");
@@ -209,8 +208,8 @@ void Builder::dram_out(Loc loc, const json::value& v) {
 std::optional<Ofmap> Builder::ofmap(Loc loc, const json::value& v) {
   const json::object* o = as_object(loc, v, "an ofmap");
   if (!o) return std::nullopt;
-  ObjReader r(ctx_, *o, loc);
-  r.check_unknown({"destination", "lower", "upper", "size", "transfer_id", "bitwidth", "align"});
+  static constexpr std::string_view kKeys[] = {"destination", "lower", "upper", "size", "transfer_id", "bitwidth", "align"};
+  ObjReader r(ctx_, *o, loc, kKeys);
   Ofmap f;
   f.origin.loc = loc;
   auto box = r.box("lower", "upper", false);
@@ -218,7 +217,7 @@ std::optional<Ofmap> Builder::ofmap(Loc loc, const json::value& v) {
   auto tid = r.i64("transfer_id", Need::required);
   f.bitwidth = r.i32("bitwidth", Need::optional, 1);
   bool ok = true;
-  if (auto* dests = as_array(r.ptr("destination"),
+  if (auto* dests = as_array(r.where("destination"),
                              r.get("destination", Need::required, "an array of destinations"),
                              "a list of destinations")) {
     const Loc dl = m_.paths.key(loc, "destination");
@@ -239,9 +238,9 @@ std::optional<Ofmap> Builder::ofmap(Loc loc, const json::value& v) {
 std::optional<Ifmap> Builder::ifmap(Loc loc, const json::value& v) {
   const json::object* o = as_object(loc, v, "an ifmap");
   if (!o) return std::nullopt;
-  ObjReader r(ctx_, *o, loc);
-  r.check_unknown({"align", "bitwidth", "lower", "upper", "size", "transfer_id",
-                   "max_workload_id"});
+  static constexpr std::string_view kKeys[] = {"align", "bitwidth", "lower", "upper", "size", "transfer_id",
+                   "max_workload_id"};
+  ObjReader r(ctx_, *o, loc, kKeys);
   Ifmap f;
   f.origin.loc = loc;
   f.align = r.i32("align", Need::optional, 1);
@@ -261,9 +260,9 @@ std::optional<Ifmap> Builder::ifmap(Loc loc, const json::value& v) {
 std::optional<Weight> Builder::weight(Loc loc, const json::value& v) {
   const json::object* o = as_object(loc, v, "a weight");
   if (!o) return std::nullopt;
-  ObjReader r(ctx_, *o, loc);
-  r.check_unknown({"align", "bitwidth", "lower", "upper", "size", "transfer_id", "from_ofmap",
-                   "max_workload_id"});
+  static constexpr std::string_view kKeys[] = {"align", "bitwidth", "lower", "upper", "size", "transfer_id", "from_ofmap",
+                   "max_workload_id"};
+  ObjReader r(ctx_, *o, loc, kKeys);
   Weight w;
   w.origin.loc = loc;
   w.align = r.i32("align", Need::optional, 1);
@@ -287,9 +286,9 @@ std::optional<Weight> Builder::weight(Loc loc, const json::value& v) {
 std::optional<Source> Builder::source(Loc loc, const json::value& v) {
   const json::object* o = as_object(loc, v, "a buffer source");
   if (!o) return std::nullopt;
-  ObjReader r(ctx_, *o, loc);
-  r.check_unknown({"core_id", "id", "layer_name", "lower", "upper", "size", "transfer_id", "type",
-                   "channel"});
+  static constexpr std::string_view kKeys[] = {"core_id", "id", "layer_name", "lower", "upper", "size", "transfer_id", "type",
+                   "channel"};
+  ObjReader r(ctx_, *o, loc, kKeys);
   Source s;
   s.origin.loc = loc;
   auto type = r.choice("type", Need::required, {"core", "DRAM"});
@@ -311,10 +310,10 @@ std::optional<Source> Builder::source(Loc loc, const json::value& v) {
 std::optional<BufferEntry> Builder::buffer_entry(Loc loc, const json::value& v) {
   const json::object* o = as_object(loc, v, "a buffer entry");
   if (!o) return std::nullopt;
-  ObjReader r(ctx_, *o, loc);
-  r.check_unknown({"address", "align", "bitwidth", "layer_name", "layer", "lower", "upper",
+  static constexpr std::string_view kKeys[] = {"address", "align", "bitwidth", "layer_name", "layer", "lower", "upper",
                    "newly_added", "cur_wl_ifmap", "size", "source", "tensor_id", "tensor_order",
-                   "transfer_id", "type", "workload_id", "block"});
+                   "transfer_id", "type", "workload_id", "block"};
+  ObjReader r(ctx_, *o, loc, kKeys);
   BufferEntry b;
   b.origin.loc = loc;
   auto type = r.choice("type", Need::required, {"ifmap", "ofmap", "weight"});
@@ -323,14 +322,14 @@ std::optional<BufferEntry> Builder::buffer_entry(Loc loc, const json::value& v) 
   if (r.has("layer_name")) {
     name = r.string("layer_name", Need::required);
   } else if (r.has("layer")) {
-    set_ev_.note(r.ptr("layer"), "\"layer\" in a buffer entry");
+    set_ev_.note(r.where("layer"), "\"layer\" in a buffer entry");
     name = r.string("layer", Need::required);
   } else {
     r.get("layer_name", Need::required, "the layer's name");
   }
   auto box = r.box("lower", "upper", true);
-  if (r.has("address")) full_ev_.note(r.ptr("address"), "\"address\" in a buffer entry");
-  if (r.has("block")) set_ev_.note(r.ptr("block"), "\"block\" in a buffer entry");
+  if (r.has("address")) full_ev_.note(r.where("address"), "\"address\" in a buffer entry");
+  if (r.has("block")) set_ev_.note(r.where("block"), "\"block\" in a buffer entry");
   b.address = r.i64("address", Need::optional);
   b.align = r.i32("align", Need::optional, 1);
   b.bitwidth = r.i32("bitwidth", Need::optional, 1);
@@ -346,14 +345,14 @@ std::optional<BufferEntry> Builder::buffer_entry(Loc loc, const json::value& v) 
     b.has_transfer_id = true;
     if (auto t = r.id_list("transfer_id", Need::required, &nested)) b.transfer_id = std::move(*t);
   }
-  if (nested) set_ev_.note(r.ptr("transfer_id"), "a nested transfer_id list");
-  if (const json::value* src = o->if_contains("source")) {
+  if (nested) set_ev_.note(r.where("transfer_id"), "a nested transfer_id list");
+  if (const json::value* src = r.raw("source")) {
     b.has_source = true;
     if (src->is_null()) {
       b.source_null = true;
       d_.report(Check::null_source, r.ptr("source"),
                 "source is null: where this tensor comes from is not recorded");
-    } else if (auto* list = as_array(r.ptr("source"), src, "a list of sources")) {
+    } else if (auto* list = as_array(r.where("source"), src, "a list of sources")) {
       const Loc sl = m_.paths.key(loc, "source");
       for (std::size_t i = 0; i < list->size(); ++i) {
         auto s = source(m_.paths.index(sl, static_cast<std::uint32_t>(i)), (*list)[i]);
@@ -370,9 +369,9 @@ std::optional<BufferEntry> Builder::buffer_entry(Loc loc, const json::value& v) 
 std::optional<Wl0Entry> Builder::wl0_entry(Loc loc, const json::value& v) {
   const json::object* o = as_object(loc, v, "a WL0 entry");
   if (!o) return std::nullopt;
-  ObjReader r(ctx_, *o, loc);
-  r.check_unknown({"address", "align", "bitwidth", "layer_name", "size", "source", "tensor_order",
-                   "transfer_id"});
+  static constexpr std::string_view kKeys[] = {"address", "align", "bitwidth", "layer_name", "size", "source", "tensor_order",
+                   "transfer_id"};
+  ObjReader r(ctx_, *o, loc, kKeys);
   Wl0Entry e;
   e.origin.loc = loc;
   e.address = r.i64("address", Need::required);
@@ -393,10 +392,10 @@ std::optional<Wl0Entry> Builder::wl0_entry(Loc loc, const json::value& v) {
 std::optional<Tile> Builder::tile(Loc loc, std::string_view name, const json::value& v) {
   const json::object* o = as_object(loc, v, "an intra-core tile");
   if (!o) return std::nullopt;
-  ObjReader r(ctx_, *o, loc);
-  r.check_unknown({"act_mini_tile", "ci_cut_num", "cut_mode", "ifmap_lower", "ifmap_upper",
+  static constexpr std::string_view kKeys[] = {"act_mini_tile", "ci_cut_num", "cut_mode", "ifmap_lower", "ifmap_upper",
                    "layer_name", "loop_order", "mtc0_mtk0", "ofmap_lower", "ofmap_upper",
-                   "out_mini_tile", "single_tile_time_pred", "tile_padding_tblr"});
+                   "out_mini_tile", "single_tile_time_pred", "tile_padding_tblr"};
+  ObjReader r(ctx_, *o, loc, kKeys);
   Tile t;
   t.origin.loc = loc;
   t.name = name;
@@ -443,7 +442,8 @@ std::optional<Box> workload_box(ReadContext& c, ObjReader& r) {
   tmp["upper"] = v->get_array()[1];
   // Re-read through the box helper so the checks (and messages) are the same;
   // pointers name /workload/0 and /workload/1.
-  ObjReader inner(c, tmp, c.paths.key(r.loc(), "workload"));
+  static constexpr std::string_view kKeys[] = {"lower", "upper"};
+  ObjReader inner(c, tmp, c.paths.key(r.loc(), "workload"), kKeys);
   std::size_t before = c.diags.errors();
   auto b = inner.box("lower", "upper", false);
   (void)before;
@@ -462,10 +462,10 @@ std::array<std::int64_t, 4> sorted_extents(const Box& b) {
 void Builder::workload(std::string_view core_key, Loc loc, const json::value& v) {
   const json::object* o = as_object(loc, v, "a workload");
   if (!o) return;
-  ObjReader r(ctx_, *o, loc);
-  r.check_unknown({"buffer", "ifmap", "layer_name", "layer_type", "ofmap", "ofmap_size",
+  static constexpr std::string_view kKeys[] = {"buffer", "ifmap", "layer_name", "layer_type", "ofmap", "ofmap_size",
                    "ring_buffer_info", "tile_info", "tile_padding_tblr", "time", "weight",
-                   "wl0_buffer", "workload", "workload_id"});
+                   "wl0_buffer", "workload", "workload_id"};
+  ObjReader r(ctx_, *o, loc, kKeys);
   Workload w;
   w.origin.loc = loc;
   auto id = r.i32("workload_id", Need::required);
@@ -485,11 +485,11 @@ void Builder::workload(std::string_view core_key, Loc loc, const json::value& v)
                                            LayerKind::pe, LayerKind::pe, LayerKind::vp,
                                            LayerKind::vp, LayerKind::dt};
       w.kind = kMap[*kind];
-      w.layer_type = o->at("layer_type").get_string().c_str();
+      w.layer_type = r.raw("layer_type")->get_string().c_str();
       if (*kind < 3) {
-        full_ev_.note(r.ptr("layer_type"), "layer_type \"" + w.layer_type + "\"");
+        full_ev_.note(r.where("layer_type"), "layer_type \"pe\"/\"vp\"/\"dt\"");
       } else {
-        set_ev_.note(r.ptr("layer_type"), "layer_type \"" + w.layer_type + "\"");
+        set_ev_.note(r.where("layer_type"), "a public-dialect layer_type (conv2d, fc, ...)");
       }
     } else {
       ok = false;
@@ -500,10 +500,10 @@ void Builder::workload(std::string_view core_key, Loc loc, const json::value& v)
   if (const json::value* iv = r.get("ifmap", Need::required, "a list of ifmaps")) {
     const Loc il = m_.paths.key(loc, "ifmap");
     if (iv->is_object()) {
-      set_ev_.note(r.ptr("ifmap"), "\"ifmap\" as a single object");
+      set_ev_.note(r.where("ifmap"), "\"ifmap\" as a single object");
       if (auto f = ifmap(il, *iv)) w.ifmap.push_back(std::move(*f)); else ok = false;
-    } else if (auto* list = as_array(r.ptr("ifmap"), iv, "a list of ifmaps")) {
-      full_ev_.note(r.ptr("ifmap"), "\"ifmap\" as a list");
+    } else if (auto* list = as_array(r.where("ifmap"), iv, "a list of ifmaps")) {
+      full_ev_.note(r.where("ifmap"), "\"ifmap\" as a list");
       for (std::size_t i = 0; i < list->size(); ++i) {
         if (auto f = ifmap(m_.paths.index(il, static_cast<std::uint32_t>(i)), (*list)[i]))
           w.ifmap.push_back(std::move(*f));
@@ -517,7 +517,7 @@ void Builder::workload(std::string_view core_key, Loc loc, const json::value& v)
     ok = false;
   }
 
-  if (auto* list = as_array(r.ptr("ofmap"), r.get("ofmap", Need::required, "a list of ofmaps"),
+  if (auto* list = as_array(r.where("ofmap"), r.get("ofmap", Need::required, "a list of ofmaps"),
                             "a list of ofmaps")) {
     const Loc ol = m_.paths.key(loc, "ofmap");
     for (std::size_t i = 0; i < list->size(); ++i) {
@@ -530,7 +530,7 @@ void Builder::workload(std::string_view core_key, Loc loc, const json::value& v)
     ok = false;
   }
 
-  if (auto* list = as_array(r.ptr("buffer"), r.get("buffer", Need::required, "a list of tensors"),
+  if (auto* list = as_array(r.where("buffer"), r.get("buffer", Need::required, "a list of tensors"),
                             "an L2 buffer snapshot")) {
     const Loc bl = m_.paths.key(loc, "buffer");
     w.buffer.reserve(list->size());
@@ -541,7 +541,7 @@ void Builder::workload(std::string_view core_key, Loc loc, const json::value& v)
   }
 
   if (const json::value* wv = r.get("wl0_buffer", Need::optional, "a list of WL0 tensors")) {
-    if (auto* list = as_array(r.ptr("wl0_buffer"), wv, "a WL0 snapshot")) {
+    if (auto* list = as_array(r.where("wl0_buffer"), wv, "a WL0 snapshot")) {
       const Loc wl = m_.paths.key(loc, "wl0_buffer");
       w.wl0_buffer.emplace();
       for (std::size_t i = 0; i < list->size(); ++i) {
@@ -553,19 +553,19 @@ void Builder::workload(std::string_view core_key, Loc loc, const json::value& v)
 
   if (const json::value* rv = r.get("ring_buffer_info", Need::optional, "a list of regions")) {
     w.ring_origin.loc = m_.paths.key(loc, "ring_buffer_info");
-    if (auto* list = as_array(r.ptr("ring_buffer_info"), rv, "a list of [begin, end] regions")) {
+    if (auto* list = as_array(r.where("ring_buffer_info"), rv, "a list of [begin, end] regions")) {
       w.ring_buffer_info.emplace();
       for (std::size_t i = 0; i < list->size(); ++i) {
-        const std::string where = r.ptr("ring_buffer_info") + "/" + std::to_string(i);
+        const Where where = r.where("ring_buffer_info").at(static_cast<int>(i));
         const json::value& e = (*list)[i];
         if (!e.is_array() || e.get_array().size() != 2) {
-          d_.report(e.is_array() ? Check::bad_rank : Check::wrong_type, where,
+          d_.report(e.is_array() ? Check::bad_rank : Check::wrong_type, where.str(),
                     "expected a region [begin, end], got " + kind_name(e));
           continue;
         }
         std::int64_t b = 0, en = 0;
-        bool rok = read_int_element(ctx_, e.get_array()[0], where + "/0", 0, INT64_MAX, b);
-        rok = read_int_element(ctx_, e.get_array()[1], where + "/1", 0, INT64_MAX, en) && rok;
+        bool rok = read_int_element(ctx_, e.get_array()[0], where.at(0), 0, INT64_MAX, b);
+        rok = read_int_element(ctx_, e.get_array()[1], where.at(1), 0, INT64_MAX, en) && rok;
         if (rok) w.ring_buffer_info->push_back({b, en});
       }
     }

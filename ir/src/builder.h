@@ -33,9 +33,9 @@ class Builder final : public ElementSink {
   struct Evidence {
     std::size_t count = 0;
     std::string where, what;
-    void note(std::string w, std::string_view x) {
+    void note(const Where& w, std::string_view x) {
       if (count++ == 0) {
-        where = std::move(w);
+        where = w.str();
         what = x;
       }
     }
@@ -56,14 +56,14 @@ class Builder final : public ElementSink {
   // core_id (full) or id (public dialect), noting the evidence.
   std::optional<std::int32_t> core_ref(ObjReader& r);
   const boost::json::object* as_object(Loc loc, const boost::json::value& v, const char* what);
-  const boost::json::array* as_array(const std::string& where, const boost::json::value* v,
+  const boost::json::array* as_array(const Where& where, const boost::json::value* v,
                                      const char* what);
 
   // finish() steps
   Dialect settle_dialect();
   void normalise_set();
   void check_full_completeness();
-  std::int32_t map_core_key(std::int64_t key, const std::string& where, bool dram_ok);
+  std::int32_t map_core_key(std::int64_t key, const Where& where, bool dram_ok);
 
   Model& m_;
   Diagnostics& d_;

@@ -45,10 +45,10 @@ void check_size(const Model& m, const HardwareConfig& hw, const Origin& o, const
 }
 
 void inside(const Model& m, const Origin& o, const Box& inner, const Box& outer,
-            const std::string& what, Diagnostics& d) {
+            const char* what, TransferId t, Diagnostics& d) {
   if (!outer.contains(inner))
     d.report(Check::outside_producer, m.pointer(o),
-             what + ": received box " + to_string(inner) + " is not inside the sent box " +
+             what + std::to_string(t) + ": received box " + to_string(inner) + " is not inside the sent box " +
                  to_string(outer));
 }
 
@@ -109,7 +109,7 @@ void geometry(const Model& m, const TransferIndex& ix, const HardwareConfig& hw,
     check_size(m, hw, e.origin, "/size", e.size, e.box, {e.type == DataType::weight, {}, {}}, d);
   for (const DramIn& e : m.dram_in)
     if (const ProducerRef* p = single(e.transfer_id); p && !p->from_dram)
-      inside(m, e.origin, e.box, sent_box(*p), "DRAM in entry of transfer " + std::to_string(e.transfer_id), d);
+      inside(m, e.origin, e.box, sent_box(*p), "DRAM in entry of transfer ", e.transfer_id, d);
 
   for (const Core& c : m.cores) {
     for (const Workload& w : c.workloads) {
@@ -133,8 +133,7 @@ void geometry(const Model& m, const TransferIndex& ix, const HardwareConfig& hw,
         for (const Source& s : b.source) {
           check_size(m, hw, s.origin, "/size", s.size, s.box, {wt, b.bitwidth, b.align}, d);
           if (const ProducerRef* p = single(s.transfer_id))
-            inside(m, s.origin, s.box, sent_box(*p),
-                   "source of transfer " + std::to_string(s.transfer_id), d);
+            inside(m, s.origin, s.box, sent_box(*p), "source of transfer ", s.transfer_id, d);
         }
       }
     }

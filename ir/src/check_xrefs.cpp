@@ -39,10 +39,12 @@ std::string producer_name(const TransferIndex& ix, const ProducerRef& p) {
 // A workload consumes `t` (through its ifmap or weight): the transfer must have
 // exactly one producer, and that producer must list this workload.
 void check_consumed(const Model& m, const TransferIndex& ix, const Core& c, const Workload& w,
-                    TransferId t, const std::string& where, Diagnostics& d) {
+                    TransferId t, const Origin& list, std::size_t pos, Diagnostics& d) {
+  // The pointer is formatted only when something is reported.
+  auto where = [&] { return m.pointer(list, "/transfer_id/" + std::to_string(pos)); };
   const auto* ps = ix.producers(t);
   if (!ps) {
-    d.report(Check::no_producer, where,
+    d.report(Check::no_producer, where(),
              "transfer " + std::to_string(t) + " consumed by " + who(c.core_id, w.workload_id) +
                  " has no producer (expected a DRAM out entry or an ofmap with this transfer_id)");
     return;
@@ -52,7 +54,7 @@ void check_consumed(const Model& m, const TransferIndex& ix, const Core& c, cons
   const std::vector<Endpoint>& dests =
       p.from_dram ? m.dram_out[p.dram_index].destination : ix.ofmap(p).destination;
   if (!lists(dests, c.core_id, w.workload_id))
-    d.report(Check::producer_omits_consumer, where,
+    d.report(Check::producer_omits_consumer, where(),
              "transfer " + std::to_string(t) + " is consumed by " + who(c.core_id, w.workload_id) +
                  " but its producer, " + producer_name(ix, p) +
                  ", does not list it among its destinations");
@@ -100,11 +102,10 @@ void cross_references(const Model& m, const TransferIndex& ix, Diagnostics& d) {
     for (const Workload& w : c.workloads) {
       for (const Ifmap& f : w.ifmap)
         for (std::size_t i = 0; i < f.transfer_id.size(); ++i)
-          check_consumed(m, ix, c, w, f.transfer_id[i], m.pointer(f.origin, "/transfer_id/" + std::to_string(i)), d);
+          check_consumed(m, ix, c, w, f.transfer_id[i], f.origin, i, d);
       if (w.weight)
         for (std::size_t i = 0; i < w.weight->transfer_id.size(); ++i)
-          check_consumed(m, ix, c, w, w.weight->transfer_id[i],
-                         m.pointer(w.weight->origin, "/transfer_id/" + std::to_string(i)), d);
+          check_consumed(m, ix, c, w, w.weight->transfer_id[i], w.weight->origin, i, d);
     }
   }
 

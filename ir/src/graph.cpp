@@ -1,7 +1,7 @@
 #include "gemini/ir/graph.h"
 
 #include <algorithm>
-#include <map>
+#include <unordered_map>
 
 namespace gemini::ir {
 
@@ -48,17 +48,21 @@ const Ofmap& TransferIndex::ofmap(const ProducerRef& p) const {
 
 DependencyGraph::DependencyGraph(const Model& m, const TransferIndex& index) : m_(m) {
   // Node numbering and a (core_id, workload_id) -> node map.
-  std::map<std::pair<std::int32_t, std::int32_t>, std::uint32_t> by_id;
+  std::unordered_map<std::uint64_t, std::uint32_t> by_id;
+  auto key = [](std::int32_t core, std::int32_t wl) {
+    return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(core)) << 32) |
+           static_cast<std::uint32_t>(wl);
+  };
   for (std::uint32_t c = 0; c < m.cores.size(); ++c) {
     for (std::uint32_t w = 0; w < m.cores[c].workloads.size(); ++w) {
-      by_id.emplace(std::pair{m.cores[c].core_id, m.cores[c].workloads[w].workload_id},
+      by_id.emplace(key(m.cores[c].core_id, m.cores[c].workloads[w].workload_id),
                     static_cast<std::uint32_t>(nodes_.size()));
       nodes_.push_back({c, w});
     }
   }
   out_.resize(nodes_.size());
   auto find = [&](std::int32_t core, std::int32_t wl) -> std::optional<std::uint32_t> {
-    auto it = by_id.find({core, wl});
+    auto it = by_id.find(key(core, wl));
     if (it == by_id.end()) return std::nullopt;
     return it->second;
   };

@@ -1,6 +1,7 @@
 #include "json_router.h"
 
 #include <algorithm>
+#include <functional>
 
 namespace gemini::ir::detail {
 namespace {
@@ -13,11 +14,7 @@ bool is_core_key(std::string_view k) {
                      [](char c) { return c >= '0' && c <= '9'; });
 }
 
-std::uint64_t fnv1a(std::string_view s) {
-  std::uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
-  return h;
-}
+std::uint64_t key_hash(std::string_view s) { return std::hash<std::string_view>{}(s); }
 
 }  // namespace
 
@@ -94,7 +91,7 @@ void JsonRouter::deliver() {
 }
 
 bool JsonRouter::note_key(std::string_view key) {
-  const std::uint64_t h = fnv1a(key);
+  const std::uint64_t h = key_hash(key);
   const std::size_t from = mat_active_ ? mat_key_starts_.back() : frames_.back().key_start;
   const bool dup = std::find(key_hashes_.begin() + static_cast<std::ptrdiff_t>(from),
                              key_hashes_.end(), h) != key_hashes_.end();

@@ -23,7 +23,7 @@ Dialect Builder::settle_dialect() {
 // Public dialect: key = y * (xlen + 2) + x + 1, with the DRAM columns at
 // x = -1 and x = xlen. Returns the core id, kDramCore for a DRAM column when
 // dram_ok, or kInvalidCore (reported).
-std::int32_t Builder::map_core_key(std::int64_t key, const std::string& where, bool dram_ok) {
+std::int32_t Builder::map_core_key(std::int64_t key, const Where& where, bool dram_ok) {
   const std::int64_t w = std::int64_t{m_.xlen} + 2;
   const std::int64_t y = key / w;
   const std::int64_t col = key % w;
@@ -31,7 +31,7 @@ std::int32_t Builder::map_core_key(std::int64_t key, const std::string& where, b
     if (col >= 1 && col <= m_.xlen) return static_cast<std::int32_t>(y * m_.xlen + (col - 1));
     if (dram_ok && (col == 0 || col == m_.xlen + 1)) return kDramCore;
   }
-  d_.report(Check::core_outside_mesh, where,
+  d_.report(Check::core_outside_mesh, where.str(),
             "core key " + std::to_string(key) + " is not a core of the " + std::to_string(m_.xlen) +
                 "x" + std::to_string(m_.ylen) +
                 " mesh (public dialect: key = y*(xlen+2)+x+1 with 0<=x<xlen, 0<=y<ylen)");
@@ -47,14 +47,15 @@ void Builder::normalise_set() {
   };
   auto ref = [&](std::int32_t& core, EndpointType type, const Origin& o, const char* key) {
     if (core == kInvalidCore) return;
-    const std::int32_t mapped = map_core_key(core, m_.pointer(o, key), type == EndpointType::dram);
+    const std::int32_t mapped =
+        map_core_key(core, Where{&m_.paths, o.loc, key}, type == EndpointType::dram);
     if (mapped == kInvalidCore) {
       core = kInvalidCore;
       return;
     }
     if (type == EndpointType::dram) {
       if (mapped != kDramCore && core != 0) {
-        d_.report(Check::core_outside_mesh, m_.pointer(o, key),
+        d_.report(Check::core_outside_mesh, Where{&m_.paths, o.loc, key}.str(),
                   "a DRAM endpoint names core key " + std::to_string(core) +
                       ", which is a core, not a DRAM port");
         core = kInvalidCore;
@@ -64,7 +65,7 @@ void Builder::normalise_set() {
       return;
     }
     if (mapped == kDramCore) {
-      d_.report(Check::core_outside_mesh, m_.pointer(o, key),
+      d_.report(Check::core_outside_mesh, Where{&m_.paths, o.loc, key}.str(),
                 "a core endpoint names key " + std::to_string(core) + ", a DRAM column");
       core = kInvalidCore;
       return;
@@ -72,10 +73,10 @@ void Builder::normalise_set() {
     core = mapped;
   };
 
-  for (DramIn& e : m_.dram_in) ref(e.core_id, EndpointType::core, e.origin, "/core_id");
+  for (DramIn& e : m_.dram_in) ref(e.core_id, EndpointType::core, e.origin, "core_id");
   for (DramOut& e : m_.dram_out) {
     bytes(e.size, e.origin, "/size");
-    for (Endpoint& d : e.destination) ref(d.core_id, d.type, d.origin, "/id");
+    for (Endpoint& d : e.destination) ref(d.core_id, d.type, d.origin, "id");
   }
   for (Core& c : m_.cores) {
     for (Workload& w : c.workloads) {
@@ -84,14 +85,14 @@ void Builder::normalise_set() {
         if (f.size) bytes(*f.size, f.origin, "/size");
       for (Ofmap& f : w.ofmap) {
         bytes(f.size, f.origin, "/size");
-        for (Endpoint& d : f.destination) ref(d.core_id, d.type, d.origin, "/id");
+        for (Endpoint& d : f.destination) ref(d.core_id, d.type, d.origin, "id");
       }
       if (w.weight && w.weight->size) bytes(*w.weight->size, w.weight->origin, "/size");
       for (BufferEntry& b : w.buffer) {
         if (b.size) bytes(*b.size, b.origin, "/size");
         for (Source& s : b.source) {
           bytes(s.size, s.origin, "/size");
-          ref(s.core_id, s.type, s.origin, "/id");
+          ref(s.core_id, s.type, s.origin, "id");
         }
       }
     }
@@ -171,11 +172,11 @@ void Builder::finish() {
   cores.reserve(m_.cores.size());
   for (std::size_t i = 0; i < m_.cores.size(); ++i) {
     const std::string& key = core_keys_[i];
-    const std::string where = m_.pointer(m_.cores[i].origin);
+    const Where where{&m_.paths, m_.cores[i].origin.loc};
     std::int64_t k = 0;
     auto [p, ec] = std::from_chars(key.data(), key.data() + key.size(), k);
     if (ec != std::errc() || p != key.data() + key.size()) {
-      d_.report(Check::out_of_range, where, "core key \"" + key + "\" does not fit an integer");
+      d_.report(Check::out_of_range, where.str(), "core key \"" + key + "\" does not fit an integer");
       continue;
     }
     if (!mesh_ok) continue;
@@ -185,7 +186,7 @@ void Builder::finish() {
     } else if (k >= 0 && k < m_.core_count()) {
       id = static_cast<std::int32_t>(k);
     } else {
-      d_.report(Check::core_outside_mesh, where,
+      d_.report(Check::core_outside_mesh, where.str(),
                 "core " + key + " is outside the " + std::to_string(m_.xlen) + "x" +
                     std::to_string(m_.ylen) + " mesh (0.." + std::to_string(m_.core_count() - 1) +
                     ")");

@@ -7,7 +7,7 @@ namespace gemini::ir {
 PathTable::PathTable() { nodes_.push_back({kRootLoc, 0}); }
 
 Loc PathTable::key(Loc parent, std::string_view key) {
-  auto it = key_ids_.find(std::string(key));
+  auto it = key_ids_.find(key);
   std::uint32_t id = 0;
   if (it == key_ids_.end()) {
     id = static_cast<std::uint32_t>(keys_.size());

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 
 namespace gemini::ir::detail {
 namespace json = boost::json;
@@ -43,26 +45,34 @@ std::string escape_token(std::string_view key) {
   return out;
 }
 
-bool read_int_element(ReadContext& c, const json::value& v, const std::string& where,
+std::string Where::str() const {
+  std::string s = paths->pointer(loc);
+  if (!key.empty()) s += "/" + escape_token(key);
+  if (i >= 0) s += "/" + std::to_string(i);
+  if (j >= 0) s += "/" + std::to_string(j);
+  return s;
+}
+
+bool read_int_element(ReadContext& c, const json::value& v, const Where& where,
                       std::int64_t lo, std::int64_t hi, std::int64_t& out) {
   if (v.is_int64()) {
     out = v.get_int64();
   } else if (v.is_uint64()) {
-    c.diags.report(Check::out_of_range, where,
+    c.diags.report(Check::out_of_range, where.str(),
                    "integer " + std::to_string(v.get_uint64()) + " does not fit (at most " +
                        std::to_string(hi) + ")");
     return false;
   } else {
-    c.diags.report(Check::wrong_type, where, "expected an integer, got " + kind_name(v));
+    c.diags.report(Check::wrong_type, where.str(), "expected an integer, got " + kind_name(v));
     return false;
   }
   if (out < lo) {
-    c.diags.report(lo == 0 ? Check::negative_value : Check::out_of_range, where,
+    c.diags.report(lo == 0 ? Check::negative_value : Check::out_of_range, where.str(),
                    "expected an integer >= " + std::to_string(lo) + ", got " + std::to_string(out));
     return false;
   }
   if (out > hi) {
-    c.diags.report(Check::out_of_range, where,
+    c.diags.report(Check::out_of_range, where.str(),
                    "integer " + std::to_string(out) + " does not fit (at most " +
                        std::to_string(hi) + ")");
     return false;
@@ -70,8 +80,27 @@ bool read_int_element(ReadContext& c, const json::value& v, const std::string& w
   return true;
 }
 
+ObjReader::ObjReader(ReadContext& ctx, const json::object& o, Loc loc,
+                     std::span<const std::string_view> known)
+    : c_(ctx), o_(o), loc_(loc), known_(known) {
+  if (known.size() > slots_.size()) {
+    std::fprintf(stderr, "gemini: internal error: ObjReader key list too long\n");
+    std::abort();
+  }
+  for (const auto& kv : o_) {
+    const std::string_view k(kv.key().data(), kv.key().size());
+    std::size_t i = 0;
+    while (i < known.size() && !(known[i].size() == k.size() && known[i] == k)) ++i;
+    if (i < known.size()) {
+      slots_[i] = &kv.value();
+    } else {
+      c_.diags.report(Check::unknown_key, ptr(k), "unknown key \"" + std::string(k) + "\" ignored");
+    }
+  }
+}
+
 const json::value* ObjReader::get(std::string_view key, Need need, std::string_view expected) {
-  const json::value* v = o_.if_contains(key);
+  const json::value* v = raw(key);
   if (!v && need == Need::required)
     c_.diags.report(Check::missing_key, c_.paths.pointer(loc_),
                     "missing required key \"" + std::string(key) + "\" (expected " +
@@ -79,7 +108,7 @@ const json::value* ObjReader::get(std::string_view key, Need need, std::string_v
   return v;
 }
 
-bool ObjReader::int_value(const json::value& v, const std::string& where, std::int64_t lo,
+bool ObjReader::int_value(const json::value& v, const Where& where, std::int64_t lo,
                           std::int64_t hi, std::int64_t& out) {
   return read_int_element(c_, v, where, lo, hi, out);
 }
@@ -89,7 +118,7 @@ std::optional<std::int64_t> ObjReader::integer(std::string_view key, Need need, 
   const json::value* v = get(key, need, "an integer");
   if (!v) return std::nullopt;
   std::int64_t out = 0;
-  if (!int_value(*v, ptr(key), lo, hi, out)) return std::nullopt;
+  if (!int_value(*v, where(key), lo, hi, out)) return std::nullopt;
   return out;
 }
 
@@ -140,24 +169,29 @@ std::optional<std::string> ObjReader::string(std::string_view key, Need need) {
 }
 
 std::optional<std::int64_t> ObjReader::nullable_i64(std::string_view key) {
-  const json::value* v = o_.if_contains(key);
+  const json::value* v = raw(key);
   if (!v || v->is_null()) return std::nullopt;
   std::int64_t out = 0;
-  if (!int_value(*v, ptr(key), 0, INT64_MAX, out)) return std::nullopt;
+  if (!int_value(*v, where(key), 0, INT64_MAX, out)) return std::nullopt;
   return out;
 }
 
 std::optional<std::size_t> ObjReader::choice(std::string_view key, Need need,
                                              std::initializer_list<std::string_view> allowed) {
+  const json::value* v = get(key, need, "a string");
+  if (!v) return std::nullopt;
+  if (v->is_string()) {
+    const std::string_view sv(v->get_string().data(), v->get_string().size());
+    std::size_t i = 0;
+    for (auto a : allowed) {
+      if (a == sv) return i;
+      ++i;
+    }
+  }
   std::string expected = "one of";
   for (auto a : allowed) expected += " \"" + std::string(a) + "\"";
   auto s = string(key, need);
   if (!s) return std::nullopt;
-  std::size_t i = 0;
-  for (auto a : allowed) {
-    if (a == *s) return i;
-    ++i;
-  }
   c_.diags.report(Check::bad_enum, ptr(key), "expected " + expected + ", got \"" + *s + "\"");
   return std::nullopt;
 }
@@ -176,13 +210,13 @@ std::optional<std::vector<std::int64_t>> ObjReader::id_list(std::string_view key
   bool ok = true;
   std::size_t i = 0;
   for (const json::value& e : v->get_array()) {
-    const std::string where = ptr(key) + "/" + std::to_string(i++);
+    const Where at = where(key).at(static_cast<int>(i++));
     if (e.is_array()) {
       if (nested) *nested = true;
       std::size_t j = 0;
       for (const json::value& x : e.get_array()) {
         std::int64_t id = 0;
-        if (read_int_element(c_, x, where + "/" + std::to_string(j++), 0, INT64_MAX, id)) {
+        if (read_int_element(c_, x, at.at(static_cast<int>(j++)), 0, INT64_MAX, id)) {
           out.push_back(id);
         } else {
           ok = false;
@@ -191,7 +225,7 @@ std::optional<std::vector<std::int64_t>> ObjReader::id_list(std::string_view key
       continue;
     }
     std::int64_t id = 0;
-    if (read_int_element(c_, e, where, 0, INT64_MAX, id)) {
+    if (read_int_element(c_, e, at, 0, INT64_MAX, id)) {
       out.push_back(id);
     } else {
       ok = false;
@@ -210,8 +244,8 @@ std::optional<Box> ObjReader::box(std::string_view lo_key, std::string_view hi_k
   Box b;
   if (allow_scalar && !lo->is_array() && !hi->is_array()) {
     std::int64_t l = 0, h = 0;
-    bool ok = int_value(*lo, ptr(lo_key), 0, INT32_MAX, l);
-    ok = int_value(*hi, ptr(hi_key), 0, INT32_MAX, h) && ok;
+    bool ok = int_value(*lo, where(lo_key), 0, INT32_MAX, l);
+    ok = int_value(*hi, where(hi_key), 0, INT32_MAX, h) && ok;
     if (!ok) return std::nullopt;
     b.rank = 1;
     b.scalar = true;
@@ -243,8 +277,8 @@ std::optional<Box> ObjReader::box(std::string_view lo_key, std::string_view hi_k
     b.rank = static_cast<std::uint8_t>(la.size());
     for (std::size_t d = 0; d < la.size(); ++d) {
       std::int64_t l = 0, h = 0;
-      ok = int_value(la[d], ptr(lo_key) + "/" + std::to_string(d), 0, INT32_MAX, l) && ok;
-      ok = int_value(ha[d], ptr(hi_key) + "/" + std::to_string(d), 0, INT32_MAX, h) && ok;
+      ok = int_value(la[d], where(lo_key).at(static_cast<int>(d)), 0, INT32_MAX, l) && ok;
+      ok = int_value(ha[d], where(hi_key).at(static_cast<int>(d)), 0, INT32_MAX, h) && ok;
       b.lo[d] = static_cast<std::int32_t>(l);
       b.hi[d] = static_cast<std::int32_t>(h);
     }
@@ -261,14 +295,6 @@ std::optional<Box> ObjReader::box(std::string_view lo_key, std::string_view hi_k
     }
   }
   return b;
-}
-
-void ObjReader::check_unknown(std::initializer_list<std::string_view> known) {
-  for (const auto& kv : o_) {
-    const std::string_view k(kv.key().data(), kv.key().size());
-    if (std::find(known.begin(), known.end(), k) == known.end())
-      c_.diags.report(Check::unknown_key, ptr(k), "unknown key \"" + std::string(k) + "\" ignored");
-  }
 }
 
 }  // namespace gemini::ir::detail

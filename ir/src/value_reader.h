@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <initializer_list>
 #include <optional>
+#include <span>
+#include <array>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,6 +24,21 @@ namespace gemini::ir::detail {
 std::string kind_name(const boost::json::value& v);
 std::string escape_token(std::string_view key);
 
+// A JSON pointer built only when a diagnostic needs it: loading a 100 MB file
+// must not format a string per value.
+struct Where {
+  const PathTable* paths = nullptr;
+  Loc loc = kRootLoc;
+  std::string_view key;  // empty: the object at loc itself
+  int i = -1, j = -1;    // array indices below key, -1 when absent
+  Where at(int index) const {
+    Where w = *this;
+    (w.i < 0 ? w.i : w.j) = index;
+    return w;
+  }
+  std::string str() const;
+};
+
 struct ReadContext {
   PathTable& paths;
   Diagnostics& diags;
@@ -34,12 +51,22 @@ enum class Need : std::uint8_t { required, optional };
 
 class ObjReader {
  public:
-  ObjReader(ReadContext& ctx, const boost::json::object& o, Loc loc) : c_(ctx), o_(o), loc_(loc) {}
+  // Scans `o` once, matching every member against `known` (the keys this kind
+  // of object may have); the others are reported as unknown (S007).
+  ObjReader(ReadContext& ctx, const boost::json::object& o, Loc loc,
+            std::span<const std::string_view> known);
 
   Loc loc() const { return loc_; }
   const boost::json::object& object() const { return o_; }
-  bool has(std::string_view key) const { return o_.contains(key); }
+  bool has(std::string_view key) const { return raw(key) != nullptr; }
+  // The member's value, or nullptr; `key` must be one of the known keys.
+  const boost::json::value* raw(std::string_view key) const {
+    for (std::size_t i = 0; i < known_.size(); ++i)
+      if (known_[i].size() == key.size() && known_[i] == key) return slots_[i];
+    return o_.if_contains(key);
+  }
   std::string ptr(std::string_view key) const { return c_.member(loc_, key); }
+  Where where(std::string_view key) const { return Where{&c_.paths, loc_, key}; }
 
   // The member, or nullptr (reporting S001 when required).
   const boost::json::value* get(std::string_view key, Need need, std::string_view expected);
@@ -68,18 +95,18 @@ class ObjReader {
   // A box from two members. allow_scalar accepts two integers (rank 1).
   std::optional<Box> box(std::string_view lo_key, std::string_view hi_key, bool allow_scalar);
 
-  void check_unknown(std::initializer_list<std::string_view> known);
-
  private:
-  bool int_value(const boost::json::value& v, const std::string& where, std::int64_t lo,
+  bool int_value(const boost::json::value& v, const Where& where, std::int64_t lo,
                  std::int64_t hi, std::int64_t& out);
   ReadContext& c_;
   const boost::json::object& o_;
   Loc loc_;
+  std::span<const std::string_view> known_;
+  std::array<const boost::json::value*, 24> slots_{};
 };
 
 // Integer checks for array elements, shared by tuple() and box().
-bool read_int_element(ReadContext& c, const boost::json::value& v, const std::string& where,
+bool read_int_element(ReadContext& c, const boost::json::value& v, const Where& where,
                       std::int64_t lo, std::int64_t hi, std::int64_t& out);
 
 template <std::size_t N>
@@ -101,7 +128,7 @@ std::optional<std::array<std::int32_t, N>> ObjReader::tuple(std::string_view key
   bool ok = true;
   for (std::size_t i = 0; i < N; ++i) {
     std::int64_t x = 0;
-    if (read_int_element(c_, a[i], ptr(key) + "/" + std::to_string(i), 0, INT32_MAX, x)) {
+    if (read_int_element(c_, a[i], where(key).at(static_cast<int>(i)), 0, INT32_MAX, x)) {
       out[i] = static_cast<std::int32_t>(x);
     } else {
       ok = false;

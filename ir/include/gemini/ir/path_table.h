@@ -38,7 +38,11 @@ class PathTable {
   static constexpr std::uint32_t kKeyBit = 0x80000000u;
   std::vector<Node> nodes_;
   std::vector<std::string> keys_;
-  std::unordered_map<std::string, std::uint32_t> key_ids_;
+  struct KeyHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  std::unordered_map<std::string, std::uint32_t, KeyHash, std::equal_to<>> key_ids_;
 };
 
 }  // namespace gemini::ir
