@@ -43,8 +43,8 @@ int run(const ValidateOptions& opt) {
     ir::Diagnostics diags(opt.max_errors);
     ir::LoadOptions lo;
     lo.dialect = parse_dialect(opt.dialect);
-    ir::LoadResult res = ir::load_file(file, diags, lo);
-    if (res.status == ir::LoadStatus::ok) ir::validate(res.model, *hw, diags);
+    ir::CheckedFile checked = ir::load_and_validate(file, lo, *hw, diags);
+    const ir::LoadResult& res = checked.load;
     const char* verdict = res.status == ir::LoadStatus::unreadable ? "unreadable"
                           : diags.errors() > 0                      ? "invalid"
                                                                     : "valid";
@@ -60,6 +60,7 @@ int run(const ValidateOptions& opt) {
       f["errors"] = diags.errors();
       f["warnings"] = diags.warnings();
       f["not_shown"] = diags.dropped();
+      f["semantic_checks"] = checked.semantic_checks_ran;
       boost::json::array list;
       for (const auto& x : diags.items()) list.push_back(to_json(x));
       f["diagnostics"] = std::move(list);
@@ -67,6 +68,9 @@ int run(const ValidateOptions& opt) {
       continue;
     }
     print_diagnostics(std::cout, file, diags, opt.max_errors);
+    if (res.status == ir::LoadStatus::ok && !checked.semantic_checks_ran)
+      std::cout << file << ": note: cross-reference, geometry, buffer and order checks run once "
+                           "the errors above are fixed\n";
     std::cout << file << ": " << verdict;
     if (res.status == ir::LoadStatus::ok) std::cout << " (" << ir::to_string(res.model.dialect) << " dialect)";
     std::cout << ", " << diags.errors() << " error" << (diags.errors() == 1 ? "" : "s") << ", "

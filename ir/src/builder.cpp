@@ -95,6 +95,7 @@ void Builder::top_member(std::string_view key, Loc loc, const json::value& v) {
     return;
   }
   if (key == "buffersize") {
+    saw_buffersize_ = true;
     if (auto x = integer(0, INT64_MAX)) m_.buffersize = *x;
     full_ev_.note(Where{&m_.paths, loc}, "\"buffersize\"");
     return;
@@ -329,18 +330,20 @@ std::optional<BufferEntry> Builder::buffer_entry(Loc loc, const json::value& v) 
   }
   auto box = r.box("lower", "upper", true);
   if (r.has("address")) full_ev_.note(r.where("address"), "\"address\" in a buffer entry");
-  if (r.has("block")) set_ev_.note(r.where("block"), "\"block\" in a buffer entry");
-  b.address = r.i64("address", Need::optional);
+  const bool fmap_or_weight = type && *type != 1;
+  b.address = r.i64("address", full_only());
   b.align = r.i32("align", Need::optional, 1);
   b.bitwidth = r.i32("bitwidth", Need::optional, 1);
   b.newly_added = r.boolean("newly_added", Need::optional);
   b.cur_wl_ifmap = r.boolean("cur_wl_ifmap", Need::optional);
-  b.size = r.i64("size", Need::optional);
+  b.size = r.i64("size", full_only());
   b.tensor_id = r.i64("tensor_id", Need::optional);
   b.tensor_order = r.nullable_i64("tensor_order");
   b.workload_id = r.i32("workload_id", Need::optional);
   b.block = r.i64("block", Need::optional);
   bool nested = false;
+  if (fmap_or_weight && !r.has("transfer_id")) r.get("transfer_id", full_only(), "the transfer ids");
+  if (fmap_or_weight && !r.has("source")) r.get("source", full_only(), "the list of sources");
   if (r.has("transfer_id")) {
     b.has_transfer_id = true;
     if (auto t = r.id_list("transfer_id", Need::required, &nested)) b.transfer_id = std::move(*t);
@@ -464,7 +467,7 @@ void Builder::workload(std::string_view core_key, Loc loc, const json::value& v)
   if (!o) return;
   static constexpr std::string_view kKeys[] = {"buffer", "ifmap", "layer_name", "layer_type", "ofmap", "ofmap_size",
                    "ring_buffer_info", "tile_info", "tile_padding_tblr", "time", "weight",
-                   "wl0_buffer", "workload", "workload_id"};
+                   "wl0_buffer", "workload", "workload_id", "source_layer_type"};
   ObjReader r(ctx_, *o, loc, kKeys);
   Workload w;
   w.origin.loc = loc;
@@ -540,7 +543,7 @@ void Builder::workload(std::string_view core_key, Loc loc, const json::value& v)
     }
   }
 
-  if (const json::value* wv = r.get("wl0_buffer", Need::optional, "a list of WL0 tensors")) {
+  if (const json::value* wv = r.get("wl0_buffer", full_only(), "the WL0 snapshot")) {
     if (auto* list = as_array(r.where("wl0_buffer"), wv, "a WL0 snapshot")) {
       const Loc wl = m_.paths.key(loc, "wl0_buffer");
       w.wl0_buffer.emplace();
@@ -551,7 +554,8 @@ void Builder::workload(std::string_view core_key, Loc loc, const json::value& v)
     }
   }
 
-  if (const json::value* rv = r.get("ring_buffer_info", Need::optional, "a list of regions")) {
+  if (const json::value* rv =
+          r.get("ring_buffer_info", full_only(), "a list of [begin, end] regions")) {
     w.ring_origin.loc = m_.paths.key(loc, "ring_buffer_info");
     if (auto* list = as_array(r.where("ring_buffer_info"), rv, "a list of [begin, end] regions")) {
       w.ring_buffer_info.emplace();
@@ -571,7 +575,8 @@ void Builder::workload(std::string_view core_key, Loc loc, const json::value& v)
     }
   }
 
-  if (const json::value* tv = r.get("tile_info", Need::optional, "an object of tiles")) {
+  const Need tiles = kind && w.kind == LayerKind::pe ? full_only() : Need::optional;
+  if (const json::value* tv = r.get("tile_info", tiles, "the intra-core tiling")) {
     const Loc tl = m_.paths.key(loc, "tile_info");
     if (const json::object* to = as_object(tl, *tv, "tile_info")) {
       w.tile_info.emplace();
@@ -602,6 +607,9 @@ void Builder::workload(std::string_view core_key, Loc loc, const json::value& v)
     r.get("layer_type", Need::required, "\"pe\", \"vp\" or \"dt\"");
     ok = false;
   }
+
+  // Extension written by gemini's own writer: the public dialect's string.
+  if (auto src = r.string("source_layer_type", Need::optional)) w.layer_type = std::move(*src);
 
   if (!ok) return;
   w.workload_id = *id;

@@ -124,7 +124,7 @@ void Builder::check_full_completeness() {
                 std::string("missing required key \"") + key + "\" (full dialect; expected " +
                     what + ")");
   };
-  require(m_.buffersize.has_value(), m_.origin, "buffersize", "the L2 size in bytes");
+  require(saw_buffersize_, m_.origin, "buffersize", "the L2 size in bytes");
   for (DramIn& e : m_.dram_in) endpoint_ok(e.core_id, EndpointType::core, e.origin);
   for (DramOut& e : m_.dram_out)
     for (Endpoint& d : e.destination) endpoint_ok(d.core_id, d.type, d.origin);
@@ -132,20 +132,11 @@ void Builder::check_full_completeness() {
     for (Workload& w : c.workloads) {
       for (Ofmap& f : w.ofmap)
         for (Endpoint& d : f.destination) endpoint_ok(d.core_id, d.type, d.origin);
-      require(w.ring_buffer_info.has_value(), w.origin, "ring_buffer_info",
-              "a list of [begin, end] regions");
-      require(w.wl0_buffer.has_value(), w.origin, "wl0_buffer", "the WL0 snapshot");
-      if (w.kind == LayerKind::pe)
-        require(w.tile_info.has_value(), w.origin, "tile_info", "the intra-core tiling");
-      for (BufferEntry& b : w.buffer) {
-        require(b.address.has_value(), b.origin, "address", "the L2 address in bytes");
-        require(b.size.has_value(), b.origin, "size", "the size in bytes");
-        if (b.type != TensorType::ofmap) {
-          require(b.has_transfer_id, b.origin, "transfer_id", "the transfer ids");
-          require(b.has_source, b.origin, "source", "the list of sources");
-        }
+      // Required full-dialect keys of workloads and buffer entries are
+      // checked while reading (Builder::full_only), where absent and invalid
+      // can be told apart.
+      for (BufferEntry& b : w.buffer)
         for (Source& s : b.source) endpoint_ok(s.core_id, s.type, s.origin);
-      }
     }
   }
 }

@@ -11,4 +11,15 @@ void validate(const Model& m, const HardwareConfig& hw, Diagnostics& d) {
   checks::order(m, ix, d);
 }
 
+CheckedFile load_and_validate(const std::string& path, const LoadOptions& opts,
+                              const HardwareConfig& hw, Diagnostics& d) {
+  CheckedFile f;
+  f.load = load_file(path, d, opts);
+  if (f.load.status == LoadStatus::ok && d.errors() == 0) {
+    validate(f.load.model, hw, d);
+    f.semantic_checks_ran = true;
+  }
+  return f;
+}
+
 }  // namespace gemini::ir

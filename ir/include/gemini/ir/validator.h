@@ -6,11 +6,25 @@
 #include "gemini/ir/diagnostics.h"
 #include "gemini/ir/graph.h"
 #include "gemini/ir/hw_config.h"
+#include "gemini/ir/loader.h"
 #include "gemini/ir/model.h"
 
 namespace gemini::ir {
 
 void validate(const Model& m, const HardwareConfig& hw, Diagnostics& d);
+
+// Loads `path` and, when it loaded without errors, validates it. Semantic
+// checks need a well-formed model: run on a file with schema errors they
+// would report the consequences of each bad value (a workload left out, so
+// every transfer it produces is "missing") rather than its cause. So, as a
+// compiler stops after syntax errors, they run once the schema is clean;
+// `semantic_checks_ran` says whether they did.
+struct CheckedFile {
+  LoadResult load;
+  bool semantic_checks_ran = false;
+};
+CheckedFile load_and_validate(const std::string& path, const LoadOptions& opts,
+                              const HardwareConfig& hw, Diagnostics& d);
 
 namespace checks {
 // The groups validate() runs, in order; exposed for focused tests.

@@ -1,0 +1,51 @@
+#pragma once
+// JsonWriter: a small streaming JSON emitter (no DOM), pretty-printed with
+// two-space indentation and short arrays of numbers kept on one line. Output
+// is deterministic: the same calls give the same bytes.
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gemini::ir {
+
+class JsonWriter {
+ public:
+  explicit JsonWriter(std::ostream& os) : os_(os) {}
+
+  void begin_object();
+  void end_object();
+  void begin_array();
+  void end_array();
+  void key(std::string_view k);
+  void value(std::int64_t v);
+  void value(double v);
+  void value(bool v);
+  void value(std::string_view v);
+  void value(const char* v) { value(std::string_view(v)); }
+  void null();
+  // A one-line array of integers.
+  template <typename It>
+  void int_array(It first, It last) {
+    before_value();
+    os_ << '[';
+    for (It it = first; it != last; ++it) os_ << (it == first ? " " : ", ") << *it;
+    os_ << (first == last ? "]" : " ]");
+  }
+
+ private:
+  void before_value();
+  void newline();
+  void escape(std::string_view s);
+  std::ostream& os_;
+  struct Level {
+    bool object;
+    bool empty = true;
+  };
+  std::vector<Level> stack_;
+  bool after_key_ = false;
+};
+
+}  // namespace gemini::ir

@@ -1,0 +1,200 @@
+#include "fixture.h"
+
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+namespace json = boost::json;
+
+namespace gemini::test {
+
+fs::path data_dir() { return fs::path(GEMINI_TEST_DATA); }
+
+fs::path corpus_dir() {
+  fs::path p = std::getenv("GEMINI_CORPUS") ? fs::path(std::getenv("GEMINI_CORPUS"))
+                                            : fs::path(GEMINI_SOURCE_DIR) / ".." / "shared" /
+                                                  "ir-corpus" / "set";
+  return fs::is_directory(p) ? p : fs::path();
+}
+
+std::vector<fs::path> corpus_files() {
+  std::vector<fs::path> out;
+  const fs::path dir = corpus_dir();
+  if (dir.empty()) return out;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    const std::string n = e.path().filename().string();
+    if (n.size() > 8 && n.compare(n.size() - 8, 8, ".json.gz") == 0) out.push_back(e.path());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::string read_file(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read " + p.string());
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+namespace {
+fs::path temp_root() {
+  static const fs::path root = [] {
+    fs::path r = fs::temp_directory_path() /
+                 ("gemini_tests_" + std::to_string(static_cast<long>(::getpid())));
+    fs::create_directories(r);
+    std::atexit([] {
+      std::error_code ec;
+      fs::remove_all(fs::temp_directory_path() /
+                         ("gemini_tests_" + std::to_string(static_cast<long>(::getpid()))),
+                     ec);
+    });
+    return r;
+  }();
+  return root;
+}
+
+std::vector<std::string> tokens(const std::string& ptr) {
+  std::vector<std::string> out;
+  if (ptr.empty()) return out;
+  if (ptr[0] != '/') throw std::runtime_error("bad pointer " + ptr);
+  std::string cur;
+  for (std::size_t i = 1; i <= ptr.size(); ++i) {
+    if (i == ptr.size() || ptr[i] == '/') {
+      std::string t;
+      for (std::size_t k = 0; k < cur.size(); ++k) {
+        if (cur[k] == '~' && k + 1 < cur.size()) {
+          t += cur[k + 1] == '1' ? '/' : '~';
+          ++k;
+        } else {
+          t += cur[k];
+        }
+      }
+      out.push_back(t);
+      cur.clear();
+    } else {
+      cur += ptr[i];
+    }
+  }
+  return out;
+}
+
+// The container holding the last token of `ptr`.
+json::value& parent_of(json::value& doc, const std::vector<std::string>& t) {
+  json::value* v = &doc;
+  for (std::size_t i = 0; i + 1 < t.size(); ++i) {
+    if (v->is_object()) {
+      v = &v->as_object().at(t[i]);
+    } else {
+      v = &v->as_array().at(std::stoul(t[i]));
+    }
+  }
+  return *v;
+}
+
+json::value take(json::value& doc, const std::string& ptr) {
+  auto t = tokens(ptr);
+  json::value& p = parent_of(doc, t);
+  json::value out;
+  if (p.is_object()) {
+    out = p.as_object().at(t.back());
+    p.as_object().erase(t.back());
+  } else {
+    auto& a = p.as_array();
+    const std::size_t i = std::stoul(t.back());
+    out = a.at(i);
+    a.erase(a.begin() + static_cast<std::ptrdiff_t>(i));
+  }
+  return out;
+}
+
+void put(json::value& doc, const std::string& ptr, json::value v, bool replace) {
+  auto t = tokens(ptr);
+  if (t.empty()) {
+    doc = std::move(v);
+    return;
+  }
+  json::value& p = parent_of(doc, t);
+  if (p.is_object()) {
+    if (replace && !p.as_object().contains(t.back())) throw std::runtime_error("no " + ptr);
+    p.as_object()[t.back()] = std::move(v);
+    return;
+  }
+  auto& a = p.as_array();
+  if (t.back() == "-") {
+    a.push_back(std::move(v));
+    return;
+  }
+  const std::size_t i = std::stoul(t.back());
+  if (replace) {
+    a.at(i) = std::move(v);
+  } else {
+    a.insert(a.begin() + static_cast<std::ptrdiff_t>(i), std::move(v));
+  }
+}
+}  // namespace
+
+fs::path temp_path(const std::string& name) { return temp_root() / name; }
+
+fs::path write_temp(const std::string& name, const std::string& bytes) {
+  const fs::path p = temp_path(name);
+  std::ofstream(p, std::ios::binary) << bytes;
+  return p;
+}
+
+void apply_patch(json::value& doc, const json::array& patch) {
+  for (const json::value& opv : patch) {
+    const json::object& op = opv.as_object();
+    const std::string kind(op.at("op").as_string());
+    const std::string path(op.at("path").as_string());
+    if (kind == "add") {
+      put(doc, path, op.at("value"), false);
+    } else if (kind == "replace") {
+      put(doc, path, op.at("value"), true);
+    } else if (kind == "remove") {
+      take(doc, path);
+    } else if (kind == "move") {
+      json::value v = take(doc, std::string(op.at("from").as_string()));
+      put(doc, path, std::move(v), false);
+    } else if (kind == "copy") {
+      json::value v = doc.at_pointer(std::string(op.at("from").as_string()));
+      put(doc, path, std::move(v), false);
+    } else {
+      throw std::runtime_error("unsupported patch op " + kind);
+    }
+  }
+}
+
+CheckFixture materialise(const fs::path& fixture) {
+  const json::value f = json::parse(read_file(fixture));
+  CheckFixture out;
+  out.name = fixture.stem().string();
+  out.about = std::string(f.at("about").as_string());
+  std::string base = read_file(data_dir() / std::string(f.at("base").as_string()));
+  if (const json::value* t = f.as_object().if_contains("text")) {
+    const std::string find(t->at("find").as_string());
+    const std::string repl(t->at("replace").as_string());
+    const auto at = base.find(find);
+    if (at == std::string::npos) throw std::runtime_error(out.name + ": text not found");
+    base.replace(at, find.size(), repl);
+  }
+  std::string bytes = base;
+  if (!f.at("patch").as_array().empty()) {
+    json::value doc = json::parse(base);
+    apply_patch(doc, f.at("patch").as_array());
+    bytes = json::serialize(doc);
+  }
+  out.file = write_temp(out.name + ".json", bytes);
+  for (const json::value& c : f.at("expect").at("codes").as_array())
+    out.codes.emplace_back(c.as_string());
+  if (const json::value* p = f.at("expect").as_object().if_contains("pointer"))
+    out.pointer = std::string(p->as_string());
+  return out;
+}
+
+}  // namespace gemini::test

@@ -1,0 +1,37 @@
+#pragma once
+// Test helpers: the data directory, temporary files, and the check fixtures
+// of tests/data/checks/ -- a base IR file, an optional text substitution and
+// an RFC 6902 JSON patch (add, remove, replace, move, copy) -- materialised
+// into a temporary IR file.
+
+#include <boost/json/value.hpp>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace gemini::test {
+
+std::filesystem::path data_dir();
+// $GEMINI_CORPUS, else ../shared/ir-corpus/set beside the sources. Empty
+// path when it does not exist.
+std::filesystem::path corpus_dir();
+std::vector<std::filesystem::path> corpus_files();
+
+std::string read_file(const std::filesystem::path& p);
+// A fresh path under the test temp directory (removed at exit).
+std::filesystem::path temp_path(const std::string& name);
+std::filesystem::path write_temp(const std::string& name, const std::string& bytes);
+
+// Applies a JSON patch; throws std::runtime_error naming the failing op.
+void apply_patch(boost::json::value& doc, const boost::json::array& patch);
+
+struct CheckFixture {
+  std::string name;
+  std::string about;
+  std::filesystem::path file;  // the materialised IR
+  std::vector<std::string> codes;
+  std::string pointer;  // "" when the fixture does not pin one
+};
+CheckFixture materialise(const std::filesystem::path& fixture);
+
+}  // namespace gemini::test

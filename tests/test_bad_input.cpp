@@ -1,0 +1,307 @@
+// Bad input of every kind: a clear diagnostic and the right exit status from
+// `gemini validate` (0 valid, 1 invalid, 2 unreadable / bad usage), never a
+// crash or a hang.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <zlib.h>
+
+#include <cstdio>
+#include <random>
+
+#include "fixture.h"
+
+namespace fs = std::filesystem;
+using namespace gemini;  // NOLINT(google-build-using-namespace): test file
+
+namespace {
+
+struct CliRun {
+  int status = -1;
+  std::string out;
+};
+
+CliRun gemini(const std::string& args) {
+  CliRun r;
+  const std::string cmd = std::string(GEMINI_BIN) + " " + args + " 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return r;
+  char buf[4096];
+  std::size_t n = 0;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
+  const int st = pclose(p);
+  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+  return r;
+}
+
+std::string gzip(const std::string& bytes) {
+  z_stream zs{};
+  deflateInit2(&zs, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY);
+  std::string out(compressBound(static_cast<uLong>(bytes.size())) + 64, '\0');
+  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data()));
+  zs.avail_in = static_cast<uInt>(bytes.size());
+  zs.next_out = reinterpret_cast<Bytef*>(out.data());
+  zs.avail_out = static_cast<uInt>(out.size());
+  deflate(&zs, Z_FINISH);
+  out.resize(zs.total_out);
+  deflateEnd(&zs);
+  return out;
+}
+
+std::string spec() { return test::read_file(test::data_dir() / "spec_minimal.json"); }
+
+std::string validate(const std::string& name, const std::string& bytes, CliRun* r) {
+  const fs::path p = test::write_temp(name, bytes);
+  *r = gemini("validate " + p.string());
+  return p.string();
+}
+
+TEST(BadInput, ValidFileExitsZero) {
+  CliRun r = gemini("validate " + (test::data_dir() / "spec_minimal.json").string());
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("valid (full dialect), 0 errors, 0 warnings"), std::string::npos) << r.out;
+}
+
+TEST(BadInput, EmptyFile) {
+  CliRun r;
+  const std::string p = validate("empty.json", "", &r);
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_NE(r.out.find(p + ": L002: error: the file is empty"), std::string::npos) << r.out;
+}
+
+TEST(BadInput, WhitespaceOnly) {
+  CliRun r;
+  validate("blank.json", " \n\t\n", &r);
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_NE(r.out.find("L002"), std::string::npos) << r.out;
+}
+
+TEST(BadInput, TruncatedJsonNamesLineAndColumn) {
+  const std::string s = spec();
+  CliRun r;
+  const std::string p = validate("truncated.json", s.substr(0, 2000), &r);
+  EXPECT_EQ(r.status, 1) << r.out;
+  // The cut falls on some line; the message names file:line:col and L003.
+  EXPECT_NE(r.out.find(p + ":"), std::string::npos);
+  EXPECT_NE(r.out.find(": L003: error: not valid JSON"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("ends early"), std::string::npos) << r.out;
+}
+
+TEST(BadInput, NotJson) {
+  CliRun r;
+  const std::string p = validate("not_json.json", "schedule:\n  cores: 4\n", &r);
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_NE(r.out.find(p + ":1:1: L003"), std::string::npos) << r.out;
+}
+
+TEST(BadInput, SyntaxErrorPosition) {
+  CliRun r;
+  const std::string p = validate("bad_comma.json", "{\n  \"xlen\" : 1,\n  \"ylen\" : 1,,\n}", &r);
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_NE(r.out.find(p + ":3:14: L003"), std::string::npos) << r.out;
+}
+
+TEST(BadInput, BinaryGarbage) {
+  std::mt19937 rng(1234);
+  std::string junk(64 * 1024, '\0');
+  for (char& c : junk) c = static_cast<char>(rng() & 0xff);
+  junk[0] = 'Z';  // not a gzip magic
+  CliRun r;
+  validate("garbage.bin", junk, &r);
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_NE(r.out.find("L003"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\\x"), std::string::npos) << "non-printable bytes are escaped: " << r.out;
+}
+
+TEST(BadInput, GzipWithCorruptPayload) {
+  std::string gz = gzip(spec());
+  for (std::size_t i = 40; i < 60 && i < gz.size(); ++i) gz[i] = static_cast<char>(gz[i] ^ 0x5a);
+  CliRun r;
+  validate("corrupt.json.gz", gz, &r);
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_NE(r.out.find("L004: error: gzip stream is corrupt"), std::string::npos) << r.out;
+}
+
+TEST(BadInput, GzipTruncated) {
+  const std::string gz = gzip(spec());
+  CliRun r;
+  validate("truncated.json.gz", gz.substr(0, gz.size() / 2), &r);
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_NE(r.out.find("L004"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("truncated"), std::string::npos) << r.out;
+}
+
+TEST(BadInput, TopLevelArray) {
+  CliRun r;
+  validate("array.json", "[1, 2, 3]", &r);
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_NE(r.out.find("L005: error: the IR must be a JSON object"), std::string::npos) << r.out;
+}
+
+TEST(BadInput, WrongTypesMissingKeysHugeAndNegativeNumbers) {
+  std::string s = spec();
+  auto sub = [&](const std::string& from, const std::string& to) {
+    const auto at = s.find(from);
+    ASSERT_NE(at, std::string::npos) << from;
+    s.replace(at, from.size(), to);
+  };
+  sub("\"time\" : 1200,", "\"time\" : \"soon\",");                 // wrong type
+  sub("\"ofmap_size\" : 256,", "");                               // missing key
+  sub("\"size\" : 768,", "\"size\" : 123456789012345678901234567890,");  // huge number
+  sub("\"size\" : 216,", "\"size\" : -216,");                    // negative size
+  CliRun r;
+  const std::string p = validate("mixed_bad.json", s, &r);
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_NE(r.out.find(p + ":/0/0/time: S002: error: expected an integer, got string \"soon\""),
+            std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(": S001: error: missing required key \"ofmap_size\""), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("S002: error: expected an integer, got number 1.2345"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find(":/-1/out/0/size: S005: error: expected an integer >= 0, got -216"),
+            std::string::npos) << r.out;
+}
+
+TEST(BadInput, CoreOutsideMesh) {
+  std::string s = spec();
+  const auto at = s.find("\"1\" : [");
+  ASSERT_NE(at, std::string::npos);
+  s.replace(at, 7, "\"9\" : [");
+  CliRun r;
+  const std::string p = validate("outside.json", s, &r);
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_NE(r.out.find(p + ":/9: I002: error: core 9 is outside the 2x1 mesh"), std::string::npos)
+      << r.out;
+}
+
+TEST(BadInput, DanglingTransferId) {
+  std::string s = spec();
+  const auto at = s.find("\"transfer_id\" : [ 6 ],\n               \"upper\" : [ 0, 15, 3, 3 ]");
+  ASSERT_NE(at, std::string::npos);
+  s.replace(at, 21, "\"transfer_id\" : [ 66 ]");
+  CliRun r;
+  validate("dangling.json", s, &r);
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_NE(r.out.find("X001: error: transfer 66 consumed by core 1 workload 1 has no producer"),
+            std::string::npos) << r.out;
+}
+
+TEST(BadInput, DuplicateWorkloadIds) {
+  std::string s = spec();
+  const auto at = s.find("\"workload_id\" : 1\n      }\n   ],\n   \"1\"");
+  ASSERT_NE(at, std::string::npos);
+  s.replace(at, 17, "\"workload_id\" : 0");
+  CliRun r;
+  validate("dup_ids.json", s, &r);
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_NE(r.out.find("I004: error: workload_id 0 on core 0 is also used at /0/0"),
+            std::string::npos) << r.out;
+}
+
+TEST(BadInput, OverlappingLiveTensorsAndAddressPastBuffersize) {
+  std::string s = spec();
+  auto sub = [&](const std::string& from, const std::string& to) {
+    const auto at = s.find(from);
+    ASSERT_NE(at, std::string::npos) << from;
+    s.replace(at, from.size(), to);
+  };
+  sub("\"address\" : 1024,", "\"address\" : 800,");      // core 0 wl 0 ofmap over the ifmap
+  sub("\"address\" : 1536,", "\"address\" : 65600,");   // core 1 wl 1 ofmap past 64 KiB
+  CliRun r;
+  validate("overlap.json", s, &r);
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_NE(r.out.find(":/0/0/buffer/2: B003: error: on core 0 before workload 0, ofmap at "
+                       "[800, 1312) overlaps ifmap at [256, 1024)"),
+            std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(":/1/1/buffer/1/address: B001: error: tensor at 65600"), std::string::npos)
+      << r.out;
+}
+
+TEST(BadInput, DeadlockNamesTheChain) {
+  std::string s = spec();
+  const std::string from = "\"related_ifmap\" : [],\n            \"size\" : 768,";
+  const auto at = s.find(from);
+  ASSERT_NE(at, std::string::npos);
+  s.replace(at, from.size(), "\"related_ifmap\" : [ 5 ],\n            \"size\" : 768,");
+  CliRun r;
+  validate("deadlock.json", s, &r);
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_NE(r.out.find("O001: error: deadlock: "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("-> core 1 workload 0 (Pool_0) -(transfer 2 via DRAM)->"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("-(transfer 2 via DRAM)-> core 0 workload 0 (Conv_0)\n"), std::string::npos)
+      << r.out;
+}
+
+TEST(BadInput, DeepNestingIsRejectedNotCrashed) {
+  const std::string deep = std::string(200000, '[') + std::string(200000, ']');
+  CliRun r;
+  validate("deep.json", deep, &r);
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_NE(r.out.find("L003"), std::string::npos) << r.out;
+}
+
+TEST(BadInput, MissingFileIsUnreadable) {
+  CliRun r = gemini("validate /nonexistent/dir/file.json");
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_NE(r.out.find("L001: error: cannot open: No such file or directory"), std::string::npos)
+      << r.out;
+}
+
+TEST(BadInput, BadUsageExitsTwo) {
+  EXPECT_EQ(gemini("validate").status, 2);
+  EXPECT_EQ(gemini("frobnicate x.json").status, 2);
+  EXPECT_EQ(gemini("validate --dialect klingon x.json").status, 2);
+  EXPECT_EQ(gemini("--help").status, 0);
+  EXPECT_EQ(gemini("validate --help").status, 0);
+  EXPECT_EQ(gemini("info --help").status, 0);
+}
+
+TEST(BadInput, JsonOutputAndMaxErrors) {
+  std::string s = spec();
+  for (int i = 0; i < 3; ++i) {
+    const auto at = s.find("\"align\" : 8,");
+    s.replace(at, 12, "\"align\" : \"8\",");
+  }
+  CliRun r;
+  const fs::path p = test::write_temp("three_bad.json", s);
+  r = gemini("validate --json " + p.string());
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.out.find("\"status\":\"invalid\""), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"code\":\"S002\""), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"exit_status\":1"), std::string::npos) << r.out;
+  r = gemini("validate --max-errors 1 " + p.string());
+  EXPECT_NE(r.out.find("... 2 more not shown"), std::string::npos) << r.out;
+}
+
+TEST(BadInput, SeveralFilesTakeTheWorstStatus) {
+  const fs::path good = test::data_dir() / "spec_minimal.json";
+  const fs::path bad = test::write_temp("bad_for_multi.json", "[]");
+  EXPECT_EQ(gemini("validate " + good.string() + " " + good.string()).status, 0);
+  EXPECT_EQ(gemini("validate " + good.string() + " " + bad.string()).status, 1);
+  EXPECT_EQ(gemini("validate " + bad.string() + " /nonexistent.json").status, 2);
+}
+
+TEST(BadInput, RandomMutationsNeverCrash) {
+  // Byte-level mutations of a valid file: whatever happens, the process
+  // exits 0, 1 or 2 with a diagnostic, never by a signal.
+  const std::string base = spec();
+  std::mt19937 rng(42);
+  for (int i = 0; i < 40; ++i) {
+    std::string s = base;
+    for (int k = 0; k < 1 + static_cast<int>(rng() % 4); ++k) {
+      const std::size_t at = rng() % s.size();
+      switch (rng() % 3) {
+        case 0: s[at] = "{}[],:\"0-9e. x"[rng() % 14]; break;
+        case 1: s.erase(at, 1 + rng() % 20); break;
+        default: s.insert(at, std::string(1 + rng() % 5, "0123456789\"[]{}"[rng() % 15]));
+      }
+    }
+    CliRun r;
+    validate("mutant_" + std::to_string(i) + ".json", s, &r);
+    EXPECT_TRUE(r.status == 0 || r.status == 1) << "mutant " << i << " -> " << r.status << "\n"
+                                                 << r.out;
+    EXPECT_FALSE(r.out.empty());
+  }
+}
+
+}  // namespace

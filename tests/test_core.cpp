@@ -1,0 +1,82 @@
+// Small building blocks: boxes, JSON pointers, the dependency graph and the
+// summary `gemini info` prints.
+#include <gtest/gtest.h>
+
+#include "fixture.h"
+#include "gemini/ir/graph.h"
+#include "gemini/ir/loader.h"
+#include "gemini/ir/summary.h"
+
+using namespace gemini;  // NOLINT(google-build-using-namespace): test file
+
+namespace {
+
+TEST(Box, VolumeContainsOverlaps) {
+  ir::Box a{{0, 0, 0, 0}, {0, 7, 7, 7}, 4};
+  ir::Box b{{0, 2, 2, 2}, {0, 3, 3, 3}, 4};
+  ir::Box c{{0, 7, 7, 7}, {0, 9, 9, 9}, 4};
+  ir::Box d{{0, 8, 0, 0}, {0, 9, 1, 1}, 4};
+  EXPECT_EQ(a.volume(), 512);
+  EXPECT_TRUE(a.contains(b));
+  EXPECT_FALSE(b.contains(a));
+  EXPECT_TRUE(a.overlaps(c));   // shares the corner element (inclusive bounds)
+  EXPECT_FALSE(a.overlaps(d));
+  ir::Box k{{0, 0, 0, 0}, {15, 0, 0, 0}, 1};  // scalar K range
+  EXPECT_EQ(k.volume(), 16);
+  EXPECT_TRUE(k.contains(ir::Box{{4, 9, 9, 9}, {7, 9, 9, 9}, 4}));  // only K is known
+  EXPECT_EQ(ir::to_string(a), "[0,0,0,0]...[0,7,7,7]");
+}
+
+TEST(PathTable, PointersEscapeAndNest) {
+  ir::PathTable t;
+  const ir::Loc core = t.key(ir::kRootLoc, "7");
+  const ir::Loc wl = t.index(core, 12);
+  const ir::Loc buf = t.key(wl, "buffer");
+  const ir::Loc e = t.index(buf, 3);
+  EXPECT_EQ(t.pointer(e, "/address"), "/7/12/buffer/3/address");
+  EXPECT_EQ(t.pointer(t.key(ir::kRootLoc, "a/b~c")), "/a~1b~0c");
+  EXPECT_EQ(t.pointer(ir::kRootLoc), "");
+}
+
+TEST(Graph, LongestPathAndOrder) {
+  ir::Diagnostics d;
+  auto r = ir::load_file((test::data_dir() / "spec_minimal.json").string(), d);
+  ASSERT_EQ(r.status, ir::LoadStatus::ok);
+  const ir::TransferIndex ix(r.model);
+  const ir::DependencyGraph g(r.model, ix);
+  EXPECT_EQ(g.size(), 4u);
+  EXPECT_FALSE(g.find_cycle());
+  EXPECT_EQ(g.topological_order().size(), 4u);
+  // conv wl0 (1200) -> conv wl1 (1200) -> pool (300) -> add (100), the add
+  // reading the pool's output back through DRAM.
+  const auto p = g.longest_path();
+  EXPECT_EQ(p.total_time, 2800);
+  ASSERT_EQ(p.nodes.size(), 4u);
+  EXPECT_EQ(g.describe(p.nodes.front()), "core 0 workload 0 (Conv_0)");
+  EXPECT_EQ(g.describe(p.nodes.back()), "core 1 workload 1 (Add_0)");
+  ASSERT_TRUE(ix.producers(3));
+  EXPECT_FALSE(ix.producers(3)->front().from_dram);
+  EXPECT_TRUE(ix.producers(2)->front().from_dram);
+  EXPECT_EQ(ix.producers(99), nullptr);
+}
+
+TEST(Summary, FiguresOfTheSpecFixture) {
+  ir::Diagnostics d;
+  auto r = ir::load_file((test::data_dir() / "spec_minimal.json").string(), d);
+  const ir::Summary s = ir::summarize(r.model);
+  EXPECT_EQ(s.workloads, 4u);
+  EXPECT_EQ(s.workloads_by_kind.at("pe"), 2u);
+  EXPECT_EQ(s.workloads_by_kind.at("vp"), 2u);
+  EXPECT_EQ(s.layers, 3u);
+  EXPECT_EQ(s.dram_read_weight.bytes, 432);
+  EXPECT_EQ(s.dram_read_fmap.bytes, 768 + 256);
+  EXPECT_EQ(s.dram_written.tensors, 4u);
+  EXPECT_EQ(s.dram_written.bytes, 512 + 512 + 256 + 256);
+  EXPECT_EQ(s.core_to_core.tensors, 2u);
+  EXPECT_EQ(s.core_to_core.bytes, 1024);
+  EXPECT_EQ(s.time_by_core.at(0), 2400);
+  EXPECT_EQ(s.time_by_core.at(1), 400);
+  EXPECT_EQ(s.longest_path_time, 2800);
+}
+
+}  // namespace
