@@ -130,8 +130,16 @@ TEST(Loader, MixedDialectMarkersAreAnError) {
   doc.replace(at, 19, "\"layer_type\" : \"pool\"");
   ir::Diagnostics d;
   auto r = load(test::write_temp("mixed.json", doc), d);
-  ASSERT_EQ(r.status, ir::LoadStatus::ok);
+  EXPECT_EQ(r.status, ir::LoadStatus::malformed);
   ASSERT_TRUE(d.has(ir::Check::dialect_mixed));
+  EXPECT_EQ(d.errors(), 1u) << "nothing is normalised under a guessed dialect";
+  // Forcing a dialect settles it.
+  ir::Diagnostics d2;
+  ir::LoadOptions o;
+  o.dialect = ir::Dialect::full;
+  auto r2 = load(test::write_temp("mixed.json", doc), d2, o);
+  EXPECT_EQ(r2.status, ir::LoadStatus::ok);
+  EXPECT_FALSE(d2.has(ir::Check::dialect_mixed));
 }
 
 TEST(Loader, OriginsNameTheJsonPointer) {

@@ -84,7 +84,7 @@ void Builder::element(Slot slot, std::string_view key, std::uint32_t index, Loc 
 void Builder::top_member(std::string_view key, Loc loc, const json::value& v) {
   auto integer = [&](std::int64_t lo, std::int64_t hi) -> std::optional<std::int64_t> {
     std::int64_t out = 0;
-    if (!read_int_element(ctx_, v, Where{&m_.paths, loc}, lo, hi, out)) return std::nullopt;
+    if (!read_int_element(ctx_, v, Where{&m_.paths, loc, {}}, lo, hi, out)) return std::nullopt;
     return out;
   };
   if (key == "xlen" || key == "ylen") {
@@ -97,7 +97,7 @@ void Builder::top_member(std::string_view key, Loc loc, const json::value& v) {
   if (key == "buffersize") {
     saw_buffersize_ = true;
     if (auto x = integer(0, INT64_MAX)) m_.buffersize = *x;
-    full_ev_.note(Where{&m_.paths, loc}, "\"buffersize\"");
+    full_ev_.note(Where{&m_.paths, loc, {}}, "\"buffersize\"");
     return;
   }
   if (key == "top_batch_cut") {

@@ -26,7 +26,8 @@ class Builder final : public ElementSink {
   void duplicate_key(Loc where, std::string_view key) override;
 
   // After the last element: dialect, core numbering, units, required keys.
-  void finish();
+  // False when the dialect cannot be settled (L006): nothing is normalised.
+  bool finish();
   bool saw_top_object() const { return saw_top_; }
 
  private:

@@ -30,15 +30,18 @@ void footprint(std::int64_t addr, std::int64_t size, const RingRegion& r, std::s
 }
 
 std::string range(std::int64_t b, std::int64_t e) {
-  return "[" + std::to_string(b) + ", " + std::to_string(e) + ")";
+  std::string s("[");
+  s.append(std::to_string(b)).append(", ").append(std::to_string(e)).append(")");
+  return s;
 }
 
 // Identity of a tensor across snapshots: tensor_id where given, else what it
 // holds and where.
 std::string tensor_key(const BufferEntry& b) {
-  if (b.tensor_id) return "id:" + std::to_string(*b.tensor_id);
-  std::string k = std::string(to_string(b.type)) + ":" + std::to_string(b.address.value_or(-1));
-  for (TransferId t : b.transfer_id) k += "," + std::to_string(t);
+  std::string k;
+  if (b.tensor_id) return k.append("id:").append(std::to_string(*b.tensor_id));
+  k.append(to_string(b.type)).append(":").append(std::to_string(b.address.value_or(-1)));
+  for (TransferId t : b.transfer_id) k.append(",").append(std::to_string(t));
   return k;
 }
 
@@ -52,7 +55,7 @@ void ring_regions_ok(const Model& m, const Workload& w, std::int64_t buffersize,
   }
   for (std::size_t i = 0; i < regs.size(); ++i) {
     if (regs[i].begin >= regs[i].end || regs[i].end > buffersize)
-      d.report(Check::bad_ring_regions, where + "/" + std::to_string(i),
+      d.report(Check::bad_ring_regions, std::string(where).append("/").append(std::to_string(i)),
                "region " + range(regs[i].begin, regs[i].end) +
                    " must satisfy begin < end <= buffersize (" + std::to_string(buffersize) + ")");
   }

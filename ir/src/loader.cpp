@@ -143,7 +143,7 @@ LoadResult load_file(const std::string& path, Diagnostics& diags, const LoadOpti
     res.status = LoadStatus::malformed;
     return res;
   }
-  builder.finish();
+  if (!builder.finish()) res.status = LoadStatus::malformed;
   return res;
 }
 

@@ -141,7 +141,7 @@ void Builder::check_full_completeness() {
   }
 }
 
-void Builder::finish() {
+bool Builder::finish() {
   if (!saw_top_ && m_.cores.empty() && !saw_dram_ && !saw_xlen_) {
     // Top-level object without any known member (or not an object at all,
     // already reported): nothing to normalise.
@@ -157,13 +157,14 @@ void Builder::finish() {
                   ": expected 1 <= xlen, ylen and xlen*ylen <= 1048576");
 
   m_.dialect = settle_dialect();
+  if (d_.has(Check::dialect_mixed)) return false;
 
   // Core keys -> core ids.
   std::vector<Core> cores;
   cores.reserve(m_.cores.size());
   for (std::size_t i = 0; i < m_.cores.size(); ++i) {
     const std::string& key = core_keys_[i];
-    const Where where{&m_.paths, m_.cores[i].origin.loc};
+    const Where where{&m_.paths, m_.cores[i].origin.loc, {}};
     std::int64_t k = 0;
     auto [p, ec] = std::from_chars(key.data(), key.data() + key.size(), k);
     if (ec != std::errc() || p != key.data() + key.size()) {
@@ -199,12 +200,13 @@ void Builder::finish() {
               cores.end());
   m_.cores = std::move(cores);
 
-  if (!mesh_ok) return;
+  if (!mesh_ok) return true;
   if (m_.dialect == Dialect::set) {
     normalise_set();
   } else {
     check_full_completeness();
   }
+  return true;
 }
 
 }  // namespace gemini::ir::detail

@@ -47,9 +47,9 @@ std::string escape_token(std::string_view key) {
 
 std::string Where::str() const {
   std::string s = paths->pointer(loc);
-  if (!key.empty()) s += "/" + escape_token(key);
-  if (i >= 0) s += "/" + std::to_string(i);
-  if (j >= 0) s += "/" + std::to_string(j);
+  if (!key.empty()) s.append("/").append(escape_token(key));
+  if (i >= 0) s.append("/").append(std::to_string(i));
+  if (j >= 0) s.append("/").append(std::to_string(j));
   return s;
 }
 

@@ -43,7 +43,9 @@ struct ReadContext {
   PathTable& paths;
   Diagnostics& diags;
   std::string member(Loc loc, std::string_view key) const {
-    return paths.pointer(loc, "/" + escape_token(key));
+    std::string suffix("/");
+    suffix += escape_token(key);
+    return paths.pointer(loc, suffix);
   }
 };
 
