@@ -103,9 +103,11 @@ const char* kFiles[] = {"resnet_b1_2x2_SET_IR", "bert_b1_4x4_SET_IR", "darknet_b
 const bool kRegistered = [] {
   for (const char* f : kFiles) {
     const auto unit = benchmark::kMillisecond;
-    benchmark::RegisterBenchmark((std::string("parse_baseline/") + f).c_str(), BM_BoostJsonParse, f)->Unit(unit);
+    benchmark::RegisterBenchmark((std::string("parse_baseline/") + f).c_str(), BM_BoostJsonParse, f)
+        ->Unit(unit);
     benchmark::RegisterBenchmark((std::string("load/") + f).c_str(), BM_Load, f)->Unit(unit);
-    benchmark::RegisterBenchmark((std::string("load_validate/") + f).c_str(), BM_LoadValidate, f)->Unit(unit);
+    benchmark::RegisterBenchmark((std::string("load_validate/") + f).c_str(), BM_LoadValidate, f)
+        ->Unit(unit);
   }
   return true;
 }();

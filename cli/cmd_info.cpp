@@ -83,8 +83,8 @@ int run(const InfoOptions& opt) {
   }
 
   std::cout << opt.file << ": " << ir::to_string(m.dialect) << " dialect"
-            << (res.compressed ? ", gzip" : "") << ", " << human_bytes(static_cast<std::int64_t>(res.bytes))
-            << " of JSON\n";
+            << (res.compressed ? ", gzip" : "") << ", "
+            << human_bytes(static_cast<std::int64_t>(res.bytes)) << " of JSON\n";
   std::cout << "mesh           " << s.xlen << " x " << s.ylen << " (" << s.xlen * s.ylen
             << " cores, " << s.cores_with_work << " with work)";
   if (m.buffersize) std::cout << ", L2 buffersize " << human_bytes(*m.buffersize);
@@ -135,8 +135,9 @@ int run(const InfoOptions& opt) {
 Command add_info(CLI::App& app) {
   auto opt = std::make_shared<InfoOptions>();
   CLI::App* cmd = app.add_subcommand(
-      "info", "Summarise an IR file: mesh, workloads, layers, DRAM and NoC traffic, predicted "
-              "time per core and the longest dependency path.");
+      "info",
+      "Summarise an IR file: mesh, workloads, layers, DRAM and NoC traffic, predicted "
+      "time per core and the longest dependency path.");
   cmd->add_option("file", opt->file, "IR file (.json or .json.gz, either dialect)")->required();
   cmd->add_option("--dialect", opt->dialect, "force the dialect instead of detecting it")
       ->check(CLI::IsMember({"full", "set"}));

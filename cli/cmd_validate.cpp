@@ -46,11 +46,11 @@ int run(const ValidateOptions& opt) {
     ir::CheckedFile checked = ir::load_and_validate(file, lo, *hw, diags);
     const ir::LoadResult& res = checked.load;
     const char* verdict = res.status == ir::LoadStatus::unreadable ? "unreadable"
-                          : diags.errors() > 0                      ? "invalid"
-                                                                    : "valid";
+                          : diags.errors() > 0                     ? "invalid"
+                                                                   : "valid";
     const int file_status = res.status == ir::LoadStatus::unreadable ? kExitUnreadable
-                            : diags.errors() > 0                      ? kExitInvalid
-                                                                      : kExitOk;
+                            : diags.errors() > 0                     ? kExitInvalid
+                                                                     : kExitOk;
     status = std::max(status, file_status);
     if (opt.json) {
       boost::json::object f;
@@ -69,10 +69,12 @@ int run(const ValidateOptions& opt) {
     }
     print_diagnostics(std::cout, file, diags, opt.max_errors);
     if (res.status == ir::LoadStatus::ok && !checked.semantic_checks_ran)
-      std::cout << file << ": note: cross-reference, geometry, buffer and order checks run once "
-                           "the errors above are fixed\n";
+      std::cout << file
+                << ": note: cross-reference, geometry, buffer and order checks run once "
+                   "the errors above are fixed\n";
     std::cout << file << ": " << verdict;
-    if (res.status == ir::LoadStatus::ok) std::cout << " (" << ir::to_string(res.model.dialect) << " dialect)";
+    if (res.status == ir::LoadStatus::ok)
+      std::cout << " (" << ir::to_string(res.model.dialect) << " dialect)";
     std::cout << ", " << diags.errors() << " error" << (diags.errors() == 1 ? "" : "s") << ", "
               << diags.warnings() << " warning" << (diags.warnings() == 1 ? "" : "s") << "\n";
   }
@@ -90,8 +92,9 @@ int run(const ValidateOptions& opt) {
 Command add_validate(CLI::App& app) {
   auto opt = std::make_shared<ValidateOptions>();
   CLI::App* cmd = app.add_subcommand(
-      "validate", "Check IR files (either dialect, .json or .json.gz) against the format and "
-                  "the check catalogue (docs/validation.md). Exit 0 valid, 1 invalid, 2 unreadable.");
+      "validate",
+      "Check IR files (either dialect, .json or .json.gz) against the format and "
+      "the check catalogue (docs/validation.md). Exit 0 valid, 1 invalid, 2 unreadable.");
   cmd->add_option("files", opt->files, "IR files")->required();
   cmd->add_flag("--json", opt->json, "print one JSON document instead of text");
   cmd->add_option("--max-errors", opt->max_errors, "diagnostics to show per file (default 100)")

@@ -33,7 +33,8 @@ void print_diagnostics(std::ostream& os, const std::string& file, const ir::Diag
   }
   const std::size_t total = d.errors() + d.warnings();
   if (total > shown)
-    os << file << ": ... " << (total - std::min(shown, total)) << " more not shown (--max-errors)\n";
+    os << file << ": ... " << (total - std::min(shown, total))
+       << " more not shown (--max-errors)\n";
 }
 
 }  // namespace gemini::cli

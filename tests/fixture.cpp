@@ -1,12 +1,13 @@
 #include "fixture.h"
 
+#include <unistd.h>
+
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
-#include <unistd.h>
 
 namespace fs = std::filesystem;
 namespace json = boost::json;
@@ -16,9 +17,9 @@ namespace gemini::test {
 fs::path data_dir() { return fs::path(GEMINI_TEST_DATA); }
 
 fs::path corpus_dir() {
-  fs::path p = std::getenv("GEMINI_CORPUS") ? fs::path(std::getenv("GEMINI_CORPUS"))
-                                            : fs::path(GEMINI_SOURCE_DIR) / ".." / "shared" /
-                                                  "ir-corpus" / "set";
+  fs::path p = std::getenv("GEMINI_CORPUS")
+                   ? fs::path(std::getenv("GEMINI_CORPUS"))
+                   : fs::path(GEMINI_SOURCE_DIR) / ".." / "shared" / "ir-corpus" / "set";
   return fs::is_directory(p) ? p : fs::path();
 }
 

@@ -144,21 +144,23 @@ TEST(BadInput, WrongTypesMissingKeysHugeAndNegativeNumbers) {
     ASSERT_NE(at, std::string::npos) << from;
     s.replace(at, from.size(), to);
   };
-  sub("\"time\" : 1200,", "\"time\" : \"soon\",");                 // wrong type
-  sub("\"ofmap_size\" : 256,", "");                               // missing key
+  sub("\"time\" : 1200,", "\"time\" : \"soon\",");                       // wrong type
+  sub("\"ofmap_size\" : 256,", "");                                      // missing key
   sub("\"size\" : 768,", "\"size\" : 123456789012345678901234567890,");  // huge number
-  sub("\"size\" : 216,", "\"size\" : -216,");                    // negative size
+  sub("\"size\" : 216,", "\"size\" : -216,");                            // negative size
   CliRun r;
   const std::string p = validate("mixed_bad.json", s, &r);
   EXPECT_EQ(r.status, 1) << r.out;
   EXPECT_NE(r.out.find(p + ":/0/0/time: S002: error: expected an integer, got string \"soon\""),
-            std::string::npos) << r.out;
+            std::string::npos)
+      << r.out;
   EXPECT_NE(r.out.find(": S001: error: missing required key \"ofmap_size\""), std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("S002: error: expected an integer, got number 1.2345"), std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find(":/-1/out/0/size: S005: error: expected an integer >= 0, got -216"),
-            std::string::npos) << r.out;
+            std::string::npos)
+      << r.out;
 }
 
 TEST(BadInput, CoreOutsideMesh) {
@@ -182,7 +184,8 @@ TEST(BadInput, DanglingTransferId) {
   validate("dangling.json", s, &r);
   EXPECT_EQ(r.status, 1) << r.out;
   EXPECT_NE(r.out.find("X001: error: transfer 66 consumed by core 1 workload 1 has no producer"),
-            std::string::npos) << r.out;
+            std::string::npos)
+      << r.out;
 }
 
 TEST(BadInput, DuplicateWorkloadIds) {
@@ -194,7 +197,8 @@ TEST(BadInput, DuplicateWorkloadIds) {
   validate("dup_ids.json", s, &r);
   EXPECT_EQ(r.status, 1) << r.out;
   EXPECT_NE(r.out.find("I004: error: workload_id 0 on core 0 is also used at /0/0"),
-            std::string::npos) << r.out;
+            std::string::npos)
+      << r.out;
 }
 
 TEST(BadInput, OverlappingLiveTensorsAndAddressPastBuffersize) {
@@ -204,14 +208,15 @@ TEST(BadInput, OverlappingLiveTensorsAndAddressPastBuffersize) {
     ASSERT_NE(at, std::string::npos) << from;
     s.replace(at, from.size(), to);
   };
-  sub("\"address\" : 1024,", "\"address\" : 800,");      // core 0 wl 0 ofmap over the ifmap
-  sub("\"address\" : 1536,", "\"address\" : 65600,");   // core 1 wl 1 ofmap past 64 KiB
+  sub("\"address\" : 1024,", "\"address\" : 800,");    // core 0 wl 0 ofmap over the ifmap
+  sub("\"address\" : 1536,", "\"address\" : 65600,");  // core 1 wl 1 ofmap past 64 KiB
   CliRun r;
   validate("overlap.json", s, &r);
   EXPECT_EQ(r.status, 1) << r.out;
   EXPECT_NE(r.out.find(":/0/0/buffer/2: B003: error: on core 0 before workload 0, ofmap at "
                        "[800, 1312) overlaps ifmap at [256, 1024)"),
-            std::string::npos) << r.out;
+            std::string::npos)
+      << r.out;
   EXPECT_NE(r.out.find(":/1/1/buffer/1/address: B001: error: tensor at 65600"), std::string::npos)
       << r.out;
 }
@@ -291,15 +296,20 @@ TEST(BadInput, RandomMutationsNeverCrash) {
     for (int k = 0; k < 1 + static_cast<int>(rng() % 4); ++k) {
       const std::size_t at = rng() % s.size();
       switch (rng() % 3) {
-        case 0: s[at] = "{}[],:\"0-9e. x"[rng() % 14]; break;
-        case 1: s.erase(at, 1 + rng() % 20); break;
-        default: s.insert(at, std::string(1 + rng() % 5, "0123456789\"[]{}"[rng() % 15]));
+        case 0:
+          s[at] = "{}[],:\"0-9e. x"[rng() % 14];
+          break;
+        case 1:
+          s.erase(at, 1 + rng() % 20);
+          break;
+        default:
+          s.insert(at, std::string(1 + rng() % 5, "0123456789\"[]{}"[rng() % 15]));
       }
     }
     CliRun r;
     validate("mutant_" + std::to_string(i) + ".json", s, &r);
     EXPECT_TRUE(r.status == 0 || r.status == 1) << "mutant " << i << " -> " << r.status << "\n"
-                                                 << r.out;
+                                                << r.out;
     EXPECT_FALSE(r.out.empty());
   }
 }

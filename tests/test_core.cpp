@@ -19,7 +19,7 @@ TEST(Box, VolumeContainsOverlaps) {
   EXPECT_EQ(a.volume(), 512);
   EXPECT_TRUE(a.contains(b));
   EXPECT_FALSE(b.contains(a));
-  EXPECT_TRUE(a.overlaps(c));   // shares the corner element (inclusive bounds)
+  EXPECT_TRUE(a.overlaps(c));  // shares the corner element (inclusive bounds)
   EXPECT_FALSE(a.overlaps(d));
   ir::Box k{{0, 0, 0, 0}, {15, 0, 0, 0}, 1};  // scalar K range
   EXPECT_EQ(k.volume(), 16);

@@ -39,7 +39,8 @@ TEST_P(Corpus, ValidatesWithoutErrors) {
   ir::validate(r.model, ir::HardwareConfig{}, d);
   std::string listing;
   for (const auto& x : d.items())
-    if (x.severity == ir::Severity::error) listing += std::string(x.code()) + " " + x.pointer + ": " + x.message + "\n";
+    if (x.severity == ir::Severity::error)
+      listing += std::string(x.code()) + " " + x.pointer + ": " + x.message + "\n";
   EXPECT_EQ(d.errors(), 0u) << listing;
   EXPECT_EQ(r.model.dialect, ir::Dialect::set);
   const ir::Summary s = ir::summarize(r.model);

@@ -45,7 +45,7 @@ TEST(Loader, PublicDialectIsNormalised) {
   const ir::Workload& conv = m.cores[0].workloads.at(0);
   EXPECT_EQ(conv.kind, ir::LayerKind::pe);
   EXPECT_EQ(conv.layer_type, "conv2d");
-  EXPECT_EQ(conv.ofmap_size, 1024);          // 8192 bits
+  EXPECT_EQ(conv.ofmap_size, 1024);  // 8192 bits
   EXPECT_EQ(conv.ofmap.at(0).size, 1024);
   ASSERT_EQ(conv.ofmap.at(0).destination.size(), 1u);
   EXPECT_EQ(conv.ofmap.at(0).destination[0].core_id, 1);  // "id": 2 -> core 1
@@ -107,7 +107,8 @@ TEST(Loader, GzipIsDetectedByMagicNotName) {
   // Concatenated gzip members are one stream.
   const std::string half = bytes.substr(0, bytes.size() / 2);
   ir::Diagnostics d3;
-  auto r3 = load(test::write_temp("two_members.gz", gzip(half) + gzip(bytes.substr(half.size()))), d3);
+  auto r3 =
+      load(test::write_temp("two_members.gz", gzip(half) + gzip(bytes.substr(half.size()))), d3);
   ASSERT_EQ(r3.status, ir::LoadStatus::ok);
   EXPECT_TRUE(r.model == r3.model);
 }

@@ -40,8 +40,7 @@ const json::object* Builder::as_object(Loc loc, const json::value& v, const char
   return nullptr;
 }
 
-const json::array* Builder::as_array(const Where& where, const json::value* v,
-                                     const char* what) {
+const json::array* Builder::as_array(const Where& where, const json::value* v, const char* what) {
   if (!v) return nullptr;
   if (v->is_array()) return &v->get_array();
   d_.report(Check::wrong_type, where.str(),
@@ -54,9 +53,10 @@ void Builder::element(Slot slot, std::string_view key, std::uint32_t index, Loc 
   (void)index;
   switch (slot) {
     case Slot::root:
-      d_.report(Check::top_not_object, "",
-                "the IR must be a JSON object with keys \"-1\", core ids, \"xlen\", \"ylen\"...; got " +
-                    kind_name(v));
+      d_.report(
+          Check::top_not_object, "",
+          "the IR must be a JSON object with keys \"-1\", core ids, \"xlen\", \"ylen\"...; got " +
+              kind_name(v));
       return;
     case Slot::top_member:
       saw_top_ = true;
@@ -64,7 +64,8 @@ void Builder::element(Slot slot, std::string_view key, std::uint32_t index, Loc 
       return;
     case Slot::dram_member:
       d_.report(Check::unknown_key, m_.paths.pointer(loc),
-                "unknown key \"" + std::string(key) + "\" in \"-1\" ignored (expected \"in\" or \"out\")");
+                "unknown key \"" + std::string(key) +
+                    "\" in \"-1\" ignored (expected \"in\" or \"out\")");
       if (key == "in" || key == "out")
         d_.report(Check::wrong_type, m_.paths.pointer(loc),
                   "expected an array of DRAM tensors, got " + kind_name(v));
@@ -90,8 +91,10 @@ void Builder::top_member(std::string_view key, Loc loc, const json::value& v) {
   if (key == "xlen" || key == "ylen") {
     auto x = integer(0, INT32_MAX);
     (key == "xlen" ? saw_xlen_ : saw_ylen_) = true;
-    if (x) (key == "xlen" ? m_.xlen : m_.ylen) = static_cast<std::int32_t>(*x);
-    else (key == "xlen" ? m_.xlen : m_.ylen) = -1;
+    if (x)
+      (key == "xlen" ? m_.xlen : m_.ylen) = static_cast<std::int32_t>(*x);
+    else
+      (key == "xlen" ? m_.xlen : m_.ylen) = -1;
     return;
   }
   if (key == "buffersize") {
@@ -134,7 +137,8 @@ std::optional<std::int32_t> Builder::core_ref(ObjReader& r) {
 std::optional<Endpoint> Builder::endpoint(Loc loc, const json::value& v) {
   const json::object* o = as_object(loc, v, "a destination");
   if (!o) return std::nullopt;
-  static constexpr std::string_view kKeys[] = {"core_id", "id", "layer_name", "type", "workload_id"};
+  static constexpr std::string_view kKeys[] = {"core_id", "id", "layer_name", "type",
+                                               "workload_id"};
   ObjReader r(ctx_, *o, loc, kKeys);
   Endpoint e;
   e.origin.loc = loc;
@@ -151,8 +155,8 @@ std::optional<Endpoint> Builder::endpoint(Loc loc, const json::value& v) {
 void Builder::dram_in(Loc loc, const json::value& v) {
   const json::object* o = as_object(loc, v, "a DRAM in tensor");
   if (!o) return;
-  static constexpr std::string_view kKeys[] = {"core_id", "layer_name", "lower", "upper", "related_ofmap", "transfer_id",
-                   "workload_id"};
+  static constexpr std::string_view kKeys[] = {
+      "core_id", "layer_name", "lower", "upper", "related_ofmap", "transfer_id", "workload_id"};
   ObjReader r(ctx_, *o, loc, kKeys);
   DramIn e;
   e.origin.loc = loc;
@@ -174,8 +178,9 @@ void Builder::dram_in(Loc loc, const json::value& v) {
 void Builder::dram_out(Loc loc, const json::value& v) {
   const json::object* o = as_object(loc, v, "a DRAM out tensor");
   if (!o) return;
-  static constexpr std::string_view kKeys[] = {"destination", "layer_name", "lower", "upper", "related_ifmap", "size",
-                   "transfer_id", "type"};
+  static constexpr std::string_view kKeys[] = {"destination", "layer_name",    "lower",
+                                               "upper",       "related_ifmap", "size",
+                                               "transfer_id", "type"};
   ObjReader r(ctx_, *o, loc, kKeys);
   DramOut e;
   e.origin.loc = loc;
@@ -209,7 +214,8 @@ void Builder::dram_out(Loc loc, const json::value& v) {
 std::optional<Ofmap> Builder::ofmap(Loc loc, const json::value& v) {
   const json::object* o = as_object(loc, v, "an ofmap");
   if (!o) return std::nullopt;
-  static constexpr std::string_view kKeys[] = {"destination", "lower", "upper", "size", "transfer_id", "bitwidth", "align"};
+  static constexpr std::string_view kKeys[] = {"destination", "lower",    "upper", "size",
+                                               "transfer_id", "bitwidth", "align"};
   ObjReader r(ctx_, *o, loc, kKeys);
   Ofmap f;
   f.origin.loc = loc;
@@ -239,8 +245,8 @@ std::optional<Ofmap> Builder::ofmap(Loc loc, const json::value& v) {
 std::optional<Ifmap> Builder::ifmap(Loc loc, const json::value& v) {
   const json::object* o = as_object(loc, v, "an ifmap");
   if (!o) return std::nullopt;
-  static constexpr std::string_view kKeys[] = {"align", "bitwidth", "lower", "upper", "size", "transfer_id",
-                   "max_workload_id"};
+  static constexpr std::string_view kKeys[] = {"align", "bitwidth",    "lower",          "upper",
+                                               "size",  "transfer_id", "max_workload_id"};
   ObjReader r(ctx_, *o, loc, kKeys);
   Ifmap f;
   f.origin.loc = loc;
@@ -261,8 +267,9 @@ std::optional<Ifmap> Builder::ifmap(Loc loc, const json::value& v) {
 std::optional<Weight> Builder::weight(Loc loc, const json::value& v) {
   const json::object* o = as_object(loc, v, "a weight");
   if (!o) return std::nullopt;
-  static constexpr std::string_view kKeys[] = {"align", "bitwidth", "lower", "upper", "size", "transfer_id", "from_ofmap",
-                   "max_workload_id"};
+  static constexpr std::string_view kKeys[] = {"align",      "bitwidth",       "lower",
+                                               "upper",      "size",           "transfer_id",
+                                               "from_ofmap", "max_workload_id"};
   ObjReader r(ctx_, *o, loc, kKeys);
   Weight w;
   w.origin.loc = loc;
@@ -287,8 +294,8 @@ std::optional<Weight> Builder::weight(Loc loc, const json::value& v) {
 std::optional<Source> Builder::source(Loc loc, const json::value& v) {
   const json::object* o = as_object(loc, v, "a buffer source");
   if (!o) return std::nullopt;
-  static constexpr std::string_view kKeys[] = {"core_id", "id", "layer_name", "lower", "upper", "size", "transfer_id", "type",
-                   "channel"};
+  static constexpr std::string_view kKeys[] = {
+      "core_id", "id", "layer_name", "lower", "upper", "size", "transfer_id", "type", "channel"};
   ObjReader r(ctx_, *o, loc, kKeys);
   Source s;
   s.origin.loc = loc;
@@ -311,9 +318,10 @@ std::optional<Source> Builder::source(Loc loc, const json::value& v) {
 std::optional<BufferEntry> Builder::buffer_entry(Loc loc, const json::value& v) {
   const json::object* o = as_object(loc, v, "a buffer entry");
   if (!o) return std::nullopt;
-  static constexpr std::string_view kKeys[] = {"address", "align", "bitwidth", "layer_name", "layer", "lower", "upper",
-                   "newly_added", "cur_wl_ifmap", "size", "source", "tensor_id", "tensor_order",
-                   "transfer_id", "type", "workload_id", "block"};
+  static constexpr std::string_view kKeys[] = {
+      "address",      "align",       "bitwidth",     "layer_name",  "layer",  "lower",
+      "upper",        "newly_added", "cur_wl_ifmap", "size",        "source", "tensor_id",
+      "tensor_order", "transfer_id", "type",         "workload_id", "block"};
   ObjReader r(ctx_, *o, loc, kKeys);
   BufferEntry b;
   b.origin.loc = loc;
@@ -342,7 +350,8 @@ std::optional<BufferEntry> Builder::buffer_entry(Loc loc, const json::value& v) 
   b.workload_id = r.i32("workload_id", Need::optional);
   b.block = r.i64("block", Need::optional);
   bool nested = false;
-  if (fmap_or_weight && !r.has("transfer_id")) r.get("transfer_id", full_only(), "the transfer ids");
+  if (fmap_or_weight && !r.has("transfer_id"))
+    r.get("transfer_id", full_only(), "the transfer ids");
   if (fmap_or_weight && !r.has("source")) r.get("source", full_only(), "the list of sources");
   if (r.has("transfer_id")) {
     b.has_transfer_id = true;
@@ -372,8 +381,8 @@ std::optional<BufferEntry> Builder::buffer_entry(Loc loc, const json::value& v) 
 std::optional<Wl0Entry> Builder::wl0_entry(Loc loc, const json::value& v) {
   const json::object* o = as_object(loc, v, "a WL0 entry");
   if (!o) return std::nullopt;
-  static constexpr std::string_view kKeys[] = {"address", "align", "bitwidth", "layer_name", "size", "source", "tensor_order",
-                   "transfer_id"};
+  static constexpr std::string_view kKeys[] = {"address", "align",  "bitwidth",     "layer_name",
+                                               "size",    "source", "tensor_order", "transfer_id"};
   ObjReader r(ctx_, *o, loc, kKeys);
   Wl0Entry e;
   e.origin.loc = loc;
@@ -395,9 +404,11 @@ std::optional<Wl0Entry> Builder::wl0_entry(Loc loc, const json::value& v) {
 std::optional<Tile> Builder::tile(Loc loc, std::string_view name, const json::value& v) {
   const json::object* o = as_object(loc, v, "an intra-core tile");
   if (!o) return std::nullopt;
-  static constexpr std::string_view kKeys[] = {"act_mini_tile", "ci_cut_num", "cut_mode", "ifmap_lower", "ifmap_upper",
-                   "layer_name", "loop_order", "mtc0_mtk0", "ofmap_lower", "ofmap_upper",
-                   "out_mini_tile", "single_tile_time_pred", "tile_padding_tblr"};
+  static constexpr std::string_view kKeys[] = {
+      "act_mini_tile",    "ci_cut_num",  "cut_mode",      "ifmap_lower",
+      "ifmap_upper",      "layer_name",  "loop_order",    "mtc0_mtk0",
+      "ofmap_lower",      "ofmap_upper", "out_mini_tile", "single_tile_time_pred",
+      "tile_padding_tblr"};
   ObjReader r(ctx_, *o, loc, kKeys);
   Tile t;
   t.origin.loc = loc;
@@ -465,9 +476,10 @@ std::array<std::int64_t, 4> sorted_extents(const Box& b) {
 void Builder::workload(std::string_view core_key, Loc loc, const json::value& v) {
   const json::object* o = as_object(loc, v, "a workload");
   if (!o) return;
-  static constexpr std::string_view kKeys[] = {"buffer", "ifmap", "layer_name", "layer_type", "ofmap", "ofmap_size",
-                   "ring_buffer_info", "tile_info", "tile_padding_tblr", "time", "weight",
-                   "wl0_buffer", "workload", "workload_id", "source_layer_type"};
+  static constexpr std::string_view kKeys[] = {
+      "buffer",           "ifmap",       "layer_name",        "layer_type", "ofmap",  "ofmap_size",
+      "ring_buffer_info", "tile_info",   "tile_padding_tblr", "time",       "weight", "wl0_buffer",
+      "workload",         "workload_id", "source_layer_type"};
   ObjReader r(ctx_, *o, loc, kKeys);
   Workload w;
   w.origin.loc = loc;
@@ -504,7 +516,10 @@ void Builder::workload(std::string_view core_key, Loc loc, const json::value& v)
     const Loc il = m_.paths.key(loc, "ifmap");
     if (iv->is_object()) {
       set_ev_.note(r.where("ifmap"), "\"ifmap\" as a single object");
-      if (auto f = ifmap(il, *iv)) w.ifmap.push_back(std::move(*f)); else ok = false;
+      if (auto f = ifmap(il, *iv))
+        w.ifmap.push_back(std::move(*f));
+      else
+        ok = false;
     } else if (auto* list = as_array(r.where("ifmap"), iv, "a list of ifmaps")) {
       full_ev_.note(r.where("ifmap"), "\"ifmap\" as a list");
       for (std::size_t i = 0; i < list->size(); ++i) {
@@ -582,13 +597,17 @@ void Builder::workload(std::string_view core_key, Loc loc, const json::value& v)
       w.tile_info.emplace();
       for (const auto& kv : *to) {
         const std::string_view k(kv.key().data(), kv.key().size());
-        if (auto t = tile(m_.paths.key(tl, k), k, kv.value())) w.tile_info->push_back(std::move(*t));
+        if (auto t = tile(m_.paths.key(tl, k), k, kv.value()))
+          w.tile_info->push_back(std::move(*t));
       }
     }
   }
 
   if (const json::value* wv = r.get("weight", Need::optional, "a weight")) {
-    if (auto wt = weight(m_.paths.key(loc, "weight"), *wv)) w.weight = std::move(*wt); else ok = false;
+    if (auto wt = weight(m_.paths.key(loc, "weight"), *wv))
+      w.weight = std::move(*wt);
+    else
+      ok = false;
   }
 
   // A missing layer_type (the public scheduler omits it for transposes) is

@@ -63,8 +63,8 @@ class Builder final : public ElementSink {
   // True once the file is known to be in the full dialect (forced, or full
   // markers and no public ones so far): its extra keys are then required.
   Need full_only() const {
-    const bool full = forced_ ? *forced_ == Dialect::full
-                              : full_ev_.count > 0 && set_ev_.count == 0;
+    const bool full =
+        forced_ ? *forced_ == Dialect::full : full_ev_.count > 0 && set_ev_.count == 0;
     return full ? Need::required : Need::optional;
   }
   bool saw_buffersize_ = false;

@@ -69,9 +69,9 @@ void ring_regions_ok(const Model& m, const Workload& w, std::int64_t buffersize,
 
 void snapshot(const Model& m, const Core& c, const Workload& w, std::int64_t buffersize,
               Diagnostics& d) {
-  const std::vector<RingRegion> regions =
-      w.ring_buffer_info && !w.ring_buffer_info->empty() ? *w.ring_buffer_info
-                                                        : std::vector<RingRegion>{{0, buffersize}};
+  const std::vector<RingRegion> regions = w.ring_buffer_info && !w.ring_buffer_info->empty()
+                                              ? *w.ring_buffer_info
+                                              : std::vector<RingRegion>{{0, buffersize}};
   std::vector<Span> spans;
   for (std::size_t i = 0; i < w.buffer.size(); ++i) {
     const BufferEntry& b = w.buffer[i];
@@ -114,8 +114,8 @@ void snapshot(const Model& m, const Core& c, const Workload& w, std::int64_t buf
                  "on core " + std::to_string(c.core_id) + " before workload " +
                      std::to_string(w.workload_id) + ", " + to_string(y.type) + " at " +
                      range(*y.address, *y.address + *y.size) + " overlaps " + to_string(x.type) +
-                     " at " + range(*x.address, *x.address + *x.size) + " (" +
-                     m.pointer(x.origin) + "), counting ring wrap-around");
+                     " at " + range(*x.address, *x.address + *x.size) + " (" + m.pointer(x.origin) +
+                     "), counting ring wrap-around");
       }
     }
     if (spans[k].end > spans[open].end) open = k;
@@ -157,11 +157,12 @@ void newly_added(const Model& m, const Core& c, const Workload* prev, const Work
                "newly_added is true but the tensor is already in the snapshot of workload " +
                    std::to_string(prev->workload_id) + " (" + m.pointer(it->second->origin) + ")");
     } else if (!*b.newly_added && it == before.end()) {
-      d.report(Check::newly_added_mismatch, m.pointer(b.origin, "/newly_added"),
-               "newly_added is false but the tensor is not in " +
-                   (prev ? "the snapshot of workload " + std::to_string(prev->workload_id)
-                         : std::string("any earlier snapshot (this is the first workload of core ") +
-                               std::to_string(c.core_id) + ")"));
+      d.report(
+          Check::newly_added_mismatch, m.pointer(b.origin, "/newly_added"),
+          "newly_added is false but the tensor is not in " +
+              (prev ? "the snapshot of workload " + std::to_string(prev->workload_id)
+                    : std::string("any earlier snapshot (this is the first workload of core ") +
+                          std::to_string(c.core_id) + ")"));
     } else if (!*b.newly_added && it != before.end()) {
       const BufferEntry& p = *it->second;
       if (p.address != b.address || p.size != b.size || !(p.box == b.box))

@@ -44,12 +44,12 @@ void check_size(const Model& m, const HardwareConfig& hw, const Origin& o, const
                               : std::string()));
 }
 
-void inside(const Model& m, const Origin& o, const Box& inner, const Box& outer,
-            const char* what, TransferId t, Diagnostics& d) {
+void inside(const Model& m, const Origin& o, const Box& inner, const Box& outer, const char* what,
+            TransferId t, Diagnostics& d) {
   if (!outer.contains(inner))
     d.report(Check::outside_producer, m.pointer(o),
-             what + std::to_string(t) + ": received box " + to_string(inner) + " is not inside the sent box " +
-                 to_string(outer));
+             what + std::to_string(t) + ": received box " + to_string(inner) +
+                 " is not inside the sent box " + to_string(outer));
 }
 
 // G002: workloads of one layer must not overlap. Sweep along the dimension
@@ -83,11 +83,10 @@ void layer_overlaps(const Model& m, Diagnostics& d) {
         const Box& b = ws[j].second->workload;
         if (!a.overlaps(b)) continue;
         d.report(Check::layer_overlap, m.pointer(ws[j].second->origin, "/workload"),
-                 "layer " + name + ": core " + std::to_string(ws[j].first->core_id) +
-                     " workload " + std::to_string(ws[j].second->workload_id) + " computes " +
-                     to_string(b) + ", overlapping core " + std::to_string(ws[i].first->core_id) +
-                     " workload " + std::to_string(ws[i].second->workload_id) + " (" +
-                     to_string(a) + ")");
+                 "layer " + name + ": core " + std::to_string(ws[j].first->core_id) + " workload " +
+                     std::to_string(ws[j].second->workload_id) + " computes " + to_string(b) +
+                     ", overlapping core " + std::to_string(ws[i].first->core_id) + " workload " +
+                     std::to_string(ws[i].second->workload_id) + " (" + to_string(a) + ")");
         if (++reported >= 10) break;
       }
     }
@@ -122,7 +121,8 @@ void geometry(const Model& m, const TransferIndex& ix, const HardwareConfig& hw,
                        to_string(w.workload));
       }
       for (const Ifmap& f : w.ifmap)
-        if (f.size) check_size(m, hw, f.origin, "/size", *f.size, f.box, {false, f.bitwidth, f.align}, d);
+        if (f.size)
+          check_size(m, hw, f.origin, "/size", *f.size, f.box, {false, f.bitwidth, f.align}, d);
       if (w.weight && w.weight->size)
         check_size(m, hw, w.weight->origin, "/size", *w.weight->size, w.weight->box,
                    {true, w.weight->bitwidth, w.weight->align}, d);

@@ -15,7 +15,8 @@ void identity(const Model& m, Diagnostics& d) {
       if (!fresh) {
         d.report(Check::duplicate_workload_id, m.pointer(w.origin, "/workload_id"),
                  "workload_id " + std::to_string(w.workload_id) + " on core " +
-                     std::to_string(c.core_id) + " is also used at " + m.pointer(it->second->origin));
+                     std::to_string(c.core_id) + " is also used at " +
+                     m.pointer(it->second->origin));
       } else if (prev && w.workload_id < prev->workload_id) {
         d.report(Check::workload_order, m.pointer(w.origin, "/workload_id"),
                  "workload_id " + std::to_string(w.workload_id) + " follows " +

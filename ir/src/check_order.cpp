@@ -15,8 +15,8 @@ void order(const Model& m, const TransferIndex& ix, Diagnostics& d) {
     if (edge.transfer == DependencyGraph::kProgramOrder) {
       chain += " -(runs before)-> ";
     } else {
-      chain += " -(transfer " + std::to_string(edge.transfer) +
-               (edge.via_dram ? " via DRAM" : "") + ")-> ";
+      chain += " -(transfer " + std::to_string(edge.transfer) + (edge.via_dram ? " via DRAM" : "") +
+               ")-> ";
     }
   }
   chain += g.describe(cycle->front().first);

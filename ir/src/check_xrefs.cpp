@@ -18,9 +18,8 @@ bool consumes(const Workload& w, TransferId t) {
   for (const Ifmap& f : w.ifmap)
     if (std::find(f.transfer_id.begin(), f.transfer_id.end(), t) != f.transfer_id.end())
       return true;
-  return w.weight &&
-         std::find(w.weight->transfer_id.begin(), w.weight->transfer_id.end(), t) !=
-             w.weight->transfer_id.end();
+  return w.weight && std::find(w.weight->transfer_id.begin(), w.weight->transfer_id.end(), t) !=
+                         w.weight->transfer_id.end();
 }
 
 bool lists(const std::vector<Endpoint>& dests, std::int32_t core, std::int32_t wl) {
@@ -80,7 +79,6 @@ void check_destinations(const Model& m, const std::vector<Endpoint>& dests, Tran
 }  // namespace
 
 void cross_references(const Model& m, const TransferIndex& ix, Diagnostics& d) {
-
   // X002: one producer per transfer id.
   std::unordered_set<TransferId> reported;
   auto multi = [&](TransferId t, const Origin& o) {
@@ -123,9 +121,9 @@ void cross_references(const Model& m, const TransferIndex& ix, Diagnostics& d) {
         for (const Source& s : b.source) {
           const auto* ps = ix.producers(s.transfer_id);
           if (!ps) {
-            d.report(Check::no_producer, m.pointer(s.origin, "/transfer_id"),
-                     "buffer source transfer " + std::to_string(s.transfer_id) +
-                         " has no producer");
+            d.report(
+                Check::no_producer, m.pointer(s.origin, "/transfer_id"),
+                "buffer source transfer " + std::to_string(s.transfer_id) + " has no producer");
             continue;
           }
           if (ps->size() != 1) continue;
@@ -173,10 +171,10 @@ void cross_references(const Model& m, const TransferIndex& ix, Diagnostics& d) {
   for (const DramIn& e : m.dram_in) {
     for (std::size_t i = 0; i < e.related_ofmap.size(); ++i)
       if (!out_ids.count(e.related_ofmap[i]))
-        d.report(Check::related_ofmap_dangling,
-                 m.pointer(e.origin, "/related_ofmap/" + std::to_string(i)),
-                 "related_ofmap " + std::to_string(e.related_ofmap[i]) +
-                     " names no DRAM out entry");
+        d.report(
+            Check::related_ofmap_dangling,
+            m.pointer(e.origin, "/related_ofmap/" + std::to_string(i)),
+            "related_ofmap " + std::to_string(e.related_ofmap[i]) + " names no DRAM out entry");
     if (e.core_id == kInvalidCore) continue;
     const Workload* w = m.find_workload(e.core_id, e.workload_id);
     if (!w) {
@@ -211,8 +209,7 @@ void cross_references(const Model& m, const TransferIndex& ix, Diagnostics& d) {
       if (!in_ids.count(e.related_ifmap[i]))
         d.report(Check::related_ifmap_dangling,
                  m.pointer(e.origin, "/related_ifmap/" + std::to_string(i)),
-                 "related_ifmap " + std::to_string(e.related_ifmap[i]) +
-                     " names no DRAM in entry");
+                 "related_ifmap " + std::to_string(e.related_ifmap[i]) + " names no DRAM in entry");
 }
 
 }  // namespace gemini::ir::checks

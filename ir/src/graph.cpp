@@ -25,7 +25,8 @@ TransferIndex::TransferIndex(const Model& m) : m_(m) {
       }
     }
   }
-  for (std::uint32_t i = 0; i < m.dram_in.size(); ++i) dram_in_.emplace(m.dram_in[i].transfer_id, i);
+  for (std::uint32_t i = 0; i < m.dram_in.size(); ++i)
+    dram_in_.emplace(m.dram_in[i].transfer_id, i);
 }
 
 const std::vector<ProducerRef>* TransferIndex::producers(TransferId t) const {

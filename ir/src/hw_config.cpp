@@ -54,8 +54,7 @@ class ComponentReader {
       if (!e.is_array() || e.get_array().size() != 2 || !e.get_array()[0].is_int64() ||
           !e.get_array()[1].is_int64() || e.get_array()[0].get_int64() < 0 ||
           e.get_array()[1].get_int64() <= e.get_array()[0].get_int64()) {
-        fail(key, "expected regions [begin, end] with 0 <= begin < end, got " +
-                      json::serialize(e));
+        fail(key, "expected regions [begin, end] with 0 <= begin < end, got " + json::serialize(e));
         return;
       }
       field.push_back({e.get_array()[0].get_int64(), e.get_array()[1].get_int64()});
@@ -70,8 +69,8 @@ class ComponentReader {
       if (!known) {
         std::string list;
         for (const char* n : known_) list += std::string(list.empty() ? "" : ", ") + n;
-        fail(k.c_str(), "unknown parameter of component \"" + component_ + "\" (known: " + list +
-                            ")");
+        fail(k.c_str(),
+             "unknown parameter of component \"" + component_ + "\" (known: " + list + ")");
       }
     }
   }
@@ -121,18 +120,21 @@ std::optional<HardwareConfig> parse_hw_config(const std::string& text, const std
   };
   for (const auto& kv : o) {
     const std::string k(kv.key());
-    if (k != "name" && k != "description" && k != "mesh" && k != "clock" && k != "l2" &&
-        k != "wl0")
+    if (k != "name" && k != "description" && k != "mesh" && k != "clock" && k != "l2" && k != "wl0")
       errors.push_back(origin + ":/" + k + ": unknown component \"" + k +
                        "\" (known: name, description, mesh, clock, l2, wl0)");
   }
   if (const json::value* v = o.if_contains("name")) {
-    if (v->is_string()) hw.name = std::string(v->get_string());
-    else errors.push_back(origin + ":/name: expected a string");
+    if (v->is_string())
+      hw.name = std::string(v->get_string());
+    else
+      errors.push_back(origin + ":/name: expected a string");
   }
   if (const json::value* v = o.if_contains("description")) {
-    if (v->is_string()) hw.description = std::string(v->get_string());
-    else errors.push_back(origin + ":/description: expected a string");
+    if (v->is_string())
+      hw.description = std::string(v->get_string());
+    else
+      errors.push_back(origin + ":/description: expected a string");
   }
   {
     ComponentReader r(component("mesh"), "mesh", origin, errors);

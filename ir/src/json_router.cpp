@@ -18,8 +18,7 @@ std::uint64_t key_hash(std::string_view s) { return std::hash<std::string_view>{
 
 }  // namespace
 
-JsonRouter::JsonRouter(PathTable& paths, ElementSink& sink)
-    : paths_(paths), sink_(sink) {}
+JsonRouter::JsonRouter(PathTable& paths, ElementSink& sink) : paths_(paths), sink_(sink) {}
 
 void JsonRouter::begin_value(bool is_object, bool is_array) {
   auto start = [&](Slot slot, std::string_view key, std::uint32_t idx, Loc loc) {
@@ -72,7 +71,7 @@ void JsonRouter::begin_value(bool is_object, bool is_array) {
     case Role::core: {
       const std::uint32_t idx = p.index++;
       const Loc loc = paths_.index(p.loc, idx);
-      const Slot slot = p.role == Role::core     ? Slot::workload
+      const Slot slot = p.role == Role::core      ? Slot::workload
                         : p.role == Role::dram_in ? Slot::dram_in
                                                   : Slot::dram_out;
       start(slot, p.role == Role::core ? std::string_view(p.key) : std::string_view(), idx, loc);
@@ -171,8 +170,7 @@ bool JsonRouter::on_key(boost::json::string_view s, std::size_t, boost::json::er
   return true;
 }
 
-bool JsonRouter::on_string_part(boost::json::string_view s, std::size_t,
-                                boost::json::error_code&) {
+bool JsonRouter::on_string_part(boost::json::string_view s, std::size_t, boost::json::error_code&) {
   if (!mat_active_) begin_value(false, false);
   st_.push_chars(s);
   return true;

@@ -68,7 +68,8 @@ void JsonWriter::value(double v) {
   std::string_view s(buf.data(), static_cast<std::size_t>(p - buf.data()));
   os_ << s;
   // Keep it a JSON number that reads back as a double.
-  if (s.find_first_of(".eE") == std::string_view::npos && s.find_first_of("ni") == std::string_view::npos)
+  if (s.find_first_of(".eE") == std::string_view::npos &&
+      s.find_first_of("ni") == std::string_view::npos)
     os_ << ".0";
 }
 
@@ -91,11 +92,21 @@ void JsonWriter::escape(std::string_view s) {
   os_ << '"';
   for (unsigned char c : s) {
     switch (c) {
-      case '"': os_ << "\\\""; break;
-      case '\\': os_ << "\\\\"; break;
-      case '\n': os_ << "\\n"; break;
-      case '\r': os_ << "\\r"; break;
-      case '\t': os_ << "\\t"; break;
+      case '"':
+        os_ << "\\\"";
+        break;
+      case '\\':
+        os_ << "\\\\";
+        break;
+      case '\n':
+        os_ << "\\n";
+        break;
+      case '\r':
+        os_ << "\\r";
+        break;
+      case '\t':
+        os_ << "\\t";
+        break;
       default:
         if (c < 0x20) {
           static const char* hex = "0123456789abcdef";

@@ -7,9 +7,12 @@ namespace gemini::ir {
 const char* to_string(Dialect d) { return d == Dialect::full ? "full" : "set"; }
 const char* to_string(LayerKind k) {
   switch (k) {
-    case LayerKind::pe: return "pe";
-    case LayerKind::vp: return "vp";
-    case LayerKind::dt: return "dt";
+    case LayerKind::pe:
+      return "pe";
+    case LayerKind::vp:
+      return "vp";
+    case LayerKind::dt:
+      return "dt";
   }
   return "?";
 }
@@ -17,9 +20,12 @@ const char* to_string(EndpointType t) { return t == EndpointType::core ? "core" 
 const char* to_string(DataType t) { return t == DataType::fmap ? "fmap" : "weight"; }
 const char* to_string(TensorType t) {
   switch (t) {
-    case TensorType::ifmap: return "ifmap";
-    case TensorType::ofmap: return "ofmap";
-    case TensorType::weight: return "weight";
+    case TensorType::ifmap:
+      return "ifmap";
+    case TensorType::ofmap:
+      return "ofmap";
+    case TensorType::weight:
+      return "weight";
   }
   return "?";
 }
@@ -34,9 +40,8 @@ const Core* Model::find_core(std::int32_t core_id) const {
 const Workload* Model::find_workload(std::int32_t core_id, std::int32_t workload_id) const {
   const Core* c = find_core(core_id);
   if (!c) return nullptr;
-  auto it = std::lower_bound(
-      c->workloads.begin(), c->workloads.end(), workload_id,
-      [](const Workload& w, std::int32_t id) { return w.workload_id < id; });
+  auto it = std::lower_bound(c->workloads.begin(), c->workloads.end(), workload_id,
+                             [](const Workload& w, std::int32_t id) { return w.workload_id < id; });
   if (it != c->workloads.end() && it->workload_id == workload_id) return &*it;
   // Workloads out of order (reported by the validator): fall back to a scan.
   for (const Workload& w : c->workloads)

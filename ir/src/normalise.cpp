@@ -149,8 +149,7 @@ bool Builder::finish() {
   if (!saw_xlen_) d_.report(Check::missing_key, "", "missing required key \"xlen\" (mesh width)");
   if (!saw_ylen_) d_.report(Check::missing_key, "", "missing required key \"ylen\" (mesh height)");
   if (!saw_dram_) d_.report(Check::missing_key, "", "missing required key \"-1\" (DRAM tensors)");
-  const bool mesh_ok = m_.xlen >= 1 && m_.ylen >= 1 &&
-                       std::int64_t{m_.xlen} * m_.ylen <= (1 << 20);
+  const bool mesh_ok = m_.xlen >= 1 && m_.ylen >= 1 && std::int64_t{m_.xlen} * m_.ylen <= (1 << 20);
   if ((saw_xlen_ && saw_ylen_) && !mesh_ok && m_.xlen >= 0 && m_.ylen >= 0)
     d_.report(Check::bad_mesh, "/xlen",
               "xlen=" + std::to_string(m_.xlen) + ", ylen=" + std::to_string(m_.ylen) +
@@ -168,7 +167,8 @@ bool Builder::finish() {
     std::int64_t k = 0;
     auto [p, ec] = std::from_chars(key.data(), key.data() + key.size(), k);
     if (ec != std::errc() || p != key.data() + key.size()) {
-      d_.report(Check::out_of_range, where.str(), "core key \"" + key + "\" does not fit an integer");
+      d_.report(Check::out_of_range, where.str(),
+                "core key \"" + key + "\" does not fit an integer");
       continue;
     }
     if (!mesh_ok) continue;

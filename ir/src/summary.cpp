@@ -43,7 +43,8 @@ Summary summarize(const Model& m) {
   const TransferIndex ix(m);
   for (const DramIn& e : m.dram_in) {
     ++s.dram_written.tensors;
-    if (const auto* ps = ix.producers(e.transfer_id); ps && ps->size() == 1 && !ps->front().from_dram)
+    if (const auto* ps = ix.producers(e.transfer_id);
+        ps && ps->size() == 1 && !ps->front().from_dram)
       s.dram_written.bytes += ix.ofmap(ps->front()).size;
   }
   const DependencyGraph g(m, ix);

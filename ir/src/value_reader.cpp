@@ -1,8 +1,7 @@
 #include "value_reader.h"
 
-#include <boost/json/serialize.hpp>
-
 #include <algorithm>
+#include <boost/json/serialize.hpp>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -12,10 +11,14 @@ namespace json = boost::json;
 
 std::string kind_name(const json::value& v) {
   switch (v.kind()) {
-    case json::kind::null: return "null";
-    case json::kind::bool_: return v.get_bool() ? "true" : "false";
-    case json::kind::int64: return "integer " + std::to_string(v.get_int64());
-    case json::kind::uint64: return "integer " + std::to_string(v.get_uint64());
+    case json::kind::null:
+      return "null";
+    case json::kind::bool_:
+      return v.get_bool() ? "true" : "false";
+    case json::kind::int64:
+      return "integer " + std::to_string(v.get_int64());
+    case json::kind::uint64:
+      return "integer " + std::to_string(v.get_uint64());
     case json::kind::double_: {
       std::string s = json::serialize(v);
       return "number " + s;
@@ -24,8 +27,10 @@ std::string kind_name(const json::value& v) {
       std::string s(v.get_string().data(), std::min<std::size_t>(v.get_string().size(), 40));
       return "string \"" + s + (v.get_string().size() > 40 ? "...\"" : "\"");
     }
-    case json::kind::array: return "an array of " + std::to_string(v.get_array().size());
-    case json::kind::object: return "an object";
+    case json::kind::array:
+      return "an array of " + std::to_string(v.get_array().size());
+    case json::kind::object:
+      return "an object";
   }
   return "?";
 }
@@ -53,8 +58,8 @@ std::string Where::str() const {
   return s;
 }
 
-bool read_int_element(ReadContext& c, const json::value& v, const Where& where,
-                      std::int64_t lo, std::int64_t hi, std::int64_t& out) {
+bool read_int_element(ReadContext& c, const json::value& v, const Where& where, std::int64_t lo,
+                      std::int64_t hi, std::int64_t& out) {
   if (v.is_int64()) {
     out = v.get_int64();
   } else if (v.is_uint64()) {
@@ -72,9 +77,9 @@ bool read_int_element(ReadContext& c, const json::value& v, const Where& where,
     return false;
   }
   if (out > hi) {
-    c.diags.report(Check::out_of_range, where.str(),
-                   "integer " + std::to_string(out) + " does not fit (at most " +
-                       std::to_string(hi) + ")");
+    c.diags.report(
+        Check::out_of_range, where.str(),
+        "integer " + std::to_string(out) + " does not fit (at most " + std::to_string(hi) + ")");
     return false;
   }
   return true;
@@ -237,7 +242,8 @@ std::optional<std::vector<std::int64_t>> ObjReader::id_list(std::string_view key
 
 std::optional<Box> ObjReader::box(std::string_view lo_key, std::string_view hi_key,
                                   bool allow_scalar) {
-  const char* expected = allow_scalar ? "an array of 4 integers or an integer" : "an array of 4 integers";
+  const char* expected =
+      allow_scalar ? "an array of 4 integers or an integer" : "an array of 4 integers";
   const json::value* lo = get(lo_key, Need::required, expected);
   const json::value* hi = get(hi_key, Need::required, expected);
   if (!lo || !hi) return std::nullopt;
@@ -289,8 +295,9 @@ std::optional<Box> ObjReader::box(std::string_view lo_key, std::string_view hi_k
   }
   for (int d = 0; d < b.rank; ++d) {
     if (b.lo[d] > b.hi[d]) {
-      c_.diags.report(Check::inverted_box, ptr(hi_key),
-                      "lower > upper in dimension " + std::to_string(d) + " of box " + to_string(b));
+      c_.diags.report(
+          Check::inverted_box, ptr(hi_key),
+          "lower > upper in dimension " + std::to_string(d) + " of box " + to_string(b));
       return std::nullopt;
     }
   }

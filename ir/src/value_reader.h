@@ -5,12 +5,12 @@
 // on and one run reports every problem. Unknown keys are reported once per
 // object by check_unknown().
 
+#include <array>
 #include <boost/json/value.hpp>
 #include <cstdint>
 #include <initializer_list>
 #include <optional>
 #include <span>
-#include <array>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -98,8 +98,8 @@ class ObjReader {
   std::optional<Box> box(std::string_view lo_key, std::string_view hi_key, bool allow_scalar);
 
  private:
-  bool int_value(const boost::json::value& v, const Where& where, std::int64_t lo,
-                 std::int64_t hi, std::int64_t& out);
+  bool int_value(const boost::json::value& v, const Where& where, std::int64_t lo, std::int64_t hi,
+                 std::int64_t& out);
   ReadContext& c_;
   const boost::json::object& o_;
   Loc loc_;
@@ -116,8 +116,9 @@ std::optional<std::array<std::int32_t, N>> ObjReader::tuple(std::string_view key
   const boost::json::value* v = get(key, need, "an array");
   if (!v) return std::nullopt;
   if (!v->is_array()) {
-    c_.diags.report(Check::wrong_type, ptr(key),
-                    "expected an array of " + std::to_string(N) + " integers, got " + kind_name(*v));
+    c_.diags.report(
+        Check::wrong_type, ptr(key),
+        "expected an array of " + std::to_string(N) + " integers, got " + kind_name(*v));
     return std::nullopt;
   }
   const auto& a = v->get_array();

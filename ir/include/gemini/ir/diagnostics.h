@@ -18,52 +18,52 @@ enum class Severity : std::uint8_t { warning, error };
 // One enumerator per check; the order matches kChecks in diagnostics.cpp.
 enum class Check : std::uint16_t {
   // L: reading the bytes
-  io_error,          // L001
-  empty_input,       // L002
-  json_syntax,       // L003
-  gzip_corrupt,      // L004
-  top_not_object,    // L005
-  dialect_mixed,     // L006
+  io_error,        // L001
+  empty_input,     // L002
+  json_syntax,     // L003
+  gzip_corrupt,    // L004
+  top_not_object,  // L005
+  dialect_mixed,   // L006
   // S: schema
-  missing_key,        // S001
-  wrong_type,         // S002
-  bad_rank,           // S003
-  inverted_box,       // S004
-  negative_value,     // S005
-  out_of_range,       // S006
-  unknown_key,        // S007
-  bad_enum,           // S008
-  duplicate_key,      // S009
-  missing_layer_type, // S010
-  short_box,          // S011
-  null_source,        // S012
-  nested_transfer_id, // S013
-  bits_not_bytes,     // S014
+  missing_key,         // S001
+  wrong_type,          // S002
+  bad_rank,            // S003
+  inverted_box,        // S004
+  negative_value,      // S005
+  out_of_range,        // S006
+  unknown_key,         // S007
+  bad_enum,            // S008
+  duplicate_key,       // S009
+  missing_layer_type,  // S010
+  short_box,           // S011
+  null_source,         // S012
+  nested_transfer_id,  // S013
+  bits_not_bytes,      // S014
   // I: identity
-  bad_mesh,              // I001
-  core_outside_mesh,     // I002
-  duplicate_core,        // I003
-  duplicate_workload_id, // I004
-  workload_order,        // I005
+  bad_mesh,               // I001
+  core_outside_mesh,      // I002
+  duplicate_core,         // I003
+  duplicate_workload_id,  // I004
+  workload_order,         // I005
   // X: cross-references
-  no_producer,               // X001
-  multiple_producers,        // X002
-  producer_omits_consumer,   // X003
-  destination_missing,       // X004
-  destination_not_consumer,  // X005
-  related_ofmap_dangling,    // X006
-  related_ifmap_dangling,    // X007
-  dram_in_unmatched,         // X008
-  dram_destination_unmatched,// X009
-  source_mismatch,           // X010
-  weight_without_transfer,   // X011
-  buffer_transfer_mismatch,  // X012
+  no_producer,                 // X001
+  multiple_producers,          // X002
+  producer_omits_consumer,     // X003
+  destination_missing,         // X004
+  destination_not_consumer,    // X005
+  related_ofmap_dangling,      // X006
+  related_ifmap_dangling,      // X007
+  dram_in_unmatched,           // X008
+  dram_destination_unmatched,  // X009
+  source_mismatch,             // X010
+  weight_without_transfer,     // X011
+  buffer_transfer_mismatch,    // X012
   // G: geometry
-  outside_producer,       // G001
-  layer_overlap,          // G002
-  size_too_small,         // G003
-  size_excess,            // G004
-  ofmap_outside_workload, // G005
+  outside_producer,        // G001
+  layer_overlap,           // G002
+  size_too_small,          // G003
+  size_excess,             // G004
+  ofmap_outside_workload,  // G005
   // B: buffers (full dialect)
   address_out_of_buffer,  // B001
   outside_ring_region,    // B002
@@ -81,7 +81,7 @@ enum class Check : std::uint16_t {
 
 struct CheckInfo {
   Check check;
-  const char* code;   // "S001"
+  const char* code;  // "S001"
   Severity severity;
   const char* name;   // "missing-key"
   const char* title;  // one line for docs and --list-checks

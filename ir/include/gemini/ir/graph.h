@@ -19,7 +19,7 @@ namespace gemini::ir {
 
 struct ProducerRef {
   bool from_dram = false;
-  std::uint32_t dram_index = 0;                                  // into Model::dram_out
+  std::uint32_t dram_index = 0;                                       // into Model::dram_out
   std::uint32_t core_index = 0, workload_index = 0, ofmap_index = 0;  // into Model::cores
 };
 

@@ -10,8 +10,8 @@
 // contents are, wherever they were read from.
 
 #include <array>
-#include <cstdint>
 #include <climits>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -33,8 +33,8 @@ struct Origin {
 enum class Dialect : std::uint8_t { full, set };
 enum class LayerKind : std::uint8_t { pe, vp, dt };
 enum class EndpointType : std::uint8_t { core, dram };
-enum class DataType : std::uint8_t { fmap, weight };                // DRAM out entries
-enum class TensorType : std::uint8_t { ifmap, ofmap, weight };      // buffer entries
+enum class DataType : std::uint8_t { fmap, weight };            // DRAM out entries
+enum class TensorType : std::uint8_t { ifmap, ofmap, weight };  // buffer entries
 enum class Wl0Source : std::uint8_t { core, dram };
 
 const char* to_string(Dialect d);
@@ -235,9 +235,9 @@ struct Model {
   bool operator==(const Model& o) const {
     // The dialect is provenance, not content: a public-dialect file written
     // out in the full dialect loads back equal.
-    return xlen == o.xlen && ylen == o.ylen &&
-           buffersize == o.buffersize && top_batch_cut == o.top_batch_cut &&
-           dram_in == o.dram_in && dram_out == o.dram_out && cores == o.cores;
+    return xlen == o.xlen && ylen == o.ylen && buffersize == o.buffersize &&
+           top_batch_cut == o.top_batch_cut && dram_in == o.dram_in && dram_out == o.dram_out &&
+           cores == o.cores;
   }
 
   // Owns the pointers of every Origin above.
