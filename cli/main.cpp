@@ -1,6 +1,8 @@
 // gemini: the command-line front end. Thin glue: each subcommand lives in its
 // own cmd_*.cpp and calls the libraries.
+#include <cstdlib>
 #include <iostream>
+#include <new>
 
 #include "commands.h"
 #include "common.h"
@@ -23,9 +25,18 @@ int main(int argc, char** argv) {
     app.exit(e);
     return gemini::cli::kExitUnreadable;
   }
-  for (auto& c : commands) {
-    const int status = c();
-    if (status >= 0) return status;
+  try {
+    for (auto& c : commands) {
+      const int status = c();
+      if (status >= 0) return status;
+    }
+  } catch (const std::bad_alloc&) {
+    std::cerr << "gemini: out of memory\n";
+    return gemini::cli::kExitUnreadable;
+  } catch (const std::exception& e) {
+    // Bad input never throws (it is diagnosed); an exception here is a bug.
+    std::cerr << "gemini: internal error: " << e.what() << "\n";
+    std::abort();
   }
   return gemini::cli::kExitUnreadable;
 }
