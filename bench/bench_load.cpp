@@ -54,12 +54,18 @@ const Plain& plain(const std::string& name) {
   return cache.emplace(name, std::move(p)).first->second;
 }
 
-void BM_BoostJsonParse(benchmark::State& st, std::string name) {
+// The decompressed file, or nullptr (and the case skipped) when absent.
+const Plain* input(benchmark::State& st, const std::string& name) {
   const Plain& p = plain(name);
-  if (p.bytes.empty()) {
-    st.SkipWithError("corpus file not found (set GEMINI_CORPUS)");
-    return;
-  }
+  if (!p.bytes.empty()) return &p;
+  st.SkipWithError("corpus file not found (set GEMINI_CORPUS)");
+  return nullptr;
+}
+
+void BM_BoostJsonParse(benchmark::State& st, std::string name) {
+  const Plain* in = input(st, name);
+  if (!in) return;
+  const Plain& p = *in;
   for (auto _ : st) {
     boost::json::value v = boost::json::parse(p.bytes);
     benchmark::DoNotOptimize(v);
@@ -68,11 +74,9 @@ void BM_BoostJsonParse(benchmark::State& st, std::string name) {
 }
 
 void BM_Load(benchmark::State& st, std::string name) {
-  const Plain& p = plain(name);
-  if (p.bytes.empty()) {
-    st.SkipWithError("corpus file not found (set GEMINI_CORPUS)");
-    return;
-  }
+  const Plain* in = input(st, name);
+  if (!in) return;
+  const Plain& p = *in;
   for (auto _ : st) {
     gemini::ir::Diagnostics d;
     auto r = gemini::ir::load_file(p.path.string(), d);
@@ -82,11 +86,9 @@ void BM_Load(benchmark::State& st, std::string name) {
 }
 
 void BM_LoadValidate(benchmark::State& st, std::string name) {
-  const Plain& p = plain(name);
-  if (p.bytes.empty()) {
-    st.SkipWithError("corpus file not found (set GEMINI_CORPUS)");
-    return;
-  }
+  const Plain* in = input(st, name);
+  if (!in) return;
+  const Plain& p = *in;
   const gemini::ir::HardwareConfig hw;
   for (auto _ : st) {
     gemini::ir::Diagnostics d;

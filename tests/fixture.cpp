@@ -1,6 +1,7 @@
 #include "fixture.h"
 
 #include <unistd.h>
+#include <zlib.h>
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
@@ -139,6 +140,20 @@ void put(json::value& doc, const std::string& ptr, json::value v, bool replace) 
   }
 }
 }  // namespace
+
+std::string gzip(const std::string& bytes) {
+  z_stream zs{};
+  deflateInit2(&zs, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY);
+  std::string out(compressBound(static_cast<uLong>(bytes.size())) + 64, '\0');
+  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data()));
+  zs.avail_in = static_cast<uInt>(bytes.size());
+  zs.next_out = reinterpret_cast<Bytef*>(out.data());
+  zs.avail_out = static_cast<uInt>(out.size());
+  deflate(&zs, Z_FINISH);
+  out.resize(zs.total_out);
+  deflateEnd(&zs);
+  return out;
+}
 
 fs::path temp_path(const std::string& name) { return temp_root() / name; }
 

@@ -21,6 +21,8 @@ std::string read_file(const std::filesystem::path& p);
 // A fresh path under the test temp directory (removed at exit).
 std::filesystem::path temp_path(const std::string& name);
 std::filesystem::path write_temp(const std::string& name, const std::string& bytes);
+// `bytes` as one gzip member.
+std::string gzip(const std::string& bytes);
 
 // Applies a JSON patch; throws std::runtime_error naming the failing op.
 void apply_patch(boost::json::value& doc, const boost::json::array& patch);

@@ -3,7 +3,6 @@
 // crash or a hang.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
-#include <zlib.h>
 
 #include <cstdio>
 #include <random>
@@ -31,20 +30,6 @@ CliRun gemini(const std::string& args) {
   const int st = pclose(p);
   r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
   return r;
-}
-
-std::string gzip(const std::string& bytes) {
-  z_stream zs{};
-  deflateInit2(&zs, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY);
-  std::string out(compressBound(static_cast<uLong>(bytes.size())) + 64, '\0');
-  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data()));
-  zs.avail_in = static_cast<uInt>(bytes.size());
-  zs.next_out = reinterpret_cast<Bytef*>(out.data());
-  zs.avail_out = static_cast<uInt>(out.size());
-  deflate(&zs, Z_FINISH);
-  out.resize(zs.total_out);
-  deflateEnd(&zs);
-  return out;
 }
 
 std::string spec() { return test::read_file(test::data_dir() / "spec_minimal.json"); }
@@ -113,7 +98,7 @@ TEST(BadInput, BinaryGarbage) {
 }
 
 TEST(BadInput, GzipWithCorruptPayload) {
-  std::string gz = gzip(spec());
+  std::string gz = test::gzip(spec());
   for (std::size_t i = 40; i < 60 && i < gz.size(); ++i) gz[i] = static_cast<char>(gz[i] ^ 0x5a);
   CliRun r;
   validate("corrupt.json.gz", gz, &r);
@@ -122,7 +107,7 @@ TEST(BadInput, GzipWithCorruptPayload) {
 }
 
 TEST(BadInput, GzipTruncated) {
-  const std::string gz = gzip(spec());
+  const std::string gz = test::gzip(spec());
   CliRun r;
   validate("truncated.json.gz", gz.substr(0, gz.size() / 2), &r);
   EXPECT_EQ(r.status, 1) << r.out;

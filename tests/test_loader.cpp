@@ -1,7 +1,6 @@
 // Loader: dialect detection and the normalisation of the public dialect
 // (core keys, bits, nesting, scalar weights), gzip by magic bytes, origins.
 #include <gtest/gtest.h>
-#include <zlib.h>
 
 #include "fixture.h"
 #include "gemini/ir/loader.h"
@@ -13,20 +12,6 @@ namespace {
 
 ir::LoadResult load(const fs::path& p, ir::Diagnostics& d, ir::LoadOptions o = {}) {
   return ir::load_file(p.string(), d, o);
-}
-
-std::string gzip(const std::string& bytes) {
-  z_stream zs{};
-  deflateInit2(&zs, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY);
-  std::string out(compressBound(static_cast<uLong>(bytes.size())) + 64, '\0');
-  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data()));
-  zs.avail_in = static_cast<uInt>(bytes.size());
-  zs.next_out = reinterpret_cast<Bytef*>(out.data());
-  zs.avail_out = static_cast<uInt>(out.size());
-  deflate(&zs, Z_FINISH);
-  out.resize(zs.total_out);
-  deflateEnd(&zs);
-  return out;
 }
 
 TEST(Loader, PublicDialectIsNormalised) {
@@ -94,7 +79,7 @@ TEST(Loader, GzipIsDetectedByMagicNotName) {
   const std::string bytes = test::read_file(test::data_dir() / "spec_minimal.json");
   // Compressed, but named .json.
   ir::Diagnostics d;
-  auto r = load(test::write_temp("looks_plain.json", gzip(bytes)), d);
+  auto r = load(test::write_temp("looks_plain.json", test::gzip(bytes)), d);
   ASSERT_EQ(r.status, ir::LoadStatus::ok);
   EXPECT_TRUE(r.compressed);
   EXPECT_EQ(d.errors(), 0u);
@@ -107,8 +92,9 @@ TEST(Loader, GzipIsDetectedByMagicNotName) {
   // Concatenated gzip members are one stream.
   const std::string half = bytes.substr(0, bytes.size() / 2);
   ir::Diagnostics d3;
-  auto r3 =
-      load(test::write_temp("two_members.gz", gzip(half) + gzip(bytes.substr(half.size()))), d3);
+  auto r3 = load(
+      test::write_temp("two_members.gz", test::gzip(half) + test::gzip(bytes.substr(half.size()))),
+      d3);
   ASSERT_EQ(r3.status, ir::LoadStatus::ok);
   EXPECT_TRUE(r.model == r3.model);
 }
