@@ -12,5 +12,6 @@ using Command = std::function<int()>;
 
 Command add_validate(CLI::App& app);
 Command add_info(CLI::App& app);
+Command add_import(CLI::App& app);
 
 }  // namespace gemini::cli

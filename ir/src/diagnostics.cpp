@@ -93,6 +93,10 @@ constexpr std::array<CheckInfo, static_cast<std::size_t>(Check::kCount)> kChecks
      "a tensor kept from the previous snapshot changed address, size or box"},
     {Check::dependency_cycle, "O001", E, "dependency-cycle",
      "the dependency graph has a cycle: the chip would deadlock"},
+    {Check::l2_grown, "A001", W, "l2-grown",
+     "import: the schedule needs more L2 than configured; buffersize grown to fit"},
+    {Check::l2_does_not_fit, "A002", E, "l2-does-not-fit",
+     "import: the schedule does not fit the requested --buffersize"},
 }};
 
 // A broken catalogue is a programming error: fail at start-up, loudly.

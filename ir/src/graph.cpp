@@ -55,6 +55,7 @@ DependencyGraph::DependencyGraph(const Model& m, const TransferIndex& index) : m
            static_cast<std::uint32_t>(wl);
   };
   for (std::uint32_t c = 0; c < m.cores.size(); ++c) {
+    core_base_.push_back(static_cast<std::uint32_t>(nodes_.size()));
     for (std::uint32_t w = 0; w < m.cores[c].workloads.size(); ++w) {
       by_id.emplace(key(m.cores[c].core_id, m.cores[c].workloads[w].workload_id),
                     static_cast<std::uint32_t>(nodes_.size()));
@@ -201,6 +202,16 @@ DependencyGraph::Path DependencyGraph::longest_path() const {
     best.nodes.push_back(static_cast<std::uint32_t>(n));
   std::reverse(best.nodes.begin(), best.nodes.end());
   return best;
+}
+
+std::vector<std::int64_t> DependencyGraph::earliest_starts() const {
+  std::vector<std::int64_t> start(nodes_.size(), -1);
+  for (auto n : topological_order()) {
+    if (start[n] < 0) start[n] = 0;
+    const std::int64_t done = start[n] + workload(n).time;
+    for (const Edge& e : out_[n]) start[e.to] = std::max(start[e.to], done);
+  }
+  return start;
 }
 
 std::string DependencyGraph::describe(std::uint32_t n) const {

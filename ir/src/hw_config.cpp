@@ -154,11 +154,19 @@ std::optional<HardwareConfig> parse_hw_config(const std::string& text, const std
     r.integer("align_channels", hw.l2.align_channels, 1, 4096);
     r.integer("bitwidth", hw.l2.bitwidth, 1, 64);
     r.integer("bn_bytes_per_channel", hw.l2.bn_bytes_per_channel, 0, 4096);
+    r.integer("alignment_bytes", hw.l2.alignment_bytes, 1, 1 << 20);
     r.finish();
   }
   {
     ComponentReader r(component("wl0"), "wl0", origin, errors);
     r.integer("size_bytes", hw.wl0.size_bytes, 1, INT64_MAX);
+    r.finish();
+  }
+  {
+    ComponentReader r(component("pe"), "pe", origin, errors);
+    r.integer("rows", hw.pe.rows, 1, 4096);
+    r.integer("cols", hw.pe.cols, 1, 4096);
+    r.integer("lanes", hw.pe.lanes, 1, 4096);
     r.finish();
   }
   for (const RingRegion& reg : hw.l2.ring_regions)

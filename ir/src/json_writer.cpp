@@ -5,9 +5,21 @@
 
 namespace gemini::ir {
 
+void JsonWriter::flush() {
+  if (buf_.empty()) return;
+  os_.write(buf_.data(), static_cast<std::streamsize>(buf_.size()));
+  buf_.clear();
+}
+
+void JsonWriter::put_int(std::int64_t v) {
+  char tmp[24];
+  auto [p, ec] = std::to_chars(tmp, tmp + sizeof tmp, v);
+  buf_.append(tmp, static_cast<std::size_t>(p - tmp));
+}
+
 void JsonWriter::newline() {
-  os_ << '\n';
-  for (std::size_t i = 0; i < stack_.size(); ++i) os_ << "  ";
+  buf_ += '\n';
+  buf_.append(2 * stack_.size(), ' ');
 }
 
 void JsonWriter::before_value() {
@@ -17,14 +29,14 @@ void JsonWriter::before_value() {
   }
   if (stack_.empty()) return;
   Level& l = stack_.back();
-  if (!l.empty) os_ << ',';
+  if (!l.empty) buf_ += ',';
   l.empty = false;
   newline();
 }
 
 void JsonWriter::begin_object() {
   before_value();
-  os_ << '{';
+  buf_ += '{';
   stack_.push_back({true});
 }
 
@@ -32,13 +44,14 @@ void JsonWriter::end_object() {
   const bool empty = stack_.back().empty;
   stack_.pop_back();
   if (!empty) newline();
-  os_ << '}';
-  if (stack_.empty()) os_ << '\n';
+  buf_ += '}';
+  if (stack_.empty()) buf_ += '\n';
+  maybe_flush();
 }
 
 void JsonWriter::begin_array() {
   before_value();
-  os_ << '[';
+  buf_ += '[';
   stack_.push_back({false});
 }
 
@@ -46,19 +59,20 @@ void JsonWriter::end_array() {
   const bool empty = stack_.back().empty;
   stack_.pop_back();
   if (!empty) newline();
-  os_ << ']';
+  buf_ += ']';
+  maybe_flush();
 }
 
 void JsonWriter::key(std::string_view k) {
   before_value();
   escape(k);
-  os_ << " : ";
+  buf_ += " : ";
   after_key_ = true;
 }
 
 void JsonWriter::value(std::int64_t v) {
   before_value();
-  os_ << v;
+  put_int(v);
 }
 
 void JsonWriter::value(double v) {
@@ -66,16 +80,16 @@ void JsonWriter::value(double v) {
   std::array<char, 64> buf{};
   auto [p, ec] = std::to_chars(buf.data(), buf.data() + buf.size(), v);
   std::string_view s(buf.data(), static_cast<std::size_t>(p - buf.data()));
-  os_ << s;
+  buf_ += s;
   // Keep it a JSON number that reads back as a double.
   if (s.find_first_of(".eE") == std::string_view::npos &&
       s.find_first_of("ni") == std::string_view::npos)
-    os_ << ".0";
+    buf_ += ".0";
 }
 
 void JsonWriter::value(bool v) {
   before_value();
-  os_ << (v ? "true" : "false");
+  buf_ += v ? "true" : "false";
 }
 
 void JsonWriter::value(std::string_view v) {
@@ -85,38 +99,40 @@ void JsonWriter::value(std::string_view v) {
 
 void JsonWriter::null() {
   before_value();
-  os_ << "null";
+  buf_ += "null";
 }
 
 void JsonWriter::escape(std::string_view s) {
-  os_ << '"';
+  buf_ += '"';
   for (unsigned char c : s) {
     switch (c) {
       case '"':
-        os_ << "\\\"";
+        buf_ += "\\\"";
         break;
       case '\\':
-        os_ << "\\\\";
+        buf_ += "\\\\";
         break;
       case '\n':
-        os_ << "\\n";
+        buf_ += "\\n";
         break;
       case '\r':
-        os_ << "\\r";
+        buf_ += "\\r";
         break;
       case '\t':
-        os_ << "\\t";
+        buf_ += "\\t";
         break;
       default:
         if (c < 0x20) {
           static const char* hex = "0123456789abcdef";
-          os_ << "\\u00" << hex[c >> 4] << hex[c & 15];
+          buf_ += "\\u00";
+          buf_ += hex[c >> 4];
+          buf_ += hex[c & 15];
         } else {
-          os_ << static_cast<char>(c);
+          buf_ += static_cast<char>(c);
         }
     }
   }
-  os_ << '"';
+  buf_ += '"';
 }
 
 }  // namespace gemini::ir

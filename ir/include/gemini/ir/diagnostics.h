@@ -76,6 +76,9 @@ enum class Check : std::uint16_t {
   tensor_identity,        // B009
   // O: order
   dependency_cycle,  // O001
+  // A: allocation (gemini import)
+  l2_grown,          // A001
+  l2_does_not_fit,   // A002
   kCount
 };
 

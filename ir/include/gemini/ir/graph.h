@@ -75,11 +75,20 @@ class DependencyGraph {
   // Only meaningful on an acyclic graph (nodes on cycles are ignored).
   Path longest_path() const;
 
+  // Earliest start of every node when each workload takes its predicted
+  // `time` and waits for all its predecessors (ASAP; -1 on cycles).
+  std::vector<std::int64_t> earliest_starts() const;
+  // The node of (core index, workload index) in the model's vectors.
+  std::uint32_t node_of(std::uint32_t core_index, std::uint32_t workload_index) const {
+    return core_base_[core_index] + workload_index;
+  }
+
   std::string describe(std::uint32_t node) const;  // "core 3 workload 12 (conv1)"
 
  private:
   const Model& m_;
   std::vector<Node> nodes_;
+  std::vector<std::uint32_t> core_base_;  // first node of each core
   std::vector<std::vector<Edge>> out_;
 };
 

@@ -32,10 +32,21 @@ struct L2Config {
   std::int32_t bitwidth = 8;        // data width the scheduler assumed
   // Per output channel bytes of BatchNorm parameters a weight tensor may carry.
   std::int32_t bn_bytes_per_channel = 8;
+  // Addresses and sizes of L2 tensors are multiples of this (gemini import).
+  std::int32_t alignment_bytes = 8;
 };
 
 struct Wl0Config {
   std::int64_t size_bytes = 4096;
+};
+
+// The PE array: `rows` output channels x `cols` output pixels (along W) per
+// cycle, each a dot product over `lanes` input channels.
+struct PeConfig {
+  std::int32_t rows = 8;
+  std::int32_t cols = 8;
+  std::int32_t lanes = 16;
+  std::int64_t macs_per_cycle() const { return std::int64_t{rows} * cols * lanes; }
 };
 
 struct HardwareConfig {
@@ -45,6 +56,7 @@ struct HardwareConfig {
   ClockConfig clock;
   L2Config l2;
   Wl0Config wl0;
+  PeConfig pe;
 
   // The ring regions to use for `buffersize` bytes of L2.
   std::vector<RingRegion> regions_for(std::int64_t buffersize) const;

@@ -1,7 +1,9 @@
 #pragma once
 // JsonWriter: a small streaming JSON emitter (no DOM), pretty-printed with
 // two-space indentation and short arrays of numbers kept on one line. Output
-// is deterministic: the same calls give the same bytes.
+// is deterministic: the same calls give the same bytes. It formats into its
+// own buffer and hands the stream large blocks (iostream's per-call cost
+// dominated writing 100 MB files); flush() or the destructor writes the rest.
 
 #include <cstdint>
 #include <ostream>
@@ -13,7 +15,11 @@ namespace gemini::ir {
 
 class JsonWriter {
  public:
-  explicit JsonWriter(std::ostream& os) : os_(os) {}
+  explicit JsonWriter(std::ostream& os) : os_(os) { buf_.reserve(kFlushAt + 4096); }
+  ~JsonWriter() { flush(); }
+  JsonWriter(const JsonWriter&) = delete;
+  JsonWriter& operator=(const JsonWriter&) = delete;
+  void flush();
 
   void begin_object();
   void end_object();
@@ -30,12 +36,22 @@ class JsonWriter {
   template <typename It>
   void int_array(It first, It last) {
     before_value();
-    os_ << '[';
-    for (It it = first; it != last; ++it) os_ << (it == first ? " " : ", ") << *it;
-    os_ << (first == last ? "]" : " ]");
+    buf_ += '[';
+    for (It it = first; it != last; ++it) {
+      buf_ += it == first ? " " : ", ";
+      put_int(static_cast<std::int64_t>(*it));
+    }
+    buf_ += first == last ? "]" : " ]";
+    maybe_flush();
   }
 
  private:
+  static constexpr std::size_t kFlushAt = 1 << 20;
+  void put_int(std::int64_t v);
+  void maybe_flush() {
+    if (buf_.size() >= kFlushAt) flush();
+  }
+  std::string buf_;
   void before_value();
   void newline();
   void escape(std::string_view s);

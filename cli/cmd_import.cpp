@@ -1,0 +1,111 @@
+// gemini import IN -o OUT: complete a public-dialect IR into the full dialect
+// (L2 / WL0 allocation, tensor order, tiling) and write it.
+#include <iomanip>
+#include <iostream>
+
+#include "commands.h"
+#include "common.h"
+#include "gemini/ir/import.h"
+#include "gemini/ir/validator.h"
+#include "gemini/ir/writer.h"
+
+namespace gemini::cli {
+namespace {
+
+struct ImportOptions {
+  std::string in, out, hw, dialect;
+  std::int64_t buffersize = 0;
+  bool quiet = false;
+};
+
+std::string kib(std::int64_t b) {
+  std::ostringstream os;
+  os << std::fixed << std::setprecision(1) << static_cast<double>(b) / 1024.0;
+  return os.str();
+}
+
+int run(const ImportOptions& opt) {
+  auto hw = load_hw(opt.hw);
+  if (!hw) return kExitUnreadable;
+  ir::Diagnostics diags(100);
+  ir::LoadOptions lo;
+  lo.dialect = parse_dialect(opt.dialect);
+  ir::CheckedFile f = ir::load_and_validate(opt.in, lo, *hw, diags);
+  if (f.load.status != ir::LoadStatus::ok || diags.errors() > 0) {
+    print_diagnostics(std::cerr, opt.in, diags, 20);
+    std::cerr << opt.in << ": not imported: the input is invalid (gemini validate lists all)\n";
+    return f.load.status == ir::LoadStatus::unreadable ? kExitUnreadable : kExitInvalid;
+  }
+  const bool was_full = f.load.model.dialect == ir::Dialect::full;
+  ir::ImportOptions io;
+  if (opt.buffersize > 0) io.buffersize = opt.buffersize;
+  ir::Diagnostics idiags(1000);
+  auto rep = ir::import_model(f.load.model, *hw, io, idiags);
+  print_diagnostics(std::cerr, opt.in, idiags, 50);
+  if (!rep) {
+    std::cerr << opt.in << ": not imported: the schedule does not fit --buffersize "
+              << opt.buffersize << "\n";
+    return kExitInvalid;
+  }
+  std::string err;
+  if (!ir::write_full_file(f.load.model, opt.out, err)) {
+    std::cerr << "gemini import: " << err << "\n";
+    return kExitUnreadable;
+  }
+  if (opt.quiet) return kExitOk;
+  if (was_full) {
+    std::cout << opt.in << ": already in the full dialect; written unchanged to " << opt.out << "\n";
+    return kExitOk;
+  }
+  std::cout << opt.in << " -> " << opt.out << ": L2 buffersize " << rep->buffersize << " bytes";
+  if (!rep->fits)
+    std::cout << " (grown from " << rep->configured_buffersize << ": the schedule does not fit)";
+  std::cout << ", WL0 " << hw->wl0.size_bytes << " bytes\n";
+  std::cout << "core  tensors  live-peak KiB  alloc-peak KiB  ratio  frag   strategy            "
+               "wl0-peak  streamed\n";
+  std::int64_t worst_live = 0, worst_alloc = 0;
+  double worst_ratio = 0;
+  std::size_t streamed = 0;
+  for (const auto& c : rep->cores) {
+    const double ratio =
+        c.live_peak > 0 ? static_cast<double>(c.alloc_peak) / static_cast<double>(c.live_peak) : 1.0;
+    worst_ratio = std::max(worst_ratio, ratio);
+    worst_live = std::max(worst_live, c.live_peak);
+    worst_alloc = std::max(worst_alloc, c.alloc_peak);
+    streamed += c.streamed_weights;
+    std::cout << std::setw(4) << c.core_id << std::setw(9) << c.tensors << std::setw(15)
+              << kib(c.live_peak) << std::setw(16) << kib(c.alloc_peak) << std::setw(7)
+              << std::fixed << std::setprecision(3) << ratio << std::setw(6) << std::setprecision(1)
+              << 100.0 * c.fragmentation() << "%  " << std::left << std::setw(18)
+              << (std::string(ir::to_string(c.strategy)) + (c.wrapped ? "+ring" : ""))
+              << std::right << std::setw(10) << c.wl0_peak << std::setw(10) << c.streamed_weights
+              << "\n";
+  }
+  std::cout << "max live peak " << kib(worst_live) << " KiB, max allocated peak " << kib(worst_alloc)
+            << " KiB, worst ratio " << std::setprecision(3) << worst_ratio << "; "
+            << rep->tensors_with_order << " loaded tensors ordered; " << streamed
+            << " weights larger than WL0 streamed through it in chunks\n";
+  return kExitOk;
+}
+
+}  // namespace
+
+Command add_import(CLI::App& app) {
+  auto opt = std::make_shared<ImportOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "import", "Complete a public-dialect IR into the full dialect: L2 and WL0 allocation, "
+                "tensor order, tiling (docs/allocation.md). Writes .json or .json.gz by name.");
+  cmd->add_option("input", opt->in, "IR file (either dialect, .json or .json.gz)")->required();
+  cmd->add_option("-o,--output", opt->out, "output file (.json or .json.gz)")->required();
+  cmd->add_option("--hw", opt->hw, "hardware configuration (configs/*.json)")
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--buffersize", opt->buffersize,
+                  "L2 bytes per core (overrides the configuration; not fitting is then an error)")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40));
+  cmd->add_option("--dialect", opt->dialect, "force the input dialect")
+      ->check(CLI::IsMember({"full", "set"}));
+  cmd->add_flag("-q,--quiet", opt->quiet, "print no summary");
+  return [cmd, opt] { return cmd->parsed() ? run(*opt) : -1; };
+}
+
+}  // namespace gemini::cli

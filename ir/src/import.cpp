@@ -1,0 +1,274 @@
+#include "gemini/ir/import.h"
+
+#include <algorithm>
+#include <map>
+#include <unordered_map>
+
+#include "gemini/ir/graph.h"
+#include "import_tiling.h"
+
+namespace gemini::ir {
+namespace {
+
+std::int64_t align_up(std::int64_t v, std::int64_t a) { return a <= 1 ? v : (v + a - 1) / a * a; }
+
+std::int64_t fmap_bytes(const Box& b, std::int64_t align_c, std::int64_t bitwidth) {
+  if (b.rank != 4) return (b.volume() * bitwidth + 7) / 8;
+  const std::int64_t c = align_up(b.extent(1), align_c);
+  return (b.extent(0) * c * b.extent(2) * b.extent(3) * bitwidth + 7) / 8;
+}
+
+// The bytes a buffer tensor holds.
+std::int64_t tensor_bytes(const BufferEntry& e, const HardwareConfig& hw) {
+  if (e.size) return *e.size;  // ofmap entries carry their size
+  if (e.type == TensorType::weight) {
+    std::int64_t sum = 0;
+    for (const Source& s : e.source) sum += s.size;
+    if (sum > 0) return sum;
+    return (e.box.volume() * hw.l2.bitwidth + 7) / 8;
+  }
+  return fmap_bytes(e.box, hw.l2.align_channels, hw.l2.bitwidth);
+}
+
+// Identity of a buffer entry across snapshots of one core.
+std::string tensor_key(const BufferEntry& e) {
+  std::string k(to_string(e.type));
+  k += '|';
+  k += e.layer_name;
+  for (int d = 0; d < e.box.rank; ++d) k.append("|").append(std::to_string(e.box.lo[d])).append(":").append(std::to_string(e.box.hi[d]));
+  for (TransferId t : e.transfer_id) k.append("#").append(std::to_string(t));
+  if (e.workload_id) k.append("@").append(std::to_string(*e.workload_id));
+  return k;
+}
+
+struct CoreTensors {
+  std::vector<AllocTensor> tensors;
+  std::vector<std::vector<std::uint32_t>> entry_tensor;  // [workload][entry]
+  std::vector<bool> loaded;                               // not an ofmap entry
+};
+
+CoreTensors collect(const Core& c, const HardwareConfig& hw, std::int64_t alignment) {
+  CoreTensors ct;
+  std::unordered_map<std::string, std::uint32_t> prev, cur;
+  for (std::uint32_t s = 0; s < c.workloads.size(); ++s) {
+    const Workload& w = c.workloads[s];
+    cur.clear();
+    std::vector<std::uint32_t>& ids = ct.entry_tensor.emplace_back();
+    for (const BufferEntry& e : w.buffer) {
+      std::string key = tensor_key(e);
+      while (cur.count(key)) key += '+';  // identical entries in one snapshot stay distinct
+      std::uint32_t id = 0;
+      auto it = prev.find(key);
+      if (it != prev.end()) {
+        id = it->second;
+        ct.tensors[id].last = s;
+      } else {
+        id = static_cast<std::uint32_t>(ct.tensors.size());
+        ct.tensors.push_back({align_up(std::max<std::int64_t>(tensor_bytes(e, hw), 1), alignment), s, s});
+        ct.loaded.push_back(e.type != TensorType::ofmap);
+      }
+      cur.emplace(std::move(key), id);
+      ids.push_back(id);
+    }
+    std::swap(prev, cur);
+  }
+  return ct;
+}
+
+}  // namespace
+
+std::optional<ImportReport> import_model(Model& m, const HardwareConfig& hw,
+                                         const ImportOptions& opts, Diagnostics& d) {
+  ImportReport rep;
+  const std::int64_t alignment = hw.l2.alignment_bytes;
+  rep.configured_buffersize = opts.buffersize.value_or(m.buffersize.value_or(hw.l2.size_bytes));
+  rep.buffersize = rep.configured_buffersize;
+  if (m.dialect == Dialect::full) return rep;  // already complete
+
+  // The region tensors are placed in: the configuration's largest ring region
+  // (by default the whole L2).
+  std::vector<RingRegion> regions = hw.regions_for(rep.configured_buffersize);
+  if (opts.buffersize) regions = {RingRegion{0, *opts.buffersize}};
+  const RingRegion region =
+      *std::max_element(regions.begin(), regions.end(),
+                        [](const RingRegion& a, const RingRegion& b) { return a.size() < b.size(); });
+
+  // Allocate every core.
+  std::vector<CoreTensors> all(m.cores.size());
+  std::vector<Allocation> alloc(m.cores.size());
+  std::int64_t needed = 0;
+  for (std::size_t ci = 0; ci < m.cores.size(); ++ci) {
+    const Core& c = m.cores[ci];
+    all[ci] = collect(c, hw, alignment);
+    const auto& t = all[ci].tensors;
+    CoreImport ci_rep;
+    ci_rep.core_id = c.core_id;
+    ci_rep.tensors = t.size();
+    const LivePeak lp = live_peak(t);
+    ci_rep.live_peak = lp.bytes;
+    if (!c.workloads.empty()) ci_rep.live_peak_workload = c.workloads[lp.snapshot].workload_id;
+    alloc[ci] = opts.only_strategy ? allocate(t, *opts.only_strategy, region.begin, alignment)
+                                   : allocate_best(t, region.begin, alignment);
+    if (alloc[ci].peak > region.end) {
+      Allocation ring;
+      if (ring_fit(t, region, alignment, ring)) {
+        ring.strategy = alloc[ci].strategy;
+        alloc[ci] = std::move(ring);
+      } else {
+        rep.fits = false;
+        needed = std::max(needed, alloc[ci].peak);
+        d.report(opts.buffersize ? Check::l2_does_not_fit : Check::l2_grown,
+                 m.pointer(c.workloads[lp.snapshot].origin),
+                 "core " + std::to_string(c.core_id) + " holds " + std::to_string(lp.bytes) +
+                     " bytes live before workload " + std::to_string(ci_rep.live_peak_workload) +
+                     " and needs " + std::to_string(alloc[ci].peak) + " bytes of L2 as allocated; " +
+                     std::to_string(region.end) + " are available" +
+                     (opts.buffersize ? "" : "; buffersize grown"));
+      }
+    }
+    ci_rep.alloc_peak = alloc[ci].peak;
+    ci_rep.strategy = alloc[ci].strategy;
+    ci_rep.wrapped = alloc[ci].wrapped;
+    rep.cores.push_back(ci_rep);
+  }
+  if (!rep.fits) {
+    if (opts.buffersize) return std::nullopt;
+    // Grow L2 to the largest need, rounded to KiB, and use the linear
+    // allocations (a wrapped one would wrap at the old end).
+    rep.buffersize = align_up(needed, 1024);
+    regions = {RingRegion{0, rep.buffersize}};
+    for (std::size_t ci = 0; ci < m.cores.size(); ++ci) {
+      if (!alloc[ci].wrapped) continue;
+      alloc[ci] = allocate_best(all[ci].tensors, 0, alignment);
+      rep.cores[ci].alloc_peak = alloc[ci].peak;
+      rep.cores[ci].strategy = alloc[ci].strategy;
+      rep.cores[ci].wrapped = false;
+    }
+  }
+
+  // tensor_order: every loaded tensor, by when its core first holds it.
+  const TransferIndex ix(m);
+  const DependencyGraph g(m, ix);
+  const std::vector<std::int64_t> start = g.earliest_starts();
+  struct Need {
+    std::int64_t time;
+    std::uint32_t core, tensor;
+  };
+  std::vector<Need> needs;
+  for (std::uint32_t ci = 0; ci < m.cores.size(); ++ci)
+    for (std::uint32_t ti = 0; ti < all[ci].tensors.size(); ++ti)
+      if (all[ci].loaded[ti])
+        needs.push_back({start[g.node_of(ci, all[ci].tensors[ti].first)], ci, ti});
+  std::stable_sort(needs.begin(), needs.end(), [](const Need& a, const Need& b) {
+    if (a.time != b.time) return a.time < b.time;
+    return a.core < b.core;
+  });
+  std::vector<std::vector<std::int64_t>> order(m.cores.size());
+  for (std::uint32_t ci = 0; ci < m.cores.size(); ++ci) order[ci].assign(all[ci].tensors.size(), -1);
+  for (std::size_t i = 0; i < needs.size(); ++i) order[needs[i].core][needs[i].tensor] = static_cast<std::int64_t>(i);
+  rep.tensors_with_order = needs.size();
+
+  // Weight bytes per pe workload: its L2 weight tensor(s), else DRAM sizes.
+  std::map<Loc, std::int64_t> weight_bytes;
+  for (const Core& c : m.cores) {
+    for (const Workload& w : c.workloads) {
+      if (!w.weight) continue;
+      std::int64_t bytes = 0;
+      for (const BufferEntry& e : w.buffer) {
+        if (e.type != TensorType::weight) continue;
+        const bool mine = std::any_of(e.transfer_id.begin(), e.transfer_id.end(), [&](TransferId t) {
+          return std::find(w.weight->transfer_id.begin(), w.weight->transfer_id.end(), t) !=
+                 w.weight->transfer_id.end();
+        });
+        if (mine) bytes += tensor_bytes(e, hw);
+      }
+      if (bytes == 0)
+        for (TransferId t : w.weight->transfer_id)
+          if (const auto* ps = ix.producers(t); ps && ps->size() == 1 && ps->front().from_dram)
+            bytes += m.dram_out[ps->front().dram_index].size;
+      if (bytes > 0) weight_bytes[w.origin.loc] = bytes;
+    }
+  }
+  const auto geometry = detail::layer_geometry(m, weight_bytes);
+
+  // Fill in the full dialect.
+  const std::int32_t bw = hw.l2.bitwidth, align_c = hw.l2.align_channels;
+  for (std::size_t ci = 0; ci < m.cores.size(); ++ci) {
+    Core& c = m.cores[ci];
+    CoreImport& cr = rep.cores[ci];
+    for (std::uint32_t s = 0; s < c.workloads.size(); ++s) {
+      Workload& w = c.workloads[s];
+      w.ring_buffer_info = regions;
+      for (std::size_t ei = 0; ei < w.buffer.size(); ++ei) {
+        BufferEntry& e = w.buffer[ei];
+        const std::uint32_t ti = all[ci].entry_tensor[s][ei];
+        e.size = tensor_bytes(e, hw);
+        e.address = alloc[ci].address[ti];
+        e.align = align_c;
+        e.bitwidth = bw;
+        e.tensor_id = ti;
+        e.newly_added = all[ci].tensors[ti].first == s;
+        e.tensor_order = order[ci][ti] >= 0 ? std::optional<std::int64_t>(order[ci][ti]) : std::nullopt;
+        if (e.type == TensorType::ifmap) {
+          e.cur_wl_ifmap = e.workload_id ? *e.workload_id == w.workload_id : false;
+        }
+        if (e.type != TensorType::ofmap) {
+          e.has_transfer_id = true;  // [] where the public file had none
+          e.has_source = true;       // null stays null
+          if (e.source.empty() && !e.source_null) e.source_null = true;
+        }
+      }
+      for (Ifmap& f : w.ifmap) {
+        f.align = align_c;
+        f.bitwidth = bw;
+        f.size = fmap_bytes(f.box, align_c, bw);
+      }
+      for (Ofmap& o : w.ofmap) o.bitwidth = bw;
+      w.wl0_buffer.emplace();
+      auto wb = weight_bytes.find(w.origin.loc);
+      if (w.kind == LayerKind::pe && w.weight) {
+        w.weight->align = align_c;
+        w.weight->bitwidth = bw;
+        if (wb != weight_bytes.end()) w.weight->size = wb->second;
+      }
+      if (w.kind == LayerKind::pe && w.weight && wb != weight_bytes.end()) {
+        // WL0 holds the first chunk of the workload's weights; larger weights
+        // stream through it (docs/allocation.md, "WL0").
+        Wl0Entry e;
+        e.address = 0;
+        e.align = align_c;
+        e.bitwidth = bw;
+        e.layer_name = w.layer_name;
+        e.size = std::min(wb->second, hw.wl0.size_bytes);
+        e.transfer_id = w.weight->transfer_id;
+        // Staged in L2 (a weight tensor of this snapshot) or read from DRAM.
+        e.source = Wl0Source::dram;
+        for (std::size_t ei = 0; ei < w.buffer.size(); ++ei) {
+          const BufferEntry& b = w.buffer[ei];
+          if (b.type == TensorType::weight &&
+              std::any_of(b.transfer_id.begin(), b.transfer_id.end(), [&](TransferId t) {
+                return std::find(e.transfer_id.begin(), e.transfer_id.end(), t) != e.transfer_id.end();
+              })) {
+            e.source = Wl0Source::core;
+            e.tensor_order = b.tensor_order;
+            break;
+          }
+        }
+        cr.wl0_peak = std::max(cr.wl0_peak, e.size);
+        if (wb->second > hw.wl0.size_bytes) ++cr.streamed_weights;
+        w.wl0_buffer->push_back(std::move(e));
+      }
+      if (w.kind == LayerKind::pe) {
+        auto gi = geometry.find(w.layer_name);
+        const detail::LayerGeometry geo = gi != geometry.end() ? gi->second : detail::LayerGeometry{};
+        w.tile_info = std::vector<Tile>{detail::make_tile(w, geo, hw.pe)};
+        w.tile_padding_tblr = detail::tile_padding(w.workload, geo);
+      }
+    }
+  }
+  m.buffersize = rep.buffersize;
+  m.dialect = Dialect::full;
+  return rep;
+}
+
+}  // namespace gemini::ir

@@ -1,0 +1,224 @@
+#include "gemini/ir/l2_allocator.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace gemini::ir {
+namespace {
+
+std::int64_t align_up(std::int64_t v, std::int64_t a) { return a <= 1 ? v : (v + a - 1) / a * a; }
+
+bool overlap_in_time(const AllocTensor& a, const AllocTensor& b) {
+  return a.first <= b.last && b.first <= a.last;
+}
+
+struct Span {
+  std::int64_t begin, end;
+};
+
+std::vector<std::size_t> order_for(const std::vector<AllocTensor>& t, AllocStrategy s) {
+  std::vector<std::size_t> order(t.size());
+  std::iota(order.begin(), order.end(), 0);
+  auto life = [&](std::size_t i) { return std::int64_t{t[i].last} - t[i].first + 1; };
+  switch (s) {
+    case AllocStrategy::first_fit_by_start:
+      std::stable_sort(order.begin(), order.end(),
+                       [&](auto a, auto b) { return t[a].first < t[b].first; });
+      break;
+    case AllocStrategy::size_best_fit:
+    case AllocStrategy::size_first_fit:
+      std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) {
+        if (t[a].size != t[b].size) return t[a].size > t[b].size;
+        if (life(a) != life(b)) return life(a) > life(b);
+        return t[a].first < t[b].first;
+      });
+      break;
+    case AllocStrategy::area_best_fit:
+      std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) {
+        const auto x = t[a].size * life(a), y = t[b].size * life(b);
+        if (x != y) return x > y;
+        return t[a].first < t[b].first;
+      });
+      break;
+  }
+  return order;
+}
+
+}  // namespace
+
+const char* to_string(AllocStrategy s) {
+  switch (s) {
+    case AllocStrategy::first_fit_by_start: return "first-fit-by-start";
+    case AllocStrategy::size_best_fit: return "size-best-fit";
+    case AllocStrategy::size_first_fit: return "size-first-fit";
+    case AllocStrategy::area_best_fit: return "area-best-fit";
+  }
+  return "?";
+}
+
+Allocation allocate(const std::vector<AllocTensor>& t, AllocStrategy s, std::int64_t base,
+                    std::int64_t alignment) {
+  Allocation out;
+  out.strategy = s;
+  out.address.assign(t.size(), -1);
+  out.peak = base;
+  const bool best_fit = s == AllocStrategy::size_best_fit || s == AllocStrategy::area_best_fit;
+  std::vector<std::size_t> placed;
+  std::vector<Span> busy;
+  for (std::size_t i : order_for(t, s)) {
+    busy.clear();
+    for (std::size_t j : placed)
+      if (overlap_in_time(t[i], t[j])) busy.push_back({out.address[j], out.address[j] + t[j].size});
+    std::sort(busy.begin(), busy.end(), [](const Span& a, const Span& b) { return a.begin < b.begin; });
+    // Walk the gaps between busy spans; the last gap is unbounded.
+    std::int64_t cursor = align_up(base, alignment);
+    std::int64_t chosen = -1, chosen_gap = INT64_MAX;
+    for (const Span& b : busy) {
+      if (b.begin - cursor >= t[i].size) {
+        const std::int64_t gap = b.begin - cursor;
+        if (!best_fit) {
+          chosen = cursor;
+          break;
+        }
+        if (gap < chosen_gap) {
+          chosen_gap = gap;
+          chosen = cursor;
+        }
+      }
+      cursor = std::max(cursor, align_up(b.end, alignment));
+    }
+    if (chosen < 0) chosen = cursor;
+    out.address[i] = chosen;
+    out.peak = std::max(out.peak, chosen + t[i].size);
+    placed.push_back(i);
+  }
+  return out;
+}
+
+Allocation allocate_best(const std::vector<AllocTensor>& t, std::int64_t base,
+                         std::int64_t alignment) {
+  Allocation best;
+  bool have = false;
+  for (AllocStrategy s : kAllStrategies) {
+    Allocation a = allocate(t, s, base, alignment);
+    if (!have || a.peak < best.peak) {
+      best = std::move(a);
+      have = true;
+    }
+  }
+  return best;
+}
+
+bool ring_fit(const std::vector<AllocTensor>& t, const RingRegion& region, std::int64_t alignment,
+              Allocation& out) {
+  const std::int64_t cap = region.size();
+  out.address.assign(t.size(), -1);
+  out.wrapped = false;
+  out.peak = region.begin;
+  std::vector<std::size_t> placed;
+  std::vector<Span> busy;  // offsets within the region, split at the wrap
+  for (std::size_t i : order_for(t, AllocStrategy::size_best_fit)) {
+    if (t[i].size > cap) return false;
+    busy.clear();
+    for (std::size_t j : placed) {
+      if (!overlap_in_time(t[i], t[j])) continue;
+      const std::int64_t off = out.address[j] - region.begin;
+      if (off + t[j].size <= cap) {
+        busy.push_back({off, off + t[j].size});
+      } else {
+        busy.push_back({off, cap});
+        busy.push_back({0, off + t[j].size - cap});
+      }
+    }
+    std::sort(busy.begin(), busy.end(), [](const Span& a, const Span& b) { return a.begin < b.begin; });
+    auto free_at = [&](std::int64_t off) {
+      const std::int64_t end = off + t[i].size;
+      for (const Span& b : busy) {
+        if (end <= cap) {
+          if (b.begin < end && off < b.end) return false;
+        } else if ((b.begin < cap && off < b.end) || (b.begin < end - cap)) {
+          return false;
+        }
+      }
+      return true;
+    };
+    std::vector<std::int64_t> candidates{0};
+    for (const Span& b : busy) candidates.push_back(align_up(b.end, alignment) % cap);
+    std::sort(candidates.begin(), candidates.end());
+    std::int64_t chosen = -1;
+    for (std::int64_t c : candidates) {
+      if (c % alignment == 0 && free_at(c)) {
+        chosen = c;
+        break;
+      }
+    }
+    if (chosen < 0) return false;
+    out.address[i] = region.begin + chosen;
+    if (chosen + t[i].size > cap) {
+      out.wrapped = true;
+      out.peak = region.end;
+    } else {
+      out.peak = std::max(out.peak, region.begin + chosen + t[i].size);
+    }
+    placed.push_back(i);
+  }
+  return true;
+}
+
+LivePeak live_peak(const std::vector<AllocTensor>& t) {
+  std::uint32_t n = 0;
+  for (const AllocTensor& x : t) n = std::max(n, x.last + 1);
+  std::vector<std::int64_t> delta(n + 1, 0);
+  for (const AllocTensor& x : t) {
+    delta[x.first] += x.size;
+    delta[x.last + 1] -= x.size;
+  }
+  LivePeak p;
+  std::int64_t cur = 0;
+  for (std::uint32_t s = 0; s < n; ++s) {
+    cur += delta[s];
+    if (cur > p.bytes) {
+      p.bytes = cur;
+      p.snapshot = s;
+    }
+  }
+  return p;
+}
+
+std::vector<std::string> verify_allocation(const std::vector<AllocTensor>& t,
+                                           const Allocation& a, const RingRegion& region,
+                                           std::int64_t alignment) {
+  std::vector<std::string> problems;
+  const std::int64_t cap = region.size();
+  std::vector<std::vector<Span>> spans(t.size());
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    const std::int64_t addr = a.address.at(i);
+    if (addr < region.begin || addr >= region.end || t[i].size > cap) {
+      problems.push_back("tensor " + std::to_string(i) + " at " + std::to_string(addr) +
+                         " is outside its region");
+      continue;
+    }
+    if (alignment > 1 && addr % alignment != 0)
+      problems.push_back("tensor " + std::to_string(i) + " at " + std::to_string(addr) +
+                         " is not aligned to " + std::to_string(alignment));
+    if (addr + t[i].size <= region.end) {
+      spans[i].push_back({addr, addr + t[i].size});
+    } else {
+      spans[i].push_back({addr, region.end});
+      spans[i].push_back({region.begin, region.begin + addr + t[i].size - region.end});
+    }
+  }
+  for (std::size_t i = 0; i < t.size(); ++i)
+    for (std::size_t j = i + 1; j < t.size(); ++j) {
+      if (!overlap_in_time(t[i], t[j])) continue;
+      for (const Span& x : spans[i])
+        for (const Span& y : spans[j])
+          if (x.begin < y.end && y.begin < x.end)
+            problems.push_back("tensors " + std::to_string(i) + " and " + std::to_string(j) +
+                               " are live together and share bytes from " +
+                               std::to_string(std::max(x.begin, y.begin)));
+    }
+  return problems;
+}
+
+}  // namespace gemini::ir
