@@ -54,7 +54,8 @@ int run(const ImportOptions& opt) {
   }
   if (opt.quiet) return kExitOk;
   if (was_full) {
-    std::cout << opt.in << ": already in the full dialect; written unchanged to " << opt.out << "\n";
+    std::cout << opt.in << ": already in the full dialect; written unchanged to " << opt.out
+              << "\n";
     return kExitOk;
   }
   std::cout << opt.in << " -> " << opt.out << ": L2 buffersize " << rep->buffersize << " bytes";
@@ -67,8 +68,9 @@ int run(const ImportOptions& opt) {
   double worst_ratio = 0;
   std::size_t streamed = 0;
   for (const auto& c : rep->cores) {
-    const double ratio =
-        c.live_peak > 0 ? static_cast<double>(c.alloc_peak) / static_cast<double>(c.live_peak) : 1.0;
+    const double ratio = c.live_peak > 0
+                             ? static_cast<double>(c.alloc_peak) / static_cast<double>(c.live_peak)
+                             : 1.0;
     worst_ratio = std::max(worst_ratio, ratio);
     worst_live = std::max(worst_live, c.live_peak);
     worst_alloc = std::max(worst_alloc, c.alloc_peak);
@@ -77,13 +79,12 @@ int run(const ImportOptions& opt) {
               << kib(c.live_peak) << std::setw(16) << kib(c.alloc_peak) << std::setw(7)
               << std::fixed << std::setprecision(3) << ratio << std::setw(6) << std::setprecision(1)
               << 100.0 * c.fragmentation() << "%  " << std::left << std::setw(18)
-              << (std::string(ir::to_string(c.strategy)) + (c.wrapped ? "+ring" : ""))
-              << std::right << std::setw(10) << c.wl0_peak << std::setw(10) << c.streamed_weights
-              << "\n";
+              << (std::string(ir::to_string(c.strategy)) + (c.wrapped ? "+ring" : "")) << std::right
+              << std::setw(10) << c.wl0_peak << std::setw(10) << c.streamed_weights << "\n";
   }
-  std::cout << "max live peak " << kib(worst_live) << " KiB, max allocated peak " << kib(worst_alloc)
-            << " KiB, worst ratio " << std::setprecision(3) << worst_ratio << "; "
-            << rep->tensors_with_order << " loaded tensors ordered; " << streamed
+  std::cout << "max live peak " << kib(worst_live) << " KiB, max allocated peak "
+            << kib(worst_alloc) << " KiB, worst ratio " << std::setprecision(3) << worst_ratio
+            << "; " << rep->tensors_with_order << " loaded tensors ordered; " << streamed
             << " weights larger than WL0 streamed through it in chunks\n";
   return kExitOk;
 }
@@ -93,8 +94,9 @@ int run(const ImportOptions& opt) {
 Command add_import(CLI::App& app) {
   auto opt = std::make_shared<ImportOptions>();
   CLI::App* cmd = app.add_subcommand(
-      "import", "Complete a public-dialect IR into the full dialect: L2 and WL0 allocation, "
-                "tensor order, tiling (docs/allocation.md). Writes .json or .json.gz by name.");
+      "import",
+      "Complete a public-dialect IR into the full dialect: L2 and WL0 allocation, "
+      "tensor order, tiling (docs/allocation.md). Writes .json or .json.gz by name.");
   cmd->add_option("input", opt->in, "IR file (either dialect, .json or .json.gz)")->required();
   cmd->add_option("-o,--output", opt->out, "output file (.json or .json.gz)")->required();
   cmd->add_option("--hw", opt->hw, "hardware configuration (configs/*.json)")

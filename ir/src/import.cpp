@@ -35,7 +35,11 @@ std::string tensor_key(const BufferEntry& e) {
   std::string k(to_string(e.type));
   k += '|';
   k += e.layer_name;
-  for (int d = 0; d < e.box.rank; ++d) k.append("|").append(std::to_string(e.box.lo[d])).append(":").append(std::to_string(e.box.hi[d]));
+  for (int d = 0; d < e.box.rank; ++d)
+    k.append("|")
+        .append(std::to_string(e.box.lo[d]))
+        .append(":")
+        .append(std::to_string(e.box.hi[d]));
   for (TransferId t : e.transfer_id) k.append("#").append(std::to_string(t));
   if (e.workload_id) k.append("@").append(std::to_string(*e.workload_id));
   return k;
@@ -44,7 +48,7 @@ std::string tensor_key(const BufferEntry& e) {
 struct CoreTensors {
   std::vector<AllocTensor> tensors;
   std::vector<std::vector<std::uint32_t>> entry_tensor;  // [workload][entry]
-  std::vector<bool> loaded;                               // not an ofmap entry
+  std::vector<bool> loaded;                              // not an ofmap entry
 };
 
 CoreTensors collect(const Core& c, const HardwareConfig& hw, std::int64_t alignment) {
@@ -64,7 +68,8 @@ CoreTensors collect(const Core& c, const HardwareConfig& hw, std::int64_t alignm
         ct.tensors[id].last = s;
       } else {
         id = static_cast<std::uint32_t>(ct.tensors.size());
-        ct.tensors.push_back({align_up(std::max<std::int64_t>(tensor_bytes(e, hw), 1), alignment), s, s});
+        ct.tensors.push_back(
+            {align_up(std::max<std::int64_t>(tensor_bytes(e, hw), 1), alignment), s, s});
         ct.loaded.push_back(e.type != TensorType::ofmap);
       }
       cur.emplace(std::move(key), id);
@@ -89,9 +94,9 @@ std::optional<ImportReport> import_model(Model& m, const HardwareConfig& hw,
   // (by default the whole L2).
   std::vector<RingRegion> regions = hw.regions_for(rep.configured_buffersize);
   if (opts.buffersize) regions = {RingRegion{0, *opts.buffersize}};
-  const RingRegion region =
-      *std::max_element(regions.begin(), regions.end(),
-                        [](const RingRegion& a, const RingRegion& b) { return a.size() < b.size(); });
+  const RingRegion region = *std::max_element(
+      regions.begin(), regions.end(),
+      [](const RingRegion& a, const RingRegion& b) { return a.size() < b.size(); });
 
   // Allocate every core.
   std::vector<CoreTensors> all(m.cores.size());
@@ -121,8 +126,8 @@ std::optional<ImportReport> import_model(Model& m, const HardwareConfig& hw,
                  m.pointer(c.workloads[lp.snapshot].origin),
                  "core " + std::to_string(c.core_id) + " holds " + std::to_string(lp.bytes) +
                      " bytes live before workload " + std::to_string(ci_rep.live_peak_workload) +
-                     " and needs " + std::to_string(alloc[ci].peak) + " bytes of L2 as allocated; " +
-                     std::to_string(region.end) + " are available" +
+                     " and needs " + std::to_string(alloc[ci].peak) +
+                     " bytes of L2 as allocated; " + std::to_string(region.end) + " are available" +
                      (opts.buffersize ? "" : "; buffersize grown"));
       }
     }
@@ -164,8 +169,10 @@ std::optional<ImportReport> import_model(Model& m, const HardwareConfig& hw,
     return a.core < b.core;
   });
   std::vector<std::vector<std::int64_t>> order(m.cores.size());
-  for (std::uint32_t ci = 0; ci < m.cores.size(); ++ci) order[ci].assign(all[ci].tensors.size(), -1);
-  for (std::size_t i = 0; i < needs.size(); ++i) order[needs[i].core][needs[i].tensor] = static_cast<std::int64_t>(i);
+  for (std::uint32_t ci = 0; ci < m.cores.size(); ++ci)
+    order[ci].assign(all[ci].tensors.size(), -1);
+  for (std::size_t i = 0; i < needs.size(); ++i)
+    order[needs[i].core][needs[i].tensor] = static_cast<std::int64_t>(i);
   rep.tensors_with_order = needs.size();
 
   // Weight bytes per pe workload: its L2 weight tensor(s), else DRAM sizes.
@@ -176,10 +183,11 @@ std::optional<ImportReport> import_model(Model& m, const HardwareConfig& hw,
       std::int64_t bytes = 0;
       for (const BufferEntry& e : w.buffer) {
         if (e.type != TensorType::weight) continue;
-        const bool mine = std::any_of(e.transfer_id.begin(), e.transfer_id.end(), [&](TransferId t) {
-          return std::find(w.weight->transfer_id.begin(), w.weight->transfer_id.end(), t) !=
-                 w.weight->transfer_id.end();
-        });
+        const bool mine =
+            std::any_of(e.transfer_id.begin(), e.transfer_id.end(), [&](TransferId t) {
+              return std::find(w.weight->transfer_id.begin(), w.weight->transfer_id.end(), t) !=
+                     w.weight->transfer_id.end();
+            });
         if (mine) bytes += tensor_bytes(e, hw);
       }
       if (bytes == 0)
@@ -208,7 +216,8 @@ std::optional<ImportReport> import_model(Model& m, const HardwareConfig& hw,
         e.bitwidth = bw;
         e.tensor_id = ti;
         e.newly_added = all[ci].tensors[ti].first == s;
-        e.tensor_order = order[ci][ti] >= 0 ? std::optional<std::int64_t>(order[ci][ti]) : std::nullopt;
+        e.tensor_order =
+            order[ci][ti] >= 0 ? std::optional<std::int64_t>(order[ci][ti]) : std::nullopt;
         if (e.type == TensorType::ifmap) {
           e.cur_wl_ifmap = e.workload_id ? *e.workload_id == w.workload_id : false;
         }
@@ -247,7 +256,8 @@ std::optional<ImportReport> import_model(Model& m, const HardwareConfig& hw,
           const BufferEntry& b = w.buffer[ei];
           if (b.type == TensorType::weight &&
               std::any_of(b.transfer_id.begin(), b.transfer_id.end(), [&](TransferId t) {
-                return std::find(e.transfer_id.begin(), e.transfer_id.end(), t) != e.transfer_id.end();
+                return std::find(e.transfer_id.begin(), e.transfer_id.end(), t) !=
+                       e.transfer_id.end();
               })) {
             e.source = Wl0Source::core;
             e.tensor_order = b.tensor_order;
@@ -260,7 +270,8 @@ std::optional<ImportReport> import_model(Model& m, const HardwareConfig& hw,
       }
       if (w.kind == LayerKind::pe) {
         auto gi = geometry.find(w.layer_name);
-        const detail::LayerGeometry geo = gi != geometry.end() ? gi->second : detail::LayerGeometry{};
+        const detail::LayerGeometry geo =
+            gi != geometry.end() ? gi->second : detail::LayerGeometry{};
         w.tile_info = std::vector<Tile>{detail::make_tile(w, geo, hw.pe)};
         w.tile_padding_tblr = detail::tile_padding(w.workload, geo);
       }

@@ -60,10 +60,10 @@ std::map<std::string, LayerGeometry> layer_geometry(
       continue;
     }
     g.r = g.s = static_cast<std::int32_t>(r);
-    g.stride_h = static_cast<std::int32_t>(std::max<std::int64_t>(1, std::llround(
-        static_cast<double>(a.in_h) / static_cast<double>(a.out_h))));
-    g.stride_w = static_cast<std::int32_t>(std::max<std::int64_t>(1, std::llround(
-        static_cast<double>(a.in_w) / static_cast<double>(a.out_w))));
+    g.stride_h = static_cast<std::int32_t>(std::max<std::int64_t>(
+        1, std::llround(static_cast<double>(a.in_h) / static_cast<double>(a.out_h))));
+    g.stride_w = static_cast<std::int32_t>(std::max<std::int64_t>(
+        1, std::llround(static_cast<double>(a.in_w) / static_cast<double>(a.out_w))));
     const std::int64_t pad_h = std::max<std::int64_t>(0, (a.out_h - 1) * g.stride_h + r - a.in_h);
     const std::int64_t pad_w = std::max<std::int64_t>(0, (a.out_w - 1) * g.stride_w + r - a.in_w);
     g.pad_top = static_cast<std::int32_t>(pad_h / 2);
@@ -108,9 +108,8 @@ Tile make_tile(const Workload& w, const LayerGeometry& g, const PeConfig& pe) {
   t.act_mini_tile = {1, static_cast<std::int32_t>(std::min<std::int64_t>(pe.lanes, c)), g.r,
                      static_cast<std::int32_t>((ow - 1) * g.stride_w + g.s)};
   // One output mini tile per cycle per (C mini tile, kernel position).
-  t.single_tile_time_pred = static_cast<double>(n * ceil_div(k, pe.rows) * h *
-                                                ceil_div(wd, pe.cols) * ceil_div(c, pe.lanes) *
-                                                g.r * g.s);
+  t.single_tile_time_pred = static_cast<double>(
+      n * ceil_div(k, pe.rows) * h * ceil_div(wd, pe.cols) * ceil_div(c, pe.lanes) * g.r * g.s);
   t.tile_padding_tblr = tile_padding(w.workload, g);
   return t;
 }

@@ -48,10 +48,14 @@ std::vector<std::size_t> order_for(const std::vector<AllocTensor>& t, AllocStrat
 
 const char* to_string(AllocStrategy s) {
   switch (s) {
-    case AllocStrategy::first_fit_by_start: return "first-fit-by-start";
-    case AllocStrategy::size_best_fit: return "size-best-fit";
-    case AllocStrategy::size_first_fit: return "size-first-fit";
-    case AllocStrategy::area_best_fit: return "area-best-fit";
+    case AllocStrategy::first_fit_by_start:
+      return "first-fit-by-start";
+    case AllocStrategy::size_best_fit:
+      return "size-best-fit";
+    case AllocStrategy::size_first_fit:
+      return "size-first-fit";
+    case AllocStrategy::area_best_fit:
+      return "area-best-fit";
   }
   return "?";
 }
@@ -69,7 +73,8 @@ Allocation allocate(const std::vector<AllocTensor>& t, AllocStrategy s, std::int
     busy.clear();
     for (std::size_t j : placed)
       if (overlap_in_time(t[i], t[j])) busy.push_back({out.address[j], out.address[j] + t[j].size});
-    std::sort(busy.begin(), busy.end(), [](const Span& a, const Span& b) { return a.begin < b.begin; });
+    std::sort(busy.begin(), busy.end(),
+              [](const Span& a, const Span& b) { return a.begin < b.begin; });
     // Walk the gaps between busy spans; the last gap is unbounded.
     std::int64_t cursor = align_up(base, alignment);
     std::int64_t chosen = -1, chosen_gap = INT64_MAX;
@@ -130,7 +135,8 @@ bool ring_fit(const std::vector<AllocTensor>& t, const RingRegion& region, std::
         busy.push_back({0, off + t[j].size - cap});
       }
     }
-    std::sort(busy.begin(), busy.end(), [](const Span& a, const Span& b) { return a.begin < b.begin; });
+    std::sort(busy.begin(), busy.end(),
+              [](const Span& a, const Span& b) { return a.begin < b.begin; });
     auto free_at = [&](std::int64_t off) {
       const std::int64_t end = off + t[i].size;
       for (const Span& b : busy) {
@@ -185,9 +191,8 @@ LivePeak live_peak(const std::vector<AllocTensor>& t) {
   return p;
 }
 
-std::vector<std::string> verify_allocation(const std::vector<AllocTensor>& t,
-                                           const Allocation& a, const RingRegion& region,
-                                           std::int64_t alignment) {
+std::vector<std::string> verify_allocation(const std::vector<AllocTensor>& t, const Allocation& a,
+                                           const RingRegion& region, std::int64_t alignment) {
   std::vector<std::string> problems;
   const std::int64_t cap = region.size();
   std::vector<std::vector<Span>> spans(t.size());

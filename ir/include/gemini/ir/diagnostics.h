@@ -77,8 +77,8 @@ enum class Check : std::uint16_t {
   // O: order
   dependency_cycle,  // O001
   // A: allocation (gemini import)
-  l2_grown,          // A001
-  l2_does_not_fit,   // A002
+  l2_grown,         // A001
+  l2_does_not_fit,  // A002
   kCount
 };
 

@@ -36,8 +36,8 @@ enum class AllocStrategy : std::uint8_t {
 };
 const char* to_string(AllocStrategy s);
 inline constexpr AllocStrategy kAllStrategies[] = {
-    AllocStrategy::first_fit_by_start, AllocStrategy::size_best_fit,
-    AllocStrategy::size_first_fit, AllocStrategy::area_best_fit};
+    AllocStrategy::first_fit_by_start, AllocStrategy::size_best_fit, AllocStrategy::size_first_fit,
+    AllocStrategy::area_best_fit};
 
 struct Allocation {
   std::vector<std::int64_t> address;  // per tensor, absolute L2 address
@@ -67,8 +67,7 @@ LivePeak live_peak(const std::vector<AllocTensor>& t);
 // Independent check of an allocation: every tensor inside `region` (wrapping
 // allowed), aligned, and no two tensors live at the same time sharing a
 // byte. Returns the problems found, empty when none.
-std::vector<std::string> verify_allocation(const std::vector<AllocTensor>& t,
-                                           const Allocation& a, const RingRegion& region,
-                                           std::int64_t alignment);
+std::vector<std::string> verify_allocation(const std::vector<AllocTensor>& t, const Allocation& a,
+                                           const RingRegion& region, std::int64_t alignment);
 
 }  // namespace gemini::ir
