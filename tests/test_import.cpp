@@ -52,7 +52,8 @@ TEST(Allocator, RingPlacementsAreValid) {
     const int n = 6 + static_cast<int>(rng() % 7);
     for (int i = 0; i < n; ++i) {
       const std::uint32_t first = rng() % 10;
-      t.push_back({8 * (1 + static_cast<std::int64_t>(rng() % 16)), first, first + rng() % 4});
+      t.push_back({8 * (1 + static_cast<std::int64_t>(rng() % 16)), first,
+                   first + static_cast<std::uint32_t>(rng() % 4)});
     }
     const std::int64_t live = ir::live_peak(t).bytes;
     const std::int64_t base = 1024;  // regions need not start at 0

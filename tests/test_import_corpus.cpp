@@ -86,15 +86,18 @@ TEST_P(ImportCorpus, ImportsValidatesAndRoundTrips) {
   for (const ir::CoreImport& c : rep->cores) {
     EXPECT_LE(static_cast<double>(c.alloc_peak), 1.15 * static_cast<double>(c.live_peak))
         << "core " << c.core_id;
-    if (c.live_peak <= hw->l2.size_bytes)
+    if (c.live_peak <= hw->l2.size_bytes) {
       EXPECT_LE(c.alloc_peak, hw->l2.size_bytes)
           << "core " << c.core_id << " fits but was not fitted";
+    }
   }
   const bool all_fit_live = std::all_of(rep->cores.begin(), rep->cores.end(), [&](const auto& c) {
     return c.live_peak <= hw->l2.size_bytes;
   });
   EXPECT_EQ(rep->fits, all_fit_live);
-  if (all_fit_live) EXPECT_EQ(rep->buffersize, hw->l2.size_bytes);
+  if (all_fit_live) {
+    EXPECT_EQ(rep->buffersize, hw->l2.size_bytes);
+  }
 
   std::ostringstream first;
   ir::write_full(r.model, first);
