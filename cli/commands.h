@@ -13,5 +13,6 @@ using Command = std::function<int()>;
 Command add_validate(CLI::App& app);
 Command add_info(CLI::App& app);
 Command add_import(CLI::App& app);
+Command add_asm(CLI::App& app);  // asm, disasm, as
 
 }  // namespace gemini::cli

@@ -1,0 +1,38 @@
+#pragma once
+// Binary form of instructions and programs, derived from the ISA table.
+//
+// Program file (core_<id>.bin): a 16-byte header -- magic "GEMINIC1", the
+// core id (u32) and the instruction count (u32), little-endian -- then the
+// instructions, 64 bytes each. Decoding accepts only canonical bytes (unused
+// bytes zero, values in range), so decode -> encode reproduces any file it
+// accepts byte for byte.
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gemini/assembler/isa.h"
+
+namespace gemini::assembler {
+
+using InstrBytes = std::array<std::uint8_t, kInstrBytes>;
+
+// Fails (returns nullopt, sets `error`) when a value is out of its field's range.
+std::optional<InstrBytes> encode(const Instr& in, std::string& error);
+std::optional<Instr> decode(const std::uint8_t* bytes, std::string& error);
+
+struct CoreProgram {
+  std::int32_t core_id = 0;
+  std::vector<Instr> instrs;
+  bool operator==(const CoreProgram&) const = default;
+};
+
+inline constexpr std::size_t kFileHeaderBytes = 16;
+bool encode_program(const CoreProgram& p, std::vector<std::uint8_t>& out, std::string& error);
+// `error` names the instruction index and byte offset of the first problem.
+std::optional<CoreProgram> decode_program(const std::vector<std::uint8_t>& bytes,
+                                          std::string& error);
+
+}  // namespace gemini::assembler

@@ -1,0 +1,57 @@
+#pragma once
+// Typed invocations (after ../shared/spec/task-spec.md): the lowering never
+// sets instruction fields directly. It builds an Invocation -- an opcode plus
+// named bindings: tensor slots (address, bytes, box, and the access the
+// caller intends) and argument slots -- and bind() checks it against the
+// opcode's signature in the ISA table before producing an Instr:
+//   * every tensor and argument slot of the signature is bound, once;
+//   * no binding names a slot the signature lacks;
+//   * a tensor bound for writing goes to a write slot, for reading to a read
+//     slot (writing through a read slot is rejected);
+//   * values fit their field's type and range.
+// Errors name the instruction and the IR workload it came from.
+//
+// Stages: IR workload -> Invocation (this file) -> Instr (isa.h) -> bytes
+// (encoding.h).
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "gemini/assembler/isa.h"
+
+namespace gemini::assembler {
+
+struct TensorArg {
+  std::int64_t addr = 0;
+  std::int64_t bytes = 0;
+  std::optional<Box> box;
+  Access access = Access::read;
+  bool unused = false;  // a slot the operation does not use this time (vp_run's in1 for one input)
+};
+
+struct Invocation {
+  Opcode op = Opcode::nop;
+  std::optional<Engine> queue;  // for wait_local / wait_token / signal
+  std::uint32_t workload = 0xffffffffu;
+  std::string origin;  // "core 3 workload 12 (conv1)" for diagnostics
+  bool flag = false;
+  std::vector<std::pair<std::string_view, TensorArg>> tensors;  // by address-field name
+  std::vector<std::pair<std::string_view, std::int64_t>> args;
+  std::vector<std::pair<std::string_view, Box>> boxes;  // box arguments
+
+  Invocation& tensor(std::string_view slot, TensorArg t) {
+    tensors.emplace_back(slot, std::move(t));
+    return *this;
+  }
+  Invocation& arg(std::string_view name, std::int64_t v) {
+    args.emplace_back(name, v);
+    return *this;
+  }
+};
+
+std::optional<Instr> bind(const Invocation& inv, std::string& error);
+
+}  // namespace gemini::assembler

@@ -1,0 +1,133 @@
+#pragma once
+// The Gemini core ISA (docs/isa.md): one table of opcodes, each declaring its
+// fields once -- tensor slots (an L2 / DRAM / WL0 operand with a role and an
+// access) and argument slots (a typed, range-checked value). The encoder,
+// decoder, printer, text parser, binder and verifier are all derived from
+// this table; nothing else knows a field's offset or width.
+//
+// Every instruction is 64 bytes, little-endian: an 8-byte header (opcode,
+// queue, flags, workload id) and 56 bytes of fields at fixed offsets. Fixed
+// width keeps decode a table lookup and lets a core's fetch unit index
+// instructions directly; 64 bytes is the smallest power of two that holds a
+// PE or NoC operation with both of its 4-D boxes (2 x 16 bytes) and its
+// addresses.
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+
+namespace gemini::assembler {
+
+inline constexpr std::size_t kInstrBytes = 64;
+inline constexpr std::size_t kHeaderBytes = 8;
+
+// The engine queues of a core. Instructions are dispatched in program order
+// into the queue of their engine; queues run concurrently, each in order.
+enum class Engine : std::uint8_t { dma_in, dma_out, noc, wl0, pe, vp, ctrl, kCount };
+inline constexpr std::size_t kEngines = static_cast<std::size_t>(Engine::kCount);
+std::string_view to_string(Engine e);
+std::optional<Engine> engine_from(std::string_view s);
+
+enum class Opcode : std::uint8_t {
+  nop = 0x00,
+  end = 0x01,
+  wait_local = 0x02,  // block the queue until engine `on` has retired `count` instructions
+  wait_token = 0x03,  // block the queue until token (kind, transfer, from) has arrived
+  signal = 0x04,      // after the queue's earlier instructions retire, send a token
+  dma_in = 0x10,      // DRAM -> L2
+  dma_out = 0x11,     // L2 -> DRAM
+  noc_send = 0x12,    // L2 -> another core's L2 (delivers a data token)
+  wl0_load = 0x13,    // L2 or DRAM -> WL0
+  pe_cfg = 0x20,      // PE tiling registers for the following pe_run
+  pe_run = 0x21,      // convolution / matrix product over L2 and WL0
+  vp_run = 0x30,      // vector operation over L2
+};
+
+enum class FieldType : std::uint8_t {
+  u8,
+  u16,
+  u32,
+  u64,
+  i32,
+  box,
+  engine,
+  token_kind,
+  vp_op,
+  loop_order,
+  cut_mode,
+  wl0_src
+};
+
+// What a tensor slot is to the operation, and how it is accessed.
+enum class Role : std::uint8_t { none, src, dst, ifmap, weight, ofmap, wl0, grant };
+enum class Access : std::uint8_t { none, read, write };
+enum class Memory : std::uint8_t { none, l2, dram, wl0 };
+
+struct Field {
+  std::string_view name;
+  FieldType type;
+  std::uint8_t offset;  // in the 64-byte instruction
+  std::int64_t min, max;
+  // Tensor slots: the address field names its role, access and memory; the
+  // bytes and box fields of the same slot share the role.
+  Role role = Role::none;
+  Access access = Access::none;
+  Memory memory = Memory::none;
+};
+
+enum class TokenKind : std::uint8_t { data, credit, dram };
+enum class VpOp : std::uint8_t { pool_max, pool_avg, add, transpose, copy };
+enum class CutMode : std::uint8_t { none, k, h, kh };
+enum class Wl0Src : std::uint8_t { l2, dram };
+
+struct OpInfo {
+  Opcode op;
+  std::string_view mnemonic;
+  Engine engine;  // kCount: the queue is a field of the instruction (waits, signal)
+  std::span<const Field> fields;
+  std::string_view flag_name;  // name of flag bit 0 in text ("" when unused)
+};
+
+std::span<const OpInfo> all_ops();
+const OpInfo* op_info(Opcode op);
+const OpInfo* op_info(std::string_view mnemonic);
+
+// Loop orders are the 24 permutations of "KNHW"; encoded as their index.
+std::string_view loop_order_name(std::uint8_t index);
+std::optional<std::uint8_t> loop_order_index(std::string_view s);
+
+struct Box {
+  std::array<std::int64_t, 4> lo{}, hi{};
+  bool operator==(const Box&) const = default;
+};
+
+// A decoded instruction: the header plus one value per field of its opcode
+// (boxes take their own storage). Values are range-checked on encode.
+struct Instr {
+  Opcode op = Opcode::nop;
+  Engine queue = Engine::ctrl;
+  std::uint16_t flags = 0;
+  std::uint32_t workload = 0xffffffffu;  // the IR workload it came from; ~0 none
+  std::array<std::int64_t, 24> v{};      // scalar fields, in table order
+  std::array<Box, 2> boxes{};            // box fields, in table order
+  bool operator==(const Instr&) const = default;
+
+  const OpInfo& info() const { return *op_info(op); }
+  // Field access by name (aborts on a name the opcode does not have: a bug).
+  std::int64_t get(std::string_view field) const;
+  void set(std::string_view field, std::int64_t value);
+  const Box& box(std::string_view field) const;
+  void set_box(std::string_view field, const Box& b);
+};
+
+// Index of a field among the scalar (or box) fields of its opcode.
+struct FieldSlot {
+  const Field* field;
+  std::size_t index;  // into Instr::v or Instr::boxes
+  bool is_box;
+};
+std::optional<FieldSlot> find_field(const OpInfo& op, std::string_view name);
+
+}  // namespace gemini::assembler

@@ -1,0 +1,48 @@
+#pragma once
+// Lowering: a full-dialect IR model -> one program per core (docs/isa.md,
+// "Lowering").
+//
+// The lowering first builds events -- loads, credits, WL0 loads, computes,
+// sends, stores -- each with the events it must wait for: the writers of
+// what it reads, the last readers and writers of the L2 bytes it overwrites
+// (ring-buffer reuse, derived from the snapshots), the receiver's credit for
+// a send, the DRAM writes a load re-reads. It then orders all events of all
+// cores in one topological order (earliest predicted start first) and emits
+// each core's instructions in that order, turning every dependency into a
+// wait: wait_local on the engine and instruction count for the same core,
+// wait_token on (kind, transfer, source core, count) across cores. Because
+// every queue follows one global topological order, queue order adds no
+// cycle: a schedule without dependency cycles lowers to a program without
+// deadlock (the verifier checks it again).
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gemini/assembler/encoding.h"
+#include "gemini/ir/diagnostics.h"
+#include "gemini/ir/hw_config.h"
+#include "gemini/ir/model.h"
+
+namespace gemini::assembler {
+
+struct LoweredCore {
+  CoreProgram program;
+  std::vector<std::string> comments;  // per instruction: workload, layer, transfer
+};
+
+struct Program {
+  std::vector<LoweredCore> cores;  // ascending core id, every core of the mesh
+  std::int64_t l2_bytes = 0;       // buffersize
+  std::int64_t wl0_bytes = 0;
+  std::vector<ir::RingRegion> regions;
+  std::int64_t dram_bytes = 0;  // extent of the DRAM address map
+};
+
+// Errors go to `errors` ("core 3 workload 12 (conv1): ..."); nullopt when
+// any occurred.
+std::optional<Program> lower(const ir::Model& m, const ir::HardwareConfig& hw,
+                             std::vector<std::string>& errors);
+
+}  // namespace gemini::assembler

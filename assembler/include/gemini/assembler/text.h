@@ -1,0 +1,33 @@
+#pragma once
+// Text form of instructions and programs (printer and parser), derived from
+// the ISA table. One instruction per line:
+//
+//   dma_in l2=4096 bytes=768 dram=0 transfer=2 dst_box=[0,0,0,0]:[0,2,15,15] src_box=... wl=0
+//   wait_local q=pe on=dma_in count=3
+//   pe_run ifmap=... acc wl=12            ; comments run to the end of the line
+//
+// Every field of the opcode must be given once, by name, in any order;
+// `q=` names the queue of wait_local / wait_token / signal; `wl=` is the IR
+// workload the instruction came from (optional). A program starts with
+// `.core N`. Errors name file:line:column.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gemini/assembler/encoding.h"
+
+namespace gemini::assembler {
+
+std::string print(const Instr& in);
+// `comments[i]`, when given and not empty, follows instruction i after "; ".
+std::string print_program(const CoreProgram& p, const std::vector<std::string>* comments = nullptr);
+
+struct ParseError {
+  std::size_t line = 0, column = 0;
+  std::string message;
+};
+std::optional<Instr> parse_instr(std::string_view line, ParseError& err);
+std::optional<CoreProgram> parse_program(std::string_view text, ParseError& err);
+
+}  // namespace gemini::assembler

@@ -1,0 +1,106 @@
+#include "gemini/assembler/invocation.h"
+
+#include <algorithm>
+#include <string>
+
+namespace gemini::assembler {
+
+std::optional<Instr> bind(const Invocation& inv, std::string& error) {
+  const OpInfo* op = op_info(inv.op);
+  auto fail = [&](std::string msg) -> std::optional<Instr> {
+    error = std::string(op ? op->mnemonic : "?") + " (" + inv.origin + "): " + msg;
+    return std::nullopt;
+  };
+  if (!op) return fail("unknown opcode");
+  Instr in;
+  in.op = inv.op;
+  in.workload = inv.workload;
+  if (op->engine == Engine::kCount) {
+    if (!inv.queue) return fail("needs a queue");
+    in.queue = *inv.queue;
+  } else {
+    if (inv.queue && *inv.queue != op->engine) return fail("runs on its own queue");
+    in.queue = op->engine;
+  }
+  if (inv.flag) {
+    if (op->flag_name.empty()) return fail("has no flag");
+    in.flags = 1;
+  }
+  std::vector<bool> done(op->fields.size(), false);
+  auto field_index = [&](std::string_view name) -> std::optional<std::size_t> {
+    for (std::size_t i = 0; i < op->fields.size(); ++i)
+      if (op->fields[i].name == name) return i;
+    return std::nullopt;
+  };
+  auto set = [&](std::size_t fi, std::int64_t v) -> bool {
+    const Field& f = op->fields[fi];
+    if (v < f.min || v > f.max) {
+      error = std::string(op->mnemonic) + " (" + inv.origin + "): " + std::string(f.name) + "=" +
+              std::to_string(v) + " outside [" + std::to_string(f.min) + ", " +
+              std::to_string(f.max) + "]";
+      return false;
+    }
+    in.set(f.name, v);
+    done[fi] = true;
+    return true;
+  };
+  auto set_box = [&](std::size_t fi, const Box& b) -> bool {
+    const Field& f = op->fields[fi];
+    for (int d = 0; d < 4; ++d)
+      if (b.lo[d] < f.min || b.hi[d] > f.max || b.lo[d] > b.hi[d]) {
+        error = std::string(op->mnemonic) + " (" + inv.origin + "): " + std::string(f.name) +
+                " has a coordinate outside [0, " + std::to_string(f.max) + "] or lower > upper";
+        return false;
+      }
+    in.set_box(f.name, b);
+    done[fi] = true;
+    return true;
+  };
+
+  for (const auto& [slot, t] : inv.tensors) {
+    auto fi = field_index(slot);
+    if (!fi || op->fields[*fi].access == Access::none)
+      return fail("has no tensor slot \"" + std::string(slot) + "\"");
+    const Field& f = op->fields[*fi];
+    if (done[*fi]) return fail("tensor slot \"" + std::string(slot) + "\" bound twice");
+    if (!t.unused && t.access != f.access)
+      return fail(std::string(t.access == Access::write ? "writes" : "reads") + " through " +
+                  (f.access == Access::write ? "write" : "read") + " slot \"" + std::string(slot) +
+                  "\"");
+    if (!set(*fi, t.unused ? 0 : t.addr)) return std::nullopt;
+    // The slot's bytes and box fields: fields of the same role without access.
+    for (std::size_t k = 0; k < op->fields.size(); ++k) {
+      const Field& g = op->fields[k];
+      if (g.role != f.role || g.access != Access::none || done[k]) continue;
+      if (g.type == FieldType::box) {
+        if (t.unused) {
+          if (!set_box(k, Box{})) return std::nullopt;
+          continue;
+        }
+        if (!t.box) continue;  // may come from another slot of the same role
+        if (!set_box(k, *t.box)) return std::nullopt;
+      } else {
+        if (!set(k, t.unused ? 0 : t.bytes)) return std::nullopt;
+      }
+    }
+  }
+  for (const auto& [name, v] : inv.args) {
+    auto fi = field_index(name);
+    if (!fi || op->fields[*fi].access != Access::none || op->fields[*fi].role != Role::none ||
+        op->fields[*fi].type == FieldType::box)
+      return fail("has no argument slot \"" + std::string(name) + "\"");
+    if (done[*fi]) return fail("argument \"" + std::string(name) + "\" bound twice");
+    if (!set(*fi, v)) return std::nullopt;
+  }
+  for (const auto& [name, b] : inv.boxes) {
+    auto fi = field_index(name);
+    if (!fi || op->fields[*fi].type != FieldType::box)
+      return fail("has no box slot \"" + std::string(name) + "\"");
+    if (!set_box(*fi, b)) return std::nullopt;
+  }
+  for (std::size_t i = 0; i < op->fields.size(); ++i)
+    if (!done[i]) return fail("slot \"" + std::string(op->fields[i].name) + "\" is not bound");
+  return in;
+}
+
+}  // namespace gemini::assembler

@@ -1,0 +1,245 @@
+// The instruction table: every opcode's fields, once. See docs/isa.md.
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "gemini/assembler/isa.h"
+
+namespace gemini::assembler {
+namespace {
+
+constexpr std::int64_t U8 = 0xff, U16 = 0xffff, U32 = 0xffffffffLL;
+constexpr std::int64_t U64 = (std::int64_t{1} << 48) - 1;  // DRAM addresses: 48 bits
+using F = FieldType;
+using R = Role;
+using A = Access;
+using M = Memory;
+
+constexpr Field kWaitLocal[] = {
+    {"on", F::engine, 8, 0, kEngines - 1},
+    {"count", F::u32, 12, 1, U32},
+};
+constexpr Field kWaitToken[] = {
+    {"kind", F::token_kind, 8, 0, 2},
+    {"transfer", F::u32, 12, 0, U32},
+    {"from", F::u16, 16, 0, U16},
+    {"count", F::u32, 20, 1, U32},  // wait until this many such tokens arrived
+};
+constexpr Field kSignal[] = {
+    {"kind", F::token_kind, 8, 0, 2},
+    {"transfer", F::u32, 12, 0, U32},
+    {"to", F::u16, 16, 0, U16},
+    // A credit grants the receiver's L2 range the sender will write.
+    {"grant", F::u32, 20, 0, U32, R::grant, A::write, M::l2},
+    {"grant_bytes", F::u32, 24, 0, U32, R::grant},
+};
+constexpr Field kDmaIn[] = {
+    {"l2", F::u32, 8, 0, U32, R::dst, A::write, M::l2},
+    {"bytes", F::u32, 12, 1, U32, R::dst},
+    {"dram", F::u64, 16, 0, U64, R::src, A::read, M::dram},
+    {"transfer", F::u32, 24, 0, U32},
+    {"dst_box", F::box, 28, 0, U16, R::dst},
+    {"src_box", F::box, 44, 0, U16, R::src},
+};
+constexpr Field kDmaOut[] = {
+    {"l2", F::u32, 8, 0, U32, R::src, A::read, M::l2},
+    {"bytes", F::u32, 12, 1, U32, R::src},
+    {"dram", F::u64, 16, 0, U64, R::dst, A::write, M::dram},
+    {"transfer", F::u32, 24, 0, U32},
+    {"src_box", F::box, 28, 0, U16, R::src},
+};
+constexpr Field kNocSend[] = {
+    {"src", F::u32, 8, 0, U32, R::src, A::read, M::l2},
+    {"dst", F::u32, 12, 0, U32, R::dst, A::write, M::l2},
+    {"bytes", F::u32, 16, 1, U32, R::src},
+    {"to", F::u16, 20, 0, U16},
+    {"transfer", F::u32, 24, 0, U32},
+    {"src_box", F::box, 28, 0, U16, R::src},
+    {"dst_box", F::box, 44, 0, U16, R::dst},
+};
+constexpr Field kWl0Load[] = {
+    {"source", F::wl0_src, 8, 0, 1},       {"wl0", F::u32, 12, 0, U32, R::wl0, A::write, M::wl0},
+    {"bytes", F::u32, 16, 1, U32, R::wl0}, {"l2", F::u32, 20, 0, U32, R::src, A::read, M::l2},
+    {"dram", F::u64, 24, 0, U64},          {"transfer", F::u32, 32, 0, U32},
+};
+constexpr Field kPeCfg[] = {
+    {"loop", F::loop_order, 8, 0, 23}, {"cut", F::cut_mode, 9, 0, 3},
+    {"ci_cut", F::u16, 10, 1, U16},    {"mtc0", F::u16, 12, 1, U16},
+    {"mtk0", F::u16, 14, 1, U16},      {"om_n", F::u16, 16, 1, U16},
+    {"om_k", F::u16, 18, 1, U16},      {"om_h", F::u16, 20, 1, U16},
+    {"om_w", F::u16, 22, 1, U16},      {"am_n", F::u16, 24, 1, U16},
+    {"am_c", F::u16, 26, 1, U16},      {"am_h", F::u16, 28, 1, U16},
+    {"am_w", F::u16, 30, 1, U16},      {"pad_t", F::u8, 32, 0, U8},
+    {"pad_b", F::u8, 33, 0, U8},       {"pad_l", F::u8, 34, 0, U8},
+    {"pad_r", F::u8, 35, 0, U8},       {"r", F::u8, 36, 1, U8},
+    {"s", F::u8, 37, 1, U8},           {"stride_h", F::u8, 38, 1, U8},
+    {"stride_w", F::u8, 39, 1, U8},    {"wl0", F::u16, 40, 0, U16},
+};
+constexpr Field kPeRun[] = {
+    {"ifmap", F::u32, 8, 0, U32, R::ifmap, A::read, M::l2},
+    {"ifmap_bytes", F::u32, 12, 1, U32, R::ifmap},
+    {"weight", F::u32, 16, 0, U32, R::weight, A::read, M::l2},
+    {"weight_bytes", F::u32, 20, 0, U32, R::weight},
+    {"ofmap", F::u32, 24, 0, U32, R::ofmap, A::write, M::l2},
+    {"ofmap_bytes", F::u32, 28, 1, U32, R::ofmap},
+    {"ifmap_box", F::box, 32, 0, U16, R::ifmap},
+    {"ofmap_box", F::box, 48, 0, U16, R::ofmap},
+};
+constexpr Field kVpRun[] = {
+    {"op", F::vp_op, 8, 0, 4},
+    {"inputs", F::u8, 9, 1, 2},
+    {"window", F::u8, 10, 1, U8},
+    {"stride", F::u8, 11, 1, U8},
+    {"in0", F::u32, 12, 0, U32, R::src, A::read, M::l2},
+    {"in1", F::u32, 16, 0, U32, R::src, A::read, M::l2},
+    {"out", F::u32, 20, 0, U32, R::dst, A::write, M::l2},
+    {"in_bytes", F::u32, 24, 1, U32, R::src},
+    {"out_bytes", F::u32, 28, 1, U32, R::dst},
+    {"in_box", F::box, 32, 0, U16, R::src},
+    {"out_box", F::box, 48, 0, U16, R::dst},
+};
+
+constexpr OpInfo kOps[] = {
+    {Opcode::nop, "nop", Engine::ctrl, {}, ""},
+    {Opcode::end, "end", Engine::ctrl, {}, ""},
+    {Opcode::wait_local, "wait_local", Engine::kCount, kWaitLocal, ""},
+    {Opcode::wait_token, "wait_token", Engine::kCount, kWaitToken, ""},
+    {Opcode::signal, "signal", Engine::kCount, kSignal, ""},
+    {Opcode::dma_in, "dma_in", Engine::dma_in, kDmaIn, ""},
+    {Opcode::dma_out, "dma_out", Engine::dma_out, kDmaOut, ""},
+    {Opcode::noc_send, "noc_send", Engine::noc, kNocSend, ""},
+    {Opcode::wl0_load, "wl0_load", Engine::wl0, kWl0Load, ""},
+    {Opcode::pe_cfg, "pe_cfg", Engine::pe, kPeCfg, ""},
+    {Opcode::pe_run, "pe_run", Engine::pe, kPeRun, "acc"},
+    {Opcode::vp_run, "vp_run", Engine::vp, kVpRun, ""},
+};
+
+constexpr std::string_view kEngineNames[] = {"dma_in", "dma_out", "noc", "wl0", "pe", "vp", "ctrl"};
+
+// Every field fits in the 64 bytes and no two overlap: checked at start-up.
+const bool kTableOk = [] {
+  for (const OpInfo& op : kOps) {
+    std::array<bool, kInstrBytes> used{};
+    std::size_t scalars = 0, boxes = 0;
+    for (const Field& f : op.fields) {
+      std::size_t w = 0;
+      switch (f.type) {
+        case FieldType::u8:
+        case FieldType::engine:
+        case FieldType::token_kind:
+        case FieldType::vp_op:
+        case FieldType::loop_order:
+        case FieldType::cut_mode:
+        case FieldType::wl0_src:
+          w = 1;
+          break;
+        case FieldType::u16:
+          w = 2;
+          break;
+        case FieldType::u32:
+        case FieldType::i32:
+          w = 4;
+          break;
+        case FieldType::u64:
+          w = 8;
+          break;
+        case FieldType::box:
+          w = 16;
+          break;
+      }
+      (f.type == FieldType::box ? boxes : scalars) += 1;
+      for (std::size_t b = f.offset; b < f.offset + w; ++b) {
+        if (b < kHeaderBytes || b >= kInstrBytes || used[b]) {
+          std::fprintf(stderr, "gemini: internal error: ISA field %s.%s overlaps\n",
+                       std::string(op.mnemonic).c_str(), std::string(f.name).c_str());
+          std::abort();
+        }
+        used[b] = true;
+      }
+    }
+    if (scalars > 24 || boxes > 2) {
+      std::fprintf(stderr, "gemini: internal error: ISA op %s has too many fields\n",
+                   std::string(op.mnemonic).c_str());
+      std::abort();
+    }
+  }
+  return true;
+}();
+
+}  // namespace
+
+std::string_view to_string(Engine e) {
+  const auto i = static_cast<std::size_t>(e);
+  return i < kEngines ? kEngineNames[i] : "?";
+}
+
+std::optional<Engine> engine_from(std::string_view s) {
+  for (std::size_t i = 0; i < kEngines; ++i)
+    if (kEngineNames[i] == s) return static_cast<Engine>(i);
+  return std::nullopt;
+}
+
+std::span<const OpInfo> all_ops() { return kOps; }
+
+const OpInfo* op_info(Opcode op) {
+  for (const OpInfo& o : kOps)
+    if (o.op == op) return &o;
+  return nullptr;
+}
+
+const OpInfo* op_info(std::string_view mnemonic) {
+  for (const OpInfo& o : kOps)
+    if (o.mnemonic == mnemonic) return &o;
+  return nullptr;
+}
+
+std::string_view loop_order_name(std::uint8_t index) {
+  static const std::array<std::string, 24> names = [] {
+    std::array<std::string, 24> out;
+    std::string s = "HKNW";  // sorted, so next_permutation walks all 24
+    std::size_t i = 0;
+    do {
+      out[i++] = s;
+    } while (std::next_permutation(s.begin(), s.end()));
+    return out;
+  }();
+  return index < 24 ? std::string_view(names[index]) : std::string_view("?");
+}
+
+std::optional<std::uint8_t> loop_order_index(std::string_view s) {
+  for (std::uint8_t i = 0; i < 24; ++i)
+    if (loop_order_name(i) == s) return i;
+  return std::nullopt;
+}
+
+std::optional<FieldSlot> find_field(const OpInfo& op, std::string_view name) {
+  std::size_t scalar = 0, box = 0;
+  for (const Field& f : op.fields) {
+    const bool is_box = f.type == FieldType::box;
+    if (f.name == name) return FieldSlot{&f, is_box ? box : scalar, is_box};
+    (is_box ? box : scalar) += 1;
+  }
+  return std::nullopt;
+}
+
+namespace {
+FieldSlot must_find(Opcode op, std::string_view name) {
+  auto s = find_field(*op_info(op), name);
+  if (!s) {
+    std::fprintf(stderr, "gemini: internal error: opcode %s has no field %s\n",
+                 std::string(op_info(op)->mnemonic).c_str(), std::string(name).c_str());
+    std::abort();
+  }
+  return *s;
+}
+}  // namespace
+
+std::int64_t Instr::get(std::string_view field) const { return v[must_find(op, field).index]; }
+void Instr::set(std::string_view field, std::int64_t value) {
+  v[must_find(op, field).index] = value;
+}
+const Box& Instr::box(std::string_view field) const { return boxes[must_find(op, field).index]; }
+void Instr::set_box(std::string_view field, const Box& b) { boxes[must_find(op, field).index] = b; }
+
+}  // namespace gemini::assembler

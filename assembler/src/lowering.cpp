@@ -1,0 +1,767 @@
+#include "gemini/assembler/lowering.h"
+
+#include <algorithm>
+#include <map>
+#include <queue>
+#include <set>
+#include <unordered_map>
+
+#include "gemini/assembler/invocation.h"
+#include "gemini/ir/graph.h"
+
+namespace gemini::assembler {
+namespace {
+
+using ir::TransferId;
+
+Box to_box(const ir::Box& b) {
+  Box x;
+  for (int d = 0; d < 4; ++d) {
+    const bool known = d < b.rank;
+    x.lo[d] = known ? b.lo[d] : 0;
+    x.hi[d] = known ? b.hi[d] : 0;
+  }
+  return x;
+}
+
+// A tensor of one core: one run of snapshots (tensor_id in the full dialect).
+struct Tensor {
+  std::int64_t addr = 0, size = 0;
+  std::uint32_t first = 0, last = 0;
+  ir::TensorType type = ir::TensorType::ifmap;
+  const ir::BufferEntry* entry = nullptr;  // first occurrence
+  std::vector<std::uint32_t> accesses;     // events that read or write it, on this core
+  std::vector<std::uint32_t> writers;      // local events that write it
+};
+
+enum class Kind : std::uint8_t { load, credit, wl0, compute, send, store };
+
+struct Event {
+  Kind kind;
+  std::uint32_t core;      // index into model cores
+  std::uint32_t workload;  // index into the core's workloads
+  Engine queue;
+  std::vector<std::uint32_t> deps;
+  std::vector<Invocation> ops;
+  std::vector<std::string> notes;  // listing comment per op
+  // Cross-core tokens this event produces: (kind, transfer, to core index).
+  struct Token {
+    TokenKind kind;
+    TransferId transfer;
+    std::uint32_t to;
+    std::int64_t ordinal = 0;
+  };
+  std::vector<Token> tokens;
+  // Filled at emission.
+  std::uint32_t last_count = 0;
+  bool emitted = false;
+  // Symbolic dependencies resolved after all events exist.
+  std::vector<TransferId> dram_after;  // DRAM writes (DRAM in transfers) a load re-reads
+  std::optional<std::tuple<std::uint32_t, TransferId, std::uint32_t>>
+      credit_key;  // a send's receiver
+  std::int64_t prio = 0;
+  std::uint8_t phase = 0;
+};
+
+class Lowerer {
+ public:
+  Lowerer(const ir::Model& m, const ir::HardwareConfig& hw, std::vector<std::string>& errors)
+      : m_(m), hw_(hw), errors_(errors) {}
+
+  std::optional<Program> run();
+
+ private:
+  std::string who(std::uint32_t c, std::uint32_t w) const {
+    const ir::Workload& x = m_.cores[c].workloads[w];
+    return "core " + std::to_string(m_.cores[c].core_id) + " workload " +
+           std::to_string(x.workload_id) + " (" + x.layer_name + ")";
+  }
+  void error(std::string s) { errors_.push_back(std::move(s)); }
+  std::uint32_t add(Event e) {
+    events_.push_back(std::move(e));
+    return static_cast<std::uint32_t>(events_.size() - 1);
+  }
+  void build_tensors();
+  void build_dram_map();
+  void build_events();
+  void hazards(std::uint32_t c, std::uint32_t t, std::vector<std::uint32_t>& deps) const;
+  std::optional<std::uint32_t> find_receiver(std::uint32_t c, TransferId t, std::int32_t from,
+                                             std::uint32_t at_most, std::uint32_t at_least) const;
+  std::vector<std::uint32_t> schedule();
+  void emit(const std::vector<std::uint32_t>& order, Program& p);
+
+  const ir::Model& m_;
+  const ir::HardwareConfig& hw_;
+  std::vector<std::string>& errors_;
+  std::vector<std::vector<Tensor>> tensors_;                 // per core
+  std::vector<std::vector<std::vector<std::uint32_t>>> at_;  // [core][workload][entry] -> tensor
+  std::unordered_map<TransferId, std::int64_t> dram_out_addr_, dram_in_addr_;
+  std::unordered_map<TransferId, const std::vector<TransferId>*>
+      related_;  // DRAM out -> related_ifmap
+  std::int64_t dram_end_ = 0;
+  std::unordered_map<std::int32_t, std::uint32_t> core_index_;
+  std::vector<Event> events_;
+  // Events awaited by others across cores, keyed for resolution.
+  std::map<std::tuple<std::uint32_t, TransferId, std::uint32_t>, std::uint32_t>
+      credit_of_;                                           // (core, transfer, tensor)
+  std::unordered_map<TransferId, std::uint32_t> store_of_;  // DRAM in transfer -> store
+};
+
+void Lowerer::build_tensors() {
+  tensors_.resize(m_.cores.size());
+  at_.resize(m_.cores.size());
+  for (std::uint32_t c = 0; c < m_.cores.size(); ++c) {
+    const auto& wls = m_.cores[c].workloads;
+    std::map<std::string, std::uint32_t> prev, cur;
+    for (std::uint32_t i = 0; i < wls.size(); ++i) {
+      cur.clear();
+      auto& ids = at_[c].emplace_back();
+      for (const ir::BufferEntry& e : wls[i].buffer) {
+        std::string key = e.tensor_id ? "id" + std::to_string(*e.tensor_id)
+                                      : std::string(ir::to_string(e.type)) + "@" +
+                                            std::to_string(e.address.value_or(-1));
+        if (!e.tensor_id)
+          for (TransferId t : e.transfer_id) key.append(",").append(std::to_string(t));
+        std::uint32_t id = 0;
+        auto it = prev.find(key);
+        if (it != prev.end()) {
+          id = it->second;
+          tensors_[c][id].last = i;
+        } else {
+          id = static_cast<std::uint32_t>(tensors_[c].size());
+          Tensor t;
+          t.addr = e.address.value_or(0);
+          t.size = std::max<std::int64_t>(e.size.value_or(0), 1);
+          t.first = t.last = i;
+          t.type = e.type;
+          t.entry = &e;
+          tensors_[c].push_back(std::move(t));
+        }
+        cur[key] = id;
+        ids.push_back(id);
+      }
+      std::swap(prev, cur);
+    }
+  }
+}
+
+// DRAM address map: every DRAM out entry, then every DRAM in entry, in file
+// order, each 4 KiB aligned. Read-backs of written data (related_ifmap) are
+// ordered by tokens, not by sharing addresses.
+void Lowerer::build_dram_map() {
+  std::int64_t a = 0;
+  auto place = [&](std::int64_t bytes) {
+    const std::int64_t at = a;
+    a += (std::max<std::int64_t>(bytes, 1) + 4095) / 4096 * 4096;
+    return at;
+  };
+  for (const ir::DramOut& e : m_.dram_out) {
+    dram_out_addr_[e.transfer_id] = place(e.size);
+    related_[e.transfer_id] = &e.related_ifmap;
+  }
+  const ir::TransferIndex ix(m_);
+  for (const ir::DramIn& e : m_.dram_in) {
+    std::int64_t bytes = 1;
+    if (const auto* ps = ix.producers(e.transfer_id);
+        ps && ps->size() == 1 && !ps->front().from_dram)
+      bytes = ix.ofmap(ps->front()).size;
+    dram_in_addr_[e.transfer_id] = place(bytes);
+  }
+  dram_end_ = a;
+}
+
+void Lowerer::hazards(std::uint32_t c, std::uint32_t t, std::vector<std::uint32_t>& deps) const {
+  const Tensor& x = tensors_[c][t];
+  const auto& regs = m_.cores[c].workloads[x.first].ring_buffer_info;
+  const std::int64_t b = m_.buffersize.value_or(hw_.l2.size_bytes);
+  auto spans = [&](const Tensor& y, std::vector<std::pair<std::int64_t, std::int64_t>>& out) {
+    ir::RingRegion r{0, b};
+    if (regs)
+      for (const ir::RingRegion& g : *regs)
+        if (y.addr >= g.begin && y.addr < g.end) r = g;
+    if (y.addr + y.size <= r.end) {
+      out.emplace_back(y.addr, y.addr + y.size);
+    } else {
+      out.emplace_back(y.addr, r.end);
+      out.emplace_back(r.begin, r.begin + y.addr + y.size - r.end);
+    }
+  };
+  std::vector<std::pair<std::int64_t, std::int64_t>> mine, theirs;
+  spans(x, mine);
+  for (std::uint32_t p = 0; p < tensors_[c].size(); ++p) {
+    const Tensor& y = tensors_[c][p];
+    if (p == t || y.last >= x.first) continue;  // only tensors dead before x appears
+    theirs.clear();
+    spans(y, theirs);
+    bool overlap = false;
+    for (auto& a : mine)
+      for (auto& q : theirs) overlap = overlap || (a.first < q.second && q.first < a.second);
+    if (overlap) deps.insert(deps.end(), y.accesses.begin(), y.accesses.end());
+  }
+}
+
+// The tensor of core c carrying transfer t from core `from` that is live
+// somewhere in snapshots [at_least, at_most]; the earliest such.
+std::optional<std::uint32_t> Lowerer::find_receiver(std::uint32_t c, TransferId t,
+                                                    std::int32_t from, std::uint32_t at_most,
+                                                    std::uint32_t at_least) const {
+  std::optional<std::uint32_t> best;
+  for (std::uint32_t i = 0; i < tensors_[c].size(); ++i) {
+    const Tensor& x = tensors_[c][i];
+    if (x.first > at_most || x.last < at_least) continue;
+    const bool carries =
+        std::any_of(x.entry->source.begin(), x.entry->source.end(), [&](const ir::Source& s) {
+          return s.transfer_id == t && s.type == ir::EndpointType::core && s.core_id == from;
+        });
+    if (carries && (!best || x.first < tensors_[c][*best].first)) best = i;
+  }
+  return best;
+}
+
+void Lowerer::build_events() {
+  const ir::TransferIndex ix(m_);
+  const ir::DependencyGraph g(m_, ix);
+  const std::vector<std::int64_t> start = g.earliest_starts();
+  for (std::uint32_t c = 0; c < m_.cores.size(); ++c) core_index_[m_.cores[c].core_id] = c;
+  const std::int64_t wl0_size = hw_.wl0.size_bytes;
+
+  for (std::uint32_t c = 0; c < m_.cores.size(); ++c) {
+    const ir::Core& core = m_.cores[c];
+    std::optional<std::uint32_t> last_pe;  // WL0 reuse: the previous PE compute
+    for (std::uint32_t i = 0; i < core.workloads.size(); ++i) {
+      const ir::Workload& w = core.workloads[i];
+      const std::int64_t prio = start[g.node_of(c, i)];
+      const std::string origin = who(c, i);
+      const auto wid = static_cast<std::uint32_t>(w.workload_id);
+      auto make = [&](Kind k, Engine q, std::uint8_t phase) {
+        Event e{k, c, i, q, {}, {}, {}, {}, 0, false, {}, std::nullopt, prio, phase};
+        return e;
+      };
+
+      // 1. Tensors newly added before this workload: loads and credits.
+      for (std::size_t ei = 0; ei < w.buffer.size(); ++ei) {
+        const std::uint32_t t = at_[c][i][ei];
+        Tensor& x = tensors_[c][t];
+        if (x.first != i || x.type == ir::TensorType::ofmap) continue;
+        std::vector<std::uint32_t> hz;
+        hazards(c, t, hz);
+        for (const ir::Source& s : x.entry->source) {
+          if (s.type == ir::EndpointType::dram) {
+            Event e = make(Kind::load, Engine::dma_in, 0);
+            e.deps = hz;
+            auto it = dram_out_addr_.find(s.transfer_id);
+            if (it == dram_out_addr_.end()) {
+              error(origin + ": DRAM source transfer " + std::to_string(s.transfer_id) +
+                    " is not a DRAM out entry");
+              continue;
+            }
+            Invocation inv;
+            inv.op = Opcode::dma_in;
+            inv.workload = wid;
+            inv.origin = origin;
+            inv.tensor("l2", {x.addr, s.size, to_box(x.entry->box), Access::write});
+            inv.tensor("dram", {it->second, s.size, to_box(s.box), Access::read});
+            inv.arg("transfer", s.transfer_id);
+            e.ops.push_back(std::move(inv));
+            e.notes.push_back("load transfer " + std::to_string(s.transfer_id) + " for " + origin);
+            if (auto ro = related_.find(s.transfer_id); ro != related_.end())
+              e.dram_after = *ro->second;
+            const std::uint32_t id = add(std::move(e));
+            x.accesses.push_back(id);
+            x.writers.push_back(id);
+          } else {
+            Event e = make(Kind::credit, Engine::ctrl, 0);
+            e.deps = hz;
+            auto from = core_index_.find(s.core_id);
+            if (from == core_index_.end()) {
+              error(origin + ": source core " + std::to_string(s.core_id) + " has no program");
+              continue;
+            }
+            Invocation inv;
+            inv.op = Opcode::signal;
+            inv.queue = Engine::ctrl;
+            inv.workload = wid;
+            inv.origin = origin;
+            inv.arg("kind", static_cast<std::int64_t>(TokenKind::credit))
+                .arg("transfer", s.transfer_id)
+                .arg("to", s.core_id);
+            inv.tensor("grant", {x.addr, x.size, std::nullopt, Access::write});
+            e.ops.push_back(std::move(inv));
+            e.notes.push_back("L2 ready for transfer " + std::to_string(s.transfer_id) +
+                              " from core " + std::to_string(s.core_id));
+            e.tokens.push_back({TokenKind::credit, s.transfer_id, from->second});
+            const std::uint32_t id = add(std::move(e));
+            credit_of_[{c, s.transfer_id, t}] = id;
+            x.accesses.push_back(id);
+          }
+        }
+      }
+
+      // Operands of the workload.
+      std::vector<std::uint32_t> ins;
+      std::optional<std::uint32_t> wt, out;
+      std::set<TransferId> ifmap_ids;
+      for (const ir::Ifmap& f : w.ifmap)
+        ifmap_ids.insert(f.transfer_id.begin(), f.transfer_id.end());
+      const bool flagged =
+          std::any_of(w.buffer.begin(), w.buffer.end(),
+                      [](const ir::BufferEntry& b) { return b.cur_wl_ifmap.has_value(); });
+      for (std::size_t ei = 0; ei < w.buffer.size(); ++ei) {
+        const ir::BufferEntry& b = w.buffer[ei];
+        const std::uint32_t t = at_[c][i][ei];
+        auto shares = [&](const std::vector<TransferId>& ids) {
+          return std::any_of(b.transfer_id.begin(), b.transfer_id.end(), [&](TransferId x) {
+            return std::find(ids.begin(), ids.end(), x) != ids.end();
+          });
+        };
+        if (b.type == ir::TensorType::ifmap &&
+            (flagged ? b.cur_wl_ifmap.value_or(false)
+                     : std::any_of(b.transfer_id.begin(), b.transfer_id.end(),
+                                   [&](TransferId x) { return ifmap_ids.count(x) > 0; })))
+          ins.push_back(t);
+        if (b.type == ir::TensorType::weight && w.weight && shares(w.weight->transfer_id) && !wt)
+          wt = t;
+        if (b.type == ir::TensorType::ofmap && !out && b.layer_name == w.layer_name) out = t;
+      }
+      if (!out) {
+        // No ofmap entry: the result goes straight into a tensor of this
+        // core that receives it (a same-core consumer's ifmap).
+        for (const ir::Ofmap& o : w.ofmap)
+          if (!out) out = find_receiver(c, o.transfer_id, core.core_id, i + 1, i);
+      }
+      if (!out) {
+        error(origin +
+              ": no L2 tensor holds its ofmap (no ofmap entry in the snapshot and no "
+              "tensor of this core receives it)");
+        continue;
+      }
+      // Data a tensor waits for: local loads, or sends from other cores.
+      auto data_deps = [&](std::uint32_t t, Event& e) {
+        const Tensor& x = tensors_[c][t];
+        e.deps.insert(e.deps.end(), x.writers.begin(), x.writers.end());
+      };
+
+      // 2. WL0.
+      std::optional<std::uint32_t> wl0_event;
+      if (w.kind == ir::LayerKind::pe && w.wl0_buffer && !w.wl0_buffer->empty()) {
+        Event e = make(Kind::wl0, Engine::wl0, 1);
+        if (last_pe) e.deps.push_back(*last_pe);
+        for (const ir::Wl0Entry& x : *w.wl0_buffer) {
+          Invocation inv;
+          inv.op = Opcode::wl0_load;
+          inv.workload = wid;
+          inv.origin = origin;
+          const bool from_l2 = x.source == ir::Wl0Source::core && wt;
+          inv.arg("source", from_l2 ? 0 : 1);
+          inv.tensor("wl0", {x.address.value_or(0), std::max<std::int64_t>(x.size, 1), std::nullopt,
+                             Access::write});
+          inv.tensor("l2", {from_l2 ? tensors_[c][*wt].addr : 0, 0, std::nullopt, Access::read});
+          const TransferId tr = x.transfer_id.empty() ? 0 : x.transfer_id.front();
+          auto d = dram_out_addr_.find(tr);
+          inv.arg("dram", from_l2 || d == dram_out_addr_.end() ? 0 : d->second);
+          inv.arg("transfer", tr);
+          e.ops.push_back(std::move(inv));
+          e.notes.push_back("weights of " + origin + " into WL0");
+          if (from_l2) data_deps(*wt, e);
+        }
+        wl0_event = add(std::move(e));
+        if (wt) tensors_[c][*wt].accesses.push_back(*wl0_event);
+      }
+
+      // 3. Compute.
+      Event e = make(Kind::compute, w.kind == ir::LayerKind::pe ? Engine::pe : Engine::vp, 2);
+      for (std::uint32_t t : ins) data_deps(t, e);
+      if (wt) data_deps(*wt, e);
+      if (wl0_event) e.deps.push_back(*wl0_event);
+      if (tensors_[c][*out].first >= i) hazards(c, *out, e.deps);
+      const Tensor& o = tensors_[c][*out];
+      const std::int64_t out_bytes = std::max<std::int64_t>(std::min(w.ofmap_size, o.size), 1);
+      if (w.kind == ir::LayerKind::pe) {
+        Invocation cfg;
+        cfg.op = Opcode::pe_cfg;
+        cfg.workload = wid;
+        cfg.origin = origin;
+        const ir::Tile* tile =
+            w.tile_info && !w.tile_info->empty() ? &w.tile_info->front() : nullptr;
+        auto clamp1 = [](std::int64_t v) { return std::max<std::int64_t>(v, 1); };
+        cfg.arg(
+            "loop",
+            loop_order_index(tile ? tile->loop_order : "KNHW").value_or(*loop_order_index("KNHW")));
+        const std::string cut = tile ? tile->cut_mode : "KH";
+        cfg.arg("cut", cut == "K" ? 1 : cut == "H" ? 2 : cut == "KH" ? 3 : 0);
+        cfg.arg("ci_cut", clamp1(tile ? tile->ci_cut_num : 1));
+        cfg.arg("mtc0", clamp1(tile ? tile->mtc0_mtk0[0] : 1))
+            .arg("mtk0", clamp1(tile ? tile->mtc0_mtk0[1] : 1));
+        const char* om[] = {"om_n", "om_k", "om_h", "om_w"};
+        const char* am[] = {"am_n", "am_c", "am_h", "am_w"};
+        for (int d = 0; d < 4; ++d) {
+          cfg.arg(om[d], clamp1(tile ? tile->out_mini_tile[d] : 1));
+          cfg.arg(am[d], clamp1(tile ? tile->act_mini_tile[d] : 1));
+        }
+        const auto pad = w.tile_padding_tblr.value_or(std::array<std::int32_t, 4>{0, 0, 0, 0});
+        cfg.arg("pad_t", std::min(pad[0], 255)).arg("pad_b", std::min(pad[1], 255));
+        cfg.arg("pad_l", std::min(pad[2], 255)).arg("pad_r", std::min(pad[3], 255));
+        // Kernel: the weight box's R and S where it has them (full dialect);
+        // else what the activation mini tile implies for its output mini tile.
+        const ir::Box* ib = w.ifmap.empty() ? nullptr : &w.ifmap.front().box;
+        auto stride = [&](int d) -> std::int64_t {
+          if (!ib || ib->rank != 4 || w.workload.rank != 4) return 1;
+          return std::clamp<std::int64_t>(
+              ib->extent(d) / std::max<std::int64_t>(w.workload.extent(d), 1), 1, 255);
+        };
+        const std::int64_t sh = stride(2), sw = stride(3);
+        std::int64_t r = 1, sk = 1;
+        if (w.weight && w.weight->box.rank == 4) {
+          r = w.weight->box.extent(2);
+          sk = w.weight->box.extent(3);
+        } else if (tile) {
+          r = tile->act_mini_tile[2] - (tile->out_mini_tile[2] - 1) * sh;
+          sk = tile->act_mini_tile[3] - (tile->out_mini_tile[3] - 1) * sw;
+        }
+        cfg.arg("r", std::clamp<std::int64_t>(r, 1, 255))
+            .arg("s", std::clamp<std::int64_t>(sk, 1, 255));
+        cfg.arg("stride_h", sh).arg("stride_w", sw);
+        cfg.arg("wl0", w.wl0_buffer && !w.wl0_buffer->empty()
+                           ? (*w.wl0_buffer)[0].address.value_or(0)
+                           : 0);
+        e.ops.push_back(std::move(cfg));
+        e.notes.push_back("tiling of " + origin);
+        bool acc = false;
+        std::vector<std::uint32_t> srcs = ins;
+        if (srcs.empty())
+          srcs.push_back(*out);  // nothing to read: degenerate, reads its own output
+        for (std::uint32_t t : srcs) {
+          const Tensor& x = tensors_[c][t];
+          Invocation run;
+          run.op = Opcode::pe_run;
+          run.workload = wid;
+          run.origin = origin;
+          run.flag = acc;
+          run.tensor("ifmap", {x.addr, x.size, to_box(x.entry->box), Access::read});
+          run.tensor("weight", {wt ? tensors_[c][*wt].addr : 0, wt ? tensors_[c][*wt].size : 0,
+                                std::nullopt, Access::read});
+          run.tensor("ofmap", {o.addr, out_bytes, to_box(w.workload), Access::write});
+          e.ops.push_back(std::move(run));
+          e.notes.push_back(origin);
+          acc = true;
+        }
+      } else {
+        // The operation: the public dialect names it; the full dialect's "vp"
+        // does not, so the shapes decide (two inputs add; a spatially
+        // smaller output pools; else a copy).
+        const std::string& lt = w.layer_type;
+        const ir::Box* ib = ins.empty() ? nullptr : &tensors_[c][ins.front()].entry->box;
+        const bool shrinks =
+            ib && ib->rank == 4 && w.workload.rank == 4 &&
+            (w.workload.extent(2) < ib->extent(2) || w.workload.extent(3) < ib->extent(3));
+        const VpOp op = w.kind == ir::LayerKind::dt  ? VpOp::transpose
+                        : lt == "pool"               ? VpOp::pool_max
+                        : lt == "element_wise"       ? VpOp::add
+                        : ins.size() > 1 && !shrinks ? VpOp::add
+                        : shrinks                    ? VpOp::pool_max
+                                                     : VpOp::copy;
+        std::vector<std::uint32_t> srcs = ins;
+        if (srcs.empty()) srcs.push_back(*out);
+        std::int64_t stride = 1;
+        const Tensor& i0 = tensors_[c][srcs.front()];
+        if (op == VpOp::pool_max && i0.entry->box.rank == 4 && w.workload.rank == 4)
+          stride = std::max<std::int64_t>(
+              1, i0.entry->box.extent(2) / std::max<std::int64_t>(w.workload.extent(2), 1));
+        for (std::size_t k = 0; k < srcs.size(); k += (k == 0 ? 2 : 1)) {
+          // add chains: out = in0 + in1, then out = out + in_k.
+          const bool first = k == 0;
+          const Tensor& a = first ? tensors_[c][srcs[0]] : o;
+          const Tensor* b =
+              first ? (srcs.size() > 1 ? &tensors_[c][srcs[1]] : nullptr) : &tensors_[c][srcs[k]];
+          Invocation run;
+          run.op = Opcode::vp_run;
+          run.workload = wid;
+          run.origin = origin;
+          run.arg("op", static_cast<std::int64_t>(op)).arg("inputs", b ? 2 : 1);
+          run.arg("window", std::min<std::int64_t>(stride, 255))
+              .arg("stride", std::min<std::int64_t>(stride, 255));
+          run.tensor("in0", {a.addr, a.size, to_box(a.entry->box), Access::read});
+          if (b) {
+            run.tensor("in1", {b->addr, b->size, to_box(b->entry->box), Access::read});
+          } else {
+            run.tensor("in1", {0, 0, std::nullopt, Access::read, true});
+          }
+          run.tensor("out", {o.addr, out_bytes, to_box(w.workload), Access::write});
+          e.ops.push_back(std::move(run));
+          e.notes.push_back(origin);
+          if (!first && k + 1 >= srcs.size()) break;
+          if (first && srcs.size() <= 2) break;
+        }
+      }
+      const std::uint32_t comp = add(std::move(e));
+      if (w.kind == ir::LayerKind::pe) last_pe = comp;
+      for (std::uint32_t t : ins) tensors_[c][t].accesses.push_back(comp);
+      if (wt) tensors_[c][*wt].accesses.push_back(comp);
+      tensors_[c][*out].accesses.push_back(comp);
+      tensors_[c][*out].writers.push_back(comp);
+
+      // 4. Sends and stores of every ofmap destination.
+      for (const ir::Ofmap& of : w.ofmap) {
+        std::set<std::pair<std::uint32_t, std::uint32_t>> sent;  // (core, tensor)
+        for (const ir::Endpoint& d : of.destination) {
+          if (d.type == ir::EndpointType::dram) {
+            Event s = make(Kind::store, Engine::dma_out, 3);
+            s.deps.push_back(comp);
+            Invocation inv;
+            inv.op = Opcode::dma_out;
+            inv.workload = wid;
+            inv.origin = origin;
+            auto a = dram_in_addr_.find(of.transfer_id);
+            inv.tensor("l2",
+                       {o.addr, std::max<std::int64_t>(of.size, 1), to_box(of.box), Access::read});
+            inv.tensor("dram",
+                       {a == dram_in_addr_.end() ? 0 : a->second, 0, std::nullopt, Access::write});
+            inv.arg("transfer", of.transfer_id);
+            s.ops.push_back(std::move(inv));
+            s.notes.push_back("store transfer " + std::to_string(of.transfer_id) + " of " + origin);
+            const std::uint32_t id = add(std::move(s));
+            store_of_[of.transfer_id] = id;
+            tensors_[c][*out].accesses.push_back(id);
+            continue;
+          }
+          auto dc_it = core_index_.find(d.core_id);
+          if (dc_it == core_index_.end() || !d.workload_id) {
+            error(origin + ": destination core " + std::to_string(d.core_id) + " has no program");
+            continue;
+          }
+          const std::uint32_t dc = dc_it->second;
+          const ir::Workload* dw = m_.find_workload(d.core_id, *d.workload_id);
+          if (!dw) {
+            error(origin + ": destination workload " + std::to_string(*d.workload_id) +
+                  " does not exist");
+            continue;
+          }
+          const auto di = static_cast<std::uint32_t>(dw - m_.cores[dc].workloads.data());
+          auto r = find_receiver(dc, of.transfer_id, core.core_id, di, 0);
+          if (!r) {
+            error(origin + ": core " + std::to_string(d.core_id) +
+                  " has no buffer tensor receiving transfer " + std::to_string(of.transfer_id) +
+                  " by its workload " + std::to_string(*d.workload_id));
+            continue;
+          }
+          if (dc == c && *r == *out) continue;  // written there directly
+          if (!sent.insert({dc, *r}).second) continue;
+          Event s = make(Kind::send, Engine::noc, 3);
+          s.deps.push_back(comp);
+          const Tensor& rt = tensors_[dc][*r];
+          Invocation inv;
+          inv.op = Opcode::noc_send;
+          inv.workload = wid;
+          inv.origin = origin;
+          inv.tensor("src",
+                     {o.addr, std::max<std::int64_t>(of.size, 1), to_box(of.box), Access::read});
+          inv.tensor("dst", {rt.addr, 0, to_box(rt.entry->box), Access::write});
+          inv.arg("to", d.core_id).arg("transfer", of.transfer_id);
+          s.ops.push_back(std::move(inv));
+          s.notes.push_back("send transfer " + std::to_string(of.transfer_id) + " to core " +
+                            std::to_string(d.core_id) + " for workload " +
+                            std::to_string(*d.workload_id));
+          s.tokens.push_back({TokenKind::data, of.transfer_id, dc});
+          s.credit_key = std::tuple{dc, of.transfer_id, *r};
+          const std::uint32_t id = add(std::move(s));
+          tensors_[c][*out].accesses.push_back(id);
+          tensors_[dc][*r].writers.push_back(id);
+        }
+      }
+    }
+  }
+
+  // Resolve cross-core dependencies now that every event exists.
+  for (std::uint32_t id = 0; id < events_.size(); ++id) {
+    Event& e = events_[id];
+    if (e.credit_key) {
+      // The receiver's credit for the tensor it lands in.
+      auto cr = credit_of_.find(*e.credit_key);
+      if (cr != credit_of_.end()) e.deps.push_back(cr->second);
+    }
+    for (TransferId r : e.dram_after) {
+      auto st = store_of_.find(r);
+      if (st == store_of_.end()) continue;  // reported by the validator (X007)
+      e.deps.push_back(st->second);
+      Event& s = events_[st->second];
+      if (s.core != e.core) {
+        const bool have = std::any_of(s.tokens.begin(), s.tokens.end(), [&](const Event::Token& k) {
+          return k.to == e.core && k.transfer == r;
+        });
+        if (!have) s.tokens.push_back({TokenKind::dram, r, e.core});
+      }
+    }
+  }
+  // Tensor writers recorded after their readers were built (sends created by
+  // a later core): the readers' data dependencies must include them.
+  for (std::uint32_t c = 0; c < m_.cores.size(); ++c)
+    for (const Tensor& x : tensors_[c])
+      for (std::uint32_t a : x.accesses) {
+        Event& e = events_[a];
+        if (e.kind != Kind::compute && e.kind != Kind::wl0) continue;
+        for (std::uint32_t wr : x.writers)
+          if (wr != a && std::find(e.deps.begin(), e.deps.end(), wr) == e.deps.end())
+            e.deps.push_back(wr);
+      }
+}
+
+// One topological order of all events; earliest predicted start first.
+std::vector<std::uint32_t> Lowerer::schedule() {
+  std::vector<std::uint32_t> indeg(events_.size(), 0);
+  std::vector<std::vector<std::uint32_t>> out(events_.size());
+  for (std::uint32_t i = 0; i < events_.size(); ++i) {
+    auto& d = events_[i].deps;
+    std::sort(d.begin(), d.end());
+    d.erase(std::unique(d.begin(), d.end()), d.end());
+    d.erase(std::remove(d.begin(), d.end(), i), d.end());
+    for (std::uint32_t p : d) {
+      out[p].push_back(i);
+      ++indeg[i];
+    }
+  }
+  using Key = std::tuple<std::int64_t, std::uint32_t, std::uint8_t, std::uint32_t, std::uint32_t>;
+  auto key = [&](std::uint32_t i) {
+    const Event& e = events_[i];
+    return Key{e.prio, e.workload, e.phase, e.core, i};
+  };
+  std::priority_queue<Key, std::vector<Key>, std::greater<>> ready;
+  for (std::uint32_t i = 0; i < events_.size(); ++i)
+    if (indeg[i] == 0) ready.push(key(i));
+  std::vector<std::uint32_t> order;
+  order.reserve(events_.size());
+  while (!ready.empty()) {
+    const std::uint32_t i = std::get<4>(ready.top());
+    ready.pop();
+    order.push_back(i);
+    for (std::uint32_t n : out[i])
+      if (--indeg[n] == 0) ready.push(key(n));
+  }
+  if (order.size() != events_.size()) {
+    for (std::uint32_t i = 0; i < events_.size(); ++i)
+      if (indeg[i] > 0) {
+        error(who(events_[i].core, events_[i].workload) +
+              ": the schedule's dependencies form a cycle through this workload; no program can "
+              "run it");
+        break;
+      }
+  }
+  return order;
+}
+
+void Lowerer::emit(const std::vector<std::uint32_t>& order, Program& p) {
+  const std::size_t n = m_.cores.size();
+  std::vector<std::array<std::uint32_t, kEngines>> count(n, std::array<std::uint32_t, kEngines>{});
+  std::vector<std::array<std::array<std::uint32_t, kEngines>, kEngines>> waited(n);
+  std::map<std::tuple<std::uint32_t, TokenKind, TransferId, std::uint32_t>, std::int64_t>
+      tokens;  // (to, kind, t, from)
+  p.cores.resize(n);
+  for (std::uint32_t c = 0; c < n; ++c) p.cores[c].program.core_id = m_.cores[c].core_id;
+  auto push = [&](std::uint32_t c, const Instr& in, std::string note) {
+    p.cores[c].program.instrs.push_back(in);
+    p.cores[c].comments.push_back(std::move(note));
+    ++count[c][static_cast<std::size_t>(in.queue)];
+  };
+  for (std::uint32_t id : order) {
+    Event& e = events_[id];
+    const std::uint32_t c = e.core;
+    const auto q = static_cast<std::size_t>(e.queue);
+    std::array<std::uint32_t, kEngines> need{};
+    std::vector<Instr> token_waits;
+    for (std::uint32_t d : e.deps) {
+      const Event& x = events_[d];
+      if (x.core == c) {
+        const auto xq = static_cast<std::size_t>(x.queue);
+        if (xq != q) need[xq] = std::max(need[xq], x.last_count);
+        continue;
+      }
+      for (const Event::Token& k : x.tokens) {
+        if (k.to != c) continue;
+        Instr w;
+        w.op = Opcode::wait_token;
+        w.queue = e.queue;
+        w.workload = static_cast<std::uint32_t>(m_.cores[c].workloads[e.workload].workload_id);
+        w.set("kind", static_cast<std::int64_t>(k.kind));
+        w.set("transfer", k.transfer);
+        w.set("from", m_.cores[x.core].core_id);
+        w.set("count", k.ordinal);
+        token_waits.push_back(w);
+      }
+    }
+    for (std::size_t eng = 0; eng < kEngines; ++eng) {
+      if (need[eng] <= waited[c][q][eng]) continue;
+      Instr w;
+      w.op = Opcode::wait_local;
+      w.queue = e.queue;
+      w.workload = static_cast<std::uint32_t>(m_.cores[c].workloads[e.workload].workload_id);
+      w.set("on", static_cast<std::int64_t>(eng));
+      w.set("count", need[eng]);
+      push(c, w, "");
+      waited[c][q][eng] = need[eng];
+    }
+    for (const Instr& w : token_waits) push(c, w, "");
+    for (std::size_t k = 0; k < e.ops.size(); ++k) {
+      std::string err;
+      auto in = bind(e.ops[k], err);
+      if (!in) {
+        error(err);
+        continue;
+      }
+      push(c, *in, e.notes[k]);
+    }
+    // Tokens this event produces: a send's data token travels with it; a
+    // credit is its own signal; a store signals each core re-reading it.
+    for (Event::Token& k : e.tokens) {
+      k.ordinal = ++tokens[{k.to, k.kind, k.transfer, c}];
+      if (e.kind != Kind::store) continue;
+      Instr s;
+      s.op = Opcode::signal;
+      s.queue = e.queue;
+      s.workload = static_cast<std::uint32_t>(m_.cores[c].workloads[e.workload].workload_id);
+      s.set("kind", static_cast<std::int64_t>(TokenKind::dram));
+      s.set("transfer", k.transfer);
+      s.set("to", m_.cores[k.to].core_id);
+      push(c, s, "transfer " + std::to_string(k.transfer) + " is in DRAM");
+    }
+    e.last_count = count[c][q];
+    e.emitted = true;
+  }
+  for (std::uint32_t c = 0; c < n; ++c) {
+    Instr end;
+    end.op = Opcode::end;
+    end.queue = Engine::ctrl;
+    push(c, end, "");
+  }
+}
+
+std::optional<Program> Lowerer::run() {
+  if (m_.dialect != ir::Dialect::full) {
+    error("the model is not in the full dialect: run it through import first");
+    return std::nullopt;
+  }
+  build_tensors();
+  build_dram_map();
+  build_events();
+  if (!errors_.empty()) return std::nullopt;
+  const auto order = schedule();
+  if (!errors_.empty()) return std::nullopt;
+  Program p;
+  p.l2_bytes = m_.buffersize.value_or(hw_.l2.size_bytes);
+  p.wl0_bytes = hw_.wl0.size_bytes;
+  p.regions = hw_.regions_for(p.l2_bytes);
+  if (!m_.cores.empty() && !m_.cores[0].workloads.empty() &&
+      m_.cores[0].workloads[0].ring_buffer_info)
+    p.regions = *m_.cores[0].workloads[0].ring_buffer_info;
+  p.dram_bytes = dram_end_;
+  emit(order, p);
+  if (!errors_.empty()) return std::nullopt;
+  return p;
+}
+
+}  // namespace
+
+std::optional<Program> lower(const ir::Model& m, const ir::HardwareConfig& hw,
+                             std::vector<std::string>& errors) {
+  return Lowerer(m, hw, errors).run();
+}
+
+}  // namespace gemini::assembler

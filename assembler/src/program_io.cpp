@@ -1,0 +1,96 @@
+#include "gemini/assembler/program_io.h"
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include "gemini/assembler/text.h"
+#include "gemini/ir/json_writer.h"
+
+namespace gemini::assembler {
+
+std::int64_t bytes_moved(const Instr& in) {
+  switch (in.op) {
+    case Opcode::dma_in:
+    case Opcode::dma_out:
+    case Opcode::noc_send:
+    case Opcode::wl0_load:
+      return in.get("bytes");
+    default:
+      return 0;
+  }
+}
+
+bool write_program(const Program& p, const std::string& dir, std::string& error) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) {
+    error = "cannot create " + dir + ": " + ec.message();
+    return false;
+  }
+  std::ofstream manifest(fs::path(dir) / "manifest.json", std::ios::binary);
+  if (!manifest) {
+    error = "cannot write " + dir + "/manifest.json";
+    return false;
+  }
+  ir::JsonWriter j(manifest);
+  j.begin_object();
+  j.key("l2_bytes");
+  j.value(p.l2_bytes);
+  j.key("wl0_bytes");
+  j.value(p.wl0_bytes);
+  j.key("dram_bytes");
+  j.value(p.dram_bytes);
+  j.key("instruction_bytes");
+  j.value(static_cast<std::int64_t>(kInstrBytes));
+  j.key("cores");
+  j.begin_array();
+  for (const LoweredCore& c : p.cores) {
+    std::vector<std::uint8_t> bin;
+    if (!encode_program(c.program, bin, error)) return false;
+    const std::string stem = "core_" + std::to_string(c.program.core_id);
+    std::ofstream b(fs::path(dir) / (stem + ".bin"), std::ios::binary);
+    b.write(reinterpret_cast<const char*>(bin.data()), static_cast<std::streamsize>(bin.size()));
+    std::ofstream s(fs::path(dir) / (stem + ".s"), std::ios::binary);
+    s << print_program(c.program, &c.comments);
+    if (!b || !s) {
+      error = "cannot write " + dir + "/" + stem;
+      return false;
+    }
+    std::map<std::string_view, std::int64_t> per_op;
+    std::map<std::string_view, std::int64_t> per_engine;
+    for (const Instr& in : c.program.instrs) {
+      ++per_op[in.info().mnemonic];
+      if (const std::int64_t moved = bytes_moved(in)) per_engine[to_string(in.queue)] += moved;
+    }
+    j.begin_object();
+    j.key("core_id");
+    j.value(std::int64_t{c.program.core_id});
+    j.key("binary");
+    j.value(stem + ".bin");
+    j.key("instructions");
+    j.value(static_cast<std::int64_t>(c.program.instrs.size()));
+    j.key("per_opcode");
+    j.begin_object();
+    for (const auto& [k, v] : per_op) {
+      j.key(k);
+      j.value(v);
+    }
+    j.end_object();
+    j.key("bytes_per_engine");
+    j.begin_object();
+    for (const auto& [k, v] : per_engine) {
+      j.key(k);
+      j.value(v);
+    }
+    j.end_object();
+    j.end_object();
+  }
+  j.end_array();
+  j.end_object();
+  j.flush();
+  return static_cast<bool>(manifest);
+}
+
+}  // namespace gemini::assembler

@@ -1,0 +1,268 @@
+#include "gemini/assembler/verifier.h"
+
+#include <algorithm>
+#include <map>
+#include <unordered_map>
+
+namespace gemini::assembler {
+namespace {
+
+struct MemAccess {
+  std::int64_t addr, bytes;
+  bool write;
+  Memory memory;
+  bool remote;  // noc_send's destination: another core's L2
+};
+
+// The memory operands of an instruction, from the ISA table.
+std::vector<MemAccess> accesses(const Instr& in) {
+  std::vector<MemAccess> out;
+  const OpInfo& op = in.info();
+  for (const Field& f : op.fields) {
+    if (f.access == Access::none) continue;
+    std::int64_t bytes = 0;
+    for (const Field& g : op.fields)
+      if (g.role == f.role && g.access == Access::none && g.type != FieldType::box) {
+        bytes = in.get(g.name);
+        break;
+      }
+    if (in.op == Opcode::noc_send && f.name == "dst") bytes = in.get("bytes");
+    if (in.op == Opcode::vp_run && f.name == "in1" && in.get("inputs") < 2) continue;
+    if (in.op == Opcode::wl0_load && f.name == "l2" && in.get("source") != 0) continue;
+    if (bytes <= 0) continue;  // an unused slot (no weights, a data token's grant)
+    out.push_back({in.get(f.name), bytes, f.access == Access::write, f.memory,
+                   in.op == Opcode::noc_send && f.name == "dst"});
+  }
+  return out;
+}
+
+struct Span {
+  std::int64_t b, e;
+};
+void spans(std::int64_t addr, std::int64_t bytes, std::int64_t cap, std::vector<Span>& out) {
+  out.clear();
+  if (addr + bytes <= cap) {
+    out.push_back({addr, addr + bytes});
+  } else {
+    out.push_back({addr, cap});
+    out.push_back({0, addr + bytes - cap});
+  }
+}
+bool overlap(const std::vector<Span>& a, const std::vector<Span>& b) {
+  for (const Span& x : a)
+    for (const Span& y : b)
+      if (x.b < y.e && y.b < x.e) return true;
+  return false;
+}
+bool covers(const std::vector<Span>& a, const std::vector<Span>& b) {
+  for (const Span& y : b) {
+    bool in = false;
+    for (const Span& x : a) in = in || (x.b <= y.b && y.e <= x.e);
+    if (!in) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::vector<std::string> verify(const std::vector<CoreProgram>& cores, const VerifyLimits& lim,
+                                std::size_t max_problems) {
+  std::vector<std::string> problems;
+  auto problem = [&](std::string s) {
+    if (problems.size() < max_problems) problems.push_back(std::move(s));
+  };
+  const std::size_t n = cores.size();
+  std::unordered_map<std::int32_t, std::size_t> index;
+  for (std::size_t c = 0; c < n; ++c) index[cores[c].core_id] = c;
+
+  // Global numbering and per-queue positions.
+  std::vector<std::size_t> base(n + 1, 0);
+  for (std::size_t c = 0; c < n; ++c) base[c + 1] = base[c] + cores[c].instrs.size();
+  std::vector<std::uint32_t> qpos(base[n]);
+  std::vector<std::array<std::vector<std::size_t>, kEngines>> queues(n);
+  for (std::size_t c = 0; c < n; ++c)
+    for (std::size_t i = 0; i < cores[c].instrs.size(); ++i) {
+      auto& q = queues[c][static_cast<std::size_t>(cores[c].instrs[i].queue)];
+      q.push_back(i);
+      qpos[base[c] + i] = static_cast<std::uint32_t>(q.size());
+    }
+  auto name = [&](std::size_t c, std::size_t i) {
+    return "core " + std::to_string(cores[c].core_id) + " #" + std::to_string(i) + " " +
+           std::string(cores[c].instrs[i].info().mnemonic);
+  };
+
+  // Token producers: (to core, kind, transfer, from core) -> instructions in order.
+  std::map<std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t>,
+           std::vector<std::size_t>>
+      produced;
+  for (std::size_t c = 0; c < n; ++c)
+    for (std::size_t i = 0; i < cores[c].instrs.size(); ++i) {
+      const Instr& in = cores[c].instrs[i];
+      if (in.op == Opcode::noc_send)
+        produced[{in.get("to"), static_cast<std::int64_t>(TokenKind::data), in.get("transfer"),
+                  cores[c].core_id}]
+            .push_back(base[c] + i);
+      if (in.op == Opcode::signal)
+        produced[{in.get("to"), in.get("kind"), in.get("transfer"), cores[c].core_id}].push_back(
+            base[c] + i);
+    }
+
+  // V1 and the edges of V2.
+  std::vector<std::vector<std::size_t>> preds(base[n]);
+  for (std::size_t c = 0; c < n; ++c) {
+    std::array<std::size_t, kEngines> last{};
+    std::array<bool, kEngines> have{};
+    for (std::size_t i = 0; i < cores[c].instrs.size(); ++i) {
+      const Instr& in = cores[c].instrs[i];
+      const auto q = static_cast<std::size_t>(in.queue);
+      const std::size_t g = base[c] + i;
+      if (have[q]) preds[g].push_back(last[q]);
+      last[q] = g;
+      have[q] = true;
+      if (in.op == Opcode::wait_local) {
+        const auto on = static_cast<std::size_t>(in.get("on"));
+        const auto cnt = static_cast<std::size_t>(in.get("count"));
+        if (cnt > queues[c][on].size()) {
+          problem(name(c, i) + ": waits for " + std::to_string(cnt) + " instructions of queue " +
+                  std::string(to_string(static_cast<Engine>(on))) + ", which has only " +
+                  std::to_string(queues[c][on].size()));
+          continue;
+        }
+        preds[g].push_back(base[c] + queues[c][on][cnt - 1]);
+      } else if (in.op == Opcode::wait_token) {
+        auto it =
+            produced.find({cores[c].core_id, in.get("kind"), in.get("transfer"), in.get("from")});
+        const auto cnt = static_cast<std::size_t>(in.get("count"));
+        const std::size_t have_n = it == produced.end() ? 0 : it->second.size();
+        if (cnt > have_n) {
+          problem(name(c, i) + ": waits for " + std::to_string(cnt) + " token(s) of transfer " +
+                  std::to_string(in.get("transfer")) + " from core " +
+                  std::to_string(in.get("from")) + " but only " + std::to_string(have_n) +
+                  " are ever sent to this core");
+          continue;
+        }
+        preds[g].push_back(it->second[cnt - 1]);
+      }
+    }
+  }
+
+  // V2: Kahn over all instructions; what remains lies on or behind a cycle.
+  {
+    std::vector<std::uint32_t> indeg(base[n], 0);
+    std::vector<std::vector<std::size_t>> succ(base[n]);
+    for (std::size_t g = 0; g < base[n]; ++g)
+      for (std::size_t p : preds[g]) {
+        succ[p].push_back(g);
+        ++indeg[g];
+      }
+    std::vector<std::size_t> ready;
+    for (std::size_t g = 0; g < base[n]; ++g)
+      if (indeg[g] == 0) ready.push_back(g);
+    std::size_t done = 0;
+    while (!ready.empty()) {
+      const std::size_t g = ready.back();
+      ready.pop_back();
+      ++done;
+      for (std::size_t s : succ[g])
+        if (--indeg[s] == 0) ready.push_back(s);
+    }
+    if (done != base[n]) {
+      auto where = [&](std::size_t g) {
+        const std::size_t c =
+            static_cast<std::size_t>(std::upper_bound(base.begin(), base.end(), g) - base.begin()) -
+            1;
+        return name(c, g - base[c]);
+      };
+      std::size_t g = 0;
+      while (indeg[g] == 0) ++g;
+      // Walk back through unfinished predecessors until a node repeats.
+      std::vector<std::size_t> path;
+      std::unordered_map<std::size_t, std::size_t> seen;
+      while (!seen.count(g)) {
+        seen[g] = path.size();
+        path.push_back(g);
+        for (std::size_t p : preds[g])
+          if (indeg[p] > 0) {
+            g = p;
+            break;
+          }
+      }
+      std::string chain;
+      for (std::size_t k = path.size(); k-- > seen[g];) chain += where(path[k]) + " -> ";
+      chain += where(g);
+      problem("deadlock: " + chain);
+    }
+  }
+
+  // V3 and V4, per core.
+  std::vector<Span> a, b;
+  for (std::size_t c = 0; c < n; ++c) {
+    const auto& ins = cores[c].instrs;
+    std::vector<std::array<std::uint32_t, kEngines>> vc(ins.size());
+    std::array<std::optional<std::size_t>, kEngines> prev{};
+    struct Read {
+      std::vector<Span> s;
+      std::size_t instr;
+      std::size_t queue;
+      std::uint32_t pos;
+    };
+    std::vector<Read> open;
+    for (std::size_t i = 0; i < ins.size(); ++i) {
+      const Instr& in = ins[i];
+      const auto q = static_cast<std::size_t>(in.queue);
+      std::array<std::uint32_t, kEngines> k{};
+      if (prev[q]) {
+        k = vc[*prev[q]];
+        k[q] = std::max(k[q], qpos[base[c] + *prev[q]]);
+      }
+      if (in.op == Opcode::wait_local) {
+        const auto on = static_cast<std::size_t>(in.get("on"));
+        const auto cnt = static_cast<std::size_t>(in.get("count"));
+        k[on] = std::max<std::uint32_t>(k[on], static_cast<std::uint32_t>(cnt));
+        if (cnt <= queues[c][on].size()) {
+          const std::size_t j = queues[c][on][cnt - 1];
+          if (j < i)
+            for (std::size_t e = 0; e < kEngines; ++e) k[e] = std::max(k[e], vc[j][e]);
+        }
+      }
+      vc[i] = k;
+      prev[q] = i;
+
+      for (const MemAccess& x : accesses(in)) {
+        const std::int64_t cap = x.memory == Memory::wl0 ? lim.wl0_bytes : lim.l2_bytes;
+        if (x.memory == Memory::dram) continue;
+        if (x.addr < 0 || x.addr >= cap || x.bytes > cap ||
+            (x.memory == Memory::wl0 && x.addr + x.bytes > cap)) {
+          problem(name(c, i) + ": accesses [" + std::to_string(x.addr) + ", " +
+                  std::to_string(x.addr + x.bytes) + ") outside " +
+                  (x.memory == Memory::wl0 ? "WL0" : "L2") + " of " + std::to_string(cap) +
+                  " bytes");
+          continue;
+        }
+        if (x.memory != Memory::l2 || x.remote || !x.write) continue;
+        spans(x.addr, x.bytes, cap, a);
+        for (auto it = open.begin(); it != open.end();) {
+          if (it->instr == i || !overlap(a, it->s)) {
+            ++it;
+            continue;
+          }
+          const bool ordered = it->queue == q || vc[i][it->queue] >= it->pos;
+          if (!ordered)
+            problem(name(c, i) + ": writes [" + std::to_string(x.addr) + ", " +
+                    std::to_string(x.addr + x.bytes) + ") which " + name(c, it->instr) +
+                    " reads, and no wait orders the read first");
+          it = ordered && covers(a, it->s) ? open.erase(it) : it + 1;
+        }
+      }
+      for (const MemAccess& x : accesses(in)) {
+        if (x.memory != Memory::l2 || x.write || x.addr >= lim.l2_bytes || x.bytes > lim.l2_bytes)
+          continue;
+        spans(x.addr, x.bytes, lim.l2_bytes, b);
+        open.push_back({b, i, q, qpos[base[c] + i]});
+      }
+    }
+  }
+  return problems;
+}
+
+}  // namespace gemini::assembler

@@ -1,0 +1,156 @@
+// gemini asm / disasm / as: IR -> per-core programs, binary -> text, text -> binary.
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "commands.h"
+#include "common.h"
+#include "gemini/assembler/program_io.h"
+#include "gemini/assembler/text.h"
+#include "gemini/assembler/verifier.h"
+#include "gemini/ir/import.h"
+#include "gemini/ir/loader.h"
+
+namespace gemini::cli {
+namespace {
+
+struct AsmOptions {
+  std::string in, out, hw, dialect, file;
+  bool no_verify = false;
+  bool quiet = false;
+};
+
+std::optional<std::vector<std::uint8_t>> read_bytes(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) return std::nullopt;
+  return std::vector<std::uint8_t>((std::istreambuf_iterator<char>(f)),
+                                   std::istreambuf_iterator<char>());
+}
+
+int run_asm(const AsmOptions& opt) {
+  auto hw = load_hw(opt.hw);
+  if (!hw) return kExitUnreadable;
+  ir::Diagnostics diags(100);
+  ir::LoadOptions lo;
+  lo.dialect = parse_dialect(opt.dialect);
+  ir::LoadResult r = ir::load_file(opt.in, diags, lo);
+  if (r.status != ir::LoadStatus::ok || diags.errors() > 0) {
+    print_diagnostics(std::cerr, opt.in, diags, 20);
+    std::cerr << opt.in << ": not assembled: the input is invalid (gemini validate lists all)\n";
+    return r.status == ir::LoadStatus::unreadable ? kExitUnreadable : kExitInvalid;
+  }
+  if (r.model.dialect == ir::Dialect::set) {  // the same import, in memory
+    ir::Diagnostics idiags;
+    if (!ir::import_model(r.model, *hw, {}, idiags)) {
+      print_diagnostics(std::cerr, opt.in, idiags, 20);
+      return kExitInvalid;
+    }
+  }
+  std::vector<std::string> errors;
+  auto prog = assembler::lower(r.model, *hw, errors);
+  if (!prog) {
+    for (std::size_t i = 0; i < errors.size() && i < 50; ++i)
+      std::cerr << opt.in << ": " << errors[i] << "\n";
+    std::cerr << opt.in << ": not assembled\n";
+    return kExitInvalid;
+  }
+  if (!opt.no_verify) {
+    std::vector<assembler::CoreProgram> cores;
+    for (const auto& c : prog->cores) cores.push_back(c.program);
+    const auto problems = assembler::verify(cores, {prog->l2_bytes, prog->wl0_bytes});
+    if (!problems.empty()) {
+      for (const auto& p : problems) std::cerr << opt.in << ": verify: " << p << "\n";
+      std::cerr
+          << opt.in
+          << ": the program failed verification; nothing written (--no-verify writes it anyway)\n";
+      return kExitInvalid;
+    }
+  }
+  std::string err;
+  if (!assembler::write_program(*prog, opt.out, err)) {
+    std::cerr << "gemini asm: " << err << "\n";
+    return kExitUnreadable;
+  }
+  if (!opt.quiet) {
+    std::size_t total = 0;
+    for (const auto& c : prog->cores) total += c.program.instrs.size();
+    std::cout << opt.in << " -> " << opt.out << ": " << prog->cores.size() << " cores, " << total
+              << " instructions" << (opt.no_verify ? " (not verified)" : ", verified") << "\n";
+  }
+  return kExitOk;
+}
+
+int run_disasm(const AsmOptions& opt) {
+  auto bytes = read_bytes(opt.file);
+  if (!bytes) {
+    std::cerr << opt.file << ": cannot read\n";
+    return kExitUnreadable;
+  }
+  std::string err;
+  auto p = assembler::decode_program(*bytes, err);
+  if (!p) {
+    std::cerr << opt.file << ": " << err << "\n";
+    return kExitInvalid;
+  }
+  std::cout << assembler::print_program(*p);
+  return kExitOk;
+}
+
+int run_as(const AsmOptions& opt) {
+  std::ifstream f(opt.file, std::ios::binary);
+  if (!f) {
+    std::cerr << opt.file << ": cannot read\n";
+    return kExitUnreadable;
+  }
+  std::ostringstream ss;
+  ss << f.rdbuf();
+  assembler::ParseError pe;
+  auto p = assembler::parse_program(ss.str(), pe);
+  if (!p) {
+    std::cerr << opt.file << ":" << pe.line << ":" << pe.column << ": " << pe.message << "\n";
+    return kExitInvalid;
+  }
+  std::vector<std::uint8_t> bin;
+  std::string err;
+  if (!assembler::encode_program(*p, bin, err)) {
+    std::cerr << opt.file << ": " << err << "\n";
+    return kExitInvalid;
+  }
+  std::ofstream o(opt.out, std::ios::binary);
+  o.write(reinterpret_cast<const char*>(bin.data()), static_cast<std::streamsize>(bin.size()));
+  if (!o) {
+    std::cerr << "gemini as: cannot write " << opt.out << "\n";
+    return kExitUnreadable;
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+Command add_asm(CLI::App& app) {
+  auto opt = std::make_shared<AsmOptions>();
+  CLI::App* a = app.add_subcommand(
+      "asm",
+      "Assemble an IR (either dialect; public-dialect input is imported in memory) into "
+      "per-core programs: DIR/core_<id>.bin, .s listings and manifest.json (docs/isa.md).");
+  a->add_option("input", opt->in, "IR file")->required();
+  a->add_option("-o,--output", opt->out, "output directory")->required();
+  a->add_option("--hw", opt->hw, "hardware configuration")->check(CLI::ExistingFile);
+  a->add_option("--dialect", opt->dialect, "force the input dialect")
+      ->check(CLI::IsMember({"full", "set"}));
+  a->add_flag("--no-verify", opt->no_verify, "skip the program verifier");
+  a->add_flag("-q,--quiet", opt->quiet, "print nothing on success");
+  CLI::App* d = app.add_subcommand("disasm", "Print a core program binary as text.");
+  d->add_option("file", opt->file, "core_<id>.bin")->required();
+  CLI::App* s = app.add_subcommand("as", "Assemble a text program into a binary.");
+  s->add_option("file", opt->file, "program text (.s)")->required();
+  s->add_option("-o,--output", opt->out, "output binary")->required();
+  return [a, d, s, opt] {
+    if (a->parsed()) return run_asm(*opt);
+    if (d->parsed()) return run_disasm(*opt);
+    if (s->parsed()) return run_as(*opt);
+    return -1;
+  };
+}
+
+}  // namespace gemini::cli
