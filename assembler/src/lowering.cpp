@@ -223,7 +223,6 @@ void Lowerer::build_events() {
   const ir::DependencyGraph g(m_, ix);
   const std::vector<std::int64_t> start = g.earliest_starts();
   for (std::uint32_t c = 0; c < m_.cores.size(); ++c) core_index_[m_.cores[c].core_id] = c;
-  const std::int64_t wl0_size = hw_.wl0.size_bytes;
 
   for (std::uint32_t c = 0; c < m_.cores.size(); ++c) {
     const ir::Core& core = m_.cores[c];

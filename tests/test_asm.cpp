@@ -1,0 +1,315 @@
+// Assembler: golden encodings, round trips, typed binding, verifier and the
+// lowering of the spec example.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <random>
+#include <set>
+#include <sstream>
+
+#include "fixture.h"
+#include "gemini/assembler/encoding.h"
+#include "gemini/assembler/invocation.h"
+#include "gemini/assembler/lowering.h"
+#include "gemini/assembler/text.h"
+#include "gemini/assembler/verifier.h"
+#include "gemini/ir/loader.h"
+
+namespace fs = std::filesystem;
+using namespace gemini;             // NOLINT(google-build-using-namespace): test file
+using namespace gemini::assembler;  // NOLINT(google-build-using-namespace): test file
+
+namespace {
+
+std::string hex(const InstrBytes& b) {
+  static const char* d = "0123456789abcdef";
+  std::string s;
+  for (auto x : b) {
+    s += d[x >> 4];
+    s += d[x & 15];
+  }
+  return s;
+}
+
+TEST(Isa, GoldenEncodingsOfEveryOpcode) {
+  const std::string text =
+      test::read_file(fs::path(GEMINI_SOURCE_DIR) / "tests" / "asm" / "golden.s");
+  std::istringstream in(text);
+  std::string line, pending;
+  std::set<Opcode> covered;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#' || line.starts_with(".core")) continue;
+    if (line.starts_with("= ")) {
+      ParseError e;
+      auto instr = parse_instr(pending, e);
+      ASSERT_TRUE(instr) << pending << ": " << e.message;
+      std::string err;
+      auto bytes = encode(*instr, err);
+      ASSERT_TRUE(bytes) << err;
+      EXPECT_EQ(hex(*bytes), line.substr(2)) << pending;
+      auto back = decode(bytes->data(), err);
+      ASSERT_TRUE(back) << err;
+      EXPECT_EQ(*back, *instr);
+      EXPECT_EQ(print(*back), pending);
+      covered.insert(instr->op);
+      continue;
+    }
+    pending = line;
+  }
+  for (const OpInfo& op : all_ops())
+    EXPECT_TRUE(covered.count(op.op)) << op.mnemonic << " has no golden encoding";
+}
+
+// A random valid instruction: every field in range.
+Instr random_instr(std::mt19937_64& rng) {
+  const auto ops = all_ops();
+  const OpInfo& op = ops[rng() % ops.size()];
+  Instr in;
+  in.op = op.op;
+  in.queue = op.engine == Engine::kCount ? static_cast<Engine>(rng() % kEngines) : op.engine;
+  in.flags = op.flag_name.empty() ? 0 : static_cast<std::uint16_t>(rng() % 2);
+  in.workload = rng() % 3 == 0 ? 0xffffffffu : static_cast<std::uint32_t>(rng() % 100000);
+  auto pick = [&](const Field& f) {
+    const auto span = static_cast<std::uint64_t>(f.max - f.min) + 1;
+    return f.min + static_cast<std::int64_t>(rng() % span);
+  };
+  for (const Field& f : op.fields) {
+    if (f.type == FieldType::box) {
+      Box b;
+      for (int d = 0; d < 4; ++d) {
+        b.lo[d] = pick(f);
+        b.hi[d] = pick(f);
+      }
+      in.set_box(f.name, b);
+    } else {
+      in.set(f.name, pick(f));
+    }
+  }
+  return in;
+}
+
+TEST(Isa, RandomInstructionsRoundTripThroughBytesAndText) {
+  std::mt19937_64 rng(2026);
+  for (int i = 0; i < 5000; ++i) {
+    const Instr in = random_instr(rng);
+    std::string err;
+    auto b = encode(in, err);
+    ASSERT_TRUE(b) << print(in) << ": " << err;
+    auto back = decode(b->data(), err);
+    ASSERT_TRUE(back) << err;
+    ASSERT_EQ(*back, in) << print(in);
+    ParseError pe;
+    auto parsed = parse_instr(print(in), pe);
+    ASSERT_TRUE(parsed) << print(in) << ": " << pe.message;
+    ASSERT_EQ(*parsed, in);
+  }
+}
+
+TEST(Isa, DecodeRejectsNonCanonicalBytes) {
+  ParseError pe;
+  auto in = parse_instr("wait_local q=pe on=dma_in count=3", pe);
+  std::string err;
+  auto b = *encode(*in, err);
+  b[40] = 1;  // an unused byte
+  EXPECT_FALSE(decode(b.data(), err));
+  EXPECT_NE(err.find("unused byte 40"), std::string::npos) << err;
+  b[40] = 0;
+  b[8] = 9;  // engine 9 does not exist
+  EXPECT_FALSE(decode(b.data(), err));
+  b[8] = 0;
+  b[0] = 0x7f;
+  EXPECT_FALSE(decode(b.data(), err));
+}
+
+TEST(Isa, TextErrorsNameLineAndColumn) {
+  ParseError e;
+  EXPECT_FALSE(
+      parse_program(".core 0\nnop\ndma_in l2=0 bytes=x dram=0 transfer=0 "
+                    "dst_box=[0,0,0,0]:[0,0,0,0] src_box=[0,0,0,0]:[0,0,0,0]\n",
+                    e));
+  EXPECT_EQ(e.line, 3u);
+  EXPECT_EQ(e.column, 19u);
+  EXPECT_NE(e.message.find("bad value \"x\" for bytes"), std::string::npos) << e.message;
+  EXPECT_FALSE(parse_program(".core 0\nfrob x=1\n", e));
+  EXPECT_EQ(e.line, 2u);
+  EXPECT_EQ(e.column, 1u);
+  EXPECT_FALSE(parse_program(".core 0\nwait_local q=pe on=pe\n", e));
+  EXPECT_NE(e.message.find("missing field \"count\""), std::string::npos) << e.message;
+  EXPECT_FALSE(parse_program("nop\n", e));
+  EXPECT_NE(e.message.find(".core"), std::string::npos);
+}
+
+TEST(Binding, RejectsMissingWrongAndReadOnlySlots) {
+  Invocation inv;
+  inv.op = Opcode::dma_in;
+  inv.origin = "core 3 workload 12 (conv1)";
+  inv.tensor("l2", {0, 64, Box{}, Access::write});
+  inv.tensor("dram", {0, 64, Box{}, Access::read});
+  std::string err;
+  EXPECT_FALSE(assembler::bind(inv, err));  // transfer is missing
+  EXPECT_EQ(err, "dma_in (core 3 workload 12 (conv1)): slot \"transfer\" is not bound");
+  inv.arg("transfer", 5);
+  EXPECT_TRUE(assembler::bind(inv, err)) << err;
+
+  Invocation wrong = inv;
+  wrong.arg("colour", 1);
+  EXPECT_FALSE(assembler::bind(wrong, err));
+  EXPECT_NE(err.find("has no argument slot \"colour\""), std::string::npos) << err;
+
+  Invocation through_read;
+  through_read.op = Opcode::dma_out;
+  through_read.origin = "core 0 workload 4 (pool1)";
+  through_read.tensor("l2", {0, 64, Box{}, Access::write});  // l2 is dma_out's read slot
+  EXPECT_FALSE(assembler::bind(through_read, err));
+  EXPECT_EQ(err, "dma_out (core 0 workload 4 (pool1)): writes through read slot \"l2\"");
+}
+
+CoreProgram program(std::int32_t id, const std::string& text) {
+  ParseError e;
+  auto p = parse_program(".core " + std::to_string(id) + "\n" + text, e);
+  EXPECT_TRUE(p) << e.line << ":" << e.column << " " << e.message;
+  return p ? *p : CoreProgram{};
+}
+
+const std::string kBox = "[0,0,0,0]:[0,0,0,0]";
+
+TEST(Verifier, AcceptsAWellOrderedPair) {
+  const auto a =
+      program(0, "dma_in l2=0 bytes=64 dram=0 transfer=1 dst_box=" + kBox + " src_box=" + kBox +
+                     "\nwait_token q=noc kind=credit transfer=1 from=1 count=1\nwait_local q=noc "
+                     "on=dma_in count=1\n"
+                     "noc_send src=0 dst=128 bytes=64 to=1 transfer=1 src_box=" +
+                     kBox + " dst_box=" + kBox + "\nend\n");
+  const auto b = program(1,
+                         "signal q=ctrl kind=credit transfer=1 to=0 grant=128 grant_bytes=64\n"
+                         "wait_token q=vp kind=data transfer=1 from=0 count=1\n"
+                         "vp_run op=copy inputs=1 window=1 stride=1 in0=128 in1=0 out=256 "
+                         "in_bytes=64 out_bytes=64 in_box=" +
+                             kBox + " out_box=" + kBox + "\nend\n");
+  EXPECT_TRUE(verify({a, b}, {1024, 4096}).empty());
+}
+
+TEST(Verifier, MissingSignal) {
+  const auto a = program(0, "wait_token q=pe kind=data transfer=9 from=1 count=1\nend\n");
+  const auto b = program(1, "end\n");
+  const auto p = verify({a, b}, {1024, 4096});
+  ASSERT_EQ(p.size(), 1u);
+  EXPECT_EQ(p[0],
+            "core 0 #0 wait_token: waits for 1 token(s) of transfer 9 from core 1 but only 0 are "
+            "ever sent to this core");
+}
+
+TEST(Verifier, CrossCoreCycle) {
+  // Each core waits for the other's credit before granting its own.
+  const auto a = program(0,
+                         "wait_token q=ctrl kind=credit transfer=2 from=1 count=1\n"
+                         "signal q=ctrl kind=credit transfer=1 to=1 grant=0 grant_bytes=0\nend\n");
+  const auto b = program(1,
+                         "wait_token q=ctrl kind=credit transfer=1 from=0 count=1\n"
+                         "signal q=ctrl kind=credit transfer=2 to=0 grant=0 grant_bytes=0\nend\n");
+  const auto p = verify({a, b}, {1024, 4096});
+  ASSERT_EQ(p.size(), 1u);
+  EXPECT_TRUE(p[0].starts_with("deadlock: ")) << p[0];
+  EXPECT_NE(p[0].find("core 0 #0 wait_token"), std::string::npos) << p[0];
+  EXPECT_NE(p[0].find("core 1 #1 signal"), std::string::npos) << p[0];
+}
+
+TEST(Verifier, WriteAfterReadWithoutWait) {
+  // The PE reads [0,64); the DMA then overwrites it with no wait between.
+  const std::string read =
+      "pe_run ifmap=0 ifmap_bytes=64 weight=0 weight_bytes=0 ofmap=512 ofmap_bytes=64 ifmap_box=" +
+      kBox + " ofmap_box=" + kBox + "\n";
+  const std::string write =
+      "dma_in l2=32 bytes=64 dram=0 transfer=1 dst_box=" + kBox + " src_box=" + kBox + "\n";
+  auto p = verify({program(0, read + write + "end\n")}, {1024, 4096});
+  ASSERT_EQ(p.size(), 1u);
+  EXPECT_EQ(p[0],
+            "core 0 #1 dma_in: writes [32, 96) which core 0 #0 pe_run reads, and no wait orders "
+            "the read first");
+  // With the wait, it is fine.
+  p = verify({program(0, read + "wait_local q=dma_in on=pe count=1\n" + write + "end\n")},
+             {1024, 4096});
+  EXPECT_TRUE(p.empty()) << p[0];
+}
+
+TEST(Verifier, AccessOutsideMemoryAndUnreachableWait) {
+  auto p = verify(
+      {program(0, "dma_in l2=2048 bytes=64 dram=0 transfer=1 dst_box=" + kBox + " src_box=" + kBox +
+                      "\nwl0_load source=l2 wl0=4090 bytes=16 l2=0 dram=0 transfer=1\n"
+                      "wait_local q=pe on=noc count=1\nend\n")},
+      {1024, 4096});
+  ASSERT_EQ(p.size(), 3u);
+  EXPECT_NE(p[0].find("waits for 1 instructions of queue noc, which has only 0"), std::string::npos)
+      << p[0];
+  EXPECT_NE(p[1].find("accesses [2048, 2112) outside L2 of 1024 bytes"), std::string::npos) << p[1];
+  EXPECT_NE(p[2].find("accesses [4090, 4106) outside WL0 of 4096 bytes"), std::string::npos)
+      << p[2];
+}
+
+TEST(Lowering, SpecExampleCore1IsExactlyThis) {
+  ir::Diagnostics d;
+  auto r = ir::load_file((test::data_dir() / "spec_minimal.json").string(), d);
+  std::vector<std::string> errors;
+  auto p = lower(r.model, ir::HardwareConfig{}, errors);
+  ASSERT_TRUE(p) << errors.front();
+  // Core 1 pools the two halves core 0 sends (transfers 3 and 4) and adds
+  // nothing: its first tensor is granted to both sends at once, the pool
+  // waits for both data tokens, its result goes to DRAM (transfer 5), and
+  // workload 1 re-reads that from DRAM (transfer 6, related_ifmap [5]),
+  // ordered by a local wait on the store.
+  const std::string b = "[0,0,0,0]:[0,15,3,3]";
+  const std::string expected =
+      ".core 1\n"
+      "signal q=ctrl kind=credit transfer=3 to=0 grant=0 grant_bytes=1024 wl=0\n"
+      "signal q=ctrl kind=credit transfer=4 to=0 grant=0 grant_bytes=1024 wl=0\n"
+      "wait_token q=vp kind=data transfer=3 from=0 count=1 wl=0\n"
+      "wait_token q=vp kind=data transfer=4 from=0 count=1 wl=0\n"
+      "vp_run op=pool_max inputs=1 window=2 stride=2 in0=0 in1=0 out=1024 in_bytes=1024 "
+      "out_bytes=256 "
+      "in_box=[0,0,0,0]:[0,15,7,7] out_box=" +
+      b +
+      " wl=0\n"
+      "wait_local q=dma_out on=vp count=3 wl=0\n"
+      "dma_out l2=1024 bytes=256 dram=24576 transfer=5 src_box=" +
+      b +
+      " wl=0\n"
+      "wait_local q=dma_in on=dma_out count=2 wl=1\n"
+      "dma_in l2=1280 bytes=256 dram=12288 transfer=6 dst_box=" +
+      b + " src_box=" + b +
+      " wl=1\n"
+      "wait_local q=vp on=dma_in count=2 wl=1\n"
+      "vp_run op=copy inputs=1 window=1 stride=1 in0=1280 in1=0 out=1536 in_bytes=256 "
+      "out_bytes=256 "
+      "in_box=" +
+      b + " out_box=" + b +
+      " wl=1\n"
+      "wait_local q=dma_out on=vp count=5 wl=1\n"
+      "dma_out l2=1536 bytes=256 dram=28672 transfer=7 src_box=" +
+      b +
+      " wl=1\n"
+      "end\n";
+  ASSERT_EQ(p->cores.size(), 2u);
+  EXPECT_EQ(print_program(p->cores[1].program), expected);
+  std::vector<CoreProgram> cores;
+  for (const auto& c : p->cores) cores.push_back(c.program);
+  const auto problems = verify(cores, {p->l2_bytes, p->wl0_bytes});
+  EXPECT_TRUE(problems.empty()) << problems.front();
+  // Core 0 overwrites its first ofmap's bytes with the second only after the
+  // first was stored and sent.
+  const std::string c0 = print_program(p->cores[0].program);
+  EXPECT_NE(
+      c0.find("wait_local q=pe on=dma_out count=2 wl=1\nwait_local q=pe on=noc count=3 wl=1\n"),
+      std::string::npos)
+      << c0;
+}
+
+TEST(Lowering, PublicDialectNeedsImportFirst) {
+  ir::Diagnostics d;
+  auto r = ir::load_file((test::data_dir() / "set_minimal.json").string(), d);
+  std::vector<std::string> errors;
+  EXPECT_FALSE(lower(r.model, ir::HardwareConfig{}, errors));
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_NE(errors[0].find("import"), std::string::npos);
+}
+
+}  // namespace
