@@ -8,10 +8,11 @@ namespace gemini::assembler {
 std::optional<Instr> bind(const Invocation& inv, std::string& error) {
   const OpInfo* op = op_info(inv.op);
   auto fail = [&](std::string msg) -> std::optional<Instr> {
-    error = std::string(op ? op->mnemonic : "?") + " (" + inv.origin + "): " + msg;
+    error = std::string(op ? op->mnemonic : "?") + " (" + std::string(inv.origin) + "): " + msg;
     return std::nullopt;
   };
   if (!op) return fail("unknown opcode");
+  if (inv.overflow) return fail("more bindings than the signature has slots");
   Instr in;
   in.op = inv.op;
   in.workload = inv.workload;
@@ -35,9 +36,9 @@ std::optional<Instr> bind(const Invocation& inv, std::string& error) {
   auto set = [&](std::size_t fi, std::int64_t v) -> bool {
     const Field& f = op->fields[fi];
     if (v < f.min || v > f.max) {
-      error = std::string(op->mnemonic) + " (" + inv.origin + "): " + std::string(f.name) + "=" +
-              std::to_string(v) + " outside [" + std::to_string(f.min) + ", " +
-              std::to_string(f.max) + "]";
+      error = std::string(op->mnemonic) + " (" + std::string(inv.origin) +
+              "): " + std::string(f.name) + "=" + std::to_string(v) + " outside [" +
+              std::to_string(f.min) + ", " + std::to_string(f.max) + "]";
       return false;
     }
     in.set(f.name, v);
@@ -48,8 +49,9 @@ std::optional<Instr> bind(const Invocation& inv, std::string& error) {
     const Field& f = op->fields[fi];
     for (int d = 0; d < 4; ++d)
       if (b.lo[d] < f.min || b.hi[d] > f.max || b.lo[d] > b.hi[d]) {
-        error = std::string(op->mnemonic) + " (" + inv.origin + "): " + std::string(f.name) +
-                " has a coordinate outside [0, " + std::to_string(f.max) + "] or lower > upper";
+        error = std::string(op->mnemonic) + " (" + std::string(inv.origin) +
+                "): " + std::string(f.name) + " has a coordinate outside [0, " +
+                std::to_string(f.max) + "] or lower > upper";
         return false;
       }
     in.set_box(f.name, b);

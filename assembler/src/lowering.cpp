@@ -1,6 +1,7 @@
 #include "gemini/assembler/lowering.h"
 
 #include <algorithm>
+#include <deque>
 #include <map>
 #include <queue>
 #include <set>
@@ -32,6 +33,9 @@ struct Tensor {
   const ir::BufferEntry* entry = nullptr;  // first occurrence
   std::vector<std::uint32_t> accesses;     // events that read or write it, on this core
   std::vector<std::uint32_t> writers;      // local events that write it
+  // Its local writer waited for its own hazards (a load, credit or compute),
+  // so anything it overlaps is ordered before it.
+  bool ordered_after_hazards = false;
 };
 
 enum class Kind : std::uint8_t { load, credit, wl0, compute, send, store };
@@ -43,7 +47,6 @@ struct Event {
   Engine queue;
   std::vector<std::uint32_t> deps;
   std::vector<Invocation> ops;
-  std::vector<std::string> notes;  // listing comment per op
   // Cross-core tokens this event produces: (kind, transfer, to core index).
   struct Token {
     TokenKind kind;
@@ -62,6 +65,11 @@ struct Event {
   std::int64_t prio = 0;
   std::uint8_t phase = 0;
 };
+
+std::uint64_t receiver_key(TransferId t, std::int32_t from) {
+  return (static_cast<std::uint64_t>(t) << 20) ^
+         static_cast<std::uint64_t>(static_cast<std::uint32_t>(from));
+}
 
 class Lowerer {
  public:
@@ -93,7 +101,10 @@ class Lowerer {
   const ir::Model& m_;
   const ir::HardwareConfig& hw_;
   std::vector<std::string>& errors_;
-  std::vector<std::vector<Tensor>> tensors_;                 // per core
+  std::vector<std::vector<Tensor>> tensors_;            // per core
+  std::vector<std::vector<std::uint32_t>> dead_order_;  // per core: tensors by last snapshot
+  // per core: (transfer, source core) -> tensors that receive it
+  std::vector<std::unordered_map<std::uint64_t, std::vector<std::uint32_t>>> receivers_;
   std::vector<std::vector<std::vector<std::uint32_t>>> at_;  // [core][workload][entry] -> tensor
   std::unordered_map<TransferId, std::int64_t> dram_out_addr_, dram_in_addr_;
   std::unordered_map<TransferId, const std::vector<TransferId>*>
@@ -101,6 +112,7 @@ class Lowerer {
   std::int64_t dram_end_ = 0;
   std::unordered_map<std::int32_t, std::uint32_t> core_index_;
   std::vector<Event> events_;
+  std::deque<std::string> labels_;  // "core 3 workload 12 (conv1)", viewed by invocations
   // Events awaited by others across cores, keyed for resolution.
   std::map<std::tuple<std::uint32_t, TransferId, std::uint32_t>, std::uint32_t>
       credit_of_;                                           // (core, transfer, tensor)
@@ -143,6 +155,21 @@ void Lowerer::build_tensors() {
       std::swap(prev, cur);
     }
   }
+  dead_order_.resize(m_.cores.size());
+  receivers_.resize(m_.cores.size());
+  for (std::uint32_t c = 0; c < m_.cores.size(); ++c) {
+    auto& o = dead_order_[c];
+    o.resize(tensors_[c].size());
+    for (std::uint32_t i = 0; i < o.size(); ++i) o[i] = i;
+    std::stable_sort(o.begin(), o.end(),
+                     [&](auto a, auto b) { return tensors_[c][a].last < tensors_[c][b].last; });
+    for (std::uint32_t i = 0; i < tensors_[c].size(); ++i)
+      for (const ir::Source& s : tensors_[c][i].entry->source)
+        if (s.type == ir::EndpointType::core) {
+          auto& v = receivers_[c][receiver_key(s.transfer_id, s.core_id)];
+          if (v.empty() || v.back() != i) v.push_back(i);
+        }
+  }
 }
 
 // DRAM address map: every DRAM out entry, then every DRAM in entry, in file
@@ -170,11 +197,17 @@ void Lowerer::build_dram_map() {
   dram_end_ = a;
 }
 
+// The accesses the writer of tensor t must wait for: those of earlier tensors
+// of the core whose bytes t overlaps (ring wrap counted). Newest first; an
+// older tensor is skipped where a newer one already covered its bytes,
+// because that newer tensor's writer waited for it (transitive order).
 void Lowerer::hazards(std::uint32_t c, std::uint32_t t, std::vector<std::uint32_t>& deps) const {
+  using Spans = std::vector<std::pair<std::int64_t, std::int64_t>>;
   const Tensor& x = tensors_[c][t];
   const auto& regs = m_.cores[c].workloads[x.first].ring_buffer_info;
   const std::int64_t b = m_.buffersize.value_or(hw_.l2.size_bytes);
-  auto spans = [&](const Tensor& y, std::vector<std::pair<std::int64_t, std::int64_t>>& out) {
+  auto spans = [&](const Tensor& y, Spans& out) {
+    out.clear();
     ir::RingRegion r{0, b};
     if (regs)
       for (const ir::RingRegion& g : *regs)
@@ -186,17 +219,40 @@ void Lowerer::hazards(std::uint32_t c, std::uint32_t t, std::vector<std::uint32_
       out.emplace_back(r.begin, r.begin + y.addr + y.size - r.end);
     }
   };
-  std::vector<std::pair<std::int64_t, std::int64_t>> mine, theirs;
-  spans(x, mine);
-  for (std::uint32_t p = 0; p < tensors_[c].size(); ++p) {
+  Spans open, theirs, next;
+  spans(x, open);  // bytes of t not yet covered by a newer predecessor
+  // Predecessors (dead before t appears), newest death first.
+  const auto& by_death = dead_order_[c];
+  for (auto it = by_death.rbegin(); it != by_death.rend() && !open.empty(); ++it) {
+    const std::uint32_t p = *it;
     const Tensor& y = tensors_[c][p];
-    if (p == t || y.last >= x.first) continue;  // only tensors dead before x appears
-    theirs.clear();
+    if (p == t || y.last >= x.first) continue;
     spans(y, theirs);
     bool overlap = false;
-    for (auto& a : mine)
+    for (auto& a : open)
       for (auto& q : theirs) overlap = overlap || (a.first < q.second && q.first < a.second);
-    if (overlap) deps.insert(deps.end(), y.accesses.begin(), y.accesses.end());
+    if (!overlap) continue;
+    deps.insert(deps.end(), y.accesses.begin(), y.accesses.end());
+    if (!y.ordered_after_hazards) continue;  // cannot vouch for what it covers
+    // Remove y's bytes from the open set.
+    next.clear();
+    for (auto a : open) {
+      std::vector<std::pair<std::int64_t, std::int64_t>> pieces{a};
+      for (auto& q : theirs) {
+        std::vector<std::pair<std::int64_t, std::int64_t>> cut;
+        for (auto& pc : pieces) {
+          if (q.second <= pc.first || pc.second <= q.first) {
+            cut.push_back(pc);
+            continue;
+          }
+          if (pc.first < q.first) cut.emplace_back(pc.first, q.first);
+          if (q.second < pc.second) cut.emplace_back(q.second, pc.second);
+        }
+        pieces.swap(cut);
+      }
+      next.insert(next.end(), pieces.begin(), pieces.end());
+    }
+    open.swap(next);
   }
 }
 
@@ -205,8 +261,10 @@ void Lowerer::hazards(std::uint32_t c, std::uint32_t t, std::vector<std::uint32_
 std::optional<std::uint32_t> Lowerer::find_receiver(std::uint32_t c, TransferId t,
                                                     std::int32_t from, std::uint32_t at_most,
                                                     std::uint32_t at_least) const {
+  auto it = receivers_[c].find(receiver_key(t, from));
+  if (it == receivers_[c].end()) return std::nullopt;
   std::optional<std::uint32_t> best;
-  for (std::uint32_t i = 0; i < tensors_[c].size(); ++i) {
+  for (std::uint32_t i : it->second) {
     const Tensor& x = tensors_[c][i];
     if (x.first > at_most || x.last < at_least) continue;
     const bool carries =
@@ -230,10 +288,10 @@ void Lowerer::build_events() {
     for (std::uint32_t i = 0; i < core.workloads.size(); ++i) {
       const ir::Workload& w = core.workloads[i];
       const std::int64_t prio = start[g.node_of(c, i)];
-      const std::string origin = who(c, i);
+      const std::string_view origin = labels_.emplace_back(who(c, i));
       const auto wid = static_cast<std::uint32_t>(w.workload_id);
       auto make = [&](Kind k, Engine q, std::uint8_t phase) {
-        Event e{k, c, i, q, {}, {}, {}, {}, 0, false, {}, std::nullopt, prio, phase};
+        Event e{k, c, i, q, {}, {}, {}, 0, false, {}, std::nullopt, prio, phase};
         return e;
       };
 
@@ -244,14 +302,15 @@ void Lowerer::build_events() {
         if (x.first != i || x.type == ir::TensorType::ofmap) continue;
         std::vector<std::uint32_t> hz;
         hazards(c, t, hz);
+        x.ordered_after_hazards = true;
         for (const ir::Source& s : x.entry->source) {
           if (s.type == ir::EndpointType::dram) {
             Event e = make(Kind::load, Engine::dma_in, 0);
             e.deps = hz;
             auto it = dram_out_addr_.find(s.transfer_id);
             if (it == dram_out_addr_.end()) {
-              error(origin + ": DRAM source transfer " + std::to_string(s.transfer_id) +
-                    " is not a DRAM out entry");
+              error(std::string(origin) + ": DRAM source transfer " +
+                    std::to_string(s.transfer_id) + " is not a DRAM out entry");
               continue;
             }
             Invocation inv;
@@ -262,7 +321,6 @@ void Lowerer::build_events() {
             inv.tensor("dram", {it->second, s.size, to_box(s.box), Access::read});
             inv.arg("transfer", s.transfer_id);
             e.ops.push_back(std::move(inv));
-            e.notes.push_back("load transfer " + std::to_string(s.transfer_id) + " for " + origin);
             if (auto ro = related_.find(s.transfer_id); ro != related_.end())
               e.dram_after = *ro->second;
             const std::uint32_t id = add(std::move(e));
@@ -273,7 +331,8 @@ void Lowerer::build_events() {
             e.deps = hz;
             auto from = core_index_.find(s.core_id);
             if (from == core_index_.end()) {
-              error(origin + ": source core " + std::to_string(s.core_id) + " has no program");
+              error(std::string(origin) + ": source core " + std::to_string(s.core_id) +
+                    " has no program");
               continue;
             }
             Invocation inv;
@@ -286,8 +345,6 @@ void Lowerer::build_events() {
                 .arg("to", s.core_id);
             inv.tensor("grant", {x.addr, x.size, std::nullopt, Access::write});
             e.ops.push_back(std::move(inv));
-            e.notes.push_back("L2 ready for transfer " + std::to_string(s.transfer_id) +
-                              " from core " + std::to_string(s.core_id));
             e.tokens.push_back({TokenKind::credit, s.transfer_id, from->second});
             const std::uint32_t id = add(std::move(e));
             credit_of_[{c, s.transfer_id, t}] = id;
@@ -329,7 +386,7 @@ void Lowerer::build_events() {
           if (!out) out = find_receiver(c, o.transfer_id, core.core_id, i + 1, i);
       }
       if (!out) {
-        error(origin +
+        error(std::string(origin) +
               ": no L2 tensor holds its ofmap (no ofmap entry in the snapshot and no "
               "tensor of this core receives it)");
         continue;
@@ -360,7 +417,6 @@ void Lowerer::build_events() {
           inv.arg("dram", from_l2 || d == dram_out_addr_.end() ? 0 : d->second);
           inv.arg("transfer", tr);
           e.ops.push_back(std::move(inv));
-          e.notes.push_back("weights of " + origin + " into WL0");
           if (from_l2) data_deps(*wt, e);
         }
         wl0_event = add(std::move(e));
@@ -372,7 +428,10 @@ void Lowerer::build_events() {
       for (std::uint32_t t : ins) data_deps(t, e);
       if (wt) data_deps(*wt, e);
       if (wl0_event) e.deps.push_back(*wl0_event);
-      if (tensors_[c][*out].first >= i) hazards(c, *out, e.deps);
+      if (tensors_[c][*out].first >= i) {
+        hazards(c, *out, e.deps);
+        tensors_[c][*out].ordered_after_hazards = true;
+      }
       const Tensor& o = tensors_[c][*out];
       const std::int64_t out_bytes = std::max<std::int64_t>(std::min(w.ofmap_size, o.size), 1);
       if (w.kind == ir::LayerKind::pe) {
@@ -424,7 +483,6 @@ void Lowerer::build_events() {
                            ? (*w.wl0_buffer)[0].address.value_or(0)
                            : 0);
         e.ops.push_back(std::move(cfg));
-        e.notes.push_back("tiling of " + origin);
         bool acc = false;
         std::vector<std::uint32_t> srcs = ins;
         if (srcs.empty())
@@ -441,7 +499,6 @@ void Lowerer::build_events() {
                                 std::nullopt, Access::read});
           run.tensor("ofmap", {o.addr, out_bytes, to_box(w.workload), Access::write});
           e.ops.push_back(std::move(run));
-          e.notes.push_back(origin);
           acc = true;
         }
       } else {
@@ -487,7 +544,6 @@ void Lowerer::build_events() {
           }
           run.tensor("out", {o.addr, out_bytes, to_box(w.workload), Access::write});
           e.ops.push_back(std::move(run));
-          e.notes.push_back(origin);
           if (!first && k + 1 >= srcs.size()) break;
           if (first && srcs.size() <= 2) break;
         }
@@ -517,7 +573,6 @@ void Lowerer::build_events() {
                        {a == dram_in_addr_.end() ? 0 : a->second, 0, std::nullopt, Access::write});
             inv.arg("transfer", of.transfer_id);
             s.ops.push_back(std::move(inv));
-            s.notes.push_back("store transfer " + std::to_string(of.transfer_id) + " of " + origin);
             const std::uint32_t id = add(std::move(s));
             store_of_[of.transfer_id] = id;
             tensors_[c][*out].accesses.push_back(id);
@@ -525,20 +580,21 @@ void Lowerer::build_events() {
           }
           auto dc_it = core_index_.find(d.core_id);
           if (dc_it == core_index_.end() || !d.workload_id) {
-            error(origin + ": destination core " + std::to_string(d.core_id) + " has no program");
+            error(std::string(origin) + ": destination core " + std::to_string(d.core_id) +
+                  " has no program");
             continue;
           }
           const std::uint32_t dc = dc_it->second;
           const ir::Workload* dw = m_.find_workload(d.core_id, *d.workload_id);
           if (!dw) {
-            error(origin + ": destination workload " + std::to_string(*d.workload_id) +
+            error(std::string(origin) + ": destination workload " + std::to_string(*d.workload_id) +
                   " does not exist");
             continue;
           }
           const auto di = static_cast<std::uint32_t>(dw - m_.cores[dc].workloads.data());
           auto r = find_receiver(dc, of.transfer_id, core.core_id, di, 0);
           if (!r) {
-            error(origin + ": core " + std::to_string(d.core_id) +
+            error(std::string(origin) + ": core " + std::to_string(d.core_id) +
                   " has no buffer tensor receiving transfer " + std::to_string(of.transfer_id) +
                   " by its workload " + std::to_string(*d.workload_id));
             continue;
@@ -557,9 +613,6 @@ void Lowerer::build_events() {
           inv.tensor("dst", {rt.addr, 0, to_box(rt.entry->box), Access::write});
           inv.arg("to", d.core_id).arg("transfer", of.transfer_id);
           s.ops.push_back(std::move(inv));
-          s.notes.push_back("send transfer " + std::to_string(of.transfer_id) + " to core " +
-                            std::to_string(d.core_id) + " for workload " +
-                            std::to_string(*d.workload_id));
           s.tokens.push_back({TokenKind::data, of.transfer_id, dc});
           s.credit_key = std::tuple{dc, of.transfer_id, *r};
           const std::uint32_t id = add(std::move(s));
@@ -654,10 +707,13 @@ void Lowerer::emit(const std::vector<std::uint32_t>& order, Program& p) {
   std::map<std::tuple<std::uint32_t, TokenKind, TransferId, std::uint32_t>, std::int64_t>
       tokens;  // (to, kind, t, from)
   p.cores.resize(n);
-  for (std::uint32_t c = 0; c < n; ++c) p.cores[c].program.core_id = m_.cores[c].core_id;
-  auto push = [&](std::uint32_t c, const Instr& in, std::string note) {
+  for (std::uint32_t c = 0; c < n; ++c) {
+    p.cores[c].program.core_id = m_.cores[c].core_id;
+    for (const ir::Workload& w : m_.cores[c].workloads)
+      p.cores[c].layers.emplace(static_cast<std::uint32_t>(w.workload_id), w.layer_name);
+  }
+  auto push = [&](std::uint32_t c, const Instr& in) {
     p.cores[c].program.instrs.push_back(in);
-    p.cores[c].comments.push_back(std::move(note));
     ++count[c][static_cast<std::size_t>(in.queue)];
   };
   for (std::uint32_t id : order) {
@@ -694,10 +750,10 @@ void Lowerer::emit(const std::vector<std::uint32_t>& order, Program& p) {
       w.workload = static_cast<std::uint32_t>(m_.cores[c].workloads[e.workload].workload_id);
       w.set("on", static_cast<std::int64_t>(eng));
       w.set("count", need[eng]);
-      push(c, w, "");
+      push(c, w);
       waited[c][q][eng] = need[eng];
     }
-    for (const Instr& w : token_waits) push(c, w, "");
+    for (const Instr& w : token_waits) push(c, w);
     for (std::size_t k = 0; k < e.ops.size(); ++k) {
       std::string err;
       auto in = bind(e.ops[k], err);
@@ -705,7 +761,7 @@ void Lowerer::emit(const std::vector<std::uint32_t>& order, Program& p) {
         error(err);
         continue;
       }
-      push(c, *in, e.notes[k]);
+      push(c, *in);
     }
     // Tokens this event produces: a send's data token travels with it; a
     // credit is its own signal; a store signals each core re-reading it.
@@ -719,7 +775,7 @@ void Lowerer::emit(const std::vector<std::uint32_t>& order, Program& p) {
       s.set("kind", static_cast<std::int64_t>(TokenKind::dram));
       s.set("transfer", k.transfer);
       s.set("to", m_.cores[k.to].core_id);
-      push(c, s, "transfer " + std::to_string(k.transfer) + " is in DRAM");
+      push(c, s);
     }
     e.last_count = count[c][q];
     e.emitted = true;
@@ -728,7 +784,7 @@ void Lowerer::emit(const std::vector<std::uint32_t>& order, Program& p) {
     Instr end;
     end.op = Opcode::end;
     end.queue = Engine::ctrl;
-    push(c, end, "");
+    push(c, end);
   }
 }
 

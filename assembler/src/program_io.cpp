@@ -9,6 +9,38 @@
 
 namespace gemini::assembler {
 
+std::string comment(const Instr& in, const LoweredCore& core) {
+  if (in.workload == 0xffffffffu) return {};
+  std::string s = "wl " + std::to_string(in.workload);
+  if (auto it = core.layers.find(in.workload); it != core.layers.end())
+    s.append(" (").append(it->second).append(")");
+  switch (in.op) {
+    case Opcode::dma_in:
+      return s + ": load transfer " + std::to_string(in.get("transfer"));
+    case Opcode::dma_out:
+      return s + ": store transfer " + std::to_string(in.get("transfer"));
+    case Opcode::noc_send:
+      return s + ": send transfer " + std::to_string(in.get("transfer")) + " to core " +
+             std::to_string(in.get("to"));
+    case Opcode::wl0_load:
+      return s + ": weights (transfer " + std::to_string(in.get("transfer")) + ") into WL0";
+    case Opcode::signal:
+      return s + (in.get("kind") == static_cast<std::int64_t>(TokenKind::credit)
+                      ? ": L2 ready for transfer " + std::to_string(in.get("transfer")) +
+                            " from core " + std::to_string(in.get("to"))
+                      : ": transfer " + std::to_string(in.get("transfer")) +
+                            " is in DRAM, tell core " + std::to_string(in.get("to")));
+    case Opcode::wait_token:
+      return s + ": until transfer " + std::to_string(in.get("transfer")) + " (" +
+             (in.get("kind") == 0   ? "data"
+              : in.get("kind") == 1 ? "credit"
+                                    : "in DRAM") +
+             ") from core " + std::to_string(in.get("from"));
+    default:
+      return s;
+  }
+}
+
 std::int64_t bytes_moved(const Instr& in) {
   switch (in.op) {
     case Opcode::dma_in:
@@ -53,7 +85,10 @@ bool write_program(const Program& p, const std::string& dir, std::string& error)
     std::ofstream b(fs::path(dir) / (stem + ".bin"), std::ios::binary);
     b.write(reinterpret_cast<const char*>(bin.data()), static_cast<std::streamsize>(bin.size()));
     std::ofstream s(fs::path(dir) / (stem + ".s"), std::ios::binary);
-    s << print_program(c.program, &c.comments);
+    std::vector<std::string> notes;
+    notes.reserve(c.program.instrs.size());
+    for (const Instr& in : c.program.instrs) notes.push_back(comment(in, c));
+    s << print_program(c.program, &notes);
     if (!b || !s) {
       error = "cannot write " + dir + "/" + stem;
       return false;

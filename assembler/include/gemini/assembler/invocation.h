@@ -14,6 +14,7 @@
 // Stages: IR workload -> Invocation (this file) -> Instr (isa.h) -> bytes
 // (encoding.h).
 
+#include <array>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -32,22 +33,37 @@ struct TensorArg {
   bool unused = false;  // a slot the operation does not use this time (vp_run's in1 for one input)
 };
 
+// Fixed capacity, no allocation: hundreds of thousands are built per file.
+template <typename T, std::size_t N>
+struct SmallList {
+  std::array<std::pair<std::string_view, T>, N> items{};
+  std::size_t size = 0;
+  bool push(std::string_view k, T v) {
+    if (size == N) return false;
+    items[size++] = {k, std::move(v)};
+    return true;
+  }
+  auto begin() const { return items.begin(); }
+  auto end() const { return items.begin() + static_cast<std::ptrdiff_t>(size); }
+};
+
 struct Invocation {
   Opcode op = Opcode::nop;
   std::optional<Engine> queue;  // for wait_local / wait_token / signal
   std::uint32_t workload = 0xffffffffu;
-  std::string origin;  // "core 3 workload 12 (conv1)" for diagnostics
+  std::string_view origin;  // "core 3 workload 12 (conv1)" for diagnostics
   bool flag = false;
-  std::vector<std::pair<std::string_view, TensorArg>> tensors;  // by address-field name
-  std::vector<std::pair<std::string_view, std::int64_t>> args;
-  std::vector<std::pair<std::string_view, Box>> boxes;  // box arguments
+  bool overflow = false;            // more bindings than any opcode has: a bug, reported by bind()
+  SmallList<TensorArg, 4> tensors;  // by address-field name
+  SmallList<std::int64_t, 24> args;
+  SmallList<Box, 2> boxes;  // box arguments
 
   Invocation& tensor(std::string_view slot, TensorArg t) {
-    tensors.emplace_back(slot, std::move(t));
+    overflow |= !tensors.push(slot, std::move(t));
     return *this;
   }
   Invocation& arg(std::string_view name, std::int64_t v) {
-    args.emplace_back(name, v);
+    overflow |= !args.push(name, v);
     return *this;
   }
 };

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "gemini/assembler/encoding.h"
@@ -29,8 +30,11 @@ namespace gemini::assembler {
 
 struct LoweredCore {
   CoreProgram program;
-  std::vector<std::string> comments;  // per instruction: workload, layer, transfer
+  std::unordered_map<std::uint32_t, std::string> layers;  // workload id -> layer name
 };
+
+// The listing comment of an instruction: its workload, layer and transfer.
+std::string comment(const Instr& in, const LoweredCore& core);
 
 struct Program {
   std::vector<LoweredCore> cores;  // ascending core id, every core of the mesh
