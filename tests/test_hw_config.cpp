@@ -30,6 +30,17 @@ TEST(HwConfig, ShippedSetPolarConfigLoads) {
   EXPECT_EQ(hw->name, "set-polar");
   EXPECT_EQ(hw->l2.size_bytes, 1 << 20);
   EXPECT_DOUBLE_EQ(hw->clock.frequency_mhz, 1000.0);
+  EXPECT_EQ(hw->wl0.size_bytes, 4096);
+  EXPECT_EQ(hw->pe.macs_per_cycle(), 1024);  // the polar core: 8 x 8 x 16
+}
+
+TEST(HwConfig, PeComponent) {
+  std::vector<std::string> e;
+  auto hw = parse(R"({"pe": {"rows": 16, "cols": 4, "lanes": 32}})", e);
+  ASSERT_TRUE(hw) << (e.empty() ? "" : e[0]);
+  EXPECT_EQ(hw->pe.rows, 16);
+  EXPECT_EQ(hw->pe.macs_per_cycle(), 16 * 4 * 32);
+  EXPECT_FALSE(parse(R"({"pe": {"rows": 0}})", e));
 }
 
 TEST(HwConfig, UnknownParameterNamesComponentAndParameter) {

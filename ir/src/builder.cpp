@@ -16,12 +16,7 @@ void Builder::duplicate_key(Loc where, std::string_view key) {
                 "; which one is meant is unclear");
 }
 
-void Builder::dram_object(Loc loc) {
-  if (saw_dram_) return;  // duplicate "-1" already reported as duplicate-key
-  saw_dram_ = true;
-  m_.origin.loc = kRootLoc;
-  (void)loc;
-}
+void Builder::dram_object(Loc /*loc*/) { saw_dram_ = true; }
 
 void Builder::core_list(std::string_view key, Loc loc) {
   saw_top_ = true;
@@ -458,10 +453,7 @@ std::optional<Box> workload_box(ReadContext& c, ObjReader& r) {
   // pointers name /workload/0 and /workload/1.
   static constexpr std::string_view kKeys[] = {"lower", "upper"};
   ObjReader inner(c, tmp, c.paths.key(r.loc(), "workload"), kKeys);
-  std::size_t before = c.diags.errors();
-  auto b = inner.box("lower", "upper", false);
-  (void)before;
-  return b;
+  return inner.box("lower", "upper", false);
 }
 
 // Extents of a box, sorted: a transpose keeps the multiset.

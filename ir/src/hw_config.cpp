@@ -120,9 +120,10 @@ std::optional<HardwareConfig> parse_hw_config(const std::string& text, const std
   };
   for (const auto& kv : o) {
     const std::string k(kv.key());
-    if (k != "name" && k != "description" && k != "mesh" && k != "clock" && k != "l2" && k != "wl0")
+    if (k != "name" && k != "description" && k != "mesh" && k != "clock" && k != "l2" &&
+        k != "wl0" && k != "pe")
       errors.push_back(origin + ":/" + k + ": unknown component \"" + k +
-                       "\" (known: name, description, mesh, clock, l2, wl0)");
+                       "\" (known: name, description, mesh, clock, l2, wl0, pe)");
   }
   if (const json::value* v = o.if_contains("name")) {
     if (v->is_string())

@@ -142,10 +142,6 @@ void Builder::check_full_completeness() {
 }
 
 bool Builder::finish() {
-  if (!saw_top_ && m_.cores.empty() && !saw_dram_ && !saw_xlen_) {
-    // Top-level object without any known member (or not an object at all,
-    // already reported): nothing to normalise.
-  }
   if (!saw_xlen_) d_.report(Check::missing_key, "", "missing required key \"xlen\" (mesh width)");
   if (!saw_ylen_) d_.report(Check::missing_key, "", "missing required key \"ylen\" (mesh height)");
   if (!saw_dram_) d_.report(Check::missing_key, "", "missing required key \"-1\" (DRAM tensors)");
