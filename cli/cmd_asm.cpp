@@ -10,6 +10,7 @@
 #include "gemini/assembler/verifier.h"
 #include "gemini/ir/import.h"
 #include "gemini/ir/loader.h"
+#include "gemini/ir/validator.h"
 
 namespace gemini::cli {
 namespace {
@@ -33,7 +34,9 @@ int run_asm(const AsmOptions& opt) {
   ir::Diagnostics diags(100);
   ir::LoadOptions lo;
   lo.dialect = parse_dialect(opt.dialect);
-  ir::LoadResult r = ir::load_file(opt.in, diags, lo);
+  // The lowering trusts the IR: an invalid schedule is refused, not assembled.
+  ir::CheckedFile checked = ir::load_and_validate(opt.in, lo, *hw, diags);
+  ir::LoadResult& r = checked.load;
   if (r.status != ir::LoadStatus::ok || diags.errors() > 0) {
     print_diagnostics(std::cerr, opt.in, diags, 20);
     std::cerr << opt.in << ": not assembled: the input is invalid (gemini validate lists all)\n";

@@ -300,3 +300,56 @@ TEST(BadInput, RandomMutationsNeverCrash) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(AsmCli, AssemblesDisassemblesAndReassemblesByteForByte) {
+  const fs::path dir = test::temp_path("asm_out");
+  CliRun r =
+      gemini("asm " + (test::data_dir() / "spec_minimal.json").string() + " -o " + dir.string());
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("2 cores"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("verified"), std::string::npos) << r.out;
+  EXPECT_TRUE(fs::exists(dir / "manifest.json"));
+  EXPECT_TRUE(fs::exists(dir / "core_1.s"));
+  const std::string manifest = test::read_file(dir / "manifest.json");
+  EXPECT_NE(manifest.find("\"per_opcode\""), std::string::npos);
+  EXPECT_NE(manifest.find("\"bytes_per_engine\""), std::string::npos);
+  for (const char* core : {"core_0", "core_1"}) {
+    const fs::path bin = dir / (std::string(core) + ".bin");
+    r = gemini("disasm " + bin.string());
+    ASSERT_EQ(r.status, 0) << r.out;
+    const fs::path text = test::write_temp(std::string(core) + "_dis.s", r.out);
+    const fs::path again = test::temp_path(std::string(core) + "_again.bin");
+    r = gemini("as " + text.string() + " -o " + again.string());
+    ASSERT_EQ(r.status, 0) << r.out;
+    EXPECT_EQ(test::read_file(bin), test::read_file(again)) << core;
+  }
+}
+
+TEST(AsmCli, RefusesAnInvalidScheduleAndReportsTextErrors) {
+  std::string s = spec();
+  const auto at = s.find("\"address\" : 1024,");
+  s.replace(at, 17, "\"address\" : 800,");  // overlapping live tensors (B003)
+  const fs::path bad = test::write_temp("asm_bad.json", s);
+  const fs::path dir = test::temp_path("asm_bad_out");
+  CliRun r = gemini("asm " + bad.string() + " -o " + dir.string());
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_NE(r.out.find("B003"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("not assembled"), std::string::npos) << r.out;
+  EXPECT_FALSE(fs::exists(dir));
+
+  const fs::path text =
+      test::write_temp("broken.s", ".core 0\nnop\nwait_local q=pe on=warp count=1\n");
+  r = gemini("as " + text.string() + " -o " + test::temp_path("broken.bin").string());
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.out.find(text.string() + ":3:20: bad value \"warp\" for on"), std::string::npos)
+      << r.out;
+
+  const fs::path junk = test::write_temp("junk.bin", "not a program");
+  r = gemini("disasm " + junk.string());
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.out.find("magic \"GEMINIC1\" missing"), std::string::npos) << r.out;
+}
+
+}  // namespace
