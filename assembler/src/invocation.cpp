@@ -33,6 +33,13 @@ std::optional<Instr> bind(const Invocation& inv, std::string& error) {
       if (op->fields[i].name == name) return i;
     return std::nullopt;
   };
+  // Slot of field fi among the scalar (or box) fields: counted, not looked up by name.
+  auto slot = [&](std::size_t fi) {
+    const bool box = op->fields[fi].type == FieldType::box;
+    std::size_t k = 0;
+    for (std::size_t i = 0; i < fi; ++i) k += (op->fields[i].type == FieldType::box) == box;
+    return k;
+  };
   auto set = [&](std::size_t fi, std::int64_t v) -> bool {
     const Field& f = op->fields[fi];
     if (v < f.min || v > f.max) {
@@ -41,7 +48,7 @@ std::optional<Instr> bind(const Invocation& inv, std::string& error) {
               std::to_string(f.min) + ", " + std::to_string(f.max) + "]";
       return false;
     }
-    in.set(f.name, v);
+    in.v[slot(fi)] = v;
     done[fi] = true;
     return true;
   };
@@ -54,7 +61,7 @@ std::optional<Instr> bind(const Invocation& inv, std::string& error) {
                 std::to_string(f.max) + "] or lower > upper";
         return false;
       }
-    in.set_box(f.name, b);
+    in.boxes[slot(fi)] = b;
     done[fi] = true;
     return true;
   };

@@ -46,7 +46,7 @@ struct Event {
   std::uint32_t workload;  // index into the core's workloads
   Engine queue;
   std::vector<std::uint32_t> deps;
-  std::vector<Invocation> ops;
+  std::vector<Instr> ops;  // bound when the event is built (typed binding, invocation.h)
   // Cross-core tokens this event produces: (kind, transfer, to core index).
   struct Token {
     TokenKind kind;
@@ -85,6 +85,17 @@ class Lowerer {
            std::to_string(x.workload_id) + " (" + x.layer_name + ")";
   }
   void error(std::string s) { errors_.push_back(std::move(s)); }
+  // Typed binding of an invocation; a binding error is reported and a nop
+  // stands in (the lowering then fails before emitting).
+  Instr bound(const Invocation& inv) {
+    std::string err;
+    auto in = bind(inv, err);
+    if (!in) {
+      error(err);
+      return Instr{};
+    }
+    return *in;
+  }
   std::uint32_t add(Event e) {
     events_.push_back(std::move(e));
     return static_cast<std::uint32_t>(events_.size() - 1);
@@ -281,6 +292,11 @@ void Lowerer::build_events() {
   const ir::DependencyGraph g(m_, ix);
   const std::vector<std::int64_t> start = g.earliest_starts();
   for (std::uint32_t c = 0; c < m_.cores.size(); ++c) core_index_[m_.cores[c].core_id] = c;
+  std::size_t estimate = 0;
+  for (const ir::Core& core : m_.cores)
+    for (const ir::Workload& w : core.workloads)
+      estimate += 4 + w.buffer.size() * 2 + w.ofmap.size() * 2;
+  events_.reserve(estimate);
 
   for (std::uint32_t c = 0; c < m_.cores.size(); ++c) {
     const ir::Core& core = m_.cores[c];
@@ -320,7 +336,7 @@ void Lowerer::build_events() {
             inv.tensor("l2", {x.addr, s.size, to_box(x.entry->box), Access::write});
             inv.tensor("dram", {it->second, s.size, to_box(s.box), Access::read});
             inv.arg("transfer", s.transfer_id);
-            e.ops.push_back(std::move(inv));
+            e.ops.push_back(bound(inv));
             if (auto ro = related_.find(s.transfer_id); ro != related_.end())
               e.dram_after = *ro->second;
             const std::uint32_t id = add(std::move(e));
@@ -344,7 +360,7 @@ void Lowerer::build_events() {
                 .arg("transfer", s.transfer_id)
                 .arg("to", s.core_id);
             inv.tensor("grant", {x.addr, x.size, std::nullopt, Access::write});
-            e.ops.push_back(std::move(inv));
+            e.ops.push_back(bound(inv));
             e.tokens.push_back({TokenKind::credit, s.transfer_id, from->second});
             const std::uint32_t id = add(std::move(e));
             credit_of_[{c, s.transfer_id, t}] = id;
@@ -416,7 +432,7 @@ void Lowerer::build_events() {
           auto d = dram_out_addr_.find(tr);
           inv.arg("dram", from_l2 || d == dram_out_addr_.end() ? 0 : d->second);
           inv.arg("transfer", tr);
-          e.ops.push_back(std::move(inv));
+          e.ops.push_back(bound(inv));
           if (from_l2) data_deps(*wt, e);
         }
         wl0_event = add(std::move(e));
@@ -482,7 +498,7 @@ void Lowerer::build_events() {
         cfg.arg("wl0", w.wl0_buffer && !w.wl0_buffer->empty()
                            ? (*w.wl0_buffer)[0].address.value_or(0)
                            : 0);
-        e.ops.push_back(std::move(cfg));
+        e.ops.push_back(bound(cfg));
         bool acc = false;
         std::vector<std::uint32_t> srcs = ins;
         if (srcs.empty())
@@ -498,7 +514,7 @@ void Lowerer::build_events() {
           run.tensor("weight", {wt ? tensors_[c][*wt].addr : 0, wt ? tensors_[c][*wt].size : 0,
                                 std::nullopt, Access::read});
           run.tensor("ofmap", {o.addr, out_bytes, to_box(w.workload), Access::write});
-          e.ops.push_back(std::move(run));
+          e.ops.push_back(bound(run));
           acc = true;
         }
       } else {
@@ -543,7 +559,7 @@ void Lowerer::build_events() {
             run.tensor("in1", {0, 0, std::nullopt, Access::read, true});
           }
           run.tensor("out", {o.addr, out_bytes, to_box(w.workload), Access::write});
-          e.ops.push_back(std::move(run));
+          e.ops.push_back(bound(run));
           if (!first && k + 1 >= srcs.size()) break;
           if (first && srcs.size() <= 2) break;
         }
@@ -572,7 +588,7 @@ void Lowerer::build_events() {
             inv.tensor("dram",
                        {a == dram_in_addr_.end() ? 0 : a->second, 0, std::nullopt, Access::write});
             inv.arg("transfer", of.transfer_id);
-            s.ops.push_back(std::move(inv));
+            s.ops.push_back(bound(inv));
             const std::uint32_t id = add(std::move(s));
             store_of_[of.transfer_id] = id;
             tensors_[c][*out].accesses.push_back(id);
@@ -612,7 +628,7 @@ void Lowerer::build_events() {
                      {o.addr, std::max<std::int64_t>(of.size, 1), to_box(of.box), Access::read});
           inv.tensor("dst", {rt.addr, 0, to_box(rt.entry->box), Access::write});
           inv.arg("to", d.core_id).arg("transfer", of.transfer_id);
-          s.ops.push_back(std::move(inv));
+          s.ops.push_back(bound(inv));
           s.tokens.push_back({TokenKind::data, of.transfer_id, dc});
           s.credit_key = std::tuple{dc, of.transfer_id, *r};
           const std::uint32_t id = add(std::move(s));
@@ -707,7 +723,10 @@ void Lowerer::emit(const std::vector<std::uint32_t>& order, Program& p) {
   std::map<std::tuple<std::uint32_t, TokenKind, TransferId, std::uint32_t>, std::int64_t>
       tokens;  // (to, kind, t, from)
   p.cores.resize(n);
+  std::vector<std::size_t> ops_per_core(n, 0);
+  for (const Event& e : events_) ops_per_core[e.core] += e.ops.size() + e.deps.size() / 2 + 1;
   for (std::uint32_t c = 0; c < n; ++c) {
+    p.cores[c].program.instrs.reserve(ops_per_core[c] + 1);
     p.cores[c].program.core_id = m_.cores[c].core_id;
     for (const ir::Workload& w : m_.cores[c].workloads)
       p.cores[c].layers.emplace(static_cast<std::uint32_t>(w.workload_id), w.layer_name);
@@ -754,15 +773,7 @@ void Lowerer::emit(const std::vector<std::uint32_t>& order, Program& p) {
       waited[c][q][eng] = need[eng];
     }
     for (const Instr& w : token_waits) push(c, w);
-    for (std::size_t k = 0; k < e.ops.size(); ++k) {
-      std::string err;
-      auto in = bind(e.ops[k], err);
-      if (!in) {
-        error(err);
-        continue;
-      }
-      push(c, *in);
-    }
+    for (const Instr& in : e.ops) push(c, in);
     // Tokens this event produces: a send's data token travels with it; a
     // credit is its own signal; a store signals each core re-reading it.
     for (Event::Token& k : e.tokens) {

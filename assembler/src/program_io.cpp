@@ -1,8 +1,10 @@
 #include "gemini/assembler/program_io.h"
 
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <thread>
 
 #include "gemini/assembler/text.h"
 #include "gemini/ir/json_writer.h"
@@ -53,6 +55,37 @@ std::int64_t bytes_moved(const Instr& in) {
   }
 }
 
+namespace {
+
+// The files of one core; `error` set on failure.
+struct CoreFiles {
+  std::map<std::string_view, std::int64_t> per_op, per_engine;
+  std::string error;
+};
+
+void write_core(const LoweredCore& c, const std::filesystem::path& dir, CoreFiles& out) {
+  std::vector<std::uint8_t> bin;
+  if (!encode_program(c.program, bin, out.error)) return;
+  const std::string stem = "core_" + std::to_string(c.program.core_id);
+  std::string text = ".core " + std::to_string(c.program.core_id) + "\n";
+  text.reserve(c.program.instrs.size() * 200);
+  for (const Instr& in : c.program.instrs) {
+    print_to(text, in);
+    const std::string note = comment(in, c);
+    if (!note.empty()) text.append("  ; ").append(note);
+    text += '\n';
+    ++out.per_op[in.info().mnemonic];
+    if (const std::int64_t moved = bytes_moved(in)) out.per_engine[to_string(in.queue)] += moved;
+  }
+  std::ofstream b(dir / (stem + ".bin"), std::ios::binary);
+  b.write(reinterpret_cast<const char*>(bin.data()), static_cast<std::streamsize>(bin.size()));
+  std::ofstream s(dir / (stem + ".s"), std::ios::binary);
+  s.write(text.data(), static_cast<std::streamsize>(text.size()));
+  if (!b || !s) out.error = "cannot write " + (dir / stem).string();
+}
+
+}  // namespace
+
 bool write_program(const Program& p, const std::string& dir, std::string& error) {
   namespace fs = std::filesystem;
   std::error_code ec;
@@ -61,6 +94,23 @@ bool write_program(const Program& p, const std::string& dir, std::string& error)
     error = "cannot create " + dir + ": " + ec.message();
     return false;
   }
+  // Cores are independent: two workers (the machines here have two cores).
+  std::vector<CoreFiles> files(p.cores.size());
+  std::atomic<std::size_t> next{0};
+  auto work = [&] {
+    for (std::size_t i = next++; i < p.cores.size(); i = next++)
+      write_core(p.cores[i], dir, files[i]);
+  };
+  const unsigned n = std::max(1u, std::min(2u, std::thread::hardware_concurrency()));
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < n; ++t) pool.emplace_back(work);
+  work();
+  for (auto& t : pool) t.join();
+  for (const CoreFiles& f : files)
+    if (!f.error.empty()) {
+      error = f.error;
+      return false;
+    }
   std::ofstream manifest(fs::path(dir) / "manifest.json", std::ios::binary);
   if (!manifest) {
     error = "cannot write " + dir + "/manifest.json";
@@ -78,44 +128,25 @@ bool write_program(const Program& p, const std::string& dir, std::string& error)
   j.value(static_cast<std::int64_t>(kInstrBytes));
   j.key("cores");
   j.begin_array();
-  for (const LoweredCore& c : p.cores) {
-    std::vector<std::uint8_t> bin;
-    if (!encode_program(c.program, bin, error)) return false;
-    const std::string stem = "core_" + std::to_string(c.program.core_id);
-    std::ofstream b(fs::path(dir) / (stem + ".bin"), std::ios::binary);
-    b.write(reinterpret_cast<const char*>(bin.data()), static_cast<std::streamsize>(bin.size()));
-    std::ofstream s(fs::path(dir) / (stem + ".s"), std::ios::binary);
-    std::vector<std::string> notes;
-    notes.reserve(c.program.instrs.size());
-    for (const Instr& in : c.program.instrs) notes.push_back(comment(in, c));
-    s << print_program(c.program, &notes);
-    if (!b || !s) {
-      error = "cannot write " + dir + "/" + stem;
-      return false;
-    }
-    std::map<std::string_view, std::int64_t> per_op;
-    std::map<std::string_view, std::int64_t> per_engine;
-    for (const Instr& in : c.program.instrs) {
-      ++per_op[in.info().mnemonic];
-      if (const std::int64_t moved = bytes_moved(in)) per_engine[to_string(in.queue)] += moved;
-    }
+  for (std::size_t i = 0; i < p.cores.size(); ++i) {
+    const LoweredCore& c = p.cores[i];
     j.begin_object();
     j.key("core_id");
     j.value(std::int64_t{c.program.core_id});
     j.key("binary");
-    j.value(stem + ".bin");
+    j.value("core_" + std::to_string(c.program.core_id) + ".bin");
     j.key("instructions");
     j.value(static_cast<std::int64_t>(c.program.instrs.size()));
     j.key("per_opcode");
     j.begin_object();
-    for (const auto& [k, v] : per_op) {
+    for (const auto& [k, v] : files[i].per_op) {
       j.key(k);
       j.value(v);
     }
     j.end_object();
     j.key("bytes_per_engine");
     j.begin_object();
-    for (const auto& [k, v] : per_engine) {
+    for (const auto& [k, v] : files[i].per_engine) {
       j.key(k);
       j.value(v);
     }

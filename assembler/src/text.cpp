@@ -41,13 +41,24 @@ std::string value_text(const Field& f, std::int64_t v) {
   }
 }
 
-std::string box_text(const Box& b) {
-  std::string s = "[";
-  for (int d = 0; d < 4; ++d) s.append(d ? "," : "").append(std::to_string(b.lo[d]));
-  s += "]:[";
-  for (int d = 0; d < 4; ++d) s.append(d ? "," : "").append(std::to_string(b.hi[d]));
-  s += "]";
-  return s;
+void append_int(std::string& out, std::int64_t v) {
+  char buf[24];
+  auto [p, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  out.append(buf, static_cast<std::size_t>(p - buf));
+}
+
+void append_box(std::string& out, const Box& b) {
+  out += '[';
+  for (int d = 0; d < 4; ++d) {
+    if (d) out += ',';
+    append_int(out, b.lo[d]);
+  }
+  out += "]:[";
+  for (int d = 0; d < 4; ++d) {
+    if (d) out += ',';
+    append_int(out, b.hi[d]);
+  }
+  out += ']';
 }
 
 std::optional<std::int64_t> parse_int(std::string_view s) {
@@ -111,28 +122,42 @@ std::optional<Box> parse_box(std::string_view s) {
 
 }  // namespace
 
-std::string print(const Instr& in) {
+void print_to(std::string& out, const Instr& in) {
   const OpInfo& op = in.info();
-  std::string s(op.mnemonic);
-  if (op.engine == Engine::kCount) s.append(" q=").append(to_string(in.queue));
+  out += op.mnemonic;
+  if (op.engine == Engine::kCount) out.append(" q=").append(to_string(in.queue));
   std::size_t scalar = 0, box = 0;
   for (const Field& f : op.fields) {
-    s.append(" ").append(f.name).append("=");
+    out += ' ';
+    out += f.name;
+    out += '=';
     if (f.type == FieldType::box) {
-      s += box_text(in.boxes[box++]);
+      append_box(out, in.boxes[box++]);
+    } else if (f.type == FieldType::u8 || f.type == FieldType::u16 || f.type == FieldType::u32 ||
+               f.type == FieldType::u64 || f.type == FieldType::i32) {
+      append_int(out, in.v[scalar++]);
     } else {
-      s += value_text(f, in.v[scalar++]);
+      out += value_text(f, in.v[scalar++]);
     }
   }
-  if (in.flags & 1) s.append(" ").append(op.flag_name);
-  if (in.workload != 0xffffffffu) s.append(" wl=").append(std::to_string(in.workload));
+  if (in.flags & 1) out.append(" ").append(op.flag_name);
+  if (in.workload != 0xffffffffu) {
+    out += " wl=";
+    append_int(out, in.workload);
+  }
+}
+
+std::string print(const Instr& in) {
+  std::string s;
+  print_to(s, in);
   return s;
 }
 
 std::string print_program(const CoreProgram& p, const std::vector<std::string>* comments) {
   std::string out = ".core " + std::to_string(p.core_id) + "\n";
+  out.reserve(p.instrs.size() * 160);
   for (std::size_t i = 0; i < p.instrs.size(); ++i) {
-    out += print(p.instrs[i]);
+    print_to(out, p.instrs[i]);
     if (comments && i < comments->size() && !(*comments)[i].empty())
       out.append("  ; ").append((*comments)[i]);
     out += '\n';

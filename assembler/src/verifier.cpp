@@ -7,6 +7,45 @@
 namespace gemini::assembler {
 namespace {
 
+// The memory operands of each opcode, from the ISA table, worked out once:
+// which scalar slots hold the address and the byte count.
+struct OperandSlot {
+  std::size_t addr, bytes;  // into Instr::v; bytes == npos: none
+  bool write;
+  Memory memory;
+  std::string_view name;
+};
+const std::vector<OperandSlot>& operand_slots(Opcode op) {
+  static const auto table = [] {
+    std::array<std::vector<OperandSlot>, 256> t;
+    for (const OpInfo& o : all_ops()) {
+      auto scalar_slot = [&](const Field* f) {
+        std::size_t k = 0;
+        for (const Field& g : o.fields) {
+          if (&g == f) return k;
+          k += g.type != FieldType::box;
+        }
+        return k;
+      };
+      for (const Field& f : o.fields) {
+        if (f.access == Access::none) continue;
+        std::size_t bytes = std::string_view::npos;
+        for (const Field& g : o.fields)
+          if (g.role == f.role && g.access == Access::none && g.type != FieldType::box) {
+            bytes = scalar_slot(&g);
+            break;
+          }
+        if (o.op == Opcode::noc_send && f.name == "dst")
+          bytes = scalar_slot(&o.fields[2]);  // "bytes"
+        t[static_cast<std::size_t>(o.op)].push_back(
+            {scalar_slot(&f), bytes, f.access == Access::write, f.memory, f.name});
+      }
+    }
+    return t;
+  }();
+  return table[static_cast<std::size_t>(op)];
+}
+
 struct MemAccess {
   std::int64_t addr, bytes;
   bool write;
@@ -14,24 +53,24 @@ struct MemAccess {
   bool remote;  // noc_send's destination: another core's L2
 };
 
-// The memory operands of an instruction, from the ISA table.
-std::vector<MemAccess> accesses(const Instr& in) {
-  std::vector<MemAccess> out;
-  const OpInfo& op = in.info();
-  for (const Field& f : op.fields) {
-    if (f.access == Access::none) continue;
-    std::int64_t bytes = 0;
-    for (const Field& g : op.fields)
-      if (g.role == f.role && g.access == Access::none && g.type != FieldType::box) {
-        bytes = in.get(g.name);
-        break;
-      }
-    if (in.op == Opcode::noc_send && f.name == "dst") bytes = in.get("bytes");
-    if (in.op == Opcode::vp_run && f.name == "in1" && in.get("inputs") < 2) continue;
-    if (in.op == Opcode::wl0_load && f.name == "l2" && in.get("source") != 0) continue;
-    if (bytes <= 0) continue;  // an unused slot (no weights, a data token's grant)
-    out.push_back({in.get(f.name), bytes, f.access == Access::write, f.memory,
-                   in.op == Opcode::noc_send && f.name == "dst"});
+// At most four memory operands per instruction.
+struct Accesses {
+  std::array<MemAccess, 4> a{};
+  std::size_t n = 0;
+  const MemAccess* begin() const { return a.data(); }
+  const MemAccess* end() const { return a.data() + n; }
+};
+
+Accesses accesses(const Instr& in) {
+  Accesses out;
+  for (const OperandSlot& s : operand_slots(in.op)) {
+    const std::int64_t bytes = s.bytes == std::string_view::npos ? 0 : in.v[s.bytes];
+    if (in.op == Opcode::vp_run && s.name == "in1" && in.v[1] < 2) continue;    // inputs
+    if (in.op == Opcode::wl0_load && s.name == "l2" && in.v[0] != 0) continue;  // source
+    if (bytes <= 0 || out.n == out.a.size())
+      continue;  // an unused slot (no weights, a data token's grant)
+    out.a[out.n++] = {in.v[s.addr], bytes, s.write, s.memory,
+                      in.op == Opcode::noc_send && s.name == "dst"};
   }
   return out;
 }
@@ -107,8 +146,11 @@ std::vector<std::string> verify(const std::vector<CoreProgram>& cores, const Ver
             base[c] + i);
     }
 
-  // V1 and the edges of V2.
-  std::vector<std::vector<std::size_t>> preds(base[n]);
+  // V1 and the edges of V2: each instruction has at most two predecessors,
+  // the previous instruction of its queue and what it waits for.
+  constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+  std::vector<std::array<std::size_t, 2>> preds(base[n], {kNone, kNone});
+  auto add_pred = [&](std::size_t g, std::size_t p) { preds[g][preds[g][0] == kNone ? 0 : 1] = p; };
   for (std::size_t c = 0; c < n; ++c) {
     std::array<std::size_t, kEngines> last{};
     std::array<bool, kEngines> have{};
@@ -116,7 +158,7 @@ std::vector<std::string> verify(const std::vector<CoreProgram>& cores, const Ver
       const Instr& in = cores[c].instrs[i];
       const auto q = static_cast<std::size_t>(in.queue);
       const std::size_t g = base[c] + i;
-      if (have[q]) preds[g].push_back(last[q]);
+      if (have[q]) add_pred(g, last[q]);
       last[q] = g;
       have[q] = true;
       if (in.op == Opcode::wait_local) {
@@ -128,7 +170,7 @@ std::vector<std::string> verify(const std::vector<CoreProgram>& cores, const Ver
                   std::to_string(queues[c][on].size()));
           continue;
         }
-        preds[g].push_back(base[c] + queues[c][on][cnt - 1]);
+        add_pred(g, base[c] + queues[c][on][cnt - 1]);
       } else if (in.op == Opcode::wait_token) {
         auto it =
             produced.find({cores[c].core_id, in.get("kind"), in.get("transfer"), in.get("from")});
@@ -141,20 +183,27 @@ std::vector<std::string> verify(const std::vector<CoreProgram>& cores, const Ver
                   " are ever sent to this core");
           continue;
         }
-        preds[g].push_back(it->second[cnt - 1]);
+        add_pred(g, it->second[cnt - 1]);
       }
     }
   }
 
   // V2: Kahn over all instructions; what remains lies on or behind a cycle.
   {
+    // Successors in one flat array (CSR).
     std::vector<std::uint32_t> indeg(base[n], 0);
-    std::vector<std::vector<std::size_t>> succ(base[n]);
+    std::vector<std::size_t> start(base[n] + 1, 0);
     for (std::size_t g = 0; g < base[n]; ++g)
-      for (std::size_t p : preds[g]) {
-        succ[p].push_back(g);
-        ++indeg[g];
-      }
+      for (std::size_t p : preds[g])
+        if (p != kNone) {
+          ++start[p + 1];
+          ++indeg[g];
+        }
+    for (std::size_t g = 0; g < base[n]; ++g) start[g + 1] += start[g];
+    std::vector<std::size_t> succ(start[base[n]]), fill(start.begin(), start.end() - 1);
+    for (std::size_t g = 0; g < base[n]; ++g)
+      for (std::size_t p : preds[g])
+        if (p != kNone) succ[fill[p]++] = g;
     std::vector<std::size_t> ready;
     for (std::size_t g = 0; g < base[n]; ++g)
       if (indeg[g] == 0) ready.push_back(g);
@@ -163,8 +212,8 @@ std::vector<std::string> verify(const std::vector<CoreProgram>& cores, const Ver
       const std::size_t g = ready.back();
       ready.pop_back();
       ++done;
-      for (std::size_t s : succ[g])
-        if (--indeg[s] == 0) ready.push_back(s);
+      for (std::size_t k = start[g]; k < start[g + 1]; ++k)
+        if (--indeg[succ[k]] == 0) ready.push_back(succ[k]);
     }
     if (done != base[n]) {
       auto where = [&](std::size_t g) {
@@ -182,7 +231,7 @@ std::vector<std::string> verify(const std::vector<CoreProgram>& cores, const Ver
         seen[g] = path.size();
         path.push_back(g);
         for (std::size_t p : preds[g])
-          if (indeg[p] > 0) {
+          if (p != kNone && indeg[p] > 0) {
             g = p;
             break;
           }

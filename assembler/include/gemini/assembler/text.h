@@ -20,6 +20,8 @@
 namespace gemini::assembler {
 
 std::string print(const Instr& in);
+// Appends the text of `in` to `out` (no newline).
+void print_to(std::string& out, const Instr& in);
 // `comments[i]`, when given and not empty, follows instruction i after "; ".
 std::string print_program(const CoreProgram& p, const std::vector<std::string>* comments = nullptr);
 
