@@ -5,6 +5,7 @@
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -34,6 +35,38 @@ std::vector<fs::path> corpus_files() {
   }
   std::sort(out.begin(), out.end());
   return out;
+}
+
+std::vector<std::string> corpus_names() {
+  std::vector<std::string> out;
+  for (const auto& p : corpus_files()) out.push_back(p.filename().string());
+  if (out.empty()) out.push_back(kCorpusAbsent);
+  return out;
+}
+
+const char* corpus_absent_message() {
+  return "corpus not found: put ../shared/ir-corpus/set beside the project or set GEMINI_CORPUS";
+}
+
+std::string param_name(const std::string& file) {
+  std::string n = file;
+  for (char& c : n)
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  return n;
+}
+
+const ir::HardwareConfig& set_polar() {
+  static const ir::HardwareConfig hw = [] {
+    std::vector<std::string> errs;
+    auto h = ir::load_hw_config(std::string(GEMINI_SOURCE_DIR) + "/configs/set-polar.json", errs);
+    if (!h) {
+      std::fprintf(stderr, "configs/set-polar.json does not load: %s\n",
+                   errs.empty() ? "?" : errs[0].c_str());
+      std::abort();
+    }
+    return *h;
+  }();
+  return hw;
 }
 
 std::string read_file(const fs::path& p) {

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "gemini/ir/hw_config.h"
+
 namespace gemini::test {
 
 std::filesystem::path data_dir();
@@ -16,6 +18,15 @@ std::filesystem::path data_dir();
 // path when it does not exist.
 std::filesystem::path corpus_dir();
 std::vector<std::filesystem::path> corpus_files();
+// Test parameters: the corpus file names, or {"corpus_absent"} (the tests
+// then skip with corpus_absent_message()).
+std::vector<std::string> corpus_names();
+inline constexpr const char* kCorpusAbsent = "corpus_absent";
+const char* corpus_absent_message();
+// A gtest parameter name made of the file name's alphanumerics.
+std::string param_name(const std::string& file);
+// configs/set-polar.json (aborts the test binary if it does not load).
+const ir::HardwareConfig& set_polar();
 
 std::string read_file(const std::filesystem::path& p);
 // A fresh path under the test temp directory (removed at exit).

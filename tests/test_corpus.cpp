@@ -14,25 +14,16 @@ using namespace gemini;  // NOLINT(google-build-using-namespace): test file
 
 namespace {
 
-std::vector<std::string> names() {
-  std::vector<std::string> out;
-  for (const auto& p : test::corpus_files()) out.push_back(p.filename().string());
-  if (out.empty()) out.push_back("corpus_absent");
-  return out;
-}
-
 class Corpus : public ::testing::TestWithParam<std::string> {
  protected:
   fs::path path() const {
-    if (GetParam() == "corpus_absent") return {};
+    if (GetParam() == test::kCorpusAbsent) return {};
     return test::corpus_dir() / GetParam();
   }
 };
 
 TEST_P(Corpus, ValidatesWithoutErrors) {
-  if (path().empty())
-    GTEST_SKIP() << "corpus not found: put ../shared/ir-corpus/set beside the project or set "
-                    "GEMINI_CORPUS";
+  if (path().empty()) GTEST_SKIP() << test::corpus_absent_message();
   ir::Diagnostics d(50);
   auto r = ir::load_file(path().string(), d);
   ASSERT_EQ(r.status, ir::LoadStatus::ok);
@@ -51,9 +42,7 @@ TEST_P(Corpus, ValidatesWithoutErrors) {
 }
 
 TEST_P(Corpus, RoundTripsThroughTheFullDialect) {
-  if (path().empty())
-    GTEST_SKIP() << "corpus not found: put ../shared/ir-corpus/set beside the project or set "
-                    "GEMINI_CORPUS";
+  if (path().empty()) GTEST_SKIP() << test::corpus_absent_message();
   if (GetParam().find("8x8") != std::string::npos)
     GTEST_SKIP() << "the 76 MB file is covered by the validation test; round trip skipped to "
                     "keep the suite short";
@@ -70,11 +59,7 @@ TEST_P(Corpus, RoundTripsThroughTheFullDialect) {
   fs::remove(out);
 }
 
-INSTANTIATE_TEST_SUITE_P(Set, Corpus, ::testing::ValuesIn(names()), [](const auto& info) {
-  std::string n = info.param;
-  for (char& c : n)
-    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-  return n;
-});
+INSTANTIATE_TEST_SUITE_P(Set, Corpus, ::testing::ValuesIn(test::corpus_names()),
+                         [](const auto& info) { return test::param_name(info.param); });
 
 }  // namespace

@@ -18,13 +18,6 @@ using namespace gemini;  // NOLINT(google-build-using-namespace): test file
 
 namespace {
 
-std::vector<std::string> names() {
-  std::vector<std::string> out;
-  for (const auto& p : test::corpus_files()) out.push_back(p.filename().string());
-  if (out.empty()) out.push_back("corpus_absent");
-  return out;
-}
-
 // Written without the allocator's or the validator's code: every snapshot
 // tensor inside [0, buffersize) and inside one region (wrapping inside it),
 // and no two tensors of a snapshot sharing a byte.
@@ -70,12 +63,8 @@ std::vector<std::string> independent_check(const ir::Model& m) {
 class ImportCorpus : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(ImportCorpus, ImportsValidatesAndRoundTrips) {
-  if (GetParam() == "corpus_absent")
-    GTEST_SKIP() << "corpus not found: put ../shared/ir-corpus/set beside the project or set "
-                    "GEMINI_CORPUS";
-  std::vector<std::string> errs;
-  auto hw = ir::load_hw_config(std::string(GEMINI_SOURCE_DIR) + "/configs/set-polar.json", errs);
-  ASSERT_TRUE(hw);
+  if (GetParam() == test::kCorpusAbsent) GTEST_SKIP() << test::corpus_absent_message();
+  const ir::HardwareConfig* hw = &test::set_polar();
   ir::Diagnostics d;
   auto r = ir::load_file((test::corpus_dir() / GetParam()).string(), d);
   ASSERT_EQ(r.status, ir::LoadStatus::ok);
@@ -120,11 +109,7 @@ TEST_P(ImportCorpus, ImportsValidatesAndRoundTrips) {
   fs::remove(out);
 }
 
-INSTANTIATE_TEST_SUITE_P(Set, ImportCorpus, ::testing::ValuesIn(names()), [](const auto& info) {
-  std::string n = info.param;
-  for (char& c : n)
-    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-  return n;
-});
+INSTANTIATE_TEST_SUITE_P(Set, ImportCorpus, ::testing::ValuesIn(test::corpus_names()),
+                         [](const auto& info) { return test::param_name(info.param); });
 
 }  // namespace
