@@ -57,7 +57,6 @@ struct Event {
   std::vector<Token> tokens;
   // Filled at emission.
   std::uint32_t last_count = 0;
-  bool emitted = false;
   // Symbolic dependencies resolved after all events exist.
   std::vector<TransferId> dram_after;  // DRAM writes (DRAM in transfers) a load re-reads
   std::optional<std::tuple<std::uint32_t, TransferId, std::uint32_t>>
@@ -307,7 +306,7 @@ void Lowerer::build_events() {
       const std::string_view origin = labels_.emplace_back(who(c, i));
       const auto wid = static_cast<std::uint32_t>(w.workload_id);
       auto make = [&](Kind k, Engine q, std::uint8_t phase) {
-        Event e{k, c, i, q, {}, {}, {}, 0, false, {}, std::nullopt, prio, phase};
+        Event e{k, c, i, q, {}, {}, {}, 0, {}, std::nullopt, prio, phase};
         return e;
       };
 
@@ -789,7 +788,6 @@ void Lowerer::emit(const std::vector<std::uint32_t>& order, Program& p) {
       push(c, s);
     }
     e.last_count = count[c][q];
-    e.emitted = true;
   }
   for (std::uint32_t c = 0; c < n; ++c) {
     Instr end;

@@ -19,7 +19,6 @@ void Builder::duplicate_key(Loc where, std::string_view key) {
 void Builder::dram_object(Loc /*loc*/) { saw_dram_ = true; }
 
 void Builder::core_list(std::string_view key, Loc loc) {
-  saw_top_ = true;
   if (core_by_key_.count(key)) return;  // duplicate key: reported; later list merges
   core_by_key_.emplace(std::string(key), m_.cores.size());
   Core c;
@@ -54,8 +53,7 @@ void Builder::element(Slot slot, std::string_view key, std::uint32_t index, Loc 
               kind_name(v));
       return;
     case Slot::top_member:
-      saw_top_ = true;
-      top_member(key, loc, v);
+          top_member(key, loc, v);
       return;
     case Slot::dram_member:
       d_.report(Check::unknown_key, m_.paths.pointer(loc),

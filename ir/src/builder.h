@@ -28,7 +28,6 @@ class Builder final : public ElementSink {
   // After the last element: dialect, core numbering, units, required keys.
   // False when the dialect cannot be settled (L006): nothing is normalised.
   bool finish();
-  bool saw_top_object() const { return saw_top_; }
 
  private:
   struct Evidence {
@@ -80,7 +79,6 @@ class Builder final : public ElementSink {
   ReadContext ctx_;
   std::optional<Dialect> forced_;
   Evidence set_ev_, full_ev_;
-  bool saw_top_ = false;
   bool saw_dram_ = false;
   bool saw_xlen_ = false, saw_ylen_ = false;
   std::map<std::string, std::size_t, std::less<>> core_by_key_;  // raw key -> m_.cores index
