@@ -7,7 +7,9 @@
 #include "commands.h"
 #include "common.h"
 
-int main(int argc, char** argv) {
+namespace {
+
+int run(int argc, char** argv) {
   CLI::App app{"gemini: validate, assemble and simulate Gemini NPU schedules"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "gemini 0.1.0");
@@ -26,11 +28,18 @@ int main(int argc, char** argv) {
     app.exit(e);
     return gemini::cli::kExitUnreadable;
   }
+  for (auto& c : commands) {
+    const int status = c();
+    if (status >= 0) return status;
+  }
+  return gemini::cli::kExitUnreadable;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
   try {
-    for (auto& c : commands) {
-      const int status = c();
-      if (status >= 0) return status;
-    }
+    return run(argc, argv);
   } catch (const std::bad_alloc&) {
     std::cerr << "gemini: out of memory\n";
     return gemini::cli::kExitUnreadable;
@@ -38,6 +47,8 @@ int main(int argc, char** argv) {
     // Bad input never throws (it is diagnosed); an exception here is a bug.
     std::cerr << "gemini: internal error: " << e.what() << "\n";
     std::abort();
+  } catch (...) {
+    std::cerr << "gemini: internal error: unknown exception\n";
+    std::abort();
   }
-  return gemini::cli::kExitUnreadable;
 }

@@ -7,7 +7,7 @@ namespace gemini::assembler {
 
 std::optional<Instr> bind(const Invocation& inv, std::string& error) {
   const OpInfo* op = op_info(inv.op);
-  auto fail = [&](std::string msg) -> std::optional<Instr> {
+  auto fail = [&](const std::string& msg) -> std::optional<Instr> {
     error = std::string(op ? op->mnemonic : "?") + " (" + std::string(inv.origin) + "): " + msg;
     return std::nullopt;
   };
