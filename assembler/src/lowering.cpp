@@ -139,11 +139,7 @@ void Lowerer::build_tensors() {
       cur.clear();
       auto& ids = at_[c].emplace_back();
       for (const ir::BufferEntry& e : wls[i].buffer) {
-        std::string key = e.tensor_id ? "id" + std::to_string(*e.tensor_id)
-                                      : std::string(ir::to_string(e.type)) + "@" +
-                                            std::to_string(e.address.value_or(-1));
-        if (!e.tensor_id)
-          for (TransferId t : e.transfer_id) key.append(",").append(std::to_string(t));
+        const std::string key = ir::tensor_identity(e);
         std::uint32_t id = 0;
         auto it = prev.find(key);
         if (it != prev.end()) {
@@ -212,57 +208,44 @@ void Lowerer::build_dram_map() {
 // older tensor is skipped where a newer one already covered its bytes,
 // because that newer tensor's writer waited for it (transitive order).
 void Lowerer::hazards(std::uint32_t c, std::uint32_t t, std::vector<std::uint32_t>& deps) const {
-  using Spans = std::vector<std::pair<std::int64_t, std::int64_t>>;
   const Tensor& x = tensors_[c][t];
   const auto& regs = m_.cores[c].workloads[x.first].ring_buffer_info;
   const std::int64_t b = m_.buffersize.value_or(hw_.l2.size_bytes);
-  auto spans = [&](const Tensor& y, Spans& out) {
-    out.clear();
+  auto footprint = [&](const Tensor& y) {
     ir::RingRegion r{0, b};
     if (regs)
       for (const ir::RingRegion& g : *regs)
         if (y.addr >= g.begin && y.addr < g.end) r = g;
-    if (y.addr + y.size <= r.end) {
-      out.emplace_back(y.addr, y.addr + y.size);
-    } else {
-      out.emplace_back(y.addr, r.end);
-      out.emplace_back(r.begin, r.begin + y.addr + y.size - r.end);
-    }
+    return r.footprint(y.addr, y.size);
   };
-  Spans open, theirs, next;
-  spans(x, open);  // bytes of t not yet covered by a newer predecessor
+  const ir::Footprint mine = footprint(x);
+  std::vector<ir::ByteRange> open(mine.begin(), mine.end()), next;  // bytes no newer tensor covered
   // Predecessors (dead before t appears), newest death first.
   const auto& by_death = dead_order_[c];
   for (auto it = by_death.rbegin(); it != by_death.rend() && !open.empty(); ++it) {
     const std::uint32_t p = *it;
     const Tensor& y = tensors_[c][p];
     if (p == t || y.last >= x.first) continue;
-    spans(y, theirs);
-    bool overlap = false;
-    for (auto& a : open)
-      for (auto& q : theirs) overlap = overlap || (a.first < q.second && q.first < a.second);
+    const ir::Footprint theirs = footprint(y);
+    const bool overlap = std::any_of(open.begin(), open.end(), [&](const ir::ByteRange& a) {
+      return std::any_of(theirs.begin(), theirs.end(),
+                         [&](const ir::ByteRange& q) { return a.overlaps(q); });
+    });
     if (!overlap) continue;
     deps.insert(deps.end(), y.accesses.begin(), y.accesses.end());
     if (!y.ordered_after_hazards) continue;  // cannot vouch for what it covers
-    // Remove y's bytes from the open set.
-    next.clear();
-    for (auto a : open) {
-      std::vector<std::pair<std::int64_t, std::int64_t>> pieces{a};
-      for (auto& q : theirs) {
-        std::vector<std::pair<std::int64_t, std::int64_t>> cut;
-        for (auto& pc : pieces) {
-          if (q.second <= pc.first || pc.second <= q.first) {
-            cut.push_back(pc);
-            continue;
-          }
-          if (pc.first < q.first) cut.emplace_back(pc.first, q.first);
-          if (q.second < pc.second) cut.emplace_back(q.second, pc.second);
+    for (const ir::ByteRange& q : theirs) {  // open -= q
+      next.clear();
+      for (const ir::ByteRange& a : open) {
+        if (!a.overlaps(q)) {
+          next.push_back(a);
+          continue;
         }
-        pieces.swap(cut);
+        if (a.begin < q.begin) next.push_back({a.begin, q.begin});
+        if (q.end < a.end) next.push_back({q.end, a.end});
       }
-      next.insert(next.end(), pieces.begin(), pieces.end());
+      open.swap(next);
     }
-    open.swap(next);
   }
 }
 
@@ -811,10 +794,6 @@ std::optional<Program> Lowerer::run() {
   Program p;
   p.l2_bytes = m_.buffersize.value_or(hw_.l2.size_bytes);
   p.wl0_bytes = hw_.wl0.size_bytes;
-  p.regions = hw_.regions_for(p.l2_bytes);
-  if (!m_.cores.empty() && !m_.cores[0].workloads.empty() &&
-      m_.cores[0].workloads[0].ring_buffer_info)
-    p.regions = *m_.cores[0].workloads[0].ring_buffer_info;
   p.dram_bytes = dram_end_;
   emit(order, p);
   if (!errors_.empty()) return std::nullopt;

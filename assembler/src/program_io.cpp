@@ -67,13 +67,9 @@ void write_core(const LoweredCore& c, const std::filesystem::path& dir, CoreFile
   std::vector<std::uint8_t> bin;
   if (!encode_program(c.program, bin, out.error)) return;
   const std::string stem = "core_" + std::to_string(c.program.core_id);
-  std::string text = ".core " + std::to_string(c.program.core_id) + "\n";
-  text.reserve(c.program.instrs.size() * 200);
+  const std::string text =
+      print_program(c.program, [&](const Instr& in) { return comment(in, c); });
   for (const Instr& in : c.program.instrs) {
-    print_to(text, in);
-    const std::string note = comment(in, c);
-    if (!note.empty()) text.append("  ; ").append(note);
-    text += '\n';
     ++out.per_op[in.info().mnemonic];
     if (const std::int64_t moved = bytes_moved(in)) out.per_engine[to_string(in.queue)] += moved;
   }

@@ -153,13 +153,15 @@ std::string print(const Instr& in) {
   return s;
 }
 
-std::string print_program(const CoreProgram& p, const std::vector<std::string>* comments) {
+std::string print_program(const CoreProgram& p, const CommentFn& comment) {
   std::string out = ".core " + std::to_string(p.core_id) + "\n";
-  out.reserve(p.instrs.size() * 160);
-  for (std::size_t i = 0; i < p.instrs.size(); ++i) {
-    print_to(out, p.instrs[i]);
-    if (comments && i < comments->size() && !(*comments)[i].empty())
-      out.append("  ; ").append((*comments)[i]);
+  out.reserve(p.instrs.size() * 200);
+  for (const Instr& in : p.instrs) {
+    print_to(out, in);
+    if (comment) {
+      const std::string note = comment(in);
+      if (!note.empty()) out.append("  ; ").append(note);
+    }
     out += '\n';
   }
   return out;

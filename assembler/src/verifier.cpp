@@ -75,31 +75,13 @@ Accesses accesses(const Instr& in) {
   return out;
 }
 
-struct Span {
-  std::int64_t b, e;
-};
-void spans(std::int64_t addr, std::int64_t bytes, std::int64_t cap, std::vector<Span>& out) {
-  out.clear();
-  if (addr + bytes <= cap) {
-    out.push_back({addr, addr + bytes});
-  } else {
-    out.push_back({addr, cap});
-    out.push_back({0, addr + bytes - cap});
-  }
-}
-bool overlap(const std::vector<Span>& a, const std::vector<Span>& b) {
-  for (const Span& x : a)
-    for (const Span& y : b)
-      if (x.b < y.e && y.b < x.e) return true;
-  return false;
-}
-bool covers(const std::vector<Span>& a, const std::vector<Span>& b) {
-  for (const Span& y : b) {
-    bool in = false;
-    for (const Span& x : a) in = in || (x.b <= y.b && y.e <= x.e);
-    if (!in) return false;
-  }
-  return true;
+// Every range of b lies inside some range of a.
+bool covers(const ir::Footprint& a, const ir::Footprint& b) {
+  return std::all_of(b.begin(), b.end(), [&](const ir::ByteRange& y) {
+    return std::any_of(a.begin(), a.end(), [&](const ir::ByteRange& x) {
+      return x.begin <= y.begin && y.end <= x.end;
+    });
+  });
 }
 
 }  // namespace
@@ -244,13 +226,14 @@ std::vector<std::string> verify(const std::vector<CoreProgram>& cores, const Ver
   }
 
   // V3 and V4, per core.
-  std::vector<Span> a, b;
+  // L2 is checked as one ring over [0, l2_bytes).
+  const ir::RingRegion l2{0, lim.l2_bytes};
   for (std::size_t c = 0; c < n; ++c) {
     const auto& ins = cores[c].instrs;
     std::vector<std::array<std::uint32_t, kEngines>> vc(ins.size());
     std::array<std::optional<std::size_t>, kEngines> prev{};
     struct Read {
-      std::vector<Span> s;
+      ir::Footprint s;
       std::size_t instr;
       std::size_t queue;
       std::uint32_t pos;
@@ -289,9 +272,9 @@ std::vector<std::string> verify(const std::vector<CoreProgram>& cores, const Ver
           continue;
         }
         if (x.memory != Memory::l2 || x.remote || !x.write) continue;
-        spans(x.addr, x.bytes, cap, a);
+        const ir::Footprint a = l2.footprint(x.addr, x.bytes);
         for (auto it = open.begin(); it != open.end();) {
-          if (it->instr == i || !overlap(a, it->s)) {
+          if (it->instr == i || !a.overlaps(it->s)) {
             ++it;
             continue;
           }
@@ -306,8 +289,7 @@ std::vector<std::string> verify(const std::vector<CoreProgram>& cores, const Ver
       for (const MemAccess& x : accesses(in)) {
         if (x.memory != Memory::l2 || x.write || x.addr >= lim.l2_bytes || x.bytes > lim.l2_bytes)
           continue;
-        spans(x.addr, x.bytes, lim.l2_bytes, b);
-        open.push_back({b, i, q, qpos[base[c] + i]});
+        open.push_back({l2.footprint(x.addr, x.bytes), i, q, qpos[base[c] + i]});
       }
     }
   }

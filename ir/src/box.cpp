@@ -25,6 +25,12 @@ bool Box::overlaps(const Box& other) const {
   return true;
 }
 
+std::int64_t aligned_bytes(const Box& b, std::int64_t align_channels, std::int64_t bitwidth) {
+  if (b.rank != 4) return (b.volume() * bitwidth + 7) / 8;
+  const std::int64_t c = align_up(b.extent(1), align_channels);
+  return (b.extent(0) * c * b.extent(2) * b.extent(3) * bitwidth + 7) / 8;
+}
+
 std::string to_string(const Box& b) {
   if (b.scalar) return std::to_string(b.lo[0]) + ".." + std::to_string(b.hi[0]);
   std::string lo = "[", hi = "[";

@@ -53,7 +53,7 @@ void Builder::element(Slot slot, std::string_view key, std::uint32_t index, Loc 
               kind_name(v));
       return;
     case Slot::top_member:
-          top_member(key, loc, v);
+      top_member(key, loc, v);
       return;
     case Slot::dram_member:
       d_.report(Check::unknown_key, m_.paths.pointer(loc),

@@ -16,33 +16,10 @@ struct Span {
   std::size_t entry;
 };
 
-// The L2 bytes a tensor occupies: one span, or two when it wraps around the
-// end of its region.
-void footprint(std::int64_t addr, std::int64_t size, const RingRegion& r, std::size_t entry,
-               std::vector<Span>& out) {
-  if (size <= 0) return;
-  if (addr + size <= r.end) {
-    out.push_back({addr, addr + size, entry});
-  } else {
-    out.push_back({addr, r.end, entry});
-    out.push_back({r.begin, r.begin + (addr + size - r.end), entry});
-  }
-}
-
 std::string range(std::int64_t b, std::int64_t e) {
   std::string s("[");
   s.append(std::to_string(b)).append(", ").append(std::to_string(e)).append(")");
   return s;
-}
-
-// Identity of a tensor across snapshots: tensor_id where given, else what it
-// holds and where.
-std::string tensor_key(const BufferEntry& b) {
-  std::string k;
-  if (b.tensor_id) return k.append("id:").append(std::to_string(*b.tensor_id));
-  k.append(to_string(b.type)).append(":").append(std::to_string(b.address.value_or(-1)));
-  for (TransferId t : b.transfer_id) k.append(",").append(std::to_string(t));
-  return k;
 }
 
 void ring_regions_ok(const Model& m, const Workload& w, std::int64_t buffersize, Diagnostics& d) {
@@ -97,7 +74,7 @@ void snapshot(const Model& m, const Core& c, const Workload& w, std::int64_t buf
                    range(r->begin, r->end));
       continue;
     }
-    footprint(a, s, *r, i, spans);
+    for (const ByteRange& x : r->footprint(a, s)) spans.push_back({x.begin, x.end, i});
   }
   std::sort(spans.begin(), spans.end(), [](const Span& x, const Span& y) {
     return x.begin != y.begin ? x.begin < y.begin : x.end < y.end;
@@ -148,10 +125,10 @@ void newly_added(const Model& m, const Core& c, const Workload* prev, const Work
                  Diagnostics& d) {
   std::map<std::string, const BufferEntry*> before;
   if (prev)
-    for (const BufferEntry& b : prev->buffer) before.emplace(tensor_key(b), &b);
+    for (const BufferEntry& b : prev->buffer) before.emplace(tensor_identity(b), &b);
   for (const BufferEntry& b : w.buffer) {
     if (!b.newly_added) continue;
-    auto it = before.find(tensor_key(b));
+    auto it = before.find(tensor_identity(b));
     if (*b.newly_added && it != before.end()) {
       d.report(Check::newly_added_mismatch, m.pointer(b.origin, "/newly_added"),
                "newly_added is true but the tensor is already in the snapshot of workload " +

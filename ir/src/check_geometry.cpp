@@ -10,8 +10,6 @@
 namespace gemini::ir::checks {
 namespace {
 
-std::int64_t round_up(std::int64_t v, std::int64_t a) { return a <= 1 ? v : (v + a - 1) / a * a; }
-
 struct SizeRule {
   bool weight = false;
   std::optional<std::int32_t> bitwidth, align;
@@ -31,8 +29,7 @@ void check_size(const Model& m, const HardwareConfig& hw, const Origin& o, const
   }
   if (box.rank != 4) return;  // unknown extents: no upper bound can be judged
   const std::int64_t align = rule.align.value_or(hw.l2.align_channels);
-  const std::int64_t aligned =
-      (box.extent(0) * round_up(box.extent(1), align) * box.extent(2) * box.extent(3) * bw + 7) / 8;
+  const std::int64_t aligned = aligned_bytes(box, align, bw);
   const std::int64_t bn = rule.weight ? box.extent(0) * hw.l2.bn_bytes_per_channel : 0;
   if (size > aligned + bn)
     d.report(Check::size_excess, m.pointer(o, key),

@@ -10,14 +10,6 @@
 namespace gemini::ir {
 namespace {
 
-std::int64_t align_up(std::int64_t v, std::int64_t a) { return a <= 1 ? v : (v + a - 1) / a * a; }
-
-std::int64_t fmap_bytes(const Box& b, std::int64_t align_c, std::int64_t bitwidth) {
-  if (b.rank != 4) return (b.volume() * bitwidth + 7) / 8;
-  const std::int64_t c = align_up(b.extent(1), align_c);
-  return (b.extent(0) * c * b.extent(2) * b.extent(3) * bitwidth + 7) / 8;
-}
-
 // The bytes a buffer tensor holds.
 std::int64_t tensor_bytes(const BufferEntry& e, const HardwareConfig& hw) {
   if (e.size) return *e.size;  // ofmap entries carry their size
@@ -27,7 +19,7 @@ std::int64_t tensor_bytes(const BufferEntry& e, const HardwareConfig& hw) {
     if (sum > 0) return sum;
     return (e.box.volume() * hw.l2.bitwidth + 7) / 8;
   }
-  return fmap_bytes(e.box, hw.l2.align_channels, hw.l2.bitwidth);
+  return aligned_bytes(e.box, hw.l2.align_channels, hw.l2.bitwidth);
 }
 
 // Identity of a buffer entry across snapshots of one core.
@@ -43,6 +35,16 @@ std::string tensor_key(const BufferEntry& e) {
   for (TransferId t : e.transfer_id) k.append("#").append(std::to_string(t));
   if (e.workload_id) k.append("@").append(std::to_string(*e.workload_id));
   return k;
+}
+
+// Whether a buffer entry holds the workload's weights (shares a transfer id
+// with its weight).
+bool holds_weight_of(const BufferEntry& e, const Workload& w) {
+  if (e.type != TensorType::weight || !w.weight) return false;
+  const auto& ids = w.weight->transfer_id;
+  return std::any_of(e.transfer_id.begin(), e.transfer_id.end(), [&](TransferId t) {
+    return std::find(ids.begin(), ids.end(), t) != ids.end();
+  });
 }
 
 struct CoreTensors {
@@ -181,15 +183,8 @@ std::optional<ImportReport> import_model(Model& m, const HardwareConfig& hw,
     for (const Workload& w : c.workloads) {
       if (!w.weight) continue;
       std::int64_t bytes = 0;
-      for (const BufferEntry& e : w.buffer) {
-        if (e.type != TensorType::weight) continue;
-        const bool mine =
-            std::any_of(e.transfer_id.begin(), e.transfer_id.end(), [&](TransferId t) {
-              return std::find(w.weight->transfer_id.begin(), w.weight->transfer_id.end(), t) !=
-                     w.weight->transfer_id.end();
-            });
-        if (mine) bytes += tensor_bytes(e, hw);
-      }
+      for (const BufferEntry& e : w.buffer)
+        if (holds_weight_of(e, w)) bytes += tensor_bytes(e, hw);
       if (bytes == 0)
         for (TransferId t : w.weight->transfer_id)
           if (const auto* ps = ix.producers(t); ps && ps->size() == 1 && ps->front().from_dram)
@@ -230,7 +225,7 @@ std::optional<ImportReport> import_model(Model& m, const HardwareConfig& hw,
       for (Ifmap& f : w.ifmap) {
         f.align = align_c;
         f.bitwidth = bw;
-        f.size = fmap_bytes(f.box, align_c, bw);
+        f.size = aligned_bytes(f.box, align_c, bw);
       }
       for (Ofmap& o : w.ofmap) o.bitwidth = bw;
       w.wl0_buffer.emplace();
@@ -252,18 +247,12 @@ std::optional<ImportReport> import_model(Model& m, const HardwareConfig& hw,
         e.transfer_id = w.weight->transfer_id;
         // Staged in L2 (a weight tensor of this snapshot) or read from DRAM.
         e.source = Wl0Source::dram;
-        for (std::size_t ei = 0; ei < w.buffer.size(); ++ei) {
-          const BufferEntry& b = w.buffer[ei];
-          if (b.type == TensorType::weight &&
-              std::any_of(b.transfer_id.begin(), b.transfer_id.end(), [&](TransferId t) {
-                return std::find(e.transfer_id.begin(), e.transfer_id.end(), t) !=
-                       e.transfer_id.end();
-              })) {
+        for (const BufferEntry& b : w.buffer)
+          if (holds_weight_of(b, w)) {
             e.source = Wl0Source::core;
             e.tensor_order = b.tensor_order;
             break;
           }
-        }
         cr.wl0_peak = std::max(cr.wl0_peak, e.size);
         if (wb->second > hw.wl0.size_bytes) ++cr.streamed_weights;
         w.wl0_buffer->push_back(std::move(e));

@@ -6,8 +6,6 @@
 namespace gemini::ir {
 namespace {
 
-std::int64_t align_up(std::int64_t v, std::int64_t a) { return a <= 1 ? v : (v + a - 1) / a * a; }
-
 bool overlap_in_time(const AllocTensor& a, const AllocTensor& b) {
   return a.first <= b.last && b.first <= a.last;
 }
@@ -195,7 +193,7 @@ std::vector<std::string> verify_allocation(const std::vector<AllocTensor>& t, co
                                            const RingRegion& region, std::int64_t alignment) {
   std::vector<std::string> problems;
   const std::int64_t cap = region.size();
-  std::vector<std::vector<Span>> spans(t.size());
+  std::vector<Footprint> spans(t.size());
   for (std::size_t i = 0; i < t.size(); ++i) {
     const std::int64_t addr = a.address.at(i);
     if (addr < region.begin || addr >= region.end || t[i].size > cap) {
@@ -206,19 +204,14 @@ std::vector<std::string> verify_allocation(const std::vector<AllocTensor>& t, co
     if (alignment > 1 && addr % alignment != 0)
       problems.push_back("tensor " + std::to_string(i) + " at " + std::to_string(addr) +
                          " is not aligned to " + std::to_string(alignment));
-    if (addr + t[i].size <= region.end) {
-      spans[i].push_back({addr, addr + t[i].size});
-    } else {
-      spans[i].push_back({addr, region.end});
-      spans[i].push_back({region.begin, region.begin + addr + t[i].size - region.end});
-    }
+    spans[i] = region.footprint(addr, t[i].size);
   }
   for (std::size_t i = 0; i < t.size(); ++i)
     for (std::size_t j = i + 1; j < t.size(); ++j) {
       if (!overlap_in_time(t[i], t[j])) continue;
-      for (const Span& x : spans[i])
-        for (const Span& y : spans[j])
-          if (x.begin < y.end && y.begin < x.end)
+      for (const ByteRange& x : spans[i])
+        for (const ByteRange& y : spans[j])
+          if (x.overlaps(y))
             problems.push_back("tensors " + std::to_string(i) + " and " + std::to_string(j) +
                                " are live together and share bytes from " +
                                std::to_string(std::max(x.begin, y.begin)));

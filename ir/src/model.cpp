@@ -31,6 +31,14 @@ const char* to_string(TensorType t) {
 }
 const char* to_string(Wl0Source s) { return s == Wl0Source::core ? "CORE" : "DRAM"; }
 
+std::string tensor_identity(const BufferEntry& b) {
+  std::string k;
+  if (b.tensor_id) return k.append("id:").append(std::to_string(*b.tensor_id));
+  k.append(to_string(b.type)).append(":").append(std::to_string(b.address.value_or(-1)));
+  for (TransferId t : b.transfer_id) k.append(",").append(std::to_string(t));
+  return k;
+}
+
 const Core* Model::find_core(std::int32_t core_id) const {
   auto it = std::lower_bound(cores.begin(), cores.end(), core_id,
                              [](const Core& c, std::int32_t id) { return c.core_id < id; });

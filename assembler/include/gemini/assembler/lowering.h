@@ -40,7 +40,6 @@ struct Program {
   std::vector<LoweredCore> cores;  // ascending core id, every core of the mesh
   std::int64_t l2_bytes = 0;       // buffersize
   std::int64_t wl0_bytes = 0;
-  std::vector<ir::RingRegion> regions;
   std::int64_t dram_bytes = 0;  // extent of the DRAM address map
 };
 

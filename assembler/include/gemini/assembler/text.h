@@ -11,6 +11,7 @@
 // workload the instruction came from (optional). A program starts with
 // `.core N`. Errors name file:line:column.
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -22,8 +23,9 @@ namespace gemini::assembler {
 std::string print(const Instr& in);
 // Appends the text of `in` to `out` (no newline).
 void print_to(std::string& out, const Instr& in);
-// `comments[i]`, when given and not empty, follows instruction i after "; ".
-std::string print_program(const CoreProgram& p, const std::vector<std::string>* comments = nullptr);
+// `comment(instr)`, when given and not empty, follows each instruction after "; ".
+using CommentFn = std::function<std::string(const Instr&)>;
+std::string print_program(const CoreProgram& p, const CommentFn& comment = {});
 
 struct ParseError {
   std::size_t line = 0, column = 0;

@@ -33,4 +33,14 @@ struct Box {
 
 std::string to_string(const Box& b);
 
+// v rounded up to a multiple of a (a <= 1: v).
+inline std::int64_t align_up(std::int64_t v, std::int64_t a) {
+  return a <= 1 ? v : (v + a - 1) / a * a;
+}
+
+// The bytes a box's data takes in L2: N x roundup(C, align_channels) x H x W
+// elements of `bitwidth` bits for a 4-D box; the plain volume otherwise.
+// One rule for the import's tensor sizes and the validator's size checks.
+std::int64_t aligned_bytes(const Box& b, std::int64_t align_channels, std::int64_t bitwidth);
+
 }  // namespace gemini::ir

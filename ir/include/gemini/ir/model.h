@@ -184,12 +184,45 @@ struct Tile {
   bool operator==(const Tile&) const = default;
 };
 
+struct ByteRange {
+  std::int64_t begin = 0, end = 0;  // [begin, end)
+  bool overlaps(const ByteRange& o) const { return begin < o.end && o.begin < end; }
+};
+
+// The bytes one tensor occupies: one range, or two when it wraps.
+struct Footprint {
+  std::array<ByteRange, 2> range{};
+  std::size_t n = 0;
+  const ByteRange* begin() const { return range.data(); }
+  const ByteRange* end() const { return range.data() + n; }
+  bool overlaps(const Footprint& o) const {
+    for (const ByteRange& a : *this)
+      for (const ByteRange& b : o)
+        if (a.overlaps(b)) return true;
+    return false;
+  }
+};
+
 // A ring-buffer region of L2: addresses [begin, end); a tensor that runs past
 // `end` wraps to `begin`.
 struct RingRegion {
   std::int64_t begin = 0;
   std::int64_t end = 0;
   std::int64_t size() const { return end - begin; }
+  // The bytes of a tensor at `addr` (inside the region) of `bytes` (at most
+  // size()): [addr, addr+bytes), or [addr, end) and the wrapped rest from
+  // begin. Empty for bytes <= 0.
+  Footprint footprint(std::int64_t addr, std::int64_t bytes) const {
+    Footprint f;
+    if (bytes <= 0) return f;
+    if (addr + bytes <= end) {
+      f.range[f.n++] = {addr, addr + bytes};
+    } else {
+      f.range[f.n++] = {addr, end};
+      f.range[f.n++] = {begin, begin + (addr + bytes - end)};
+    }
+    return f;
+  }
   bool operator==(const RingRegion&) const = default;
 };
 
@@ -213,6 +246,11 @@ struct Workload {
   Origin origin;
   bool operator==(const Workload&) const = default;
 };
+
+// Identity of a full-dialect buffer tensor across a core's snapshots: its
+// tensor_id where given, else its type, address and transfer ids. The same
+// key in consecutive snapshots is the same tensor.
+std::string tensor_identity(const BufferEntry& b);
 
 struct Core {
   std::int32_t core_id = 0;
