@@ -8,9 +8,7 @@
 #include "gemini/assembler/program_io.h"
 #include "gemini/assembler/text.h"
 #include "gemini/assembler/verifier.h"
-#include "gemini/ir/import.h"
-#include "gemini/ir/loader.h"
-#include "gemini/ir/validator.h"
+#include "pipeline.h"
 
 namespace gemini::cli {
 namespace {
@@ -31,32 +29,10 @@ std::optional<std::vector<std::uint8_t>> read_bytes(const std::string& path) {
 int run_asm(const AsmOptions& opt) {
   auto hw = load_hw(opt.hw);
   if (!hw) return kExitUnreadable;
-  ir::Diagnostics diags(100);
-  ir::LoadOptions lo;
-  lo.dialect = parse_dialect(opt.dialect);
-  // The lowering trusts the IR: an invalid schedule is refused, not assembled.
-  ir::CheckedFile checked = ir::load_and_validate(opt.in, lo, *hw, diags);
-  ir::LoadResult& r = checked.load;
-  if (r.status != ir::LoadStatus::ok || diags.errors() > 0) {
-    print_diagnostics(std::cerr, opt.in, diags, 20);
-    std::cerr << opt.in << ": not assembled: the input is invalid (gemini validate lists all)\n";
-    return r.status == ir::LoadStatus::unreadable ? kExitUnreadable : kExitInvalid;
-  }
-  if (r.model.dialect == ir::Dialect::set) {  // the same import, in memory
-    ir::Diagnostics idiags;
-    if (!ir::import_model(r.model, *hw, {}, idiags)) {
-      print_diagnostics(std::cerr, opt.in, idiags, 20);
-      return kExitInvalid;
-    }
-  }
-  std::vector<std::string> errors;
-  auto prog = assembler::lower(r.model, *hw, errors);
-  if (!prog) {
-    for (std::size_t i = 0; i < errors.size() && i < 50; ++i)
-      std::cerr << opt.in << ": " << errors[i] << "\n";
-    std::cerr << opt.in << ": not assembled\n";
-    return kExitInvalid;
-  }
+  int status = kExitOk;
+  auto lowered = load_and_lower(opt.in, *hw, opt.dialect, "not assembled", status);
+  if (!lowered) return status;
+  const assembler::Program* prog = &lowered->program;
   if (!opt.no_verify) {
     std::vector<assembler::CoreProgram> cores;
     for (const auto& c : prog->cores) cores.push_back(c.program);

@@ -14,5 +14,7 @@ Command add_validate(CLI::App& app);
 Command add_info(CLI::App& app);
 Command add_import(CLI::App& app);
 Command add_asm(CLI::App& app);  // asm, disasm, as
+Command add_sim(CLI::App& app);
+Command add_golden(CLI::App& app);  // golden check, golden update
 
 }  // namespace gemini::cli

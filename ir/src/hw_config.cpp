@@ -41,6 +41,35 @@ class ComponentReader {
     }
     field = v->to_number<double>();
   }
+  void choice(const char* key, std::string& field, const std::vector<std::string>& allowed) {
+    known_.push_back(key);
+    const json::value* v = o_ ? o_->if_contains(key) : nullptr;
+    if (!v) return;
+    std::string list;
+    for (const std::string& a : allowed) list += (list.empty() ? "" : ", ") + a;
+    if (!v->is_string()) {
+      fail(key, "expected one of " + list + ", got " + detail::kind_name(*v));
+      return;
+    }
+    const std::string got(v->get_string());
+    for (const std::string& a : allowed)
+      if (a == got) {
+        field = got;
+        return;
+      }
+    fail(key, "expected one of " + list + ", got \"" + got + "\"");
+  }
+  // A nested object of parameters ("timing" of "dram"); nullptr if absent.
+  const json::object* object(const char* key) {
+    known_.push_back(key);
+    const json::value* v = o_ ? o_->if_contains(key) : nullptr;
+    if (!v) return nullptr;
+    if (!v->is_object()) {
+      fail(key, "expected an object of parameters, got " + detail::kind_name(*v));
+      return nullptr;
+    }
+    return &v->get_object();
+  }
   void regions(const char* key, std::vector<RingRegion>& field) {
     known_.push_back(key);
     const json::value* v = o_ ? o_->if_contains(key) : nullptr;
@@ -121,9 +150,10 @@ std::optional<HardwareConfig> parse_hw_config(const std::string& text, const std
   for (const auto& kv : o) {
     const std::string k(kv.key());
     if (k != "name" && k != "description" && k != "mesh" && k != "clock" && k != "l2" &&
-        k != "wl0" && k != "pe")
+        k != "wl0" && k != "pe" && k != "vp" && k != "core" && k != "noc" && k != "dram")
       errors.push_back(origin + ":/" + k + ": unknown component \"" + k +
-                       "\" (known: name, description, mesh, clock, l2, wl0, pe)");
+                       "\" (known: name, description, mesh, clock, l2, wl0, pe, vp, core, noc, "
+                       "dram)");
   }
   if (const json::value* v = o.if_contains("name")) {
     if (v->is_string())
@@ -156,11 +186,16 @@ std::optional<HardwareConfig> parse_hw_config(const std::string& text, const std
     r.integer("bitwidth", hw.l2.bitwidth, 1, 64);
     r.integer("bn_bytes_per_channel", hw.l2.bn_bytes_per_channel, 0, 4096);
     r.integer("alignment_bytes", hw.l2.alignment_bytes, 1, 1 << 20);
+    r.integer("banks", hw.l2.banks, 1, 1024);
+    r.integer("bank_bytes", hw.l2.bank_bytes, 1, 4096);
+    r.integer("port_bytes", hw.l2.port_bytes, 1, 1 << 16);
+    r.integer("latency_cycles", hw.l2.latency_cycles, 0, 1 << 16);
     r.finish();
   }
   {
     ComponentReader r(component("wl0"), "wl0", origin, errors);
     r.integer("size_bytes", hw.wl0.size_bytes, 1, INT64_MAX);
+    r.integer("bytes_per_cycle", hw.wl0.bytes_per_cycle, 1, 1 << 16);
     r.finish();
   }
   {
@@ -168,7 +203,63 @@ std::optional<HardwareConfig> parse_hw_config(const std::string& text, const std
     r.integer("rows", hw.pe.rows, 1, 4096);
     r.integer("cols", hw.pe.cols, 1, 4096);
     r.integer("lanes", hw.pe.lanes, 1, 4096);
+    r.integer("pipeline_cycles", hw.pe.pipeline_cycles, 0, 1 << 20);
+    r.integer("cfg_cycles", hw.pe.cfg_cycles, 0, 1 << 20);
     r.finish();
+  }
+  {
+    ComponentReader r(component("vp"), "vp", origin, errors);
+    r.integer("lanes", hw.vp.lanes, 1, 1 << 16);
+    r.integer("pipeline_cycles", hw.vp.pipeline_cycles, 0, 1 << 20);
+    r.finish();
+  }
+  {
+    ComponentReader r(component("core"), "core", origin, errors);
+    r.integer("dispatch_per_cycle", hw.core.dispatch_per_cycle, 1, 64);
+    r.finish();
+  }
+  {
+    ComponentReader r(component("noc"), "noc", origin, errors);
+    r.number("link_gbps", hw.noc.link_gbps, 1e-3);
+    r.integer("router_cycles", hw.noc.router_cycles, 0, 1 << 16);
+    r.integer("packet_bytes", hw.noc.packet_bytes, 1, 1 << 20);
+    r.integer("control_bytes", hw.noc.control_bytes, 1, 1 << 16);
+    r.finish();
+  }
+  {
+    ComponentReader r(component("dram"), "dram", origin, errors);
+    r.choice("model", hw.dram.model, {"simple", "banked"});
+    r.choice("preset", hw.dram.preset, dram_preset_names());
+    r.choice("placement", hw.dram.placement, {"west_east", "west_east_row0"});
+    r.number("port_gbps", hw.dram.port_gbps, 0);
+    r.number("gbps_per_tops", hw.dram.gbps_per_tops, 0);
+    r.number("latency_ns", hw.dram.latency_ns, 0);
+    r.integer("commit_window", hw.dram.commit_window, 1, 1 << 20);
+    if (const DramTiming* t = dram_preset(hw.dram.preset)) hw.dram.timing = *t;
+    const json::object* timing = r.object("timing");
+    r.finish();
+    DramTiming& t = hw.dram.timing;
+    ComponentReader tr(timing, "dram/timing", origin, errors);
+    tr.integer("tck_ps", t.tck_ps, 1, 1 << 20);
+    tr.integer("cl", t.cl, 1, 1 << 16);
+    tr.integer("cwl", t.cwl, 1, 1 << 16);
+    tr.integer("trcd", t.trcd, 1, 1 << 16);
+    tr.integer("trp", t.trp, 1, 1 << 16);
+    tr.integer("tras", t.tras, 1, 1 << 16);
+    tr.integer("twr", t.twr, 0, 1 << 16);
+    tr.integer("trfc", t.trfc, 0, 1 << 20);
+    tr.integer("trefi", t.trefi, 0, 1 << 24);
+    tr.integer("tburst", t.tburst, 1, 1 << 16);
+    tr.integer("tccd", t.tccd, 1, 1 << 16);
+    tr.integer("twtr", t.twtr, 0, 1 << 16);
+    tr.integer("trtw", t.trtw, 0, 1 << 16);
+    tr.integer("burst_bytes", t.burst_bytes, 1, 1 << 16);
+    tr.integer("banks", t.banks, 1, 1024);
+    tr.integer("row_bytes", t.row_bytes, 1, 1 << 24);
+    tr.finish();
+    if (t.trefi > 0 && t.trfc >= t.trefi)
+      errors.push_back(origin + ":/dram/timing/trfc: parameter \"trfc\" of component \"dram\": " +
+                       "must be below trefi (" + std::to_string(t.trefi) + ")");
   }
   for (const RingRegion& reg : hw.l2.ring_regions)
     if (reg.end > hw.l2.size_bytes)

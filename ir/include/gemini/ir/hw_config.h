@@ -34,10 +34,18 @@ struct L2Config {
   std::int32_t bn_bytes_per_channel = 8;
   // Addresses and sizes of L2 tensors are multiples of this (gemini import).
   std::int32_t alignment_bytes = 8;
+  // Timing (gemini sim, docs/timing-model.md): `banks` SRAM banks of
+  // `bank_bytes` per cycle each; an engine's port moves up to `port_bytes`
+  // per cycle; an access sees `latency_cycles` before its first byte.
+  std::int32_t banks = 16;
+  std::int32_t bank_bytes = 16;
+  std::int32_t port_bytes = 64;
+  std::int32_t latency_cycles = 2;
 };
 
 struct Wl0Config {
   std::int64_t size_bytes = 4096;
+  std::int32_t bytes_per_cycle = 64;  // WL0 fill and PE weight-streaming bandwidth
 };
 
 // The PE array: `rows` output channels x `cols` output pixels (along W) per
@@ -46,7 +54,61 @@ struct PeConfig {
   std::int32_t rows = 8;
   std::int32_t cols = 8;
   std::int32_t lanes = 16;
+  std::int32_t pipeline_cycles = 16;  // fill + drain of one pe_run
+  std::int32_t cfg_cycles = 4;        // one pe_cfg
   std::int64_t macs_per_cycle() const { return std::int64_t{rows} * cols * lanes; }
+};
+
+// The vector processor: `lanes` elements per cycle.
+struct VpConfig {
+  std::int32_t lanes = 64;
+  std::int32_t pipeline_cycles = 8;
+};
+
+// Instruction fetch and dispatch of a core.
+struct CoreConfig {
+  std::int32_t dispatch_per_cycle = 1;
+};
+
+// The 2-D mesh NoC (XY routing, virtual cut-through at packet granularity).
+struct NocConfig {
+  double link_gbps = 24.0;          // per direction per link (GB/s = bytes/ns)
+  std::int32_t router_cycles = 2;   // header latency through one router
+  std::int32_t packet_bytes = 512;  // payload per packet; messages are split
+  std::int32_t control_bytes = 16;  // a token, DMA read request or write ack
+};
+
+// Timing of one DRAM channel in its own clock (tck_ps), JEDEC style.
+struct DramTiming {
+  std::int64_t tck_ps = 625;
+  std::int32_t cl = 22, cwl = 16, trcd = 22, trp = 22, tras = 52, twr = 24;
+  std::int32_t trfc = 560, trefi = 12480;
+  std::int32_t tburst = 4, tccd = 4, twtr = 12, trtw = 12;
+  std::int32_t burst_bytes = 64, banks = 16;
+  std::int32_t row_bytes = 8192;
+  // Peak data-bus bandwidth in GB/s.
+  double peak_gbps() const {
+    return static_cast<double>(burst_bytes) * 1000.0 / (static_cast<double>(tburst) * tck_ps);
+  }
+};
+// JEDEC-derived presets: "ddr4_3200", "lpddr5_6400", "hbm2"; nullptr if unknown.
+const DramTiming* dram_preset(const std::string& name);
+std::vector<std::string> dram_preset_names();
+
+// DRAM: one controller per port; ports at the west and east end of every row
+// ("west_east") or of row 0 only ("west_east_row0").
+struct DramConfig {
+  std::string model = "simple";  // "simple" (bandwidth + latency) or "banked"
+  std::string preset = "ddr4_3200";
+  std::string placement = "west_east";
+  // simple: bandwidth of one port; 0 -> gbps_per_tops if set, else the preset's peak
+  double port_gbps = 0;
+  // simple: the total over all ports as GB/s per TOPS of the mesh (0: unused)
+  double gbps_per_tops = 0;
+  double latency_ns = 50;  // simple: fixed access latency
+  // banked: how far ahead (DRAM clocks) the controller commits commands
+  std::int32_t commit_window = 128;
+  DramTiming timing;  // the preset's, with any parameter in "timing" overriding
 };
 
 struct HardwareConfig {
@@ -57,6 +119,10 @@ struct HardwareConfig {
   L2Config l2;
   Wl0Config wl0;
   PeConfig pe;
+  VpConfig vp;
+  CoreConfig core;
+  NocConfig noc;
+  DramConfig dram;
 
   // The ring regions to use for `buffersize` bytes of L2.
   std::vector<RingRegion> regions_for(std::int64_t buffersize) const;

@@ -1,0 +1,90 @@
+// gemini sim: IR -> programs -> cycle-level simulation -> report.
+#include <unistd.h>
+
+#include <fstream>
+#include <iostream>
+
+#include "commands.h"
+#include "common.h"
+#include "gemini/sim/simulator.h"
+#include "pipeline.h"
+
+namespace gemini::cli {
+namespace {
+
+struct SimCliOptions {
+  std::string in, hw, dialect, report, trace, csv;
+  std::int64_t expect = -1;
+  bool quiet = false;
+};
+
+template <typename Fn>
+bool write_file(const std::string& path, Fn&& fn) {
+  std::ofstream os(path, std::ios::binary);
+  if (os) fn(os);
+  if (!os) {
+    std::cerr << "gemini sim: cannot write " << path << "\n";
+    return false;
+  }
+  return true;
+}
+
+int run_sim(const SimCliOptions& opt) {
+  auto hw = load_hw(opt.hw);
+  if (!hw) return kExitUnreadable;
+  int status = kExitOk;
+  auto lowered = load_and_lower(opt.in, *hw, opt.dialect, "not simulated", status);
+  if (!lowered) return status;
+  sim::SimOptions so;
+  so.input_name = opt.in;
+  so.trace_path = opt.trace;
+  so.progress = isatty(STDERR_FILENO) != 0;
+  so.xlen = lowered->model.xlen;
+  so.ylen = lowered->model.ylen;
+  sim::Report report;
+  std::string error;
+  if (!sim::simulate(lowered->program, *hw, sim::workload_table(lowered->model), so, report,
+                     error)) {
+    std::cerr << opt.in << ": not simulated: " << error << "\n";
+    return kExitInvalid;
+  }
+  if (opt.expect >= 0) report.expect_cycles = opt.expect;
+  if (!opt.quiet) sim::print_report(std::cout, report);
+  if (!opt.report.empty() &&
+      !write_file(opt.report, [&](std::ostream& os) { sim::write_report_json(os, report, true); }))
+    return kExitUnreadable;
+  if (!opt.csv.empty() &&
+      !write_file(opt.csv, [&](std::ostream& os) { sim::write_workload_csv(os, report); }))
+    return kExitUnreadable;
+  if (report.deadlock) {
+    std::cerr << opt.in << ": deadlock at cycle " << report.total_cycles
+              << ": nothing can progress\n";
+    for (const std::string& b : report.blocked) std::cerr << "  " << b << "\n";
+    return kExitInvalid;
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+Command add_sim(CLI::App& app) {
+  auto opt = std::make_shared<SimCliOptions>();
+  CLI::App* s = app.add_subcommand(
+      "sim",
+      "Simulate an IR (either dialect) on the cycle-level model of the mesh and print where the "
+      "time goes (docs/timing-model.md).");
+  s->add_option("input", opt->in, "IR file")->required();
+  s->add_option("--hw", opt->hw, "hardware configuration")->check(CLI::ExistingFile);
+  s->add_option("--dialect", opt->dialect, "force the input dialect")
+      ->check(CLI::IsMember({"full", "set"}));
+  s->add_option("--report", opt->report, "write the JSON report here");
+  s->add_option("--trace", opt->trace, "write a Chrome trace-event JSON here (Perfetto)");
+  s->add_option("--csv", opt->csv, "write one line per workload here");
+  s->add_option("--expect-cycles", opt->expect,
+                "the scheduler's whole-network estimate, to compare with")
+      ->check(CLI::NonNegativeNumber);
+  s->add_flag("-q,--quiet", opt->quiet, "print nothing on success");
+  return [s, opt] { return s->parsed() ? run_sim(*opt) : -1; };
+}
+
+}  // namespace gemini::cli

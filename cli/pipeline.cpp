@@ -1,0 +1,46 @@
+#include "pipeline.h"
+
+#include <iostream>
+
+#include "common.h"
+#include "gemini/ir/import.h"
+#include "gemini/ir/loader.h"
+#include "gemini/ir/validator.h"
+
+namespace gemini::cli {
+
+std::optional<Lowered> load_and_lower(const std::string& in, const ir::HardwareConfig& hw,
+                                      const std::string& dialect, const char* verb, int& status) {
+  ir::Diagnostics diags(100);
+  ir::LoadOptions lo;
+  lo.dialect = parse_dialect(dialect);
+  // Lowering trusts the IR: an invalid schedule is refused.
+  ir::CheckedFile checked = ir::load_and_validate(in, lo, hw, diags);
+  ir::LoadResult& r = checked.load;
+  if (r.status != ir::LoadStatus::ok || diags.errors() > 0) {
+    print_diagnostics(std::cerr, in, diags, 20);
+    std::cerr << in << ": " << verb << ": the input is invalid (gemini validate lists all)\n";
+    status = r.status == ir::LoadStatus::unreadable ? kExitUnreadable : kExitInvalid;
+    return std::nullopt;
+  }
+  if (r.model.dialect == ir::Dialect::set) {  // the same import as `gemini import`, in memory
+    ir::Diagnostics idiags;
+    if (!ir::import_model(r.model, hw, {}, idiags)) {
+      print_diagnostics(std::cerr, in, idiags, 20);
+      status = kExitInvalid;
+      return std::nullopt;
+    }
+  }
+  std::vector<std::string> errors;
+  auto prog = assembler::lower(r.model, hw, errors);
+  if (!prog) {
+    for (std::size_t i = 0; i < errors.size() && i < 50; ++i) std::cerr << in << ": " << errors[i] << "\n";
+    std::cerr << in << ": " << verb << "\n";
+    status = kExitInvalid;
+    return std::nullopt;
+  }
+  status = kExitOk;
+  return Lowered{std::move(r.model), std::move(*prog)};
+}
+
+}  // namespace gemini::cli

@@ -1,0 +1,24 @@
+#pragma once
+// IR file -> validated full-dialect model -> per-core programs, as `asm`
+// and `sim` both need it. Problems are printed to stderr; on failure the
+// result is empty and `status` holds the exit code.
+
+#include <optional>
+#include <string>
+
+#include "gemini/assembler/lowering.h"
+#include "gemini/ir/hw_config.h"
+#include "gemini/ir/model.h"
+
+namespace gemini::cli {
+
+struct Lowered {
+  ir::Model model;
+  assembler::Program program;
+};
+
+// `verb` names the refusal ("not assembled", "not simulated").
+std::optional<Lowered> load_and_lower(const std::string& in, const ir::HardwareConfig& hw,
+                                      const std::string& dialect, const char* verb, int& status);
+
+}  // namespace gemini::cli

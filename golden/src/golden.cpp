@@ -1,0 +1,180 @@
+#include "gemini/golden/golden.h"
+
+#include <boost/json/parse.hpp>
+#include <boost/json/value.hpp>
+#include <filesystem>
+#include <fstream>
+#include <ostream>
+#include <sstream>
+
+#include "gemini/assembler/lowering.h"
+#include "gemini/ir/import.h"
+#include "gemini/ir/loader.h"
+#include "gemini/ir/validator.h"
+#include "gemini/sim/simulator.h"
+
+namespace gemini::golden {
+namespace fs = std::filesystem;
+namespace json = boost::json;
+
+namespace {
+std::optional<std::string> slurp(const fs::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  if (!f) return std::nullopt;
+  std::ostringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+fs::path report_path(const std::string& dir, const Case& c) {
+  return fs::path(dir) / "reports" / (c.name + ".json");
+}
+}  // namespace
+
+std::optional<std::vector<Case>> read_cases(const std::string& dir, std::string& error) {
+  const fs::path path = fs::path(dir) / "cases.json";
+  auto text = slurp(path);
+  if (!text) {
+    error = path.string() + ": cannot read the golden case list";
+    return std::nullopt;
+  }
+  json::error_code ec;
+  const json::value v = json::parse(*text, ec);
+  if (ec || !v.is_array()) {
+    error = path.string() + ": expected a JSON list of cases";
+    return std::nullopt;
+  }
+  std::vector<Case> out;
+  for (std::size_t i = 0; i < v.get_array().size(); ++i) {
+    const json::value& e = v.get_array()[i];
+    const json::object* o = e.if_object();
+    auto str = [&](const char* k) -> const json::string* {
+      const json::value* x = o ? o->if_contains(k) : nullptr;
+      return x ? x->if_string() : nullptr;
+    };
+    if (!str("name") || !str("input") || !str("hw")) {
+      error = path.string() + ":/" + std::to_string(i) +
+              ": a case needs string members name, input and hw";
+      return std::nullopt;
+    }
+    out.push_back({std::string(*str("name")), std::string(*str("input")), std::string(*str("hw"))});
+  }
+  return out;
+}
+
+bool run_case(const std::string& dir, const Case& c, std::string& report, std::string& error) {
+  const std::string input = (fs::path(dir) / c.input).string();
+  std::vector<std::string> errors;
+  auto hw = ir::load_hw_config((fs::path(dir) / c.hw).string(), errors);
+  if (!hw) {
+    error = errors.empty() ? "bad hardware configuration" : errors.front();
+    return false;
+  }
+  ir::Diagnostics diags(20);
+  ir::CheckedFile checked = ir::load_and_validate(input, {}, *hw, diags);
+  if (checked.load.status != ir::LoadStatus::ok || diags.errors() > 0) {
+    error = input + ": does not load and validate cleanly (gemini validate says why)";
+    return false;
+  }
+  ir::Model& m = checked.load.model;
+  if (m.dialect == ir::Dialect::set) {
+    ir::Diagnostics idiags;
+    if (!ir::import_model(m, *hw, {}, idiags)) {
+      error = input + ": import failed";
+      return false;
+    }
+  }
+  auto prog = assembler::lower(m, *hw, errors);
+  if (!prog) {
+    error = input + ": " + (errors.empty() ? "lowering failed" : errors.front());
+    return false;
+  }
+  sim::SimOptions so;
+  so.input_name = c.name;
+  so.xlen = m.xlen;
+  so.ylen = m.ylen;
+  sim::Report r;
+  if (!sim::simulate(*prog, *hw, sim::workload_table(m), so, r, error)) return false;
+  std::ostringstream os;
+  sim::write_report_json(os, r, false);
+  report = os.str();
+  return true;
+}
+
+std::optional<Difference> first_difference(const std::string& expected, const std::string& actual) {
+  std::istringstream a(expected), b(actual);
+  std::string la, lb;
+  for (std::size_t line = 1;; ++line) {
+    const bool ha = static_cast<bool>(std::getline(a, la));
+    const bool hb = static_cast<bool>(std::getline(b, lb));
+    if (!ha && !hb) return std::nullopt;
+    if (ha != hb || la != lb)
+      return Difference{line, ha ? la : "(end of file)", hb ? lb : "(end of file)"};
+  }
+}
+
+int check(const std::string& dir, std::ostream& out) {
+  std::string error;
+  auto cases = read_cases(dir, error);
+  if (!cases) {
+    out << error << "\n";
+    return 1;
+  }
+  int failed = 0;
+  for (const Case& c : *cases) {
+    std::string report;
+    if (!run_case(dir, c, report, error)) {
+      out << "FAIL " << c.name << ": " << error << "\n";
+      ++failed;
+      continue;
+    }
+    const fs::path p = report_path(dir, c);
+    auto golden = slurp(p);
+    if (!golden) {
+      out << "FAIL " << c.name << ": no golden report " << p.string()
+          << " (gemini golden update writes it)\n";
+      ++failed;
+      continue;
+    }
+    if (auto d = first_difference(*golden, report)) {
+      out << "FAIL " << c.name << ": " << p.string() << ":" << d->line << " differs\n"
+          << "  golden: " << d->expected << "\n  now:    " << d->actual << "\n";
+      ++failed;
+      continue;
+    }
+    out << "ok   " << c.name << "\n";
+  }
+  return failed;
+}
+
+int update(const std::string& dir, std::ostream& out) {
+  std::string error;
+  auto cases = read_cases(dir, error);
+  if (!cases) {
+    out << error << "\n";
+    return 1;
+  }
+  int failed = 0;
+  std::error_code ec;
+  fs::create_directories(fs::path(dir) / "reports", ec);
+  for (const Case& c : *cases) {
+    std::string report;
+    if (!run_case(dir, c, report, error)) {
+      out << "FAIL " << c.name << ": " << error << "\n";
+      ++failed;
+      continue;
+    }
+    const fs::path p = report_path(dir, c);
+    auto old = slurp(p);
+    std::ofstream f(p, std::ios::binary);
+    f << report;
+    if (!f) {
+      out << "FAIL " << c.name << ": cannot write " << p.string() << "\n";
+      ++failed;
+      continue;
+    }
+    out << (old && *old == report ? "same " : "wrote ") << c.name << " -> " << p.string() << "\n";
+  }
+  return failed;
+}
+
+}  // namespace gemini::golden

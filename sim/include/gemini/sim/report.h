@@ -1,0 +1,93 @@
+#pragma once
+// The result of one simulation and its three forms: the text summary
+// printed by `gemini sim`, the JSON report (--report) and the per-workload
+// CSV (--csv). Everything but the `host` fields is a pure function of the
+// input and the configuration, so repeated runs give identical reports.
+
+#include <cstdint>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gemini::sim {
+
+// Where a core's cycles went until it finished. Categories are exclusive;
+// at each instant the highest-priority one any engine is in counts:
+// compute (PE, VP, WL0 fill from L2) > dram (DMA or WL0 from DRAM in
+// flight) > noc (a send in flight) > token (waiting for data or a DRAM
+// write of another core) > l2_space (waiting for a credit: the receiver's L2
+// is not free yet) > other (local waits, fetch).
+struct CoreReport {
+  std::int32_t core_id = 0;
+  std::int64_t finish_cycles = 0;
+  std::int64_t compute = 0, dram = 0, noc = 0, token = 0, l2_space = 0, other = 0;
+  std::int64_t instructions = 0;
+  std::int64_t peak_l2_bytes = 0;
+  std::int64_t stall() const { return dram + noc + token + l2_space + other; }
+};
+
+struct DramPortReport {
+  std::int32_t row = 0;
+  std::string side;  // "west" or "east"
+  std::int64_t bytes_read = 0, bytes_written = 0, requests = 0, bursts = 0;
+  std::int64_t row_hits = 0, row_misses = 0, row_conflicts = 0, refreshes = 0;
+  std::int64_t busy_cycles = 0;
+  double achieved_gbps = 0, peak_gbps = 0;
+};
+
+struct LayerReport {
+  std::string name;
+  std::int64_t workloads = 0;
+  std::int64_t predicted_cycles = 0;  // sum of the scheduler's `time`
+  std::int64_t simulated_cycles = 0;  // sum of the workloads' simulated spans
+  std::int64_t first_start = 0, last_end = 0;
+  double ratio() const {
+    return predicted_cycles > 0 ? static_cast<double>(simulated_cycles) / predicted_cycles : 0.0;
+  }
+};
+
+// A workload's span: from the start of its first compute instruction (or of
+// its first instruction if it computes nothing) to the retirement of its
+// last instruction (sends and stores included).
+struct WorkloadReport {
+  std::int32_t core_id = 0;
+  std::uint32_t workload_id = 0;
+  std::string layer;
+  std::int64_t predicted_cycles = 0;
+  std::int64_t first_start = 0, compute_start = 0, end = 0;
+  std::int64_t simulated_cycles() const { return end - compute_start; }
+};
+
+struct Report {
+  std::string input, hw_name, dram_model;
+  std::int32_t xlen = 0, ylen = 0;
+  double frequency_mhz = 1000;
+  std::int64_t total_cycles = 0;
+  std::int64_t instructions = 0;
+  std::vector<CoreReport> cores;
+  std::vector<DramPortReport> dram_ports;
+  std::int64_t dram_bytes = 0;
+  double dram_achieved_gbps = 0, dram_peak_gbps = 0, dram_row_hit_rate = 0;
+  std::int64_t noc_packets = 0, noc_bytes = 0;
+  std::int32_t noc_links = 0;
+  double noc_link_util_max = 0, noc_link_util_mean = 0;
+  std::int64_t peak_l2_bytes = 0;
+  std::vector<LayerReport> layers;  // in order of first appearance
+  std::vector<WorkloadReport> workloads;
+  std::optional<std::int64_t> expect_cycles;
+  // Runtime deadlock: every blocked instruction when nothing could progress.
+  bool deadlock = false;
+  std::vector<std::string> blocked;
+  // Host fields (excluded from golden comparisons).
+  double wall_seconds = 0;
+  std::int64_t predicted_total() const;
+  double time_us() const { return static_cast<double>(total_cycles) / frequency_mhz; }
+};
+
+void print_report(std::ostream& os, const Report& r);
+// `host`: include the wall-time fields (golden files leave them out).
+void write_report_json(std::ostream& os, const Report& r, bool host);
+void write_workload_csv(std::ostream& os, const Report& r);
+
+}  // namespace gemini::sim

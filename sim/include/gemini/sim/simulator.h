@@ -1,0 +1,43 @@
+#pragma once
+// gemini sim: runs the assembler's per-core programs on the cycle-level
+// SystemC model of the mesh (docs/timing-model.md) and returns the report.
+//
+// The SystemC kernel is global state; simulate() gives every run a fresh
+// simulation context, so it may be called repeatedly in one process (never
+// concurrently).
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "gemini/assembler/lowering.h"
+#include "gemini/ir/hw_config.h"
+#include "gemini/ir/model.h"
+#include "gemini/sim/report.h"
+
+namespace gemini::sim {
+
+struct WorkloadInfo {
+  std::string layer;
+  std::int64_t predicted_cycles = 0;  // the IR's `time`
+};
+// Per core id: workload id -> what the scheduler said about it.
+using WorkloadTable = std::unordered_map<std::int32_t, std::unordered_map<std::uint32_t, WorkloadInfo>>;
+WorkloadTable workload_table(const ir::Model& m);
+
+struct SimOptions {
+  std::string input_name;        // shown in the report
+  std::string trace_path;        // Chrome trace-event JSON; empty: none
+  bool progress = false;         // progress bar on stderr (runs longer than ~1 s)
+  std::int32_t xlen = 0, ylen = 0;  // the mesh (from the IR)
+};
+
+// Returns false (with `error`) when the program cannot be simulated on this
+// mesh (a core outside it) or the trace cannot be written; a run-time
+// deadlock is not an error here: the report says `deadlock` and what blocks.
+bool simulate(const assembler::Program& program, const ir::HardwareConfig& hw,
+              const WorkloadTable& workloads, const SimOptions& options, Report& report,
+              std::string& error);
+
+}  // namespace gemini::sim

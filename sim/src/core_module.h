@@ -1,0 +1,103 @@
+#pragma once
+// One Gemini core (docs/timing-model.md, "Core").
+//
+// Structure: an instruction stream dispatched in program order, at
+// core.dispatch_per_cycle instructions per cycle, into seven in-order engine
+// queues (dma_in, dma_out, noc, wl0, pe, vp, ctrl). Each engine is one
+// SC_METHOD woken only by its own event: when its current operation
+// completes, when the count or token it waits for arrives, or when its next
+// instruction is dispatched. An idle or blocked engine is never woken.
+//
+// Timing: wait_local, wait_token, signal, nop and end take no time once
+// their condition holds; pe_cfg takes pe.cfg_cycles; pe_run, vp_run and WL0
+// fills from L2 take their compute_timing.h formula with the L2 port rate
+// for the number of engines streaming L2 when they start; DMA, WL0 fills
+// from DRAM and sends complete when the NoC / DRAM say so.
+
+#include <array>
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+#include "program_image.h"
+#include "sc_include.h"
+#include "sim_context.h"
+
+namespace gemini::sim {
+
+class NocModule;
+
+class CoreModule : public sc_core::sc_module {
+ public:
+  CoreModule(const sc_core::sc_module_name& name, std::int32_t index, const CoreImage& image,
+             const assembler::CoreProgram& program, SimContext& ctx, NocModule& noc);
+
+  // Called by the NoC at the time a token arrives / an operation completes.
+  void deliver(std::uint64_t key, Tick now);
+  void finish(std::uint8_t engine, Tick at, Tick now);
+
+  // Results.
+  bool done() const { return engines_done_ == assembler::kEngines; }
+  Tick finish_time() const { return finish_; }
+  enum Act : std::uint8_t { kDone, kOther, kSpace, kToken, kNoc, kDram, kCompute, kActs };
+  const std::array<Tick, kActs>& activity() const { return acc_; }
+  std::int64_t peak_l2() const { return peak_l2_; }
+  std::int64_t instructions() const { return static_cast<std::int64_t>(img_.ops.size()); }
+  const CoreImage& image() const { return img_; }
+  const std::vector<Tick>& wl_first() const { return wl_first_; }
+  const std::vector<Tick>& wl_compute() const { return wl_compute_; }
+  const std::vector<Tick>& wl_end() const { return wl_end_; }
+  // One line per blocked engine: the instruction and what it waits for.
+  void describe_blocked(std::vector<std::string>& out) const;
+
+ private:
+  struct Engine {
+    std::vector<std::uint32_t> queue;  // instruction indices, program order
+    std::size_t head = 0;
+    std::uint32_t retired = 0;
+    bool in_flight = false;
+    bool l2_stream = false;
+    Tick done_at = 0, started = 0;
+    Act act = kOther;
+  };
+  struct Waiter {
+    std::uint8_t engine;
+    std::uint32_t count;
+  };
+  struct TokenSlot {
+    std::uint32_t count = 0;
+    std::vector<Waiter> waiters;
+  };
+
+  void step(std::uint8_t e);
+  void start(std::uint8_t e, const OpRec& o, Tick now);
+  void retire(std::uint8_t e, Tick now);
+  void run_for(std::uint8_t e, std::int64_t cycles, Tick now);
+  void set_act(std::uint8_t e, Act a, Tick now);
+  void account(Tick now);
+  Tick dispatch_at(std::uint32_t i) const {
+    return static_cast<Tick>(i / dispatch_width_) * ctx_.params.period;
+  }
+  std::int32_t l2_streams_begin(std::uint8_t e);
+  void wake(std::uint8_t e, Tick delay);
+
+  std::int32_t index_;
+  const CoreImage& img_;
+  const assembler::CoreProgram& program_;
+  SimContext& ctx_;
+  NocModule& noc_;
+  std::uint32_t dispatch_width_;
+  std::array<Engine, assembler::kEngines> eng_;
+  std::array<sc_core::sc_event, assembler::kEngines> ev_;
+  std::array<std::vector<Waiter>, assembler::kEngines> local_waiters_;
+  std::unordered_map<std::uint64_t, TokenSlot> tokens_;
+  std::int32_t l2_streams_ = 0;
+  std::int64_t l2_live_ = 0, peak_l2_ = 0;
+  std::array<std::int32_t, kActs> counts_{};
+  std::array<Tick, kActs> acc_{};
+  Tick last_ = 0, finish_ = 0;
+  std::size_t engines_done_ = 0;
+  std::vector<Tick> wl_first_, wl_compute_, wl_end_;
+};
+
+}  // namespace gemini::sim

@@ -1,0 +1,182 @@
+// "banked" DRAM: one channel of `banks` banks with an open-row policy,
+// FR-FCFS scheduling at burst granularity and periodic all-bank refresh. All
+// times inside are in DRAM clocks (tck_ps); see docs/timing-model.md.
+//
+// Address map (row : bank : column): column = addr % row_bytes,
+// bank = (addr / row_bytes) % banks, row = addr / (row_bytes * banks), so a
+// sequential stream fills a row, then moves to the next bank.
+//
+// Per burst of the chosen request, on bank b, arrival a:
+//   row hit:      col = max(a, ready_col[b])
+//   closed bank:  act = max(a, ready_act[b]);            col = act + tRCD
+//   row conflict: act = max(a, ready_pre[b]) + tRP;      col = act + tRCD
+//   data = max(col + CL (CWL for writes), bus_free + turnaround)
+//   bus_free = data + tBURST; ready_col[b] = data - CL + tCCD
+//   ready_pre[b] = max(act + tRAS, write ? data + tBURST + tWR : ...)
+// The controller commits bursts until the data bus is booked `commit_window`
+// clocks ahead of now; a request that arrives later is scheduled after what
+// is committed (a command queue of that depth).
+#include <algorithm>
+#include <vector>
+
+#include "dram_models.h"
+
+namespace gemini::sim {
+namespace {
+
+class BankedDram final : public DramModel {
+ public:
+  BankedDram(const ir::DramTiming& t, std::int32_t window)
+      : t_(t), window_(window), banks_(static_cast<std::size_t>(t.banks)),
+        next_refresh_(t.trefi > 0 ? t.trefi : kNever) {}
+
+  void enqueue(const DramRequest& r) override {
+    Pending p;
+    p.r = r;
+    p.next_addr = r.addr;
+    p.arrival = (r.arrival + t_.tck_ps - 1) / t_.tck_ps;
+    p.next_report = r.chunk_bytes > 0 && !r.write ? r.chunk_bytes : r.bytes;
+    pending_.push_back(p);
+    ++stats_.requests;
+  }
+
+  Tick advance(Tick now_ps, DramSink& sink) override {
+    const std::int64_t now = now_ps / t_.tck_ps;
+    while (!pending_.empty()) {
+      if (bus_free_ > now + window_) return (bus_free_ - window_) * t_.tck_ps;
+      std::int64_t t = std::max(now, bus_free_);
+      std::int64_t first = kNever;
+      for (const Pending& p : pending_) first = std::min(first, p.arrival);
+      if (first > t) {
+        if (first > now + window_) return first * t_.tck_ps;
+        t = first;
+      }
+      if (t >= next_refresh_) {
+        refresh(t);
+        continue;
+      }
+      burst(pick(t), sink);
+    }
+    return kNever;
+  }
+
+  double peak_gbps() const override { return t_.peak_gbps(); }
+  std::string name() const override { return "banked"; }
+
+ private:
+  struct Bank {
+    std::int64_t open_row = -1;
+    std::int64_t ready_act = 0, ready_col = 0, ready_pre = 0;
+  };
+  struct Pending {
+    DramRequest r;
+    std::uint64_t next_addr = 0;
+    std::int64_t done = 0, next_report = 0;
+    std::int64_t arrival = 0;  // clocks
+  };
+
+  std::size_t bank_of(std::uint64_t a) const {
+    return static_cast<std::size_t>((a / static_cast<std::uint64_t>(t_.row_bytes)) %
+                                    static_cast<std::uint64_t>(t_.banks));
+  }
+  std::int64_t row_of(std::uint64_t a) const {
+    return static_cast<std::int64_t>(a / (static_cast<std::uint64_t>(t_.row_bytes) *
+                                          static_cast<std::uint64_t>(t_.banks)));
+  }
+
+  // Refreshes due by `t` (all banks precharged, then tRFC). Refreshes that
+  // fell in an idle stretch long ago are counted but cost nothing now.
+  void refresh(std::int64_t t) {
+    if (t - next_refresh_ >= t_.trefi) {
+      const std::int64_t n = (t - next_refresh_) / t_.trefi;
+      next_refresh_ += n * t_.trefi;
+      stats_.refreshes += n;
+      for (Bank& b : banks_) b.open_row = -1;
+    }
+    std::int64_t start = std::max(next_refresh_, bus_free_);
+    for (const Bank& b : banks_)
+      if (b.open_row >= 0) start = std::max(start, b.ready_pre);
+    for (Bank& b : banks_) {
+      b.open_row = -1;
+      b.ready_act = start + t_.trp + t_.trfc;
+    }
+    next_refresh_ += t_.trefi;
+    ++stats_.refreshes;
+  }
+
+  // FR-FCFS: the oldest arrived request whose next burst hits an open row,
+  // else the oldest arrived request.
+  std::size_t pick(std::int64_t t) const {
+    std::size_t oldest = pending_.size();
+    for (std::size_t i = 0; i < pending_.size(); ++i) {
+      const Pending& p = pending_[i];
+      if (p.arrival > t) continue;
+      if (banks_[bank_of(p.next_addr)].open_row == row_of(p.next_addr)) return i;
+      if (oldest == pending_.size()) oldest = i;
+    }
+    return oldest;
+  }
+
+  void burst(std::size_t i, DramSink& sink) {
+    Pending& p = pending_[i];
+    const bool write = p.r.write;
+    Bank& bk = banks_[bank_of(p.next_addr)];
+    const std::int64_t row = row_of(p.next_addr);
+    std::int64_t col = 0;
+    if (bk.open_row == row) {
+      ++stats_.row_hits;
+      col = std::max(p.arrival, bk.ready_col);
+    } else {
+      std::int64_t act = 0;
+      if (bk.open_row >= 0) {
+        ++stats_.row_conflicts;
+        act = std::max(p.arrival, bk.ready_pre) + t_.trp;
+      } else {
+        ++stats_.row_misses;
+        act = std::max(p.arrival, bk.ready_act);
+      }
+      bk.open_row = row;
+      bk.ready_pre = act + t_.tras;
+      col = std::max(act + t_.trcd, bk.ready_col);
+    }
+    const std::int64_t lat = write ? t_.cwl : t_.cl;
+    const std::int64_t turn = (any_ && write != last_write_) ? (write ? t_.trtw : t_.twtr) : 0;
+    const std::int64_t data = std::max(col + lat, bus_free_ + turn);
+    bk.ready_col = data - lat + t_.tccd;
+    const std::int64_t end = data + t_.tburst;
+    if (write) bk.ready_pre = std::max(bk.ready_pre, end + t_.twr);
+    bus_free_ = end;
+    last_write_ = write;
+    any_ = true;
+    ++stats_.bursts;
+    stats_.data_busy += static_cast<Tick>(t_.tburst) * t_.tck_ps;
+
+    const std::int64_t n = std::min<std::int64_t>(t_.burst_bytes, p.r.bytes - p.done);
+    p.done += n;
+    p.next_addr += static_cast<std::uint64_t>(t_.burst_bytes);
+    (write ? stats_.bytes_written : stats_.bytes_read) += n;
+    if (p.done >= p.next_report) {
+      sink.progress(p.r.tag, p.done, end * t_.tck_ps);
+      p.next_report = std::min(p.r.bytes, p.next_report + (p.r.chunk_bytes > 0 && !write
+                                                                ? p.r.chunk_bytes
+                                                                : p.r.bytes));
+    }
+    if (p.done >= p.r.bytes) pending_.erase(pending_.begin() + static_cast<std::ptrdiff_t>(i));
+  }
+
+  ir::DramTiming t_;
+  std::int64_t window_;
+  std::vector<Bank> banks_;
+  std::vector<Pending> pending_;  // in arrival order of enqueue
+  std::int64_t bus_free_ = 0;
+  std::int64_t next_refresh_;
+  bool last_write_ = false, any_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<DramModel> make_banked_dram(const ir::DramTiming& t, std::int32_t window) {
+  return std::make_unique<BankedDram>(t, window);
+}
+
+}  // namespace gemini::sim

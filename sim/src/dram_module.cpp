@@ -1,0 +1,42 @@
+#include "dram_module.h"
+
+#include "noc_module.h"
+
+namespace gemini::sim {
+
+DramModule::DramModule(const sc_core::sc_module_name& name, std::int32_t port,
+                       std::unique_ptr<DramModel> model, SimContext& ctx, NocModule& noc)
+    : sc_core::sc_module(name), port_(port), model_(std::move(model)), ctx_(ctx), noc_(noc) {
+  sc_core::sc_spawn_options opt;
+  opt.spawn_method();
+  opt.set_sensitivity(&ev_);
+  opt.dont_initialize();
+  sc_core::sc_spawn([this] { run(); }, "controller", &opt);
+}
+
+void DramModule::enqueue(const DramRequest& r) {
+  model_->enqueue(r);
+  if (ctx_.tracing) open_[r.tag * 2 + (r.write ? 1 : 0)] = {r.arrival, r.bytes, r.write};
+  ev_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void DramModule::run() {
+  const Tick now = now_ps();
+  const Tick next = model_->advance(now, *this);
+  if (next != kNever) ev_.notify(ps(next > now ? next - now : 0));
+}
+
+void DramModule::progress(std::uint64_t tag, std::int64_t done, Tick t) {
+  noc_.dram_progress(static_cast<std::uint32_t>(tag), done, t);
+  if (!ctx_.tracing) return;
+  for (std::uint64_t w = 0; w < 2; ++w) {
+    auto it = open_.find(tag * 2 + w);
+    if (it == open_.end() || it->second.bytes != done) continue;
+    ctx_.trace.push_back({-1 - port_, static_cast<std::uint8_t>(w), 0, -1, done,
+                          it->second.arrival, t});
+    open_.erase(it);
+    break;
+  }
+}
+
+}  // namespace gemini::sim

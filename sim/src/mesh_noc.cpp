@@ -1,0 +1,93 @@
+#include "gemini/sim/mesh_noc.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+namespace gemini::sim {
+
+MeshNoc::MeshNoc(std::int32_t xlen, std::int32_t ylen, double link_gbps, Tick router_ps)
+    : xlen_(xlen), ylen_(ylen), ps_per_byte_(1000.0 / link_gbps), router_ps_(router_ps) {
+  const std::size_t links = static_cast<std::size_t>(xlen_ + 2) * ylen_ * kDirs;
+  free_.assign(links, 0);
+  busy_.assign(links, 0);
+}
+
+NodePos MeshNoc::pos(std::int32_t node) const {
+  if (node < core_count()) return {node % xlen_, node / xlen_};
+  const std::int32_t p = node - core_count();
+  if (p >= 2 * ylen_) {
+    std::fprintf(stderr, "gemini: internal error: NoC node %d does not exist\n", node);
+    std::abort();
+  }
+  return {(p % 2) ? xlen_ : -1, p / 2};
+}
+
+std::int32_t MeshNoc::hops(std::int32_t src, std::int32_t dst) const {
+  const NodePos a = pos(src), b = pos(dst);
+  return std::abs(a.x - b.x) + std::abs(a.y - b.y);
+}
+
+Tick MeshNoc::serialisation(std::int64_t bytes) const {
+  return static_cast<Tick>(std::ceil(static_cast<double>(bytes) * ps_per_byte_ - 1e-9));
+}
+
+Tick MeshNoc::cross(std::int32_t link, Tick head, Tick ser, Tick& start) {
+  start = std::max(head, free_[link]);
+  free_[link] = start + ser;
+  busy_[link] += ser;
+  return start;
+}
+
+MeshNoc::Timing MeshNoc::send(Tick t, std::int32_t src, std::int32_t dst, std::int64_t bytes) {
+  const Tick ser = serialisation(bytes);
+  NodePos p = pos(src);
+  const NodePos d = pos(dst);
+  Tick start = 0;
+  Timing out{};
+  cross(router(p.x, p.y) * kDirs + kInject, t, ser, start);
+  out.injected = start + ser;
+  Tick head = start + router_ps_;
+  while (p.x != d.x) {
+    const Dir dir = d.x > p.x ? kEast : kWest;
+    cross(router(p.x, p.y) * kDirs + dir, head, ser, start);
+    head = start + router_ps_;
+    p.x += d.x > p.x ? 1 : -1;
+  }
+  while (p.y != d.y) {
+    const Dir dir = d.y > p.y ? kSouth : kNorth;
+    cross(router(p.x, p.y) * kDirs + dir, head, ser, start);
+    head = start + router_ps_;
+    p.y += d.y > p.y ? 1 : -1;
+  }
+  cross(router(d.x, d.y) * kDirs + kEject, head, ser, start);
+  out.arrived = start + ser;
+  ++packets_;
+  bytes_ += bytes;
+  return out;
+}
+
+MeshNoc::LinkUse MeshNoc::router_link_use() const {
+  LinkUse u;
+  double sum = 0;
+  auto add = [&](std::int32_t x, std::int32_t y, Dir dir) {
+    const Tick b = busy_[router(x, y) * kDirs + dir];
+    u.max_busy = std::max(u.max_busy, b);
+    sum += static_cast<double>(b);
+    ++u.links;
+  };
+  for (std::int32_t y = 0; y < ylen_; ++y)
+    for (std::int32_t x = -1; x <= xlen_; ++x) {
+      if (x < xlen_) add(x, y, kEast);  // to x + 1
+      if (x > -1) add(x, y, kWest);     // to x - 1
+      if (x >= 0 && x < xlen_) {
+        if (y + 1 < ylen_) add(x, y, kSouth);
+        if (y > 0) add(x, y, kNorth);
+      }
+    }
+  u.mean_busy = u.links ? sum / u.links : 0;
+  return u;
+}
+
+}  // namespace gemini::sim

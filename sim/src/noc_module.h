@@ -1,0 +1,106 @@
+#pragma once
+// The mesh NoC and the glue between cores and DRAM ports (docs/timing-model.md,
+// "NoC" and "DMA").
+//
+// Structure: a MeshNoc timing model, a time-ordered queue of packet
+// injections and message arrivals, and one SC_METHOD woken only at the time
+// of the earliest queued item.
+//
+// Behaviour: a message is split into packets of noc.packet_bytes (tokens,
+// DMA read requests and write acks are one packet of noc.control_bytes).
+// A source injects its next packet when the previous one has left it and, for
+// reads out of L2, no faster than its L2 port rate; DRAM read data is
+// injected at the port as the DRAM delivers it. Arrivals:
+//   data send   -> data token at the receiver, sender's noc_send completes;
+//   token       -> token at the receiver;
+//   read request at the port -> DRAM read, data back to the core, and the
+//                  dma_in / wl0_load completes l2.latency_cycles after the
+//                  last byte arrives;
+//   write data packet at the port -> DRAM write; when all are written an ack
+//                  goes back and the dma_out completes on its arrival.
+
+#include <cstdint>
+#include <memory>
+#include <queue>
+#include <vector>
+
+#include "gemini/sim/mesh_noc.h"
+#include "sc_include.h"
+#include "sim_context.h"
+
+namespace gemini::sim {
+
+class CoreModule;
+class DramModule;
+
+class NocModule : public sc_core::sc_module {
+ public:
+  NocModule(const sc_core::sc_module_name& name, SimContext& ctx);
+  void attach(std::vector<CoreModule*> cores, std::vector<DramModule*> ports);
+
+  // Called by cores at time `now`.
+  void send_data(std::int32_t src, std::uint8_t engine, std::int32_t dst, std::int64_t bytes,
+                 std::uint64_t key, double src_ps_per_byte, Tick now);
+  void send_token(std::int32_t src, std::int32_t dst, std::uint64_t key, Tick now);
+  void dram_read(std::int32_t core, std::uint8_t engine, std::uint64_t addr, std::int64_t bytes,
+                 Tick now);
+  void dram_write(std::int32_t core, std::uint8_t engine, std::uint64_t addr, std::int64_t bytes,
+                  double src_ps_per_byte, Tick now);
+  // Called by a DRAM port: `done` bytes of message `msg` are read (at the
+  // port) or written at time t >= now.
+  void dram_progress(std::uint32_t msg, std::int64_t done, Tick t);
+
+  const MeshNoc& mesh() const { return mesh_; }
+
+ private:
+  enum class Kind : std::uint8_t { data, token, read_request, read_data, write_data, write_ack };
+  struct Message {
+    Kind kind = Kind::data;
+    std::uint8_t engine = 0;
+    std::int32_t src = 0, dst = 0;  // NoC nodes
+    std::int32_t core = 0;          // core index to complete / deliver to
+    std::int32_t sender = 0;        // data: the sending core, whose noc_send completes
+    std::int32_t port = 0;
+    std::int64_t bytes = 0, sent = 0, written = 0, forwarded = 0;
+    std::uint64_t addr = 0, key = 0;
+    double src_ps_per_byte = 0;
+    bool stalled = false;
+    Tick next_min = 0, last_write = 0;
+    std::vector<std::pair<std::int64_t, Tick>> ready;  // read data: (bytes, time)
+    std::size_t ready_head = 0;
+  };
+  enum class Ev : std::uint8_t { inject, arrive, port_packet };
+  struct Item {
+    Tick t;
+    std::uint64_t seq;
+    std::uint32_t msg;
+    Ev ev;
+    std::int64_t aux;
+    bool operator>(const Item& o) const { return t != o.t ? t > o.t : seq > o.seq; }
+  };
+
+  void run();
+  void schedule(Tick t, std::uint32_t msg, Ev ev, std::int64_t aux = 0);
+  std::uint32_t alloc(Kind k);
+  void release(std::uint32_t id);
+  std::int32_t core_node(std::int32_t core) const;
+  std::int32_t port_node(std::int32_t port) const;
+  void inject(std::uint32_t id, Tick now);
+  void arrive(std::uint32_t id, Tick now);
+  void port_packet(std::uint32_t id, std::int64_t bytes, Tick now);
+  void try_read_packet(std::uint32_t id, Tick earliest);
+
+  SimContext& ctx_;
+  MeshNoc mesh_;
+  std::vector<CoreModule*> cores_;
+  std::vector<DramModule*> ports_;
+  std::vector<std::int32_t> core_nodes_;
+  std::vector<Message> msgs_;
+  std::vector<std::uint32_t> free_;
+  std::priority_queue<Item, std::vector<Item>, std::greater<>> queue_;
+  std::uint64_t seq_ = 0;
+  bool running_ = false;
+  sc_core::sc_event ev_;
+};
+
+}  // namespace gemini::sim

@@ -1,0 +1,50 @@
+#pragma once
+// The simulator's pre-decoded form of a core program: one compact OpRec per
+// instruction with the fields the units need, the fixed parts of its timing,
+// the L2 occupancy it adds and releases, and its dense workload index. Built
+// once before simulation so the hot path never looks a field up by name.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "gemini/assembler/lowering.h"
+#include "gemini/ir/hw_config.h"
+#include "gemini/sim/compute_timing.h"
+
+namespace gemini::sim {
+
+struct OpRec {
+  assembler::Opcode op = assembler::Opcode::nop;
+  std::uint8_t queue = 0;
+  std::uint8_t kind = 0;  // token kind (waits, signals); wait_local: the engine waited on
+  bool flag = false;      // pe_run acc; wl0_load from DRAM
+  std::int32_t wl = -1;   // dense workload index on the core, -1 none
+  std::int32_t peer = -1; // core index: signal `to`, wait_token `from`, noc_send `to`
+  std::uint32_t transfer = 0;
+  std::uint32_t count = 0;  // waits
+  std::int64_t bytes = 0;   // bytes moved (DMA, NoC, WL0)
+  std::uint64_t dram = 0;   // DRAM address
+  PeTile pe;                // pe_run (kernel from the preceding pe_cfg)
+  std::int64_t vp_elements = 0, vp_l2_bytes = 0;
+  std::int64_t l2_add = 0;  // live L2 bytes this instruction starts (writes)
+  std::int64_t l2_sub = 0;  // live L2 bytes whose last reader this is (at retire)
+};
+
+struct CoreImage {
+  std::int32_t core_id = 0;
+  std::vector<OpRec> ops;
+  std::vector<std::uint32_t> workload_ids;  // dense index -> IR workload id
+};
+
+// Token key: kind (2 bits), source core (16 bits), transfer id (32 bits).
+inline std::uint64_t token_key(std::uint8_t kind, std::int32_t from, std::uint32_t transfer) {
+  return (std::uint64_t{kind} << 48) | (std::uint64_t(static_cast<std::uint16_t>(from)) << 32) |
+         transfer;
+}
+
+// Fails (returns false, fills `error`) when a program names a core that is
+// not in the mesh.
+bool build_images(const assembler::Program& p, std::vector<CoreImage>& out, std::string& error);
+
+}  // namespace gemini::sim

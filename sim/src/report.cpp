@@ -1,0 +1,213 @@
+#include "gemini/sim/report.h"
+
+#include <cinttypes>
+#include <cstdarg>
+#include <cstdio>
+#include <ostream>
+#include <string>
+
+#include "gemini/ir/json_writer.h"
+
+namespace gemini::sim {
+namespace {
+
+std::string fmt(const char* f, ...) __attribute__((format(printf, 1, 2)));
+std::string fmt(const char* f, ...) {
+  char buf[512];
+  va_list ap;
+  va_start(ap, f);
+  std::vsnprintf(buf, sizeof buf, f, ap);
+  va_end(ap);
+  return buf;
+}
+
+}  // namespace
+
+std::int64_t Report::predicted_total() const {
+  std::int64_t s = 0;
+  for (const LayerReport& l : layers) s += l.predicted_cycles;
+  return s;
+}
+
+void print_report(std::ostream& os, const Report& r) {
+  os << fmt("%s: %dx%d mesh, %s, %.0f MHz, DRAM %s\n", r.input.c_str(), r.xlen, r.ylen,
+            r.hw_name.c_str(), r.frequency_mhz, r.dram_model.c_str());
+  os << fmt("total: %" PRId64 " cycles = %.3f us (%" PRId64 " instructions)\n", r.total_cycles,
+            r.time_us(), r.instructions);
+  if (r.expect_cycles)
+    os << fmt("scheduler estimate: %" PRId64 " cycles; simulated / estimate = %.3f\n",
+              *r.expect_cycles,
+              *r.expect_cycles > 0 ? static_cast<double>(r.total_cycles) / *r.expect_cycles : 0.0);
+  if (r.deadlock) {
+    os << "DEADLOCK: nothing can progress; blocked instructions:\n";
+    for (const std::string& b : r.blocked) os << "  " << b << "\n";
+  }
+  os << "\nper core (cycles; busy = compute, the rest is stall by cause):\n";
+  os << fmt("%5s %12s %12s %12s %12s %12s %12s %12s %10s\n", "core", "finish", "compute", "dram",
+            "noc", "token", "l2_space", "other", "peak_L2");
+  for (const CoreReport& c : r.cores)
+    os << fmt("%5d %12" PRId64 " %12" PRId64 " %12" PRId64 " %12" PRId64 " %12" PRId64
+              " %12" PRId64 " %12" PRId64 " %10" PRId64 "\n",
+              c.core_id, c.finish_cycles, c.compute, c.dram, c.noc, c.token, c.l2_space, c.other,
+              c.peak_l2_bytes);
+  os << fmt("\nDRAM: %" PRId64 " bytes over %zu ports; %.3f GB/s achieved of %.3f GB/s peak "
+            "(%.1f%%); row-hit rate %.1f%%\n",
+            r.dram_bytes, r.dram_ports.size(), r.dram_achieved_gbps, r.dram_peak_gbps,
+            r.dram_peak_gbps > 0 ? 100.0 * r.dram_achieved_gbps / r.dram_peak_gbps : 0.0,
+            100.0 * r.dram_row_hit_rate);
+  os << fmt("NoC: %" PRId64 " packets, %" PRId64 " bytes; link utilisation max %.1f%%, mean %.1f%% "
+            "over %d links\n",
+            r.noc_packets, r.noc_bytes, 100.0 * r.noc_link_util_max, 100.0 * r.noc_link_util_mean,
+            r.noc_links);
+  os << fmt("L2: peak occupancy %" PRId64 " bytes\n", r.peak_l2_bytes);
+  os << "\nper layer (simulated = sum of workload spans; predicted = sum of the IR's time):\n";
+  os << fmt("%-32s %6s %14s %14s %9s\n", "layer", "wls", "predicted", "simulated", "sim/pred");
+  for (const LayerReport& l : r.layers)
+    os << fmt("%-32s %6" PRId64 " %14" PRId64 " %14" PRId64 " %9.3f\n", l.name.c_str(), l.workloads,
+              l.predicted_cycles, l.simulated_cycles, l.ratio());
+  std::int64_t sim = 0;
+  for (const LayerReport& l : r.layers) sim += l.simulated_cycles;
+  const std::int64_t pred = r.predicted_total();
+  os << fmt("%-32s %6zu %14" PRId64 " %14" PRId64 " %9.3f\n", "(all)", r.workloads.size(), pred, sim,
+            pred > 0 ? static_cast<double>(sim) / pred : 0.0);
+}
+
+void write_report_json(std::ostream& os, const Report& r, bool host) {
+  ir::JsonWriter w(os);
+  auto kv = [&](const char* k, auto v) {
+    w.key(k);
+    if constexpr (std::is_same_v<decltype(v), std::int32_t>)
+      w.value(std::int64_t{v});
+    else
+      w.value(v);
+  };
+  w.begin_object();
+  kv("total_cycles", r.total_cycles);
+  kv("time_us", r.time_us());
+  kv("input", std::string_view(r.input));
+  kv("hw", std::string_view(r.hw_name));
+  kv("xlen", r.xlen);
+  kv("ylen", r.ylen);
+  kv("frequency_mhz", r.frequency_mhz);
+  kv("instructions", r.instructions);
+  kv("predicted_cycles_sum", r.predicted_total());
+  if (r.expect_cycles) {
+    kv("expect_cycles", *r.expect_cycles);
+    kv("simulated_over_expected",
+       *r.expect_cycles > 0 ? static_cast<double>(r.total_cycles) / *r.expect_cycles : 0.0);
+  }
+  kv("deadlock", r.deadlock);
+  if (r.deadlock) {
+    w.key("blocked");
+    w.begin_array();
+    for (const std::string& b : r.blocked) w.value(std::string_view(b));
+    w.end_array();
+  }
+  w.key("cores");
+  w.begin_array();
+  for (const CoreReport& c : r.cores) {
+    w.begin_object();
+    kv("core_id", c.core_id);
+    kv("finish_cycles", c.finish_cycles);
+    kv("busy_cycles", c.compute);
+    kv("stall_cycles", c.stall());
+    w.key("stall");
+    w.begin_object();
+    kv("dram", c.dram);
+    kv("noc", c.noc);
+    kv("token", c.token);
+    kv("l2_space", c.l2_space);
+    kv("other", c.other);
+    w.end_object();
+    kv("instructions", c.instructions);
+    kv("peak_l2_bytes", c.peak_l2_bytes);
+    w.end_object();
+  }
+  w.end_array();
+  w.key("dram");
+  w.begin_object();
+  kv("model", std::string_view(r.dram_model));
+  kv("bytes", r.dram_bytes);
+  kv("achieved_gbps", r.dram_achieved_gbps);
+  kv("peak_gbps", r.dram_peak_gbps);
+  kv("row_hit_rate", r.dram_row_hit_rate);
+  w.key("ports");
+  w.begin_array();
+  for (const DramPortReport& p : r.dram_ports) {
+    w.begin_object();
+    kv("row", p.row);
+    kv("side", std::string_view(p.side));
+    kv("bytes_read", p.bytes_read);
+    kv("bytes_written", p.bytes_written);
+    kv("requests", p.requests);
+    kv("bursts", p.bursts);
+    kv("row_hits", p.row_hits);
+    kv("row_misses", p.row_misses);
+    kv("row_conflicts", p.row_conflicts);
+    kv("refreshes", p.refreshes);
+    kv("busy_cycles", p.busy_cycles);
+    kv("achieved_gbps", p.achieved_gbps);
+    kv("peak_gbps", p.peak_gbps);
+    w.end_object();
+  }
+  w.end_array();
+  w.end_object();
+  w.key("noc");
+  w.begin_object();
+  kv("packets", r.noc_packets);
+  kv("bytes", r.noc_bytes);
+  kv("links", r.noc_links);
+  kv("link_utilisation_max", r.noc_link_util_max);
+  kv("link_utilisation_mean", r.noc_link_util_mean);
+  w.end_object();
+  w.key("l2");
+  w.begin_object();
+  kv("peak_bytes", r.peak_l2_bytes);
+  w.end_object();
+  w.key("layers");
+  w.begin_array();
+  for (const LayerReport& l : r.layers) {
+    w.begin_object();
+    kv("name", std::string_view(l.name));
+    kv("workloads", l.workloads);
+    kv("predicted_cycles", l.predicted_cycles);
+    kv("simulated_cycles", l.simulated_cycles);
+    kv("ratio", l.ratio());
+    kv("first_start", l.first_start);
+    kv("last_end", l.last_end);
+    w.end_object();
+  }
+  w.end_array();
+  if (host) {
+    w.key("host");
+    w.begin_object();
+    kv("wall_seconds", r.wall_seconds);
+    kv("simulated_cycles_per_second",
+       r.wall_seconds > 0 ? static_cast<double>(r.total_cycles) / r.wall_seconds : 0.0);
+    w.end_object();
+  }
+  w.end_object();
+  w.flush();
+  os << "\n";
+}
+
+void write_workload_csv(std::ostream& os, const Report& r) {
+  os << "core,workload,layer,predicted_cycles,first_start,compute_start,end,simulated_cycles,ratio\n";
+  for (const WorkloadReport& w : r.workloads) {
+    std::string layer = w.layer;
+    if (layer.find_first_of(",\"") != std::string::npos) {
+      std::string q = "\"";
+      for (char ch : layer) q += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+      layer = q + "\"";
+    }
+    os << w.core_id << ',' << w.workload_id << ',' << layer << ',' << w.predicted_cycles << ','
+       << w.first_start << ',' << w.compute_start << ',' << w.end << ',' << w.simulated_cycles()
+       << ','
+       << fmt("%.4f", w.predicted_cycles > 0
+                          ? static_cast<double>(w.simulated_cycles()) / w.predicted_cycles
+                          : 0.0)
+       << "\n";
+  }
+}
+
+}  // namespace gemini::sim

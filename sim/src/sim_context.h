@@ -1,0 +1,58 @@
+#pragma once
+// State shared by the units of one simulation: resolved parameters, the
+// trace recorder and the progress counter. Owned by the System; units hold a
+// reference. No SystemC types here.
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "gemini/ir/hw_config.h"
+#include "gemini/sim/dram_model.h"
+
+namespace gemini::sim {
+
+struct Params {
+  const ir::HardwareConfig* hw = nullptr;
+  Tick period = 1000;  // core clock, ps
+  std::int32_t xlen = 0, ylen = 0;
+  std::int32_t packet_bytes = 512, control_bytes = 16;
+  Tick l2_latency = 0;  // ps
+  double dram_port_gbps = 0;
+  std::vector<std::int32_t> port_rows;  // per DRAM port: row
+  std::vector<bool> port_east;          // per DRAM port: east side
+  std::vector<std::int32_t> core_port;  // per core: its DRAM port
+};
+
+struct TraceEvent {
+  std::int32_t track_group = 0;  // core index, or -1 - port for DRAM
+  std::uint8_t track = 0;        // engine (cores) or read/write (DRAM)
+  std::uint8_t op = 0;
+  std::int32_t wl = -1;  // IR workload id (cores), -1 none
+  std::int64_t bytes = 0;
+  Tick start = 0, end = 0;
+};
+
+class Progress {
+ public:
+  Progress(bool enabled, std::int64_t total) : enabled_(enabled), total_(total) {}
+  void tick(std::int64_t retired);  // cheap unless a redraw is due
+  void done();
+
+ private:
+  bool enabled_;
+  std::int64_t total_;
+  bool drawn_ = false;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now(), last_{};
+};
+
+struct SimContext {
+  Params params;
+  bool tracing = false;
+  std::vector<TraceEvent> trace;
+  std::int64_t retired = 0;
+  Progress progress{false, 0};
+};
+
+}  // namespace gemini::sim

@@ -1,0 +1,89 @@
+#include "gemini/sim/simulator.h"
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+
+#include "system.h"
+#include "trace_writer.h"
+
+namespace gemini::sim {
+namespace {
+
+// A fresh SystemC simulation context per run: the kernel keeps its modules,
+// processes and time in one global context, which cannot be restarted. The
+// library's own static objects belong to the context that was current when
+// it loaded, so that one is kept and restored, never deleted.
+class KernelScope {
+ public:
+  KernelScope() : saved_(sc_core::sc_get_curr_simcontext()) {
+    sc_core::sc_curr_simcontext = new sc_core::sc_simcontext;
+    sc_core::sc_default_global_context = sc_core::sc_curr_simcontext;
+    sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+    sc_core::sc_report_handler::set_actions(sc_core::SC_WARNING, sc_core::SC_DO_NOTHING);
+    sc_core::sc_set_time_resolution(1, sc_core::SC_PS);
+  }
+  ~KernelScope() {
+    delete sc_core::sc_curr_simcontext;
+    sc_core::sc_curr_simcontext = saved_;
+    sc_core::sc_default_global_context = saved_;
+  }
+  KernelScope(const KernelScope&) = delete;
+  KernelScope& operator=(const KernelScope&) = delete;
+
+ private:
+  sc_core::sc_simcontext* saved_;
+};
+
+}  // namespace
+
+WorkloadTable workload_table(const ir::Model& m) {
+  WorkloadTable t;
+  for (const ir::Core& c : m.cores) {
+    auto& per = t[c.core_id];
+    for (const ir::Workload& w : c.workloads)
+      per[static_cast<std::uint32_t>(w.workload_id)] = WorkloadInfo{w.layer_name, w.time};
+  }
+  return t;
+}
+
+bool simulate(const assembler::Program& program, const ir::HardwareConfig& hw,
+              const WorkloadTable& workloads, const SimOptions& options, Report& report,
+              std::string& error) {
+  const auto t0 = std::chrono::steady_clock::now();
+  SimContext ctx;
+  if (!resolve_params(hw, program, options.xlen, options.ylen, ctx.params, error)) return false;
+  std::vector<CoreImage> images;
+  if (!build_images(program, images, error)) return false;
+  std::int64_t total = 0;
+  for (const CoreImage& c : images) total += static_cast<std::int64_t>(c.ops.size());
+  ctx.tracing = !options.trace_path.empty();
+  ctx.progress = Progress(options.progress, total);
+  report = Report{};
+  report.input = options.input_name;
+  {
+    setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
+    KernelScope kernel;
+    {
+      System top("gemini", program, images, ctx);
+      top.run_and_report(workloads, report);
+    }
+  }
+  ctx.progress.done();
+  if (ctx.tracing && !write_chrome_trace(options.trace_path, ctx, images, error)) return false;
+  report.wall_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return true;
+}
+
+}  // namespace gemini::sim
+
+// libsystemc defines its own main() that calls sc_main(); gemini's programs
+// have their own main() and drive the kernel through simulate(), but the
+// shared library still needs the symbol to link. Defined here, in the object
+// every user of the simulator pulls in; it is never called.
+int sc_main(int /*argc*/, char* /*argv*/[]) {
+  std::fprintf(stderr, "gemini: internal error: SystemC's main() is not gemini's entry point\n");
+  return 2;
+}

@@ -1,0 +1,201 @@
+#include "system.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace gemini::sim {
+
+bool resolve_params(const ir::HardwareConfig& hw, const assembler::Program& program,
+                    std::int32_t xlen, std::int32_t ylen, Params& p, std::string& error) {
+  if (hw.mesh.xlen > 0) xlen = hw.mesh.xlen;
+  if (hw.mesh.ylen > 0) ylen = hw.mesh.ylen;
+  if (xlen <= 0 || ylen <= 0) {
+    error = "the mesh size is unknown (neither the IR nor --hw gives xlen and ylen)";
+    return false;
+  }
+  p.hw = &hw;
+  p.xlen = xlen;
+  p.ylen = ylen;
+  p.period = std::max<Tick>(1, std::llround(1e6 / hw.clock.frequency_mhz));
+  p.packet_bytes = hw.noc.packet_bytes;
+  p.control_bytes = hw.noc.control_bytes;
+  p.l2_latency = hw.l2.latency_cycles * p.period;
+  const bool row0 = hw.dram.placement == "west_east_row0";
+  for (std::int32_t y = 0; y < (row0 ? 1 : ylen); ++y)
+    for (bool east : {false, true}) {
+      p.port_rows.push_back(y);
+      p.port_east.push_back(east);
+    }
+  for (const auto& c : program.cores) {
+    const std::int32_t id = c.program.core_id;
+    if (id < 0 || id >= xlen * ylen) {
+      error = "core " + std::to_string(id) + " is outside the " + std::to_string(xlen) + "x" +
+              std::to_string(ylen) + " mesh";
+      return false;
+    }
+    const std::int32_t x = id % xlen, y = id / xlen;
+    const bool east = 2 * x >= xlen;
+    p.core_port.push_back((row0 ? 0 : 2 * y) + (east ? 1 : 0));
+  }
+  const double ports = static_cast<double>(p.port_rows.size());
+  if (hw.dram.port_gbps > 0) {
+    p.dram_port_gbps = hw.dram.port_gbps;
+  } else if (hw.dram.gbps_per_tops > 0) {
+    const double tops = static_cast<double>(xlen) * ylen * hw.pe.macs_per_cycle() * 2.0 *
+                        hw.clock.frequency_mhz / 1e6;
+    p.dram_port_gbps = hw.dram.gbps_per_tops * tops / ports;
+  } else {
+    p.dram_port_gbps = hw.dram.timing.peak_gbps();
+  }
+  return true;
+}
+
+System::System(const sc_core::sc_module_name& name, const assembler::Program& program,
+               const std::vector<CoreImage>& images, SimContext& ctx)
+    : sc_core::sc_module(name), program_(program), ctx_(ctx) {
+  noc_ = std::make_unique<NocModule>("noc", ctx_);
+  std::vector<DramModule*> ports;
+  for (std::size_t i = 0; i < ctx_.params.port_rows.size(); ++i) {
+    const std::string n = std::string("dram_") + (ctx_.params.port_east[i] ? "east" : "west") +
+                          std::to_string(ctx_.params.port_rows[i]);
+    ports_.push_back(std::make_unique<DramModule>(
+        n.c_str(), static_cast<std::int32_t>(i),
+        make_dram_model(ctx_.params.hw->dram, ctx_.params.dram_port_gbps), ctx_, *noc_));
+    ports.push_back(ports_.back().get());
+  }
+  std::vector<CoreModule*> cores;
+  for (std::size_t c = 0; c < images.size(); ++c) {
+    const std::string n = "core_" + std::to_string(images[c].core_id);
+    cores_.push_back(std::make_unique<CoreModule>(n.c_str(), static_cast<std::int32_t>(c),
+                                                  images[c], program_.cores[c].program, ctx_,
+                                                  *noc_));
+    cores.push_back(cores_.back().get());
+  }
+  noc_->attach(std::move(cores), std::move(ports));
+}
+
+namespace {
+std::int64_t to_cycles(Tick t, Tick period) { return (t + period - 1) / period; }
+}  // namespace
+
+void System::run_and_report(const WorkloadTable& workloads, Report& r) {
+  sc_core::sc_start();
+  const Tick period = ctx_.params.period;
+  Tick end = 0;
+  for (const auto& c : cores_) end = std::max(end, c->finish_time());
+  r.deadlock = false;
+  for (const auto& c : cores_)
+    if (!c->done()) {
+      r.deadlock = true;
+      c->describe_blocked(r.blocked);
+    }
+  if (r.deadlock) end = std::max(end, now_ps());
+  r.total_cycles = to_cycles(end, period);
+  r.xlen = ctx_.params.xlen;
+  r.ylen = ctx_.params.ylen;
+  r.frequency_mhz = ctx_.params.hw->clock.frequency_mhz;
+  r.hw_name = ctx_.params.hw->name;
+  r.dram_model = ctx_.params.hw->dram.model;
+
+  for (const auto& c : cores_) {
+    CoreReport cr;
+    cr.core_id = c->image().core_id;
+    cr.finish_cycles = to_cycles(c->finish_time(), period);
+    const auto& a = c->activity();
+    cr.compute = to_cycles(a[CoreModule::kCompute], period);
+    cr.dram = to_cycles(a[CoreModule::kDram], period);
+    cr.noc = to_cycles(a[CoreModule::kNoc], period);
+    cr.token = to_cycles(a[CoreModule::kToken], period);
+    cr.l2_space = to_cycles(a[CoreModule::kSpace], period);
+    cr.other = to_cycles(a[CoreModule::kOther], period);
+    cr.instructions = c->instructions();
+    cr.peak_l2_bytes = c->peak_l2();
+    r.instructions += cr.instructions;
+    r.peak_l2_bytes = std::max(r.peak_l2_bytes, cr.peak_l2_bytes);
+    r.cores.push_back(cr);
+  }
+
+  const double seconds_ns = end > 0 ? static_cast<double>(end) / 1000.0 : 0;  // ns
+  std::int64_t hits = 0, bursts = 0;
+  for (const auto& p : ports_) {
+    const DramModel& m = p->model();
+    const DramStats& s = m.stats();
+    DramPortReport pr;
+    pr.row = ctx_.params.port_rows[&p - &ports_[0]];
+    pr.side = ctx_.params.port_east[&p - &ports_[0]] ? "east" : "west";
+    pr.bytes_read = s.bytes_read;
+    pr.bytes_written = s.bytes_written;
+    pr.requests = s.requests;
+    pr.bursts = s.bursts;
+    pr.row_hits = s.row_hits;
+    pr.row_misses = s.row_misses;
+    pr.row_conflicts = s.row_conflicts;
+    pr.refreshes = s.refreshes;
+    pr.busy_cycles = to_cycles(s.data_busy, period);
+    pr.peak_gbps = m.peak_gbps();
+    pr.achieved_gbps = seconds_ns > 0 ? (s.bytes_read + s.bytes_written) / seconds_ns : 0;
+    r.dram_bytes += s.bytes_read + s.bytes_written;
+    r.dram_peak_gbps += pr.peak_gbps;
+    hits += s.row_hits;
+    bursts += s.row_hits + s.row_misses + s.row_conflicts;
+    r.dram_ports.push_back(pr);
+  }
+  r.dram_achieved_gbps = seconds_ns > 0 ? r.dram_bytes / seconds_ns : 0;
+  r.dram_row_hit_rate = bursts > 0 ? static_cast<double>(hits) / bursts : 0;
+
+  const MeshNoc& mesh = noc_->mesh();
+  const MeshNoc::LinkUse use = mesh.router_link_use();
+  r.noc_packets = mesh.packets();
+  r.noc_bytes = mesh.bytes();
+  r.noc_links = use.links;
+  r.noc_link_util_max = end > 0 ? static_cast<double>(use.max_busy) / end : 0;
+  r.noc_link_util_mean = end > 0 ? use.mean_busy / end : 0;
+
+  // Workloads and layers (layers in order of first appearance).
+  std::map<std::string, std::size_t> layer_index;
+  for (const auto& c : cores_) {
+    const CoreImage& img = c->image();
+    auto table = workloads.find(img.core_id);
+    for (std::size_t w = 0; w < img.workload_ids.size(); ++w) {
+      WorkloadReport wr;
+      wr.core_id = img.core_id;
+      wr.workload_id = img.workload_ids[w];
+      if (table != workloads.end()) {
+        auto it = table->second.find(wr.workload_id);
+        if (it != table->second.end()) {
+          wr.layer = it->second.layer;
+          wr.predicted_cycles = it->second.predicted_cycles;
+        }
+      }
+      const Tick first = c->wl_first()[w];
+      const Tick comp = c->wl_compute()[w];
+      wr.first_start = first == kNever ? 0 : first / period;
+      wr.compute_start = comp == kNever ? wr.first_start : comp / period;
+      wr.end = to_cycles(c->wl_end()[w], period);
+      r.workloads.push_back(wr);
+    }
+  }
+  std::sort(r.workloads.begin(), r.workloads.end(), [](const auto& a, const auto& b) {
+    return a.compute_start != b.compute_start ? a.compute_start < b.compute_start
+           : a.core_id != b.core_id           ? a.core_id < b.core_id
+                                              : a.workload_id < b.workload_id;
+  });
+  for (const WorkloadReport& w : r.workloads) {
+    auto [it, fresh] = layer_index.emplace(w.layer, r.layers.size());
+    if (fresh) {
+      LayerReport l;
+      l.name = w.layer;
+      l.first_start = w.compute_start;
+      r.layers.push_back(l);
+    }
+    LayerReport& l = r.layers[it->second];
+    ++l.workloads;
+    l.predicted_cycles += w.predicted_cycles;
+    l.simulated_cycles += w.simulated_cycles();
+    l.first_start = std::min(l.first_start, w.compute_start);
+    l.last_end = std::max(l.last_end, w.end);
+  }
+}
+
+}  // namespace gemini::sim

@@ -1,0 +1,38 @@
+#pragma once
+// The top module: builds the mesh (cores, NoC, DRAM ports) for a program and
+// a configuration, runs it, and turns the units' counters into a Report.
+// Constructors build structure; the units' processes carry the behaviour.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core_module.h"
+#include "dram_module.h"
+#include "gemini/sim/simulator.h"
+#include "noc_module.h"
+#include "program_image.h"
+
+namespace gemini::sim {
+
+class System : public sc_core::sc_module {
+ public:
+  System(const sc_core::sc_module_name& name, const assembler::Program& program,
+         const std::vector<CoreImage>& images, SimContext& ctx);
+  // Runs to completion (or until nothing can progress) and fills `r`.
+  void run_and_report(const WorkloadTable& workloads, Report& r);
+
+ private:
+  const assembler::Program& program_;
+  SimContext& ctx_;
+  std::unique_ptr<NocModule> noc_;
+  std::vector<std::unique_ptr<DramModule>> ports_;
+  std::vector<std::unique_ptr<CoreModule>> cores_;
+};
+
+// Resolves the configuration for a mesh into `ctx.params`; false with
+// `error` when the mesh cannot hold the program.
+bool resolve_params(const ir::HardwareConfig& hw, const assembler::Program& program,
+                    std::int32_t xlen, std::int32_t ylen, Params& p, std::string& error);
+
+}  // namespace gemini::sim
