@@ -43,11 +43,13 @@ int run_sim(const SimCliOptions& opt) {
   so.ylen = lowered->model.ylen;
   sim::Report report;
   std::string error;
+  PhaseTimer timer;
   if (!sim::simulate(lowered->program, *hw, sim::workload_table(lowered->model), so, report,
                      error)) {
     std::cerr << opt.in << ": not simulated: " << error << "\n";
     return kExitInvalid;
   }
+  timer.mark("simulate");
   if (opt.expect >= 0) report.expect_cycles = opt.expect;
   if (!opt.quiet) sim::print_report(std::cout, report);
   if (!opt.report.empty() &&

@@ -1,5 +1,7 @@
 #include "pipeline.h"
 
+#include <chrono>
+#include <cstdlib>
 #include <iostream>
 
 #include "common.h"
@@ -9,13 +11,23 @@
 
 namespace gemini::cli {
 
+PhaseTimer::PhaseTimer() : on_(std::getenv("GEMINI_PHASES") != nullptr), t_(std::chrono::steady_clock::now()) {}
+
+void PhaseTimer::mark(const char* phase) {
+  const auto now = std::chrono::steady_clock::now();
+  if (on_) std::cerr << "phase " << phase << ": " << std::chrono::duration<double>(now - t_).count() << " s\n";
+  t_ = now;
+}
+
 std::optional<Lowered> load_and_lower(const std::string& in, const ir::HardwareConfig& hw,
                                       const std::string& dialect, const char* verb, int& status) {
   ir::Diagnostics diags(100);
   ir::LoadOptions lo;
   lo.dialect = parse_dialect(dialect);
   // Lowering trusts the IR: an invalid schedule is refused.
+  PhaseTimer timer;
   ir::CheckedFile checked = ir::load_and_validate(in, lo, hw, diags);
+  timer.mark("load+validate");
   ir::LoadResult& r = checked.load;
   if (r.status != ir::LoadStatus::ok || diags.errors() > 0) {
     print_diagnostics(std::cerr, in, diags, 20);
@@ -31,6 +43,7 @@ std::optional<Lowered> load_and_lower(const std::string& in, const ir::HardwareC
       return std::nullopt;
     }
   }
+  timer.mark("import");
   std::vector<std::string> errors;
   auto prog = assembler::lower(r.model, hw, errors);
   if (!prog) {
@@ -39,6 +52,7 @@ std::optional<Lowered> load_and_lower(const std::string& in, const ir::HardwareC
     status = kExitInvalid;
     return std::nullopt;
   }
+  timer.mark("lower");
   status = kExitOk;
   return Lowered{std::move(r.model), std::move(*prog)};
 }

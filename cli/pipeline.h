@@ -3,6 +3,7 @@
 // and `sim` both need it. Problems are printed to stderr; on failure the
 // result is empty and `status` holds the exit code.
 
+#include <chrono>
 #include <optional>
 #include <string>
 
@@ -15,6 +16,18 @@ namespace gemini::cli {
 struct Lowered {
   ir::Model model;
   assembler::Program program;
+};
+
+// With GEMINI_PHASES set in the environment, prints the wall time of each
+// phase to stderr ("phase lower: 0.52 s").
+class PhaseTimer {
+ public:
+  PhaseTimer();
+  void mark(const char* phase);
+
+ private:
+  bool on_;
+  std::chrono::steady_clock::time_point t_;
 };
 
 // `verb` names the refusal ("not assembled", "not simulated").

@@ -22,7 +22,7 @@ double l2_port_rate(const ir::L2Config& l2, std::int32_t streams) {
 }
 
 std::int64_t pe_compute_cycles(const ir::PeConfig& pe, const PeTile& t) {
-  return t.n * t.h * ceil_div(t.w, pe.cols) * ceil_div(t.k, pe.rows) * ceil_div(t.cin, pe.lanes) *
+  return ceil_div(t.n * t.h * t.w, pe.cols) * ceil_div(t.k, pe.rows) * ceil_div(t.cin, pe.lanes) *
          t.r * t.s;
 }
 

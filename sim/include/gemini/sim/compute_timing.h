@@ -19,9 +19,9 @@ double l2_port_rate(const ir::L2Config& l2, std::int32_t streams);
 
 // One pe_run: an ofmap tile of n x k x h x w (batch, output channels, rows,
 // columns) from `cin` input channels with an r x s kernel. The array computes
-// `rows` output channels x `cols` output columns x `lanes` input channels per
-// cycle:
-//   compute = n * h * ceil(w / cols) * ceil(k / rows) * ceil(cin / lanes) * r * s
+// `rows` output channels x `cols` output pixels (of the n * h * w of the tile,
+// in any arrangement) x `lanes` input channels per cycle:
+//   compute = ceil(n * h * w / cols) * ceil(k / rows) * ceil(cin / lanes) * r * s
 // Weights stream through WL0 at wl0.bytes_per_cycle; the ifmap is read and
 // the ofmap written through the PE's L2 port. The run takes
 //   max(compute, ceil(weight_bytes / wl0_rate), ceil((ifmap + ofmap bytes) / l2_rate))

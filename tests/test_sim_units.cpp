@@ -1,0 +1,254 @@
+// Cycle-exact tests of the simulator's timing units, driven directly (no
+// SystemC): DRAM models, the mesh NoC and the on-core formulas. Expected
+// values are worked out in the comments.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <vector>
+
+#include "gemini/ir/hw_config.h"
+#include "gemini/sim/compute_timing.h"
+#include "gemini/sim/dram_model.h"
+#include "gemini/sim/mesh_noc.h"
+
+namespace gemini::sim {
+namespace {
+
+struct Recorder : DramSink {
+  std::map<std::uint64_t, std::vector<std::pair<std::int64_t, Tick>>> seen;
+  std::vector<std::uint64_t> order;  // tags in completion order
+  void progress(std::uint64_t tag, std::int64_t done, Tick t) override {
+    seen[tag].emplace_back(done, t);
+    if (order.empty() || order.back() != tag) order.push_back(tag);
+  }
+  Tick done_at(std::uint64_t tag) const { return seen.at(tag).back().second; }
+};
+
+ir::DramConfig banked_ddr4() {
+  ir::DramConfig c;
+  c.model = "banked";
+  c.timing = *ir::dram_preset("ddr4_3200");
+  c.timing.trefi = 0;  // refresh off unless a test wants it
+  return c;
+}
+
+void drain(DramModel& m, Recorder& r) {
+  Tick now = 0;
+  for (Tick next = m.advance(now, r); next != kNever; next = m.advance(now, r)) now = next;
+}
+
+TEST(DramBanked, ClosedBankReadIsTrcdPlusClPlusBurst) {
+  // DDR4-3200: tRCD 22 + CL 22 + tBURST 4 = 48 clocks of 625 ps = 30000 ps.
+  auto m = make_dram_model(banked_ddr4(), 0);
+  Recorder r;
+  m->enqueue({1, false, 0, 64, 0, 0});
+  drain(*m, r);
+  EXPECT_EQ(r.done_at(1), 30000);
+  EXPECT_EQ(m->stats().row_misses, 1);
+}
+
+TEST(DramBanked, SecondBurstOfARowHits) {
+  // Burst 1 as above ends at 48. Burst 2 is a row hit: its column command may
+  // issue at ready_col = 22 + tCCD 4 = 26, data at max(26 + 22, 48) = 48,
+  // done at 52 clocks = 32500 ps.
+  auto m = make_dram_model(banked_ddr4(), 0);
+  Recorder r;
+  m->enqueue({1, false, 0, 128, 0, 0});
+  drain(*m, r);
+  EXPECT_EQ(r.done_at(1), 32500);
+  EXPECT_EQ(m->stats().row_hits, 1);
+}
+
+TEST(DramBanked, RowConflictPrechargesAfterTras) {
+  // Same bank (0), row 1 = address row_bytes * banks = 131072. The first
+  // burst activates at 0; precharge waits for tRAS 52, activate at 52 + tRP
+  // 22 = 74, column at 74 + 22 = 96, data at 118, done at 122 clocks.
+  auto m = make_dram_model(banked_ddr4(), 0);
+  Recorder r;
+  m->enqueue({1, false, 0, 64, 0, 0});
+  m->enqueue({2, false, 131072, 64, 0, 0});
+  drain(*m, r);
+  EXPECT_EQ(r.done_at(2), 122 * 625);
+  EXPECT_EQ(m->stats().row_conflicts, 1);
+}
+
+TEST(DramBanked, FrFcfsServesAYoungerRowHitFirst) {
+  // Request 1 opens bank 0 row 0. Then 2 (row 1 of bank 0, older) and 3
+  // (row 0 of bank 0, younger) are both waiting: 3 hits the open row and goes
+  // first.
+  auto m = make_dram_model(banked_ddr4(), 0);
+  Recorder r;
+  m->enqueue({1, false, 0, 64, 0, 0});
+  m->enqueue({2, false, 131072, 64, 0, 0});
+  m->enqueue({3, false, 64, 64, 0, 0});
+  drain(*m, r);
+  ASSERT_EQ(r.order.size(), 3u);
+  EXPECT_EQ(r.order[0], 1u);
+  EXPECT_EQ(r.order[1], 3u);
+  EXPECT_EQ(r.order[2], 2u);
+}
+
+double achieved_fraction(DramModel& m, Recorder& r, std::int64_t bytes) {
+  drain(m, r);
+  Tick end = 0;
+  for (const auto& [tag, v] : r.seen) end = std::max(end, v.back().second);
+  return (static_cast<double>(bytes) / (static_cast<double>(end) / 1000.0)) / m.peak_gbps();
+}
+
+TEST(DramBanked, SequentialStreamReachesNinetyPercentOfPeak) {
+  // 4 MiB in 64 KiB requests, refresh on: row hits except one activate per
+  // 8 KiB row (overlapped with the previous bank's data), minus tRFC/tREFI.
+  ir::DramConfig c = banked_ddr4();
+  c.timing = *ir::dram_preset("ddr4_3200");
+  auto m = make_dram_model(c, 0);
+  Recorder r;
+  const std::int64_t total = 4 << 20, req = 64 << 10;
+  for (std::int64_t a = 0; a < total; a += req)
+    m->enqueue({static_cast<std::uint64_t>(a / req), false, static_cast<std::uint64_t>(a), req, 0, 0});
+  const double f = achieved_fraction(*m, r, total);
+  EXPECT_GE(f, 0.90) << "sequential stream at " << f * 100 << "% of peak";
+  EXPECT_GT(m->stats().refreshes, 0);
+}
+
+TEST(DramBanked, RowMissPatternIsMuchSlowerThanSequential) {
+  // Every 64-byte request goes to bank 0 in a new row: tRAS + tRP per burst.
+  ir::DramConfig c = banked_ddr4();
+  auto seq = make_dram_model(c, 0);
+  auto miss = make_dram_model(c, 0);
+  Recorder rs, rm;
+  const int n = 2048;
+  for (int i = 0; i < n; ++i) {
+    seq->enqueue({static_cast<std::uint64_t>(i), false, static_cast<std::uint64_t>(i) * 64, 64, 0, 0});
+    miss->enqueue({static_cast<std::uint64_t>(i), false, static_cast<std::uint64_t>(i) * 131072, 64, 0, 0});
+  }
+  const double fs = achieved_fraction(*seq, rs, n * 64);
+  const double fm = achieved_fraction(*miss, rm, n * 64);
+  EXPECT_GE(fs, 0.90);
+  EXPECT_LT(fm, 0.25 * fs) << "row-miss " << fm << " vs sequential " << fs;
+  EXPECT_EQ(miss->stats().row_hits, 0);
+}
+
+TEST(DramBanked, RequestIsNotServedBeforeItArrives) {
+  // Arrival at 100 clocks (62500 ps): done at 100 + 48 = 148 clocks.
+  auto m = make_dram_model(banked_ddr4(), 0);
+  Recorder r;
+  m->enqueue({1, false, 0, 64, 62500, 0});
+  drain(*m, r);
+  EXPECT_EQ(r.done_at(1), 148 * 625);
+}
+
+TEST(DramSimple, BandwidthAndLatency) {
+  // 1000 bytes at 4 GB/s = 250 ns after the arrival (100 ps), plus 50 ns.
+  ir::DramConfig c;
+  c.latency_ns = 50;
+  auto m = make_dram_model(c, 4.0);
+  Recorder r;
+  m->enqueue({1, false, 0, 1000, 100, 0});
+  m->enqueue({2, true, 0, 1000, 0, 0});  // first come, first served: after 1
+  drain(*m, r);
+  EXPECT_EQ(r.done_at(1), 100 + 250000 + 50000);
+  EXPECT_EQ(r.done_at(2), 100 + 500000 + 50000);
+}
+
+TEST(DramSimple, ReadProgressEveryChunk) {
+  ir::DramConfig c;
+  c.latency_ns = 0;
+  auto m = make_dram_model(c, 1.0);  // 1 byte per ns
+  Recorder r;
+  m->enqueue({1, false, 0, 1200, 0, 512});
+  drain(*m, r);
+  const auto& v = r.seen.at(1);
+  ASSERT_EQ(v.size(), 3u);
+  using P = std::pair<std::int64_t, Tick>;
+  EXPECT_EQ(v[0], (P{512, 512000}));
+  EXPECT_EQ(v[1], (P{1024, 1024000}));
+  EXPECT_EQ(v[2], (P{1200, 1200000}));
+}
+
+TEST(MeshNoc, ZeroLoadLatency) {
+  // 3x1 mesh, 24 GB/s, 1000 ps routers; 512 bytes from core 0 to core 2:
+  // ser = ceil(512 * 1000 / 24) = 21334 ps; 2 hops -> 3 routers:
+  // arrival = 3 * 1000 + 21334 = 24334 ps; the source is free after ser.
+  MeshNoc noc(3, 1, 24.0, 1000);
+  const auto t = noc.send(0, 0, 2, 512);
+  EXPECT_EQ(t.arrived, 24334);
+  EXPECT_EQ(t.injected, 21334);
+  EXPECT_EQ(noc.hops(0, 2), 2);
+}
+
+TEST(MeshNoc, XyRoutingGoesXFirst) {
+  // 2x2 mesh: core 0 (0,0) -> core 3 (1,1) crosses east then south; a packet
+  // from core 1 (1,0) to core 3 (1,1) then waits for that south link.
+  MeshNoc noc(2, 2, 1.0, 0);  // 1 byte per ns, no router delay
+  noc.send(0, 0, 3, 100);     // south link of (1,0) busy over [0, 100000)
+  const auto t = noc.send(0, 1, 3, 100);
+  EXPECT_EQ(t.arrived, 200000);
+}
+
+TEST(MeshNoc, DramPortsSitAtTheRowEnds) {
+  MeshNoc noc(4, 2, 24.0, 1000);
+  EXPECT_EQ(noc.pos(noc.port_node(1, false)).x, -1);
+  EXPECT_EQ(noc.pos(noc.port_node(1, true)).x, 4);
+  EXPECT_EQ(noc.hops(noc.port_node(1, false), 4), 1);  // core 4 = (0, 1)
+}
+
+// Two flows injecting back to back, in time order, as the NoC module does.
+std::pair<Tick, Tick> two_flows(bool both, int packets) {
+  MeshNoc noc(3, 1, 24.0, 1000);
+  Tick next[2] = {0, 0}, done[2] = {0, 0};
+  int left[2] = {packets, both ? packets : 0};
+  const std::int32_t src[2] = {0, 1};
+  while (left[0] > 0 || left[1] > 0) {
+    const int f = left[1] == 0 || (left[0] > 0 && next[0] <= next[1]) ? 0 : 1;
+    const auto t = noc.send(next[f], src[f], 2, 512);
+    next[f] = t.injected;
+    done[f] = t.arrived;
+    --left[f];
+  }
+  return {done[0], done[1]};
+}
+
+TEST(MeshNoc, TwoFlowsSharingALinkEachGetHalf) {
+  // Flows 0->2 and 1->2 share the link (1,0)->(2,0) and core 2's ejection.
+  const int n = 200;
+  const auto alone = two_flows(false, n);
+  const auto shared = two_flows(true, n);
+  const double ser = 21334;
+  EXPECT_NEAR(static_cast<double>(alone.first) / (n * ser), 1.0, 0.02);
+  // Each flow's throughput is half the link: it finishes after ~2n packets.
+  EXPECT_NEAR(static_cast<double>(shared.first) / (2 * n * ser), 1.0, 0.02);
+  EXPECT_NEAR(static_cast<double>(shared.second) / (2 * n * ser), 1.0, 0.02);
+}
+
+TEST(ComputeTiming, PeRunFormula) {
+  // ofmap 1x16x8x8 from 32 channels, 3x3 kernel, 8x8x16 array:
+  // ceil(64 / 8) * ceil(16 / 8) * ceil(32 / 16) * 9 = 8 * 2 * 2 * 9 = 288;
+  // L2: ceil((1024 + 512) / 64) = 24; weights 4608 / 64 = 72; + 16 pipeline.
+  ir::HardwareConfig hw;
+  PeTile t{1, 16, 8, 8, 32, 3, 3, 1024, 4608, 512};
+  EXPECT_EQ(pe_compute_cycles(hw.pe, t), 288);
+  EXPECT_EQ(pe_run_cycles(hw, t, 64.0), 304);
+  t.weight_bytes = 64 * 400;  // weight streaming dominates: 400 + 16
+  EXPECT_EQ(pe_run_cycles(hw, t, 64.0), 416);
+}
+
+TEST(ComputeTiming, L2BankConflicts) {
+  // 16 banks of 16 bytes, 64-byte ports: G = 4 groups. One stream: 64 B per
+  // cycle; two: 64 * 4 * (1 - (3/4)^2) / 2 = 56; never more than a port.
+  ir::L2Config l2;
+  EXPECT_DOUBLE_EQ(l2_port_rate(l2, 1), 64.0);
+  EXPECT_DOUBLE_EQ(l2_port_rate(l2, 2), 56.0);
+  EXPECT_LT(l2_port_rate(l2, 4), l2_port_rate(l2, 3));
+}
+
+TEST(ComputeTiming, VpAndWl0) {
+  ir::HardwareConfig hw;
+  // 4096 element operations on 64 lanes = 64 cycles; L2 8192 bytes / 64 = 128.
+  EXPECT_EQ(vp_run_cycles(hw.vp, 4096, 1024, 64.0), 64 + 8);
+  EXPECT_EQ(vp_run_cycles(hw.vp, 4096, 8192, 64.0), 128 + 8);
+  // WL0 fill of 4096 bytes at min(64, 56) = 56 B/cycle: ceil(73.14) + 2.
+  EXPECT_EQ(wl0_fill_cycles(hw, 4096, 56.0), 74 + 2);
+}
+
+}  // namespace
+}  // namespace gemini::sim
