@@ -108,8 +108,8 @@ TEST(Import, FillsTheFullDialect) {
   EXPECT_EQ(m.buffersize, 1 << 20);
   ASSERT_EQ(rep.cores.size(), 2u);
 
-  // Core 0: weight (16 K x 27 B = 432 B) and the 3x16x16 input aligned to 8
-  // channels (8*16*16 = 2048 B). Largest first: the input at 0, then the weight.
+  // Core 0: weight (16 K x 27 B = 432 B), the 3x16x16 input aligned to 8
+  // channels (8*16*16 = 2048 B) and the 16x8x8 ofmap (1024 B).
   const ir::Workload& conv = m.cores[0].workloads[0];
   const ir::BufferEntry& w = conv.buffer[0];
   const ir::BufferEntry& in = conv.buffer[1];
@@ -119,8 +119,8 @@ TEST(Import, FillsTheFullDialect) {
   // (first fit in order of first use), which puts the weight first.
   EXPECT_EQ(w.address, 0);
   EXPECT_EQ(in.address, 432);
-  EXPECT_EQ(rep.cores[0].live_peak, 2048 + 432);
-  EXPECT_EQ(rep.cores[0].alloc_peak, 2048 + 432);
+  EXPECT_EQ(rep.cores[0].live_peak, 2048 + 432 + 1024);
+  EXPECT_EQ(rep.cores[0].alloc_peak, 2048 + 432 + 1024);
   EXPECT_TRUE(w.newly_added.value());
   EXPECT_TRUE(in.cur_wl_ifmap.value());
   EXPECT_FALSE(w.cur_wl_ifmap.has_value());
@@ -181,17 +181,17 @@ TEST(Import, OutputReloadsAndRewritesByteForByte) {
 
 TEST(Import, GrowsL2WhenTheScheduleDoesNotFit) {
   ir::HardwareConfig hw;
-  hw.l2.size_bytes = 2048;  // core 0 needs 2480 bytes live at once
+  hw.l2.size_bytes = 2048;  // core 0 needs 3504 bytes live at once
   ir::Diagnostics d;
   auto r = ir::load_file((test::data_dir() / "set_minimal.json").string(), d);
   ir::Diagnostics di;
   auto rep = ir::import_model(r.model, hw, {}, di);
   ASSERT_TRUE(rep);
   EXPECT_FALSE(rep->fits);
-  EXPECT_EQ(rep->buffersize, 3072);  // 2480 rounded up to KiB
+  EXPECT_EQ(rep->buffersize, 4096);  // 3504 rounded up to KiB
   ASSERT_TRUE(di.has(ir::Check::l2_grown));
   EXPECT_EQ(di.items()[0].pointer, "/1/0");
-  EXPECT_NE(di.items()[0].message.find("core 0 holds 2480 bytes live before workload 0"),
+  EXPECT_NE(di.items()[0].message.find("core 0 holds 3504 bytes live before workload 0"),
             std::string::npos)
       << di.items()[0].message;
   ir::Diagnostics dv;
@@ -207,7 +207,7 @@ TEST(Import, ExplicitBuffersizeThatDoesNotFitIsAnError) {
   ir::Diagnostics di;
   EXPECT_FALSE(ir::import_model(r.model, ir::HardwareConfig{}, o, di));
   EXPECT_TRUE(di.has(ir::Check::l2_does_not_fit));
-  EXPECT_EQ(di.errors(), 1u);  // core 0 needs 2480 bytes; core 1 (1024 + 256) fits
+  EXPECT_EQ(di.errors(), 1u);  // core 0 needs 3504 bytes; core 1 (1024 + 256) fits
 }
 
 TEST(Import, FullDialectInputIsLeftAlone) {

@@ -128,6 +128,27 @@ TEST(DramBanked, RowMissPatternIsMuchSlowerThanSequential) {
   EXPECT_EQ(miss->stats().row_hits, 0);
 }
 
+TEST(DramBanked, ProgressPerChunkEndsWithTheWholeRequest) {
+  // 216 bytes with 512-byte chunks: one report, of all 216 bytes (4 bursts:
+  // 48 + 3 * 4 = 60 clocks). 1200 bytes with 512-byte chunks: 512, 1024, 1200.
+  auto m = make_dram_model(banked_ddr4(), 0);
+  Recorder r;
+  m->enqueue({1, false, 0, 216, 0, 512});
+  drain(*m, r);
+  ASSERT_EQ(r.seen.at(1).size(), 1u);
+  EXPECT_EQ(r.seen.at(1)[0].first, 216);
+  EXPECT_EQ(r.seen.at(1)[0].second, 60 * 625);
+  auto m2 = make_dram_model(banked_ddr4(), 0);
+  Recorder r2;
+  m2->enqueue({2, false, 0, 1200, 0, 512});
+  drain(*m2, r2);
+  const auto& v = r2.seen.at(2);
+  ASSERT_EQ(v.size(), 3u);
+  EXPECT_EQ(v[0].first, 512);
+  EXPECT_EQ(v[1].first, 1024);
+  EXPECT_EQ(v[2].first, 1200);
+}
+
 TEST(DramBanked, RequestIsNotServedBeforeItArrives) {
   // Arrival at 100 clocks (62500 ps): done at 100 + 48 = 148 clocks.
   auto m = make_dram_model(banked_ddr4(), 0);

@@ -35,7 +35,7 @@ class BankedDram final : public DramModel {
     p.r = r;
     p.next_addr = r.addr;
     p.arrival = (r.arrival + t_.tck_ps - 1) / t_.tck_ps;
-    p.next_report = r.chunk_bytes > 0 && !r.write ? r.chunk_bytes : r.bytes;
+    p.next_report = r.chunk_bytes > 0 && !r.write ? std::min(r.chunk_bytes, r.bytes) : r.bytes;
     pending_.push_back(p);
     ++stats_.requests;
   }
