@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 
 #include <cstdio>
+#include <algorithm>
 #include <random>
 
 #include "fixture.h"
@@ -350,6 +351,116 @@ TEST(AsmCli, RefusesAnInvalidScheduleAndReportsTextErrors) {
   r = gemini("disasm " + junk.string());
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.out.find("magic \"GEMINIC1\" missing"), std::string::npos) << r.out;
+}
+
+}  // namespace
+
+namespace {
+
+TEST(SimCli, SimulatesTheShippedExampleAndWritesReports) {
+  const fs::path rep = test::temp_path("sim_report.json");
+  const fs::path csv = test::temp_path("sim_workloads.csv");
+  const fs::path trace = test::temp_path("sim_trace.json");
+  CliRun r = gemini("sim " + (test::data_dir() / "spec_minimal.json").string() + " --hw " +
+                    GEMINI_SOURCE_DIR + "/configs/set-polar.json --report " + rep.string() +
+                    " --csv " + csv.string() + " --trace " + trace.string() +
+                    " --expect-cycles 1000");
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("total: "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("scheduler estimate: 1000 cycles; simulated / estimate = "),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("Conv_0"), std::string::npos) << r.out;
+  const std::string json = test::read_file(rep);
+  EXPECT_EQ(json.rfind("{\n  \"total_cycles\" : ", 0), 0u) << json.substr(0, 80);
+  EXPECT_NE(json.find("\"expect_cycles\" : 1000"), std::string::npos);
+  EXPECT_NE(json.find("\"wall_seconds\""), std::string::npos);
+  const std::string lines = test::read_file(csv);
+  EXPECT_EQ(lines.rfind("core,workload,layer,predicted_cycles,", 0), 0u) << lines;
+  EXPECT_EQ(std::count(lines.begin(), lines.end(), '\n'), 5);  // header + 4 workloads
+  EXPECT_NE(test::read_file(trace).find("\"traceEvents\""), std::string::npos);
+}
+
+TEST(SimCli, BothDialectsAndBadInput) {
+  CliRun ok = gemini("sim -q " + (test::data_dir() / "set_minimal.json").string());
+  EXPECT_EQ(ok.status, 0) << ok.out;
+  EXPECT_TRUE(ok.out.empty()) << ok.out;
+  CliRun missing = gemini("sim /nonexistent/x.json");
+  EXPECT_EQ(missing.status, 2) << missing.out;
+  const fs::path bad = test::write_temp("sim_bad.json", "{\"xlen\": 2}");
+  CliRun invalid = gemini("sim " + bad.string());
+  EXPECT_EQ(invalid.status, 1) << invalid.out;
+  EXPECT_NE(invalid.out.find("not simulated: the input is invalid"), std::string::npos)
+      << invalid.out;
+  const fs::path hw = test::write_temp("sim_hw.json", "{\"dram\": {\"model\": \"fast\"}}");
+  CliRun badhw = gemini("sim --hw " + hw.string() + " " +
+                        (test::data_dir() / "spec_minimal.json").string());
+  EXPECT_EQ(badhw.status, 2) << badhw.out;
+  EXPECT_NE(badhw.out.find("parameter \"model\" of component \"dram\": expected one of simple, "
+                           "banked, got \"fast\""),
+            std::string::npos)
+      << badhw.out;
+}
+
+TEST(SimCli, NumericMutationsNeverCrashOrHang) {
+  // Numbers of a valid file replaced at random (times, sizes, boxes, ids):
+  // the simulator either runs it or the input is refused; never a signal.
+  const std::string base = spec();
+  std::mt19937 rng(7);
+  std::vector<std::size_t> digits;
+  for (std::size_t i = 0; i < base.size(); ++i)
+    if (base[i] >= '0' && base[i] <= '9') digits.push_back(i);
+  int simulated = 0;
+  for (int i = 0; i < 30; ++i) {
+    std::string s = base;
+    for (int k = 0; k < 3; ++k) s[digits[rng() % digits.size()]] = "0123456789"[rng() % 10];
+    const fs::path p = test::write_temp("sim_mutant_" + std::to_string(i) + ".json", s);
+    CliRun r = gemini("sim -q " + p.string());
+    EXPECT_TRUE(r.status == 0 || r.status == 1) << "mutant " << i << " -> " << r.status << "\n"
+                                                << r.out;
+    simulated += r.status == 0;
+  }
+  EXPECT_GT(simulated, 0) << "no mutant was valid: the test exercises only the validator";
+}
+
+TEST(GoldenCli, CheckPassesOnTheShippedReportsAndFailsOnAChangedOne) {
+  const fs::path dir = test::temp_path("golden_copy");
+  fs::create_directories(dir / "reports");
+  const fs::path src = fs::path(GEMINI_SOURCE_DIR) / "golden";
+  // The copy's cases point back at the repository's inputs.
+  const std::string text0 = test::read_file(src / "cases.json");
+  std::string cases;
+  const std::string root = "\"" + (src / "..").string() + "/";
+  for (std::size_t at = 0, next; at < text0.size(); at = next) {
+    next = text0.find("\"../", at);
+    if (next == std::string::npos) {
+      cases += text0.substr(at);
+      break;
+    }
+    cases += text0.substr(at, next - at) + root;
+    next += 4;
+  }
+  test::write_temp("golden_copy/cases.json", cases);
+  for (const auto& e : fs::directory_iterator(src / "reports"))
+    fs::copy_file(e.path(), dir / "reports" / e.path().filename());
+  CliRun good = gemini("golden check --dir " + dir.string());
+  EXPECT_EQ(good.status, 0) << good.out;
+  EXPECT_NE(good.out.find("ok   spec_minimal\n"), std::string::npos) << good.out;
+
+  const fs::path one = dir / "reports" / "spec_minimal.json";
+  std::string text = test::read_file(one);
+  const std::size_t at = text.find("\"total_cycles\" : ") + 17;
+  text.insert(at, "1");
+  test::write_temp("golden_copy/reports/spec_minimal.json", text);
+  CliRun bad = gemini("golden check --dir " + dir.string());
+  EXPECT_EQ(bad.status, 1) << bad.out;
+  EXPECT_NE(bad.out.find("FAIL spec_minimal: "), std::string::npos) << bad.out;
+  EXPECT_NE(bad.out.find("spec_minimal.json:2 differs"), std::string::npos) << bad.out;
+
+  CliRun upd = gemini("golden update --dir " + dir.string());
+  EXPECT_EQ(upd.status, 0) << upd.out;
+  EXPECT_NE(upd.out.find("wrote spec_minimal"), std::string::npos) << upd.out;
+  EXPECT_EQ(gemini("golden check --dir " + dir.string()).status, 0);
 }
 
 }  // namespace

@@ -102,13 +102,26 @@ void System::run_and_report(const WorkloadTable& workloads, Report& r) {
     CoreReport cr;
     cr.core_id = c->image().core_id;
     cr.finish_cycles = to_cycles(c->finish_time(), period);
+    // Whole cycles per cause that add up to the finish cycle exactly:
+    // floors, then the leftover cycles to the largest remainders.
     const auto& a = c->activity();
-    cr.compute = to_cycles(a[CoreModule::kCompute], period);
-    cr.dram = to_cycles(a[CoreModule::kDram], period);
-    cr.noc = to_cycles(a[CoreModule::kNoc], period);
-    cr.token = to_cycles(a[CoreModule::kToken], period);
-    cr.l2_space = to_cycles(a[CoreModule::kSpace], period);
-    cr.other = to_cycles(a[CoreModule::kOther], period);
+    constexpr CoreModule::Act kCauses[] = {CoreModule::kCompute, CoreModule::kDram,
+                                            CoreModule::kNoc,     CoreModule::kToken,
+                                            CoreModule::kSpace,   CoreModule::kOther};
+    std::int64_t cyc[6], sum = 0;
+    for (int k = 0; k < 6; ++k) sum += cyc[k] = a[kCauses[k]] / period;
+    for (std::int64_t left = cr.finish_cycles - sum; left > 0; --left) {
+      int best = 0;
+      for (int k = 1; k < 6; ++k)
+        if (a[kCauses[k]] - cyc[k] * period > a[kCauses[best]] - cyc[best] * period) best = k;
+      ++cyc[best];
+    }
+    cr.compute = cyc[0];
+    cr.dram = cyc[1];
+    cr.noc = cyc[2];
+    cr.token = cyc[3];
+    cr.l2_space = cyc[4];
+    cr.other = cyc[5];
     cr.instructions = c->instructions();
     cr.peak_l2_bytes = c->peak_l2();
     r.instructions += cr.instructions;
