@@ -1,6 +1,9 @@
 #include "gemini/assembler/lowering.h"
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <deque>
 #include <map>
 #include <queue>
@@ -256,17 +259,19 @@ std::optional<std::uint32_t> Lowerer::find_receiver(std::uint32_t c, TransferId 
                                                     std::uint32_t at_least) const {
   auto it = receivers_[c].find(receiver_key(t, from));
   if (it == receivers_[c].end()) return std::nullopt;
-  std::optional<std::uint32_t> best;
+  // The list is in tensor order, which is the order of first snapshots: the
+  // first carrier in the window is the earliest.
   for (std::uint32_t i : it->second) {
     const Tensor& x = tensors_[c][i];
-    if (x.first > at_most || x.last < at_least) continue;
+    if (x.first > at_most) break;
+    if (x.last < at_least) continue;
     const bool carries =
         std::any_of(x.entry->source.begin(), x.entry->source.end(), [&](const ir::Source& s) {
           return s.transfer_id == t && s.type == ir::EndpointType::core && s.core_id == from;
         });
-    if (carries && (!best || x.first < tensors_[c][*best].first)) best = i;
+    if (carries) return i;
   }
-  return best;
+  return std::nullopt;
 }
 
 void Lowerer::build_events() {
@@ -785,17 +790,30 @@ std::optional<Program> Lowerer::run() {
     error("the model is not in the full dialect: run it through import first");
     return std::nullopt;
   }
+  const bool phases = std::getenv("GEMINI_PHASES") != nullptr;
+  auto t = std::chrono::steady_clock::now();
+  auto mark = [&](const char* what) {
+    const auto now = std::chrono::steady_clock::now();
+    if (phases)
+      std::fprintf(stderr, "phase   lower.%s: %.3f s\n", what,
+                   std::chrono::duration<double>(now - t).count());
+    t = now;
+  };
   build_tensors();
+  mark("tensors");
   build_dram_map();
   build_events();
+  mark("events");
   if (!errors_.empty()) return std::nullopt;
   const auto order = schedule();
+  mark("schedule");
   if (!errors_.empty()) return std::nullopt;
   Program p;
   p.l2_bytes = m_.buffersize.value_or(hw_.l2.size_bytes);
   p.wl0_bytes = hw_.wl0.size_bytes;
   p.dram_bytes = dram_end_;
   emit(order, p);
+  mark("emit");
   if (!errors_.empty()) return std::nullopt;
   return p;
 }
