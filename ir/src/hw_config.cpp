@@ -235,6 +235,7 @@ std::optional<HardwareConfig> parse_hw_config(const std::string& text, const std
     r.number("gbps_per_tops", hw.dram.gbps_per_tops, 0);
     r.number("latency_ns", hw.dram.latency_ns, 0);
     r.integer("commit_window", hw.dram.commit_window, 1, 1 << 20);
+    r.integer("queue_depth", hw.dram.queue_depth, 1, 1 << 16);
     if (const DramTiming* t = dram_preset(hw.dram.preset)) hw.dram.timing = *t;
     const json::object* timing = r.object("timing");
     r.finish();

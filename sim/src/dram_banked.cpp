@@ -14,9 +14,13 @@
 //   bus_free = data + tBURST; ready_col[b] = data - CL + tCCD
 //   ready_pre[b] = max(act + tRAS, write ? data + tBURST + tWR : ...)
 // The controller commits bursts until the data bus is booked `commit_window`
-// clocks ahead of now; a request that arrives later is scheduled after what
-// is committed (a command queue of that depth).
+// clocks ahead of now, then sleeps until half of that has drained; a request
+// that arrives later is scheduled after what is committed (a command queue of
+// that depth).
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <deque>
 #include <vector>
 
 #include "dram_models.h"
@@ -26,11 +30,16 @@ namespace {
 
 class BankedDram final : public DramModel {
  public:
-  BankedDram(const ir::DramTiming& t, std::int32_t window)
-      : t_(t), window_(window), banks_(static_cast<std::size_t>(t.banks)),
+  BankedDram(const ir::DramTiming& t, std::int32_t window, std::int32_t depth)
+      : t_(t), window_(window), depth_(static_cast<std::size_t>(depth)),
+        banks_(static_cast<std::size_t>(t.banks)),
         next_refresh_(t.trefi > 0 ? t.trefi : kNever) {}
 
   void enqueue(const DramRequest& r) override {
+    if (!pending_.empty() && r.arrival < pending_.back().r.arrival) {
+      std::fprintf(stderr, "gemini: internal error: DRAM requests out of arrival order\n");
+      std::abort();
+    }
     Pending p;
     p.r = r;
     p.next_addr = r.addr;
@@ -43,10 +52,11 @@ class BankedDram final : public DramModel {
   Tick advance(Tick now_ps, DramSink& sink) override {
     const std::int64_t now = now_ps / t_.tck_ps;
     while (!pending_.empty()) {
-      if (bus_free_ > now + window_) return (bus_free_ - window_) * t_.tck_ps;
+      // Booked a window ahead: sleep until half of it has drained (waking
+      // when the horizon recedes by one burst would cost a wake per burst).
+      if (bus_free_ > now + window_) return (bus_free_ - window_ / 2) * t_.tck_ps;
       std::int64_t t = std::max(now, bus_free_);
-      std::int64_t first = kNever;
-      for (const Pending& p : pending_) first = std::min(first, p.arrival);
+      const std::int64_t first = pending_.front().arrival;  // enqueued in arrival order
       if (first > t) {
         if (first > now + window_) return first * t_.tck_ps;
         t = first;
@@ -104,11 +114,13 @@ class BankedDram final : public DramModel {
     ++stats_.refreshes;
   }
 
-  // FR-FCFS: the oldest arrived request whose next burst hits an open row,
-  // else the oldest arrived request.
+  // FR-FCFS over the controller's queue (the oldest `queue_depth` requests):
+  // the oldest arrived request whose next burst hits an open row, else the
+  // oldest arrived request.
   std::size_t pick(std::int64_t t) const {
     std::size_t oldest = pending_.size();
-    for (std::size_t i = 0; i < pending_.size(); ++i) {
+    const std::size_t n = std::min(pending_.size(), depth_);
+    for (std::size_t i = 0; i < n; ++i) {
       const Pending& p = pending_[i];
       if (p.arrival > t) continue;
       if (banks_[bank_of(p.next_addr)].open_row == row_of(p.next_addr)) return i;
@@ -166,8 +178,9 @@ class BankedDram final : public DramModel {
 
   ir::DramTiming t_;
   std::int64_t window_;
+  std::size_t depth_;
   std::vector<Bank> banks_;
-  std::vector<Pending> pending_;  // in arrival order of enqueue
+  std::deque<Pending> pending_;  // in arrival order
   std::int64_t bus_free_ = 0;
   std::int64_t next_refresh_;
   bool last_write_ = false, any_ = false;
@@ -175,8 +188,9 @@ class BankedDram final : public DramModel {
 
 }  // namespace
 
-std::unique_ptr<DramModel> make_banked_dram(const ir::DramTiming& t, std::int32_t window) {
-  return std::make_unique<BankedDram>(t, window);
+std::unique_ptr<DramModel> make_banked_dram(const ir::DramTiming& t, std::int32_t window,
+                                           std::int32_t depth) {
+  return std::make_unique<BankedDram>(t, window, depth);
 }
 
 }  // namespace gemini::sim

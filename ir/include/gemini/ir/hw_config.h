@@ -108,6 +108,8 @@ struct DramConfig {
   double latency_ns = 50;  // simple: fixed access latency
   // banked: how far ahead (DRAM clocks) the controller commits commands
   std::int32_t commit_window = 128;
+  // banked: requests FR-FCFS chooses among (the oldest queue_depth)
+  std::int32_t queue_depth = 32;
   DramTiming timing;  // the preset's, with any parameter in "timing" overriding
 };
 
