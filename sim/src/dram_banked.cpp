@@ -32,7 +32,9 @@ class BankedDram final : public DramModel {
  public:
   BankedDram(const ir::DramTiming& t, std::int32_t window, std::int32_t depth)
       : t_(t), window_(window), depth_(static_cast<std::size_t>(depth)),
-        banks_(static_cast<std::size_t>(t.banks)),
+        banks_(static_cast<std::size_t>(t.banks)), row_shift_(log2_exact(t.row_bytes)),
+        bank_shift_(log2_exact(t.banks)), pow2_(row_shift_ >= 0 && bank_shift_ >= 0),
+        bank_mask_(static_cast<std::uint64_t>(t.banks) - 1),
         next_refresh_(t.trefi > 0 ? t.trefi : kNever) {}
 
   void enqueue(const DramRequest& r) override {
@@ -43,6 +45,7 @@ class BankedDram final : public DramModel {
     Pending p;
     p.r = r;
     p.next_addr = r.addr;
+    locate(p);
     p.arrival = (r.arrival + t_.tck_ps - 1) / t_.tck_ps;
     p.next_report = r.chunk_bytes > 0 && !r.write ? std::min(r.chunk_bytes, r.bytes) : r.bytes;
     pending_.push_back(p);
@@ -65,7 +68,15 @@ class BankedDram final : public DramModel {
         refresh(t);
         continue;
       }
-      burst(pick(t), sink);
+      // The picked request keeps the bus while its bursts hit the row it has
+      // open: no older request can hit meanwhile (serving this row opens no
+      // other), so this is what pick() would choose each time, without the
+      // scan.
+      const std::size_t i = pick(t);
+      bool finished = burst(i, sink);
+      while (!finished && bus_free_ <= now + window_ && std::max(now, bus_free_) < next_refresh_ &&
+             banks_[pending_[i].bank].open_row == pending_[i].row)
+        finished = hit_run(i, now, sink);
     }
     return kNever;
   }
@@ -83,15 +94,29 @@ class BankedDram final : public DramModel {
     std::uint64_t next_addr = 0;
     std::int64_t done = 0, next_report = 0;
     std::int64_t arrival = 0;  // clocks
+    std::size_t bank = 0;      // of the next burst
+    std::int64_t row = 0;
   };
+  void locate(Pending& p) const {
+    p.bank = bank_of(p.next_addr);
+    p.row = row_of(p.next_addr);
+  }
 
   std::size_t bank_of(std::uint64_t a) const {
+    if (pow2_) return static_cast<std::size_t>((a >> row_shift_) & bank_mask_);
     return static_cast<std::size_t>((a / static_cast<std::uint64_t>(t_.row_bytes)) %
                                     static_cast<std::uint64_t>(t_.banks));
   }
   std::int64_t row_of(std::uint64_t a) const {
+    if (pow2_) return static_cast<std::int64_t>(a >> (row_shift_ + bank_shift_));
     return static_cast<std::int64_t>(a / (static_cast<std::uint64_t>(t_.row_bytes) *
                                           static_cast<std::uint64_t>(t_.banks)));
+  }
+  static int log2_exact(std::int64_t v) {  // -1 unless a power of two
+    if (v <= 0 || (v & (v - 1)) != 0) return -1;
+    int k = 0;
+    while ((std::int64_t{1} << k) < v) ++k;
+    return k;
   }
 
   // Refreshes due by `t` (all banks precharged, then tRFC). Refreshes that
@@ -123,17 +148,69 @@ class BankedDram final : public DramModel {
     for (std::size_t i = 0; i < n; ++i) {
       const Pending& p = pending_[i];
       if (p.arrival > t) continue;
-      if (banks_[bank_of(p.next_addr)].open_row == row_of(p.next_addr)) return i;
+      if (banks_[p.bank].open_row == p.row) return i;
       if (oldest == pending_.size()) oldest = i;
     }
     return oldest;
   }
 
-  void burst(std::size_t i, DramSink& sink) {
+  // Row hits of request i in a row: burst j's data starts at d0 + j * step
+  // (step = max(tCCD, tBURST)), so the bursts up to the first limit -- the
+  // row's end, the request's end, its next progress report, the commit
+  // horizon, the next refresh -- are booked at once, exactly as burst() would
+  // book them one by one. True when the request finished.
+  bool hit_run(std::size_t i, std::int64_t now, DramSink& sink) {
+    Pending& p = pending_[i];
+    Bank& bk = banks_[p.bank];
+    const bool write = p.r.write;
+    const std::int64_t lat = write ? t_.cwl : t_.cl;
+    const std::int64_t step = std::max(t_.tccd, t_.tburst);
+    const std::int64_t d0 = std::max(std::max(p.arrival, bk.ready_col) + lat, bus_free_);
+    const std::int64_t bb = t_.burst_bytes;
+    auto bursts_for = [&](std::int64_t bytes) { return (bytes + bb - 1) / bb; };
+    std::int64_t k = bursts_for(t_.row_bytes - static_cast<std::int64_t>(
+                                                   p.next_addr % static_cast<std::uint64_t>(t_.row_bytes)));
+    k = std::min(k, bursts_for(p.r.bytes - p.done));
+    k = std::min(k, std::max<std::int64_t>(1, bursts_for(p.next_report - p.done)));
+    // Burst j >= 1 is booked only while the bus is free by now + window and
+    // before the next refresh: d0 + (j - 1) * step + tBURST within the limit.
+    auto upto = [&](std::int64_t limit) {  // bursts j = 0 .. J with that end <= limit
+      const std::int64_t room = limit - d0 - t_.tburst;
+      return room < 0 ? std::int64_t{1} : room / step + 2;
+    };
+    k = std::min(k, upto(now + window_));
+    if (next_refresh_ != kNever) k = std::min(k, upto(next_refresh_ - 1));
+    k = std::max<std::int64_t>(k, 1);
+    const std::int64_t last = d0 + (k - 1) * step;
+    const std::int64_t end = last + t_.tburst;
+    bk.ready_col = last - lat + t_.tccd;
+    if (write) bk.ready_pre = std::max(bk.ready_pre, end + t_.twr);
+    bus_free_ = end;
+    stats_.row_hits += k;
+    stats_.bursts += k;
+    stats_.data_busy += static_cast<Tick>(k * t_.tburst) * t_.tck_ps;
+    const std::int64_t n = std::min(k * bb, p.r.bytes - p.done);
+    p.done += n;
+    p.next_addr += static_cast<std::uint64_t>(k * bb);
+    locate(p);
+    (write ? stats_.bytes_written : stats_.bytes_read) += n;
+    if (p.done >= p.next_report) {
+      sink.progress(p.r.tag, p.done, end * t_.tck_ps);
+      p.next_report = std::min(p.r.bytes, p.next_report + (p.r.chunk_bytes > 0 && !write
+                                                                ? p.r.chunk_bytes
+                                                                : p.r.bytes));
+    }
+    if (p.done < p.r.bytes) return false;
+    pending_.erase(pending_.begin() + static_cast<std::ptrdiff_t>(i));
+    return true;
+  }
+
+  // One burst of request i; true when that finished (and removed) it.
+  bool burst(std::size_t i, DramSink& sink) {
     Pending& p = pending_[i];
     const bool write = p.r.write;
-    Bank& bk = banks_[bank_of(p.next_addr)];
-    const std::int64_t row = row_of(p.next_addr);
+    Bank& bk = banks_[p.bank];
+    const std::int64_t row = p.row;
     std::int64_t col = 0;
     if (bk.open_row == row) {
       ++stats_.row_hits;
@@ -166,6 +243,7 @@ class BankedDram final : public DramModel {
     const std::int64_t n = std::min<std::int64_t>(t_.burst_bytes, p.r.bytes - p.done);
     p.done += n;
     p.next_addr += static_cast<std::uint64_t>(t_.burst_bytes);
+    locate(p);
     (write ? stats_.bytes_written : stats_.bytes_read) += n;
     if (p.done >= p.next_report) {
       sink.progress(p.r.tag, p.done, end * t_.tck_ps);
@@ -173,13 +251,18 @@ class BankedDram final : public DramModel {
                                                                 ? p.r.chunk_bytes
                                                                 : p.r.bytes));
     }
-    if (p.done >= p.r.bytes) pending_.erase(pending_.begin() + static_cast<std::ptrdiff_t>(i));
+    if (p.done < p.r.bytes) return false;
+    pending_.erase(pending_.begin() + static_cast<std::ptrdiff_t>(i));
+    return true;
   }
 
   ir::DramTiming t_;
   std::int64_t window_;
   std::size_t depth_;
   std::vector<Bank> banks_;
+  int row_shift_, bank_shift_;
+  bool pow2_;  // row_bytes and banks are powers of two: shifts, not divisions
+  std::uint64_t bank_mask_;
   std::deque<Pending> pending_;  // in arrival order
   std::int64_t bus_free_ = 0;
   std::int64_t next_refresh_;
