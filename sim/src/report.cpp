@@ -51,10 +51,13 @@ void print_report(std::ostream& os, const Report& r) {
               c.core_id, c.finish_cycles, c.compute, c.dram, c.noc, c.token, c.l2_space, c.other,
               c.peak_l2_bytes);
   os << fmt("\nDRAM: %" PRId64 " bytes over %zu ports; %.3f GB/s achieved of %.3f GB/s peak "
-            "(%.1f%%); row-hit rate %.1f%%\n",
+            "(%.1f%%); ",
             r.dram_bytes, r.dram_ports.size(), r.dram_achieved_gbps, r.dram_peak_gbps,
-            r.dram_peak_gbps > 0 ? 100.0 * r.dram_achieved_gbps / r.dram_peak_gbps : 0.0,
-            100.0 * r.dram_row_hit_rate);
+            r.dram_peak_gbps > 0 ? 100.0 * r.dram_achieved_gbps / r.dram_peak_gbps : 0.0);
+  if (r.dram_has_rows)
+    os << fmt("row-hit rate %.1f%%\n", 100.0 * r.dram_row_hit_rate);
+  else
+    os << "row-hit rate n/a (the " << r.dram_model << " model has no rows)\n";
   os << fmt("NoC: %" PRId64 " packets, %" PRId64 " bytes; link utilisation max %.1f%%, mean %.1f%% "
             "over %d links\n",
             r.noc_packets, r.noc_bytes, 100.0 * r.noc_link_util_max, 100.0 * r.noc_link_util_mean,
@@ -130,7 +133,11 @@ void write_report_json(std::ostream& os, const Report& r, bool host) {
   kv("bytes", r.dram_bytes);
   kv("achieved_gbps", r.dram_achieved_gbps);
   kv("peak_gbps", r.dram_peak_gbps);
-  kv("row_hit_rate", r.dram_row_hit_rate);
+  w.key("row_hit_rate");
+  if (r.dram_has_rows)
+    w.value(r.dram_row_hit_rate);
+  else
+    w.null();
   w.key("ports");
   w.begin_array();
   for (const DramPortReport& p : r.dram_ports) {

@@ -156,6 +156,7 @@ void System::run_and_report(const WorkloadTable& workloads, Report& r) {
   }
   r.dram_achieved_gbps = seconds_ns > 0 ? r.dram_bytes / seconds_ns : 0;
   r.dram_row_hit_rate = bursts > 0 ? static_cast<double>(hits) / bursts : 0;
+  r.dram_has_rows = ctx_.params.hw->dram.model == "banked";
 
   const MeshNoc& mesh = noc_->mesh();
   const MeshNoc::LinkUse use = mesh.router_link_use();

@@ -69,6 +69,7 @@ struct Report {
   std::vector<DramPortReport> dram_ports;
   std::int64_t dram_bytes = 0;
   double dram_achieved_gbps = 0, dram_peak_gbps = 0, dram_row_hit_rate = 0;
+  bool dram_has_rows = false;  // the model has banks and rows (row_hit_rate means something)
   std::int64_t noc_packets = 0, noc_bytes = 0;
   std::int32_t noc_links = 0;
   double noc_link_util_max = 0, noc_link_util_mean = 0;
