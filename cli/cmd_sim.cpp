@@ -33,12 +33,15 @@ int run_sim(const SimCliOptions& opt) {
   auto hw = load_hw(opt.hw);
   if (!hw) return kExitUnreadable;
   int status = kExitOk;
-  auto lowered = load_and_lower(opt.in, *hw, opt.dialect, "not simulated", status);
+  StatusLine line(isatty(STDERR_FILENO) != 0);
+  auto lowered = load_and_lower(opt.in, *hw, opt.dialect, "not simulated", status, &line);
   if (!lowered) return status;
   sim::SimOptions so;
   so.input_name = opt.in;
   so.trace_path = opt.trace;
   so.progress = isatty(STDERR_FILENO) != 0;
+  so.progress_since = line.since();
+  line.phase("simulating");
   so.xlen = lowered->model.xlen;
   so.ylen = lowered->model.ylen;
   sim::Report report;

@@ -19,8 +19,25 @@ void PhaseTimer::mark(const char* phase) {
   t_ = now;
 }
 
+StatusLine::StatusLine(bool enabled)
+    : enabled_(enabled), start_(std::chrono::steady_clock::now()) {}
+
+StatusLine::~StatusLine() {
+  if (shown_) std::cerr << "\r" << std::string(60, ' ') << "\r" << std::flush;
+}
+
+void StatusLine::phase(const char* what) {
+  if (!enabled_ || std::chrono::steady_clock::now() - start_ < std::chrono::seconds(1)) return;
+  std::cerr << "\r" << std::string(60, ' ') << "\rgemini: " << what << "..." << std::flush;
+  shown_ = true;
+}
+
 std::optional<Lowered> load_and_lower(const std::string& in, const ir::HardwareConfig& hw,
-                                      const std::string& dialect, const char* verb, int& status) {
+                                      const std::string& dialect, const char* verb, int& status,
+                                      StatusLine* status_line) {
+  auto say = [&](const char* what) {
+    if (status_line) status_line->phase(what);
+  };
   ir::Diagnostics diags(100);
   ir::LoadOptions lo;
   lo.dialect = parse_dialect(dialect);
@@ -28,6 +45,7 @@ std::optional<Lowered> load_and_lower(const std::string& in, const ir::HardwareC
   PhaseTimer timer;
   ir::CheckedFile checked = ir::load_and_validate(in, lo, hw, diags);
   timer.mark("load+validate");
+  say("importing");
   ir::LoadResult& r = checked.load;
   if (r.status != ir::LoadStatus::ok || diags.errors() > 0) {
     print_diagnostics(std::cerr, in, diags, 20);
@@ -44,6 +62,7 @@ std::optional<Lowered> load_and_lower(const std::string& in, const ir::HardwareC
     }
   }
   timer.mark("import");
+  say("lowering");
   std::vector<std::string> errors;
   auto prog = assembler::lower(r.model, hw, errors);
   if (!prog) {

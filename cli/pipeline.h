@@ -30,8 +30,24 @@ class PhaseTimer {
   std::chrono::steady_clock::time_point t_;
 };
 
+// A one-line status on stderr ("gemini: lowering...") for runs longer than a
+// second, when stderr is a terminal; the simulator's progress bar takes the
+// same line over.
+class StatusLine {
+ public:
+  explicit StatusLine(bool enabled);
+  ~StatusLine();
+  void phase(const char* what);
+  std::chrono::steady_clock::time_point since() const { return start_; }
+
+ private:
+  bool enabled_, shown_ = false;
+  std::chrono::steady_clock::time_point start_;
+};
+
 // `verb` names the refusal ("not assembled", "not simulated").
 std::optional<Lowered> load_and_lower(const std::string& in, const ir::HardwareConfig& hw,
-                                      const std::string& dialect, const char* verb, int& status);
+                                      const std::string& dialect, const char* verb, int& status,
+                                      StatusLine* status_line = nullptr);
 
 }  // namespace gemini::cli

@@ -36,7 +36,9 @@ struct TraceEvent {
 
 class Progress {
  public:
-  Progress(bool enabled, std::int64_t total) : enabled_(enabled), total_(total) {}
+  Progress(bool enabled, std::int64_t total,
+           std::chrono::steady_clock::time_point since = std::chrono::steady_clock::now())
+      : enabled_(enabled), total_(total), start_(since) {}
   void tick(std::int64_t retired);  // cheap unless a redraw is due
   void done();
 
@@ -44,7 +46,7 @@ class Progress {
   bool enabled_;
   std::int64_t total_;
   bool drawn_ = false;
-  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now(), last_{};
+  std::chrono::steady_clock::time_point start_, last_{};
 };
 
 struct SimContext {

@@ -59,7 +59,7 @@ bool simulate(const assembler::Program& program, const ir::HardwareConfig& hw,
   std::int64_t total = 0;
   for (const CoreImage& c : images) total += static_cast<std::int64_t>(c.ops.size());
   ctx.tracing = !options.trace_path.empty();
-  ctx.progress = Progress(options.progress, total);
+  ctx.progress = Progress(options.progress, total, options.progress_since);
   report = Report{};
   report.input = options.input_name;
   {

@@ -6,6 +6,7 @@
 // simulation context, so it may be called repeatedly in one process (never
 // concurrently).
 
+#include <chrono>
 #include <cstdint>
 #include <string>
 #include <unordered_map>
@@ -29,7 +30,10 @@ WorkloadTable workload_table(const ir::Model& m);
 struct SimOptions {
   std::string input_name;        // shown in the report
   std::string trace_path;        // Chrome trace-event JSON; empty: none
-  bool progress = false;         // progress bar on stderr (runs longer than ~1 s)
+  // Progress bar on stderr once `progress_since` is a second old (the CLI
+  // passes its own start, so the whole run counts).
+  bool progress = false;
+  std::chrono::steady_clock::time_point progress_since = std::chrono::steady_clock::now();
   std::int32_t xlen = 0, ylen = 0;  // the mesh (from the IR)
 };
 
