@@ -76,7 +76,8 @@ void run_core(benchmark::State& st, const assembler::Program& p, std::int32_t xl
     cycles += r.total_cycles;
     st.counters["sim_cycles"] = static_cast<double>(r.total_cycles);
   }
-  st.counters["cycles/s"] = benchmark::Counter(static_cast<double>(cycles), benchmark::Counter::kIsRate);
+  st.counters["cycles/s"] =
+      benchmark::Counter(static_cast<double>(cycles), benchmark::Counter::kIsRate);
 }
 
 void BM_SimCore(benchmark::State& st, std::string name, const char* hw) {
@@ -109,11 +110,14 @@ assembler::Program synthetic(int rounds) {
            " transfer=1 dst_box=[0,0,0,0]:[0,0,0,0] src_box=[0,0,0,0]:[0,0,0,0]\n";
       t += "wait_local q=pe on=dma_in count=" + n + "\n";
       if (x > 0)
-        t += "wait_token q=pe kind=data transfer=9 from=" + std::to_string(c - 1) + " count=" + n + "\n";
+        t += "wait_token q=pe kind=data transfer=9 from=" + std::to_string(c - 1) + " count=" + n +
+             "\n";
       t += "pe_cfg loop=KNHW cut=none ci_cut=1 mtc0=1 mtk0=1 om_n=1 om_k=1 om_h=1 om_w=1 am_n=1 "
-           "am_c=1 am_h=1 am_w=1 pad_t=0 pad_b=0 pad_l=0 pad_r=0 r=3 s=3 stride_h=1 stride_w=1 wl0=0\n";
-      t += "pe_run ifmap=0 ifmap_bytes=65536 weight=0 weight_bytes=0 ofmap=131072 ofmap_bytes=16384 "
-           "ifmap_box=[0,0,0,0]:[0,63,31,31] ofmap_box=[0,0,0,0]:[0,15,31,31]\n";
+           "am_c=1 am_h=1 am_w=1 pad_t=0 pad_b=0 pad_l=0 pad_r=0 r=3 s=3 stride_h=1 stride_w=1 "
+           "wl0=0\n";
+      t +=
+          "pe_run ifmap=0 ifmap_bytes=65536 weight=0 weight_bytes=0 ofmap=131072 ofmap_bytes=16384 "
+          "ifmap_box=[0,0,0,0]:[0,63,31,31] ofmap_box=[0,0,0,0]:[0,15,31,31]\n";
       if (x < 3) {
         t += "wait_local q=noc on=pe count=" + std::to_string(per_round * (r + 1)) + "\n";
         t += "noc_send src=131072 dst=262144 bytes=16384 to=" + std::to_string(c + 1) +
@@ -158,8 +162,9 @@ void BM_SimWhole(benchmark::State& st, std::string name) {
   st.SetBytesProcessed(static_cast<std::int64_t>(st.iterations() * in->bytes.size()));
 }
 
-const char* kCoreFiles[] = {"bert_b1_4x4_SET_IR",     "darknet_b1_4x4_LS_IR",  "gpt_prefill_b1_4x4_SET_IR",
-                            "trans_cell_b1_4x4_SET_IR", "vgg_b1_4x4_LP_IR", "vgg_b1_4x4_SET_IR",
+const char* kCoreFiles[] = {"bert_b1_4x4_SET_IR",        "darknet_b1_4x4_LS_IR",
+                            "gpt_prefill_b1_4x4_SET_IR", "trans_cell_b1_4x4_SET_IR",
+                            "vgg_b1_4x4_LP_IR",          "vgg_b1_4x4_SET_IR",
                             "resnet_b1_8x8_LS_IR"};
 
 const bool kRegistered = [] {
@@ -174,7 +179,8 @@ const bool kRegistered = [] {
                                  "set-polar-ddr4.json")
         ->Unit(unit);
   for (const char* f : {"resnet_b1_2x2_SET_IR", "bert_b1_4x4_SET_IR", "resnet_b1_8x8_LS_IR"})
-    benchmark::RegisterBenchmark((std::string("sim_whole/") + f).c_str(), BM_SimWhole, f)->Unit(unit);
+    benchmark::RegisterBenchmark((std::string("sim_whole/") + f).c_str(), BM_SimWhole, f)
+        ->Unit(unit);
   return true;
 }();
 

@@ -10,8 +10,9 @@ namespace gemini::cli {
 Command add_golden(CLI::App& app) {
   auto dir = std::make_shared<std::string>("golden");
   CLI::App* g = app.add_subcommand(
-      "golden", "Golden timing regression: re-run the cases of DIR/cases.json and compare the "
-                "reports with DIR/reports (check), or rewrite them (update).");
+      "golden",
+      "Golden timing regression: re-run the cases of DIR/cases.json and compare the "
+      "reports with DIR/reports (check), or rewrite them (update).");
   g->require_subcommand(1);
   CLI::App* c = g->add_subcommand("check", "Fail on any difference from the golden reports.");
   CLI::App* u = g->add_subcommand("update", "Rewrite the golden reports.");

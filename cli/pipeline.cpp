@@ -11,11 +11,14 @@
 
 namespace gemini::cli {
 
-PhaseTimer::PhaseTimer() : on_(std::getenv("GEMINI_PHASES") != nullptr), t_(std::chrono::steady_clock::now()) {}
+PhaseTimer::PhaseTimer()
+    : on_(std::getenv("GEMINI_PHASES") != nullptr), t_(std::chrono::steady_clock::now()) {}
 
 void PhaseTimer::mark(const char* phase) {
   const auto now = std::chrono::steady_clock::now();
-  if (on_) std::cerr << "phase " << phase << ": " << std::chrono::duration<double>(now - t_).count() << " s\n";
+  if (on_)
+    std::cerr << "phase " << phase << ": " << std::chrono::duration<double>(now - t_).count()
+              << " s\n";
   t_ = now;
 }
 
@@ -66,7 +69,8 @@ std::optional<Lowered> load_and_lower(const std::string& in, const ir::HardwareC
   std::vector<std::string> errors;
   auto prog = assembler::lower(r.model, hw, errors);
   if (!prog) {
-    for (std::size_t i = 0; i < errors.size() && i < 50; ++i) std::cerr << in << ": " << errors[i] << "\n";
+    for (std::size_t i = 0; i < errors.size() && i < 50; ++i)
+      std::cerr << in << ": " << errors[i] << "\n";
     std::cerr << in << ": " << verb << "\n";
     status = kExitInvalid;
     return std::nullopt;

@@ -4,8 +4,8 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
-#include <cstdio>
 #include <algorithm>
+#include <cstdio>
 #include <random>
 
 #include "fixture.h"
@@ -361,10 +361,10 @@ TEST(SimCli, SimulatesTheShippedExampleAndWritesReports) {
   const fs::path rep = test::temp_path("sim_report.json");
   const fs::path csv = test::temp_path("sim_workloads.csv");
   const fs::path trace = test::temp_path("sim_trace.json");
-  CliRun r = gemini("sim " + (test::data_dir() / "spec_minimal.json").string() + " --hw " +
-                    GEMINI_SOURCE_DIR + "/configs/set-polar.json --report " + rep.string() +
-                    " --csv " + csv.string() + " --trace " + trace.string() +
-                    " --expect-cycles 1000");
+  CliRun r =
+      gemini("sim " + (test::data_dir() / "spec_minimal.json").string() + " --hw " +
+             GEMINI_SOURCE_DIR + "/configs/set-polar.json --report " + rep.string() + " --csv " +
+             csv.string() + " --trace " + trace.string() + " --expect-cycles 1000");
   EXPECT_EQ(r.status, 0) << r.out;
   EXPECT_NE(r.out.find("total: "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("scheduler estimate: 1000 cycles; simulated / estimate = "),
@@ -393,8 +393,8 @@ TEST(SimCli, BothDialectsAndBadInput) {
   EXPECT_NE(invalid.out.find("not simulated: the input is invalid"), std::string::npos)
       << invalid.out;
   const fs::path hw = test::write_temp("sim_hw.json", "{\"dram\": {\"model\": \"fast\"}}");
-  CliRun badhw = gemini("sim --hw " + hw.string() + " " +
-                        (test::data_dir() / "spec_minimal.json").string());
+  CliRun badhw =
+      gemini("sim --hw " + hw.string() + " " + (test::data_dir() / "spec_minimal.json").string());
   EXPECT_EQ(badhw.status, 2) << badhw.out;
   EXPECT_NE(badhw.out.find("parameter \"model\" of component \"dram\": expected one of simple, "
                            "banked, got \"fast\""),

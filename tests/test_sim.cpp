@@ -98,10 +98,10 @@ TEST(Sim, TokenAcrossCores) {
   // 667), hop link at 2000, ejection at 4000, arrival 4667 ps. Core 1's
   // wait_token retires then; its `end` was dispatched at 1000 -> done at
   // 4667 ps = cycle 5, all of it waiting for L2 space (a credit).
-  const Report r =
-      run(program({".core 0\nsignal q=ctrl kind=credit transfer=7 to=1 grant=0 grant_bytes=64\nend\n",
-                   ".core 1\nwait_token q=ctrl kind=credit transfer=7 from=0 count=1\nend\n"}),
-          2, 1);
+  const Report r = run(
+      program({".core 0\nsignal q=ctrl kind=credit transfer=7 to=1 grant=0 grant_bytes=64\nend\n",
+               ".core 1\nwait_token q=ctrl kind=credit transfer=7 from=0 count=1\nend\n"}),
+      2, 1);
   EXPECT_EQ(r.total_cycles, 5);
   ASSERT_EQ(r.cores.size(), 2u);
   EXPECT_EQ(r.cores[1].l2_space, 5);
@@ -115,21 +115,21 @@ TEST(Sim, DataSendDeliversTheDataToken) {
   // packet 2 is injected at 21334: hop link free at 2000 + 21334 = 23334 ->
   // starts 23334, ejection at max(25334, 25334) -> arrives 46668 ps. Core 1
   // waits for the data token: done at cycle 47.
-  const Report r = run(
-      program({".core 0\nnoc_send src=0 dst=0 bytes=1024 to=1 transfer=3 "
-               "src_box=[0,0,0,0]:[0,0,0,0] dst_box=[0,0,0,0]:[0,0,0,0]\nend\n",
-               ".core 1\nwait_token q=pe kind=data transfer=3 from=0 count=1\nend\n"}),
-      2, 1);
+  const Report r =
+      run(program({".core 0\nnoc_send src=0 dst=0 bytes=1024 to=1 transfer=3 "
+                   "src_box=[0,0,0,0]:[0,0,0,0] dst_box=[0,0,0,0]:[0,0,0,0]\nend\n",
+                   ".core 1\nwait_token q=pe kind=data transfer=3 from=0 count=1\nend\n"}),
+          2, 1);
   EXPECT_EQ(r.total_cycles, 47);
   EXPECT_EQ(r.cores[0].noc, 47);
   EXPECT_EQ(r.cores[1].token, 47);
 }
 
 TEST(Sim, RuntimeDeadlockNamesTheBlockedInstructions) {
-  const Report r = run(
-      program({".core 0\nwait_token q=pe kind=data transfer=1 from=1 count=1\nend\n",
-               ".core 1\nwait_token q=vp kind=data transfer=2 from=0 count=1\nend\n"}),
-      2, 1);
+  const Report r =
+      run(program({".core 0\nwait_token q=pe kind=data transfer=1 from=1 count=1\nend\n",
+                   ".core 1\nwait_token q=vp kind=data transfer=2 from=0 count=1\nend\n"}),
+          2, 1);
   EXPECT_TRUE(r.deadlock);
   ASSERT_EQ(r.blocked.size(), 2u);
   EXPECT_NE(r.blocked[0].find("core 0 queue pe #0 wait_token"), std::string::npos) << r.blocked[0];
@@ -164,8 +164,8 @@ TEST(Sim, BankedDramChangesTheTiming) {
 TEST(Sim, ShippedExampleIsRepeatable) {
   // The same input twice in one process: identical reports (SystemC gets a
   // fresh context per run).
-  const auto p = program({std::string(".core 0\n") + kDmaIn + "wait_local q=pe on=dma_in count=1\n" +
-                              kCfg + kRun + "end\n",
+  const auto p = program({std::string(".core 0\n") + kDmaIn +
+                              "wait_local q=pe on=dma_in count=1\n" + kCfg + kRun + "end\n",
                           ".core 1\n" + std::string(kCfg) + kRun + "end\n"});
   std::ostringstream a, b;
   write_report_json(a, run(p, 2, 1), false);

@@ -104,7 +104,8 @@ TEST(DramBanked, SequentialStreamReachesNinetyPercentOfPeak) {
   Recorder r;
   const std::int64_t total = 4 << 20, req = 64 << 10;
   for (std::int64_t a = 0; a < total; a += req)
-    m->enqueue({static_cast<std::uint64_t>(a / req), false, static_cast<std::uint64_t>(a), req, 0, 0});
+    m->enqueue(
+        {static_cast<std::uint64_t>(a / req), false, static_cast<std::uint64_t>(a), req, 0, 0});
   const double f = achieved_fraction(*m, r, total);
   EXPECT_GE(f, 0.90) << "sequential stream at " << f * 100 << "% of peak";
   EXPECT_GT(m->stats().refreshes, 0);
@@ -118,8 +119,10 @@ TEST(DramBanked, RowMissPatternIsMuchSlowerThanSequential) {
   Recorder rs, rm;
   const int n = 2048;
   for (int i = 0; i < n; ++i) {
-    seq->enqueue({static_cast<std::uint64_t>(i), false, static_cast<std::uint64_t>(i) * 64, 64, 0, 0});
-    miss->enqueue({static_cast<std::uint64_t>(i), false, static_cast<std::uint64_t>(i) * 131072, 64, 0, 0});
+    seq->enqueue(
+        {static_cast<std::uint64_t>(i), false, static_cast<std::uint64_t>(i) * 64, 64, 0, 0});
+    miss->enqueue(
+        {static_cast<std::uint64_t>(i), false, static_cast<std::uint64_t>(i) * 131072, 64, 0, 0});
   }
   const double fs = achieved_fraction(*seq, rs, n * 64);
   const double fm = achieved_fraction(*miss, rm, n * 64);

@@ -7,7 +7,9 @@ namespace gemini::sim {
 namespace {
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 std::int64_t ceil_bytes(std::int64_t bytes, double rate) {
-  return bytes <= 0 ? 0 : static_cast<std::int64_t>(std::ceil(static_cast<double>(bytes) / rate - 1e-9));
+  return bytes <= 0
+             ? 0
+             : static_cast<std::int64_t>(std::ceil(static_cast<double>(bytes) / rate - 1e-9));
 }
 }  // namespace
 

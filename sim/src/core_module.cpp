@@ -14,7 +14,11 @@ using assembler::TokenKind;
 CoreModule::CoreModule(const sc_core::sc_module_name& name, std::int32_t index,
                        const CoreImage& image, const assembler::CoreProgram& program,
                        SimContext& ctx, NocModule& noc)
-    : sc_core::sc_module(name), index_(index), img_(image), program_(program), ctx_(ctx),
+    : sc_core::sc_module(name),
+      index_(index),
+      img_(image),
+      program_(program),
+      ctx_(ctx),
       noc_(noc),
       dispatch_width_(static_cast<std::uint32_t>(ctx.params.hw->core.dispatch_per_cycle)) {
   for (std::uint32_t i = 0; i < img_.ops.size(); ++i) eng_[img_.ops[i].queue].queue.push_back(i);
@@ -79,12 +83,9 @@ void CoreModule::finish(std::uint8_t e, Tick at, Tick now) {
   wake(e, at - now);
 }
 
-void CoreModule::deliver(std::uint64_t key, Tick /*now*/) {
-  TokenSlot& s = tokens_[key];
-  ++s.count;
-  auto& w = s.waiters;
+void CoreModule::wake_waiters(std::vector<Waiter>& w, std::uint32_t count) {
   for (std::size_t i = 0; i < w.size();) {
-    if (w[i].count <= s.count) {
+    if (w[i].count <= count) {
       wake(w[i].engine, 0);
       w[i] = w.back();
       w.pop_back();
@@ -92,6 +93,12 @@ void CoreModule::deliver(std::uint64_t key, Tick /*now*/) {
       ++i;
     }
   }
+}
+
+void CoreModule::deliver(std::uint64_t key, Tick /*now*/) {
+  TokenSlot& s = tokens_[key];
+  ++s.count;
+  wake_waiters(s.waiters, s.count);
 }
 
 void CoreModule::retire(std::uint8_t e, Tick now) {
@@ -117,16 +124,7 @@ void CoreModule::retire(std::uint8_t e, Tick now) {
     wl_first_[o.wl] = std::min(wl_first_[o.wl], now);
   }
   if ((++ctx_.retired & 8191) == 0) ctx_.progress.tick(ctx_.retired);
-  auto& w = local_waiters_[e];
-  for (std::size_t k = 0; k < w.size();) {
-    if (w[k].count <= en.retired) {
-      wake(w[k].engine, 0);
-      w[k] = w.back();
-      w.pop_back();
-    } else {
-      ++k;
-    }
-  }
+  wake_waiters(local_waiters_[e], en.retired);
 }
 
 void CoreModule::step(std::uint8_t e) {
@@ -209,8 +207,9 @@ void CoreModule::start(std::uint8_t e, const OpRec& o, Tick now) {
     case Opcode::vp_run:
       set_act(e, kCompute, now);
       if (o.wl >= 0) wl_compute_[o.wl] = std::min(wl_compute_[o.wl], now);
-      run_for(e, vp_run_cycles(hw.vp, o.vp_elements, o.vp_l2_bytes,
-                               l2_port_rate(hw.l2, l2_streams_begin(e))),
+      run_for(e,
+              vp_run_cycles(hw.vp, o.vp_elements, o.vp_l2_bytes,
+                            l2_port_rate(hw.l2, l2_streams_begin(e))),
               now);
       break;
     case Opcode::wl0_load:
@@ -252,8 +251,8 @@ void CoreModule::describe_blocked(std::vector<std::string>& out) const {
     const std::uint32_t i = en.queue[en.head];
     const OpRec& o = img_.ops[i];
     std::string line = "core " + std::to_string(img_.core_id) + " queue " +
-                       std::string(assembler::to_string(static_cast<assembler::Engine>(e))) +
-                       " #" + std::to_string(i) + " " + assembler::print(program_.instrs[i]);
+                       std::string(assembler::to_string(static_cast<assembler::Engine>(e))) + " #" +
+                       std::to_string(i) + " " + assembler::print(program_.instrs[i]);
     if (en.in_flight) {
       line += "  (in flight)";
     } else if (o.op == Opcode::wait_local) {

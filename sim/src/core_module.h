@@ -80,6 +80,8 @@ class CoreModule : public sc_core::sc_module {
   }
   std::int32_t l2_streams_begin(std::uint8_t e);
   void wake(std::uint8_t e, Tick delay);
+  // Wakes (and drops) the waiters whose count has been reached.
+  void wake_waiters(std::vector<Waiter>& w, std::uint32_t count);
 
   std::int32_t index_;
   const CoreImage& img_;

@@ -31,9 +31,13 @@ namespace {
 class BankedDram final : public DramModel {
  public:
   BankedDram(const ir::DramTiming& t, std::int32_t window, std::int32_t depth)
-      : t_(t), window_(window), depth_(static_cast<std::size_t>(depth)),
-        banks_(static_cast<std::size_t>(t.banks)), row_shift_(log2_exact(t.row_bytes)),
-        bank_shift_(log2_exact(t.banks)), pow2_(row_shift_ >= 0 && bank_shift_ >= 0),
+      : t_(t),
+        window_(window),
+        depth_(static_cast<std::size_t>(depth)),
+        banks_(static_cast<std::size_t>(t.banks)),
+        row_shift_(log2_exact(t.row_bytes)),
+        bank_shift_(log2_exact(t.banks)),
+        pow2_(row_shift_ >= 0 && bank_shift_ >= 0),
         bank_mask_(static_cast<std::uint64_t>(t.banks) - 1),
         next_refresh_(t.trefi > 0 ? t.trefi : kNever) {}
 
@@ -109,8 +113,8 @@ class BankedDram final : public DramModel {
   }
   std::int64_t row_of(std::uint64_t a) const {
     if (pow2_) return static_cast<std::int64_t>(a >> (row_shift_ + bank_shift_));
-    return static_cast<std::int64_t>(a / (static_cast<std::uint64_t>(t_.row_bytes) *
-                                          static_cast<std::uint64_t>(t_.banks)));
+    return static_cast<std::int64_t>(
+        a / (static_cast<std::uint64_t>(t_.row_bytes) * static_cast<std::uint64_t>(t_.banks)));
   }
   static int log2_exact(std::int64_t v) {  // -1 unless a power of two
     if (v <= 0 || (v & (v - 1)) != 0) return -1;
@@ -168,8 +172,9 @@ class BankedDram final : public DramModel {
     const std::int64_t d0 = std::max(std::max(p.arrival, bk.ready_col) + lat, bus_free_);
     const std::int64_t bb = t_.burst_bytes;
     auto bursts_for = [&](std::int64_t bytes) { return (bytes + bb - 1) / bb; };
-    std::int64_t k = bursts_for(t_.row_bytes - static_cast<std::int64_t>(
-                                                   p.next_addr % static_cast<std::uint64_t>(t_.row_bytes)));
+    std::int64_t k =
+        bursts_for(t_.row_bytes - static_cast<std::int64_t>(
+                                      p.next_addr % static_cast<std::uint64_t>(t_.row_bytes)));
     k = std::min(k, bursts_for(p.r.bytes - p.done));
     k = std::min(k, std::max<std::int64_t>(1, bursts_for(p.next_report - p.done)));
     // Burst j >= 1 is booked only while the bus is free by now + window and
@@ -187,6 +192,15 @@ class BankedDram final : public DramModel {
     if (write) bk.ready_pre = std::max(bk.ready_pre, end + t_.twr);
     bus_free_ = end;
     stats_.row_hits += k;
+    return advance_request(i, k, end, sink);
+  }
+
+  // `k` bursts of request i are done, the last ending at `end` (clocks):
+  // counts them, reports progress, removes the request when it is complete.
+  bool advance_request(std::size_t i, std::int64_t k, std::int64_t end, DramSink& sink) {
+    Pending& p = pending_[i];
+    const bool write = p.r.write;
+    const std::int64_t bb = t_.burst_bytes;
     stats_.bursts += k;
     stats_.data_busy += static_cast<Tick>(k * t_.tburst) * t_.tck_ps;
     const std::int64_t n = std::min(k * bb, p.r.bytes - p.done);
@@ -196,9 +210,8 @@ class BankedDram final : public DramModel {
     (write ? stats_.bytes_written : stats_.bytes_read) += n;
     if (p.done >= p.next_report) {
       sink.progress(p.r.tag, p.done, end * t_.tck_ps);
-      p.next_report = std::min(p.r.bytes, p.next_report + (p.r.chunk_bytes > 0 && !write
-                                                                ? p.r.chunk_bytes
-                                                                : p.r.bytes));
+      p.next_report = std::min(
+          p.r.bytes, p.next_report + (p.r.chunk_bytes > 0 && !write ? p.r.chunk_bytes : p.r.bytes));
     }
     if (p.done < p.r.bytes) return false;
     pending_.erase(pending_.begin() + static_cast<std::ptrdiff_t>(i));
@@ -237,23 +250,7 @@ class BankedDram final : public DramModel {
     bus_free_ = end;
     last_write_ = write;
     any_ = true;
-    ++stats_.bursts;
-    stats_.data_busy += static_cast<Tick>(t_.tburst) * t_.tck_ps;
-
-    const std::int64_t n = std::min<std::int64_t>(t_.burst_bytes, p.r.bytes - p.done);
-    p.done += n;
-    p.next_addr += static_cast<std::uint64_t>(t_.burst_bytes);
-    locate(p);
-    (write ? stats_.bytes_written : stats_.bytes_read) += n;
-    if (p.done >= p.next_report) {
-      sink.progress(p.r.tag, p.done, end * t_.tck_ps);
-      p.next_report = std::min(p.r.bytes, p.next_report + (p.r.chunk_bytes > 0 && !write
-                                                                ? p.r.chunk_bytes
-                                                                : p.r.bytes));
-    }
-    if (p.done < p.r.bytes) return false;
-    pending_.erase(pending_.begin() + static_cast<std::ptrdiff_t>(i));
-    return true;
+    return advance_request(i, 1, end, sink);
   }
 
   ir::DramTiming t_;
@@ -272,7 +269,7 @@ class BankedDram final : public DramModel {
 }  // namespace
 
 std::unique_ptr<DramModel> make_banked_dram(const ir::DramTiming& t, std::int32_t window,
-                                           std::int32_t depth) {
+                                            std::int32_t depth) {
   return std::make_unique<BankedDram>(t, window, depth);
 }
 

@@ -5,5 +5,5 @@
 namespace gemini::sim {
 std::unique_ptr<DramModel> make_simple_dram(double gbps, Tick latency);
 std::unique_ptr<DramModel> make_banked_dram(const ir::DramTiming& t, std::int32_t window,
-                                           std::int32_t depth);
+                                            std::int32_t depth);
 }  // namespace gemini::sim

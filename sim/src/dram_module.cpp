@@ -32,8 +32,8 @@ void DramModule::progress(std::uint64_t tag, std::int64_t done, Tick t) {
   for (std::uint64_t w = 0; w < 2; ++w) {
     auto it = open_.find(tag * 2 + w);
     if (it == open_.end() || it->second.bytes != done) continue;
-    ctx_.trace.push_back({-1 - port_, static_cast<std::uint8_t>(w), 0, -1, done,
-                          it->second.arrival, t});
+    ctx_.trace.push_back(
+        {-1 - port_, static_cast<std::uint8_t>(w), 0, -1, done, it->second.arrival, t});
     open_.erase(it);
     break;
   }

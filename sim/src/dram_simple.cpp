@@ -13,7 +13,8 @@ namespace {
 
 class SimpleDram final : public DramModel {
  public:
-  SimpleDram(double gbps, Tick latency) : gbps_(gbps), ps_per_byte_(1000.0 / gbps), latency_(latency) {}
+  SimpleDram(double gbps, Tick latency)
+      : gbps_(gbps), ps_per_byte_(1000.0 / gbps), latency_(latency) {}
 
   void enqueue(const DramRequest& r) override { queue_.push_back(r); }
 

@@ -9,7 +9,8 @@
 namespace gemini::sim {
 
 NocModule::NocModule(const sc_core::sc_module_name& name, SimContext& ctx)
-    : sc_core::sc_module(name), ctx_(ctx),
+    : sc_core::sc_module(name),
+      ctx_(ctx),
       mesh_(ctx.params.xlen, ctx.params.ylen, ctx.params.hw->noc.link_gbps,
             ctx.params.hw->noc.router_cycles * ctx.params.period) {
   sc_core::sc_spawn_options opt;
@@ -82,33 +83,32 @@ void NocModule::send_token(std::int32_t src, std::int32_t dst, std::uint64_t key
   schedule(now, id, Ev::inject);
 }
 
-void NocModule::dram_read(std::int32_t core, std::uint8_t engine, std::uint64_t addr,
-                          std::int64_t bytes, Tick now) {
-  const std::uint32_t id = alloc(Kind::read_request);
+std::uint32_t NocModule::to_port(Kind k, std::int32_t core, std::uint8_t engine,
+                                 std::uint64_t addr) {
+  const std::uint32_t id = alloc(k);
   Message& m = msgs_[id];
   m.engine = engine;
   m.core = core;
   m.port = ctx_.params.core_port[core];
   m.src = core_node(core);
   m.dst = port_node(m.port);
-  m.bytes = ctx_.params.control_bytes;
-  m.forwarded = bytes;  // the read's size
   m.addr = addr;
+  return id;
+}
+
+void NocModule::dram_read(std::int32_t core, std::uint8_t engine, std::uint64_t addr,
+                          std::int64_t bytes, Tick now) {
+  const std::uint32_t id = to_port(Kind::read_request, core, engine, addr);
+  msgs_[id].bytes = ctx_.params.control_bytes;
+  msgs_[id].forwarded = bytes;  // the read's size
   schedule(now, id, Ev::inject);
 }
 
 void NocModule::dram_write(std::int32_t core, std::uint8_t engine, std::uint64_t addr,
                            std::int64_t bytes, double src_ps_per_byte, Tick now) {
-  const std::uint32_t id = alloc(Kind::write_data);
-  Message& m = msgs_[id];
-  m.engine = engine;
-  m.core = core;
-  m.port = ctx_.params.core_port[core];
-  m.src = core_node(core);
-  m.dst = port_node(m.port);
-  m.bytes = bytes;
-  m.addr = addr;
-  m.src_ps_per_byte = src_ps_per_byte;
+  const std::uint32_t id = to_port(Kind::write_data, core, engine, addr);
+  msgs_[id].bytes = bytes;
+  msgs_[id].src_ps_per_byte = src_ps_per_byte;
   schedule(now, id, Ev::inject);
 }
 
@@ -136,8 +136,8 @@ void NocModule::run() {
 
 void NocModule::inject(std::uint32_t id, Tick now) {
   Message& m = msgs_[id];
-  const bool control = m.kind == Kind::token || m.kind == Kind::read_request ||
-                       m.kind == Kind::write_ack;
+  const bool control =
+      m.kind == Kind::token || m.kind == Kind::read_request || m.kind == Kind::write_ack;
   const std::int64_t pkt =
       control ? m.bytes : std::min<std::int64_t>(ctx_.params.packet_bytes, m.bytes - m.sent);
   const MeshNoc::Timing tm = mesh_.send(now, m.src, m.dst, pkt);

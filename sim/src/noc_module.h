@@ -82,6 +82,8 @@ class NocModule : public sc_core::sc_module {
   void run();
   void schedule(Tick t, std::uint32_t msg, Ev ev, std::int64_t aux = 0);
   std::uint32_t alloc(Kind k);
+  // A message from a core to its DRAM port.
+  std::uint32_t to_port(Kind k, std::int32_t core, std::uint8_t engine, std::uint64_t addr);
   void release(std::uint32_t id);
   std::int32_t core_node(std::int32_t core) const;
   std::int32_t port_node(std::int32_t port) const;

@@ -155,15 +155,16 @@ bool build_images(const assembler::Program& p, std::vector<CoreImage>& out, std:
       o.queue = static_cast<std::uint8_t>(in.queue);
       o.flag = (in.flags & 1) != 0;
       if (in.workload != 0xffffffffu) {
-        auto [it, fresh] = wl_index.emplace(in.workload, static_cast<std::int32_t>(img.workload_ids.size()));
+        auto [it, fresh] =
+            wl_index.emplace(in.workload, static_cast<std::int32_t>(img.workload_ids.size()));
         if (fresh) img.workload_ids.push_back(in.workload);
         o.wl = it->second;
       }
       const auto& v = in.v;
       auto peer = [&](std::int64_t id) {
         if (core_index(id, o.peer)) return true;
-        error = "core " + std::to_string(prog.core_id) + " instruction " + std::to_string(i) + " (" +
-                std::string(in.info().mnemonic) + ") names core " + std::to_string(id) +
+        error = "core " + std::to_string(prog.core_id) + " instruction " + std::to_string(i) +
+                " (" + std::string(in.info().mnemonic) + ") names core " + std::to_string(id) +
                 ", which is not in the program";
         return false;
       };
@@ -214,8 +215,16 @@ bool build_images(const assembler::Program& p, std::vector<CoreImage>& out, std:
         case Opcode::pe_run: {
           const assembler::Box& ib = in.boxes[f.pr_ifmap_box];
           const assembler::Box& ob = in.boxes[f.pr_ofmap_box];
-          o.pe = PeTile{extent(ob, 0), extent(ob, 1), extent(ob, 2), extent(ob, 3), extent(ib, 1), r, s,
-                        v[f.pr_ifmap_bytes], v[f.pr_weight_bytes], v[f.pr_ofmap_bytes]};
+          o.pe = PeTile{extent(ob, 0),
+                        extent(ob, 1),
+                        extent(ob, 2),
+                        extent(ob, 3),
+                        extent(ib, 1),
+                        r,
+                        s,
+                        v[f.pr_ifmap_bytes],
+                        v[f.pr_weight_bytes],
+                        v[f.pr_ofmap_bytes]};
           live.read(i, v[f.pr_ifmap]);
           if (v[f.pr_weight_bytes] > 0) live.read(i, v[f.pr_weight]);
           live.write(i, v[f.pr_ofmap], v[f.pr_ofmap_bytes]);

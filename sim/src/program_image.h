@@ -17,10 +17,10 @@ namespace gemini::sim {
 struct OpRec {
   assembler::Opcode op = assembler::Opcode::nop;
   std::uint8_t queue = 0;
-  std::uint8_t kind = 0;  // token kind (waits, signals); wait_local: the engine waited on
-  bool flag = false;      // pe_run acc; wl0_load from DRAM
-  std::int32_t wl = -1;   // dense workload index on the core, -1 none
-  std::int32_t peer = -1; // core index: signal `to`, wait_token `from`, noc_send `to`
+  std::uint8_t kind = 0;   // token kind (waits, signals); wait_local: the engine waited on
+  bool flag = false;       // pe_run acc; wl0_load from DRAM
+  std::int32_t wl = -1;    // dense workload index on the core, -1 none
+  std::int32_t peer = -1;  // core index: signal `to`, wait_token `from`, noc_send `to`
   std::uint32_t transfer = 0;
   std::uint32_t count = 0;  // waits
   std::int64_t bytes = 0;   // bytes moved (DMA, NoC, WL0)

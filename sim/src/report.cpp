@@ -46,11 +46,12 @@ void print_report(std::ostream& os, const Report& r) {
   os << fmt("%5s %12s %12s %12s %12s %12s %12s %12s %10s\n", "core", "finish", "compute", "dram",
             "noc", "token", "l2_space", "other", "peak_L2");
   for (const CoreReport& c : r.cores)
-    os << fmt("%5d %12" PRId64 " %12" PRId64 " %12" PRId64 " %12" PRId64 " %12" PRId64
-              " %12" PRId64 " %12" PRId64 " %10" PRId64 "\n",
+    os << fmt("%5d %12" PRId64 " %12" PRId64 " %12" PRId64 " %12" PRId64 " %12" PRId64 " %12" PRId64
+              " %12" PRId64 " %10" PRId64 "\n",
               c.core_id, c.finish_cycles, c.compute, c.dram, c.noc, c.token, c.l2_space, c.other,
               c.peak_l2_bytes);
-  os << fmt("\nDRAM: %" PRId64 " bytes over %zu ports; %.3f GB/s achieved of %.3f GB/s peak "
+  os << fmt("\nDRAM: %" PRId64
+            " bytes over %zu ports; %.3f GB/s achieved of %.3f GB/s peak "
             "(%.1f%%); ",
             r.dram_bytes, r.dram_ports.size(), r.dram_achieved_gbps, r.dram_peak_gbps,
             r.dram_peak_gbps > 0 ? 100.0 * r.dram_achieved_gbps / r.dram_peak_gbps : 0.0);
@@ -58,7 +59,8 @@ void print_report(std::ostream& os, const Report& r) {
     os << fmt("row-hit rate %.1f%%\n", 100.0 * r.dram_row_hit_rate);
   else
     os << "row-hit rate n/a (the " << r.dram_model << " model has no rows)\n";
-  os << fmt("NoC: %" PRId64 " packets, %" PRId64 " bytes; link utilisation max %.1f%%, mean %.1f%% "
+  os << fmt("NoC: %" PRId64 " packets, %" PRId64
+            " bytes; link utilisation max %.1f%%, mean %.1f%% "
             "over %d links\n",
             r.noc_packets, r.noc_bytes, 100.0 * r.noc_link_util_max, 100.0 * r.noc_link_util_mean,
             r.noc_links);
@@ -71,8 +73,8 @@ void print_report(std::ostream& os, const Report& r) {
   std::int64_t sim = 0;
   for (const LayerReport& l : r.layers) sim += l.simulated_cycles;
   const std::int64_t pred = r.predicted_total();
-  os << fmt("%-32s %6zu %14" PRId64 " %14" PRId64 " %9.3f\n", "(all)", r.workloads.size(), pred, sim,
-            pred > 0 ? static_cast<double>(sim) / pred : 0.0);
+  os << fmt("%-32s %6zu %14" PRId64 " %14" PRId64 " %9.3f\n", "(all)", r.workloads.size(), pred,
+            sim, pred > 0 ? static_cast<double>(sim) / pred : 0.0);
 }
 
 void write_report_json(std::ostream& os, const Report& r, bool host) {
@@ -199,7 +201,8 @@ void write_report_json(std::ostream& os, const Report& r, bool host) {
 }
 
 void write_workload_csv(std::ostream& os, const Report& r) {
-  os << "core,workload,layer,predicted_cycles,first_start,compute_start,end,simulated_cycles,ratio\n";
+  os << "core,workload,layer,predicted_cycles,first_start,compute_start,end,simulated_cycles,"
+        "ratio\n";
   for (const WorkloadReport& w : r.workloads) {
     std::string layer = w.layer;
     if (layer.find_first_of(",\"") != std::string::npos) {

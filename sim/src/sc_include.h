@@ -13,7 +13,5 @@ namespace gemini::sim {
 inline sc_core::sc_time ps(std::int64_t t) {
   return sc_core::sc_time::from_value(static_cast<sc_dt::uint64>(t));
 }
-inline std::int64_t now_ps() {
-  return static_cast<std::int64_t>(sc_core::sc_time_stamp().value());
-}
+inline std::int64_t now_ps() { return static_cast<std::int64_t>(sc_core::sc_time_stamp().value()); }
 }  // namespace gemini::sim

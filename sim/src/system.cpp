@@ -106,8 +106,8 @@ void System::run_and_report(const WorkloadTable& workloads, Report& r) {
     // floors, then the leftover cycles to the largest remainders.
     const auto& a = c->activity();
     constexpr CoreModule::Act kCauses[] = {CoreModule::kCompute, CoreModule::kDram,
-                                            CoreModule::kNoc,     CoreModule::kToken,
-                                            CoreModule::kSpace,   CoreModule::kOther};
+                                           CoreModule::kNoc,     CoreModule::kToken,
+                                           CoreModule::kSpace,   CoreModule::kOther};
     std::int64_t cyc[6], sum = 0;
     for (int k = 0; k < 6; ++k) sum += cyc[k] = a[kCauses[k]] / period;
     for (std::int64_t left = cr.finish_cycles - sum; left > 0; --left) {

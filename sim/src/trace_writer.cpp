@@ -40,7 +40,8 @@ bool write_chrome_trace(const std::string& path, const SimContext& ctx,
     };
     const std::int64_t port_pid0 = 100000;
     for (std::size_t c = 0; c < images.size(); ++c) {
-      meta("process_name", static_cast<std::int64_t>(c), 0, "core " + std::to_string(images[c].core_id));
+      meta("process_name", static_cast<std::int64_t>(c), 0,
+           "core " + std::to_string(images[c].core_id));
       for (std::size_t e = 0; e < assembler::kEngines; ++e)
         meta("thread_name", static_cast<std::int64_t>(c), static_cast<std::int64_t>(e),
              std::string(assembler::to_string(static_cast<assembler::Engine>(e))));

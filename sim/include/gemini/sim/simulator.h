@@ -24,12 +24,13 @@ struct WorkloadInfo {
   std::int64_t predicted_cycles = 0;  // the IR's `time`
 };
 // Per core id: workload id -> what the scheduler said about it.
-using WorkloadTable = std::unordered_map<std::int32_t, std::unordered_map<std::uint32_t, WorkloadInfo>>;
+using WorkloadTable =
+    std::unordered_map<std::int32_t, std::unordered_map<std::uint32_t, WorkloadInfo>>;
 WorkloadTable workload_table(const ir::Model& m);
 
 struct SimOptions {
-  std::string input_name;        // shown in the report
-  std::string trace_path;        // Chrome trace-event JSON; empty: none
+  std::string input_name;  // shown in the report
+  std::string trace_path;  // Chrome trace-event JSON; empty: none
   // Progress bar on stderr once `progress_since` is a second old (the CLI
   // passes its own start, so the whole run counts).
   bool progress = false;
