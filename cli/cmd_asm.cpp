@@ -33,6 +33,7 @@ int run_asm(const AsmOptions& opt) {
   auto lowered = load_and_lower(opt.in, *hw, opt.dialect, "not assembled", status);
   if (!lowered) return status;
   const assembler::Program* prog = &lowered->program;
+  PhaseTimer timer;
   if (!opt.no_verify) {
     std::vector<assembler::CoreProgram> cores;
     for (const auto& c : prog->cores) cores.push_back(c.program);
@@ -45,11 +46,13 @@ int run_asm(const AsmOptions& opt) {
       return kExitInvalid;
     }
   }
+  timer.mark("verify");
   std::string err;
   if (!assembler::write_program(*prog, opt.out, err)) {
     std::cerr << "gemini asm: " << err << "\n";
     return kExitUnreadable;
   }
+  timer.mark("write");
   if (!opt.quiet) {
     std::size_t total = 0;
     for (const auto& c : prog->cores) total += c.program.instrs.size();

@@ -80,6 +80,64 @@ TEST(HwConfig, RingRegionsMustFitL2) {
   EXPECT_EQ(hw->regions_for(2048).size(), 2u);
 }
 
+TEST(HwConfig, DramPresetsAndTimingOverrides) {
+  std::vector<std::string> e;
+  auto hw = parse(R"({"dram": {"model": "banked", "preset": "hbm2", "timing": {"cl": 16}}})", e);
+  ASSERT_TRUE(hw) << (e.empty() ? "" : e[0]);
+  EXPECT_EQ(hw->dram.model, "banked");
+  EXPECT_EQ(hw->dram.timing.tck_ps, 1000);  // from the preset
+  EXPECT_EQ(hw->dram.timing.cl, 16);        // overridden
+  EXPECT_DOUBLE_EQ(hw->dram.timing.peak_gbps(), 16.0);
+  EXPECT_DOUBLE_EQ(ir::dram_preset("ddr4_3200")->peak_gbps(), 25.6);
+  EXPECT_DOUBLE_EQ(ir::dram_preset("lpddr5_6400")->peak_gbps(), 12.8);
+  EXPECT_EQ(ir::dram_preset("ddr5"), nullptr);
+
+  EXPECT_FALSE(parse(R"({"dram": {"preset": "ddr5"}})", e));
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_NE(e[0].find("t.json:/dram/preset: parameter \"preset\" of component \"dram\": expected "
+                      "one of ddr4_3200, lpddr5_6400, hbm2, got \"ddr5\""),
+            std::string::npos)
+      << e[0];
+  e.clear();
+  EXPECT_FALSE(parse(R"({"dram": {"timing": {"trfc": 100, "trefi": 50}}})", e));
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_NE(e[0].find("/dram/timing/trfc"), std::string::npos) << e[0];
+  e.clear();
+  EXPECT_FALSE(parse(R"({"dram": {"timing": {"tcl": 3}}})", e));
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_NE(e[0].find("parameter \"tcl\" of component \"dram/timing\": unknown parameter"),
+            std::string::npos)
+      << e[0];
+}
+
+TEST(HwConfig, SimulatorComponents) {
+  std::vector<std::string> e;
+  auto hw = parse(R"({"noc": {"link_gbps": 12.5, "router_cycles": 3}, "vp": {"lanes": 32},
+                      "core": {"dispatch_per_cycle": 2}, "l2": {"banks": 8}})",
+                  e);
+  ASSERT_TRUE(hw) << (e.empty() ? "" : e[0]);
+  EXPECT_DOUBLE_EQ(hw->noc.link_gbps, 12.5);
+  EXPECT_EQ(hw->noc.router_cycles, 3);
+  EXPECT_EQ(hw->noc.packet_bytes, 512);  // default
+  EXPECT_EQ(hw->vp.lanes, 32);
+  EXPECT_EQ(hw->core.dispatch_per_cycle, 2);
+  EXPECT_EQ(hw->l2.banks, 8);
+  EXPECT_FALSE(parse(R"({"noc": {"link_gbps": 0}})", e));
+  EXPECT_FALSE(parse(R"({"core": {"dispatch_per_cycle": 0}})", e));
+}
+
+TEST(HwConfig, ShippedDdr4ConfigLoads) {
+  std::vector<std::string> e;
+  auto hw = ir::load_hw_config(std::string(GEMINI_SOURCE_DIR) + "/configs/set-polar-ddr4.json", e);
+  ASSERT_TRUE(hw) << (e.empty() ? "" : e[0]);
+  EXPECT_EQ(hw->dram.model, "banked");
+  EXPECT_EQ(hw->dram.timing.trcd, 22);
+  const auto& polar = test::set_polar();
+  EXPECT_EQ(polar.dram.model, "simple");
+  EXPECT_DOUBLE_EQ(polar.dram.gbps_per_tops, 0.5);
+  EXPECT_DOUBLE_EQ(polar.noc.link_gbps, 24.0);
+}
+
 TEST(HwConfig, NotJson) {
   std::vector<std::string> e;
   EXPECT_FALSE(parse("{", e));

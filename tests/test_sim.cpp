@@ -12,13 +12,13 @@
 namespace gemini::sim {
 namespace {
 
-const char* kCfg =
+const std::string kCfg =
     "pe_cfg loop=KNHW cut=none ci_cut=1 mtc0=1 mtk0=1 om_n=1 om_k=1 om_h=1 om_w=1 am_n=1 am_c=1 "
     "am_h=1 am_w=1 pad_t=0 pad_b=0 pad_l=0 pad_r=0 r=3 s=3 stride_h=1 stride_w=1 wl0=0\n";
-const char* kRun =
+const std::string kRun =
     "pe_run ifmap=0 ifmap_bytes=1024 weight=0 weight_bytes=0 ofmap=4096 ofmap_bytes=512 "
     "ifmap_box=[0,0,0,0]:[0,31,9,9] ofmap_box=[0,0,0,0]:[0,15,7,7]\n";
-const char* kDmaIn =
+const std::string kDmaIn =
     "dma_in l2=0 bytes=512 dram=0 transfer=1 dst_box=[0,0,0,0]:[0,0,0,0] "
     "src_box=[0,0,0,0]:[0,0,0,0]\n";
 
@@ -63,7 +63,35 @@ TEST(Sim, PeConfigThenRun) {
   ASSERT_EQ(r.cores.size(), 1u);
   EXPECT_EQ(r.cores[0].compute, 308);
   EXPECT_EQ(r.cores[0].stall(), 0);
+  EXPECT_EQ(r.cores[0].peak_l2_bytes, 512);  // the ofmap; nothing wrote the ifmap
   EXPECT_FALSE(r.deadlock);
+}
+
+TEST(Sim, WorkloadsAndLayersAgainstPredictedTime) {
+  // pe_cfg and pe_run of workload 5 (layer "conv", predicted 100): compute
+  // starts at cycle 4 (pe_run), the workload's last instruction retires at 308.
+  const auto p = program({std::string(".core 0\n") + kCfg.substr(0, kCfg.size() - 1) + " wl=5\n" +
+                          kRun.substr(0, kRun.size() - 1) + " wl=5\nend\n"});
+  WorkloadTable wt;
+  wt[0][5] = WorkloadInfo{"conv", 100};
+  SimOptions o;
+  o.xlen = 1;
+  o.ylen = 1;
+  Report r;
+  std::string error;
+  ASSERT_TRUE(simulate(p, test_hw(), wt, o, r, error)) << error;
+  ASSERT_EQ(r.workloads.size(), 1u);
+  EXPECT_EQ(r.workloads[0].first_start, 0);
+  EXPECT_EQ(r.workloads[0].compute_start, 4);
+  EXPECT_EQ(r.workloads[0].end, 308);
+  EXPECT_EQ(r.workloads[0].simulated_cycles(), 304);
+  ASSERT_EQ(r.layers.size(), 1u);
+  EXPECT_EQ(r.layers[0].name, "conv");
+  EXPECT_EQ(r.layers[0].predicted_cycles, 100);
+  EXPECT_DOUBLE_EQ(r.layers[0].ratio(), 3.04);
+  std::ostringstream csv;
+  write_workload_csv(csv, r);
+  EXPECT_NE(csv.str().find("\n0,5,conv,100,0,4,308,304,3.0400\n"), std::string::npos) << csv.str();
 }
 
 TEST(Sim, DmaInThroughTheNocAndDram) {
@@ -106,7 +134,8 @@ TEST(Sim, TokenAcrossCores) {
   ASSERT_EQ(r.cores.size(), 2u);
   EXPECT_EQ(r.cores[1].l2_space, 5);
   EXPECT_EQ(r.cores[1].token, 0);
-  EXPECT_EQ(r.cores[0].finish_cycles, 1);  // `end` dispatched at cycle 1
+  EXPECT_EQ(r.cores[0].peak_l2_bytes, 64);  // the credit reserves the granted range
+  EXPECT_EQ(r.cores[0].finish_cycles, 1);   // `end` dispatched at cycle 1
 }
 
 TEST(Sim, DataSendDeliversTheDataToken) {
@@ -166,7 +195,7 @@ TEST(Sim, ShippedExampleIsRepeatable) {
   // fresh context per run).
   const auto p = program({std::string(".core 0\n") + kDmaIn +
                               "wait_local q=pe on=dma_in count=1\n" + kCfg + kRun + "end\n",
-                          ".core 1\n" + std::string(kCfg) + kRun + "end\n"});
+                          ".core 1\n" + kCfg + kRun + "end\n"});
   std::ostringstream a, b;
   write_report_json(a, run(p, 2, 1), false);
   write_report_json(b, run(p, 2, 1), false);

@@ -131,7 +131,10 @@ void CoreModule::step(std::uint8_t e) {
   Engine& en = eng_[e];
   const Tick now = now_ps();
   if (en.in_flight) {
-    if (now < en.done_at) return;  // woken by a stale notification
+    if (now < en.done_at) {  // woken early: keep the completion's wake-up
+      if (en.done_at != kNever) wake(e, en.done_at - now);
+      return;
+    }
     retire(e, now);
   }
   while (en.head < en.queue.size()) {
