@@ -43,6 +43,11 @@ class CoreModule : public sc_core::sc_module {
   const std::array<Tick, kActs>& activity() const { return acc_; }
   std::int64_t peak_l2() const { return peak_l2_; }
   std::int64_t instructions() const { return static_cast<std::int64_t>(img_.ops.size()); }
+  std::int64_t retired() const {
+    std::int64_t n = 0;
+    for (const Engine& e : eng_) n += e.retired;
+    return n;
+  }
   const CoreImage& image() const { return img_; }
   const std::vector<Tick>& wl_first() const { return wl_first_; }
   const std::vector<Tick>& wl_compute() const { return wl_compute_; }

@@ -42,6 +42,10 @@ void print_report(std::ostream& os, const Report& r) {
     os << "DEADLOCK: nothing can progress; blocked instructions:\n";
     for (const std::string& b : r.blocked) os << "  " << b << "\n";
   }
+  if (r.stopped) {
+    os << "stopped at cycle " << r.total_cycles << " with work left; waiting instructions:\n";
+    for (const std::string& b : r.blocked) os << "  " << b << "\n";
+  }
   os << "\nper core (cycles; busy = compute, the rest is stall by cause):\n";
   os << fmt("%5s %12s %12s %12s %12s %12s %12s %12s %10s\n", "core", "finish", "compute", "dram",
             "noc", "token", "l2_space", "other", "peak_L2");
@@ -102,6 +106,7 @@ void write_report_json(std::ostream& os, const Report& r, bool host) {
        *r.expect_cycles > 0 ? static_cast<double>(r.total_cycles) / *r.expect_cycles : 0.0);
   }
   kv("deadlock", r.deadlock);
+  kv("stopped", r.stopped);
   if (r.deadlock) {
     w.key("blocked");
     w.begin_array();
@@ -125,6 +130,7 @@ void write_report_json(std::ostream& os, const Report& r, bool host) {
     kv("other", c.other);
     w.end_object();
     kv("instructions", c.instructions);
+    kv("retired", c.retired);
     kv("peak_l2_bytes", c.peak_l2_bytes);
     w.end_object();
   }

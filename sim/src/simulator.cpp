@@ -67,7 +67,7 @@ bool simulate(const assembler::Program& program, const ir::HardwareConfig& hw,
     KernelScope kernel;
     {
       System top("gemini", program, images, ctx);
-      top.run_and_report(workloads, report);
+      top.run_and_report(workloads, options.until_cycles * ctx.params.period, report);
     }
   }
   ctx.progress.done();

@@ -79,18 +79,25 @@ namespace {
 std::int64_t to_cycles(Tick t, Tick period) { return (t + period - 1) / period; }
 }  // namespace
 
-void System::run_and_report(const WorkloadTable& workloads, Report& r) {
-  sc_core::sc_start();
+void System::run_and_report(const WorkloadTable& workloads, Tick until, Report& r) {
+  if (until > 0) {
+    // Events at exactly `until` happen too: run to just past it.
+    sc_core::sc_start(ps(until + 1));
+  } else {
+    sc_core::sc_start();
+  }
   const Tick period = ctx_.params.period;
   Tick end = 0;
   for (const auto& c : cores_) end = std::max(end, c->finish_time());
-  r.deadlock = false;
+  bool all_done = true;
   for (const auto& c : cores_)
     if (!c->done()) {
-      r.deadlock = true;
+      all_done = false;
       c->describe_blocked(r.blocked);
     }
-  if (r.deadlock) end = std::max(end, now_ps());
+  r.stopped = !all_done && until > 0 && sc_core::sc_pending_activity();
+  r.deadlock = !all_done && !r.stopped;
+  if (!all_done) end = std::max(end, until > 0 ? std::min(now_ps(), until) : now_ps());
   r.total_cycles = to_cycles(end, period);
   r.xlen = ctx_.params.xlen;
   r.ylen = ctx_.params.ylen;
@@ -123,6 +130,8 @@ void System::run_and_report(const WorkloadTable& workloads, Report& r) {
     cr.l2_space = cyc[4];
     cr.other = cyc[5];
     cr.instructions = c->instructions();
+    cr.retired = c->retired();
+    cr.finished = c->done();
     cr.peak_l2_bytes = c->peak_l2();
     r.instructions += cr.instructions;
     r.peak_l2_bytes = std::max(r.peak_l2_bytes, cr.peak_l2_bytes);

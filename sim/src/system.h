@@ -20,7 +20,8 @@ class System : public sc_core::sc_module {
   System(const sc_core::sc_module_name& name, const assembler::Program& program,
          const std::vector<CoreImage>& images, SimContext& ctx);
   // Runs to completion (or until nothing can progress) and fills `r`.
-  void run_and_report(const WorkloadTable& workloads, Report& r);
+  // `until` > 0: stop once everything up to that time (ps) has happened.
+  void run_and_report(const WorkloadTable& workloads, Tick until, Report& r);
 
  private:
   const assembler::Program& program_;

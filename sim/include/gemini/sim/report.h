@@ -23,6 +23,8 @@ struct CoreReport {
   std::int64_t finish_cycles = 0;
   std::int64_t compute = 0, dram = 0, noc = 0, token = 0, l2_space = 0, other = 0;
   std::int64_t instructions = 0;
+  std::int64_t retired = 0;  // instructions retired (all of them unless stopped early)
+  bool finished = false;
   std::int64_t peak_l2_bytes = 0;
   std::int64_t stall() const { return dram + noc + token + l2_space + other; }
 };
@@ -79,6 +81,7 @@ struct Report {
   std::optional<std::int64_t> expect_cycles;
   // Runtime deadlock: every blocked instruction when nothing could progress.
   bool deadlock = false;
+  bool stopped = false;  // SimOptions::until_cycles ended the run with work left
   std::vector<std::string> blocked;
   // Host fields (excluded from golden comparisons).
   double wall_seconds = 0;

@@ -36,6 +36,10 @@ struct SimOptions {
   bool progress = false;
   std::chrono::steady_clock::time_point progress_since = std::chrono::steady_clock::now();
   std::int32_t xlen = 0, ylen = 0;  // the mesh (from the IR)
+  // Stop after this many cycles (everything up to and including time
+  // until_cycles * period happens); 0 runs to the end. For tests and
+  // debugging: the report then says `stopped` and counts what retired.
+  std::int64_t until_cycles = 0;
 };
 
 // Returns false (with `error`) when the program cannot be simulated on this
