@@ -15,6 +15,7 @@ namespace {
 struct SimCliOptions {
   std::string in, hw, dialect, report, trace, csv;
   std::int64_t expect = -1;
+  std::int64_t until = 0;
   bool quiet = false;
 };
 
@@ -42,6 +43,7 @@ int run_sim(const SimCliOptions& opt) {
   so.progress = isatty(STDERR_FILENO) != 0;
   so.progress_since = line.since();
   line.phase("simulating");
+  so.until_cycles = opt.until;
   so.xlen = lowered->model.xlen;
   so.ylen = lowered->model.ylen;
   sim::Report report;
@@ -88,6 +90,9 @@ Command add_sim(CLI::App& app) {
   s->add_option("--expect-cycles", opt->expect,
                 "the scheduler's whole-network estimate, to compare with")
       ->check(CLI::NonNegativeNumber);
+  s->add_option("--until-cycles", opt->until,
+                "stop after N cycles and list what is still waiting (debugging)")
+      ->check(CLI::PositiveNumber);
   s->add_flag("-q,--quiet", opt->quiet, "print nothing on success");
   return [s, opt] { return s->parsed() ? run_sim(*opt) : -1; };
 }
