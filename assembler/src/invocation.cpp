@@ -1,6 +1,7 @@
 #include "gemini/assembler/invocation.h"
 
 #include <algorithm>
+#include <array>
 #include <string>
 
 namespace gemini::assembler {
@@ -27,7 +28,7 @@ std::optional<Instr> bind(const Invocation& inv, std::string& error) {
     if (op->flag_name.empty()) return fail("has no flag");
     in.flags = 1;
   }
-  std::vector<bool> done(op->fields.size(), false);
+  std::array<bool, 32> done{};  // per field of the opcode (at most 26)
   auto field_index = [&](std::string_view name) -> std::optional<std::size_t> {
     for (std::size_t i = 0; i < op->fields.size(); ++i)
       if (op->fields[i].name == name) return i;

@@ -205,7 +205,8 @@ void CoreModule::start(std::uint8_t e, const OpRec& o, Tick now) {
     case Opcode::pe_run:
       set_act(e, kCompute, now);
       if (o.wl >= 0) wl_compute_[o.wl] = std::min(wl_compute_[o.wl], now);
-      run_for(e, pe_run_cycles(hw, o.pe, l2_port_rate(hw.l2, l2_streams_begin(e))), now);
+      run_for(e, pe_run_cycles(hw, img_.pe_tiles[o.pe], l2_port_rate(hw.l2, l2_streams_begin(e))),
+              now);
       break;
     case Opcode::vp_run:
       set_act(e, kCompute, now);

@@ -215,16 +215,10 @@ bool build_images(const assembler::Program& p, std::vector<CoreImage>& out, std:
         case Opcode::pe_run: {
           const assembler::Box& ib = in.boxes[f.pr_ifmap_box];
           const assembler::Box& ob = in.boxes[f.pr_ofmap_box];
-          o.pe = PeTile{extent(ob, 0),
-                        extent(ob, 1),
-                        extent(ob, 2),
-                        extent(ob, 3),
-                        extent(ib, 1),
-                        r,
-                        s,
-                        v[f.pr_ifmap_bytes],
-                        v[f.pr_weight_bytes],
-                        v[f.pr_ofmap_bytes]};
+          o.pe = static_cast<std::uint32_t>(img.pe_tiles.size());
+          img.pe_tiles.push_back(PeTile{extent(ob, 0), extent(ob, 1), extent(ob, 2), extent(ob, 3),
+                                        extent(ib, 1), r, s, v[f.pr_ifmap_bytes],
+                                        v[f.pr_weight_bytes], v[f.pr_ofmap_bytes]});
           live.read(i, v[f.pr_ifmap]);
           if (v[f.pr_weight_bytes] > 0) live.read(i, v[f.pr_weight]);
           live.write(i, v[f.pr_ofmap], v[f.pr_ofmap_bytes]);

@@ -25,7 +25,7 @@ struct OpRec {
   std::uint32_t count = 0;  // waits
   std::int64_t bytes = 0;   // bytes moved (DMA, NoC, WL0)
   std::uint64_t dram = 0;   // DRAM address
-  PeTile pe;                // pe_run (kernel from the preceding pe_cfg)
+  std::uint32_t pe = 0;     // pe_run: index into CoreImage::pe_tiles
   std::int64_t vp_elements = 0, vp_l2_bytes = 0;
   std::int64_t l2_add = 0;  // live L2 bytes this instruction starts (writes)
   std::int64_t l2_sub = 0;  // live L2 bytes whose last reader this is (at retire)
@@ -34,6 +34,7 @@ struct OpRec {
 struct CoreImage {
   std::int32_t core_id = 0;
   std::vector<OpRec> ops;
+  std::vector<PeTile> pe_tiles;             // one per pe_run (kernel from the preceding pe_cfg)
   std::vector<std::uint32_t> workload_ids;  // dense index -> IR workload id
 };
 
