@@ -68,10 +68,21 @@ struct Event {
   std::uint8_t phase = 0;
 };
 
-std::uint64_t receiver_key(TransferId t, std::int32_t from) {
-  return (static_cast<std::uint64_t>(t) << 20) ^
-         static_cast<std::uint64_t>(static_cast<std::uint32_t>(from));
-}
+// A received transfer on a core: (transfer id, source core), exact.
+struct ReceiverKey {
+  TransferId transfer;
+  std::int32_t from;
+  bool operator==(const ReceiverKey&) const = default;
+};
+struct ReceiverKeyHash {
+  std::size_t operator()(const ReceiverKey& k) const {
+    return std::hash<std::uint64_t>()(static_cast<std::uint64_t>(k.transfer) *
+                                          0x9e3779b97f4a7c15ULL ^
+                                      static_cast<std::uint32_t>(k.from));
+  }
+};
+template <typename V>
+using ReceiverMap = std::unordered_map<ReceiverKey, V, ReceiverKeyHash>;
 
 class Lowerer {
  public:
@@ -107,7 +118,8 @@ class Lowerer {
   void build_events();
   void hazards(std::uint32_t c, std::uint32_t t, std::vector<std::uint32_t>& deps) const;
   std::optional<std::uint32_t> find_receiver(std::uint32_t c, TransferId t, std::int32_t from,
-                                             std::uint32_t at_most, std::uint32_t at_least) const;
+                                             std::uint32_t at_most, std::uint32_t at_least,
+                                             bool rising = false);
   std::vector<std::uint32_t> schedule();
   void emit(const std::vector<std::uint32_t>& order, Program& p);
 
@@ -117,7 +129,9 @@ class Lowerer {
   std::vector<std::vector<Tensor>> tensors_;            // per core
   std::vector<std::vector<std::uint32_t>> dead_order_;  // per core: tensors by last snapshot
   // per core: (transfer, source core) -> tensors that receive it
-  std::vector<std::unordered_map<std::uint64_t, std::vector<std::uint32_t>>> receivers_;
+  std::vector<ReceiverMap<std::vector<std::uint32_t>>> receivers_;
+  // per core: receiver key -> length of the prefix of its list already dead
+  std::vector<ReceiverMap<std::size_t>> dead_prefix_;
   std::vector<std::vector<std::vector<std::uint32_t>>> at_;  // [core][workload][entry] -> tensor
   std::unordered_map<TransferId, std::int64_t> dram_out_addr_, dram_in_addr_;
   std::unordered_map<TransferId, const std::vector<TransferId>*>
@@ -166,6 +180,7 @@ void Lowerer::build_tensors() {
   }
   dead_order_.resize(m_.cores.size());
   receivers_.resize(m_.cores.size());
+  dead_prefix_.resize(m_.cores.size());
   for (std::uint32_t c = 0; c < m_.cores.size(); ++c) {
     auto& o = dead_order_[c];
     o.resize(tensors_[c].size());
@@ -175,7 +190,7 @@ void Lowerer::build_tensors() {
     for (std::uint32_t i = 0; i < tensors_[c].size(); ++i)
       for (const ir::Source& s : tensors_[c][i].entry->source)
         if (s.type == ir::EndpointType::core) {
-          auto& v = receivers_[c][receiver_key(s.transfer_id, s.core_id)];
+          auto& v = receivers_[c][ReceiverKey{s.transfer_id, s.core_id}];
           if (v.empty() || v.back() != i) v.push_back(i);
         }
   }
@@ -256,20 +271,27 @@ void Lowerer::hazards(std::uint32_t c, std::uint32_t t, std::vector<std::uint32_
 // somewhere in snapshots [at_least, at_most]; the earliest such.
 std::optional<std::uint32_t> Lowerer::find_receiver(std::uint32_t c, TransferId t,
                                                     std::int32_t from, std::uint32_t at_most,
-                                                    std::uint32_t at_least) const {
-  auto it = receivers_[c].find(receiver_key(t, from));
+                                                    std::uint32_t at_least, bool rising) {
+  const ReceiverKey key{t, from};
+  auto it = receivers_[c].find(key);
   if (it == receivers_[c].end()) return std::nullopt;
-  // The list is in tensor order, which is the order of first snapshots: the
-  // first carrier in the window is the earliest.
-  for (std::uint32_t i : it->second) {
+  const std::vector<std::uint32_t>& list = it->second;
+  // With `rising` (callers whose at_least never decreases for a core), the
+  // prefix of tensors dead before at_least is skipped once, not on every call.
+  std::size_t from_index = 0;
+  if (rising) {
+    std::size_t& dead = dead_prefix_[c][key];
+    while (dead < list.size() && tensors_[c][list[dead]].last < at_least) ++dead;
+    from_index = dead;
+  }
+  // The list holds exactly the tensors with a core source (t, from) (the key
+  // is exact), in tensor order, which is the order of first snapshots: the
+  // first one alive in the window is the earliest.
+  for (std::size_t k = from_index; k < list.size(); ++k) {
+    const std::uint32_t i = list[k];
     const Tensor& x = tensors_[c][i];
     if (x.first > at_most) break;
-    if (x.last < at_least) continue;
-    const bool carries =
-        std::any_of(x.entry->source.begin(), x.entry->source.end(), [&](const ir::Source& s) {
-          return s.transfer_id == t && s.type == ir::EndpointType::core && s.core_id == from;
-        });
-    if (carries) return i;
+    if (x.last >= at_least) return i;
   }
   return std::nullopt;
 }
@@ -386,7 +408,7 @@ void Lowerer::build_events() {
         // No ofmap entry: the result goes straight into a tensor of this
         // core that receives it (a same-core consumer's ifmap).
         for (const ir::Ofmap& o : w.ofmap)
-          if (!out) out = find_receiver(c, o.transfer_id, core.core_id, i + 1, i);
+          if (!out) out = find_receiver(c, o.transfer_id, core.core_id, i + 1, i, true);
       }
       if (!out) {
         error(std::string(origin) +
