@@ -73,7 +73,11 @@ MeshNoc::LinkUse MeshNoc::router_link_use() const {
   double sum = 0;
   auto add = [&](std::int32_t x, std::int32_t y, Dir dir) {
     const Tick b = busy_[router(x, y) * kDirs + dir];
-    u.max_busy = std::max(u.max_busy, b);
+    if (b > u.max_busy) {
+      u.max_busy = b;
+      u.max_from = {x, y};
+      u.max_to = {x + (dir == kEast) - (dir == kWest), y + (dir == kSouth) - (dir == kNorth)};
+    }
     sum += static_cast<double>(b);
     ++u.links;
   };

@@ -63,11 +63,23 @@ void print_report(std::ostream& os, const Report& r) {
     os << fmt("row-hit rate %.1f%%\n", 100.0 * r.dram_row_hit_rate);
   else
     os << "row-hit rate n/a (the " << r.dram_model << " model has no rows)\n";
+  if (r.dram_ports.size() > 1) {
+    os << fmt("  %-12s %14s %14s %9s %8s\n", "port", "read", "written", "GB/s", "hits");
+    for (const DramPortReport& p : r.dram_ports) {
+      const std::int64_t bursts = p.row_hits + p.row_misses + p.row_conflicts;
+      const std::string name = p.side + " " + std::to_string(p.row);
+      const std::string hits =
+          r.dram_has_rows && bursts > 0 ? fmt("%.1f%%", 100.0 * p.row_hits / bursts) : "-";
+      os << fmt("  %-12s %14" PRId64 " %14" PRId64 " %9.3f %8s\n", name.c_str(), p.bytes_read,
+                p.bytes_written, p.achieved_gbps, hits.c_str());
+    }
+  }
   os << fmt("NoC: %" PRId64 " packets, %" PRId64
-            " bytes; link utilisation max %.1f%%, mean %.1f%% "
-            "over %d links\n",
-            r.noc_packets, r.noc_bytes, 100.0 * r.noc_link_util_max, 100.0 * r.noc_link_util_mean,
-            r.noc_links);
+            " bytes; link utilisation max %.1f%%%s%s, mean "
+            "%.1f%% over %d links\n",
+            r.noc_packets, r.noc_bytes, 100.0 * r.noc_link_util_max,
+            r.noc_busiest_link.empty() ? "" : " on ", r.noc_busiest_link.c_str(),
+            100.0 * r.noc_link_util_mean, r.noc_links);
   os << fmt("L2: peak occupancy %" PRId64 " bytes\n", r.peak_l2_bytes);
   os << "\nper layer (simulated = sum of workload spans; predicted = sum of the IR's time):\n";
   os << fmt("%-32s %6s %14s %14s %9s\n", "layer", "wls", "predicted", "simulated", "sim/pred");
@@ -174,6 +186,7 @@ void write_report_json(std::ostream& os, const Report& r, bool host) {
   kv("links", r.noc_links);
   kv("link_utilisation_max", r.noc_link_util_max);
   kv("link_utilisation_mean", r.noc_link_util_mean);
+  kv("busiest_link", std::string_view(r.noc_busiest_link));
   w.end_object();
   w.key("l2");
   w.begin_object();

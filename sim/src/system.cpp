@@ -174,6 +174,10 @@ void System::run_and_report(const WorkloadTable& workloads, Tick until, Report& 
   r.noc_links = use.links;
   r.noc_link_util_max = end > 0 ? static_cast<double>(use.max_busy) / end : 0;
   r.noc_link_util_mean = end > 0 ? use.mean_busy / end : 0;
+  if (use.max_busy > 0)
+    r.noc_busiest_link = "(" + std::to_string(use.max_from.x) + "," +
+                         std::to_string(use.max_from.y) + ")->(" + std::to_string(use.max_to.x) +
+                         "," + std::to_string(use.max_to.y) + ")";
 
   // Workloads and layers (layers in order of first appearance).
   std::map<std::string, std::size_t> layer_index;

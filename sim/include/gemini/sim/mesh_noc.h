@@ -47,6 +47,7 @@ class MeshNoc {
   // Statistics over the links between routers (not injection/ejection).
   struct LinkUse {
     Tick max_busy = 0;
+    NodePos max_from, max_to;  // the busiest link (first of equals)
     double mean_busy = 0;
     std::int32_t links = 0;
   };

@@ -75,6 +75,7 @@ struct Report {
   std::int64_t noc_packets = 0, noc_bytes = 0;
   std::int32_t noc_links = 0;
   double noc_link_util_max = 0, noc_link_util_mean = 0;
+  std::string noc_busiest_link;  // "(x,y)->(x,y)"; x = -1 / xlen are the DRAM ports
   std::int64_t peak_l2_bytes = 0;
   std::vector<LayerReport> layers;  // in order of first appearance
   std::vector<WorkloadReport> workloads;
