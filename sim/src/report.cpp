@@ -30,7 +30,7 @@ std::int64_t Report::predicted_total() const {
 }
 
 void print_report(std::ostream& os, const Report& r) {
-  os << fmt("%s: %dx%d mesh, %s, %.0f MHz, DRAM %s\n", r.input.c_str(), r.xlen, r.ylen,
+  os << fmt("%s: %dx%d mesh, %s, %g MHz, DRAM %s\n", r.input.c_str(), r.xlen, r.ylen,
             r.hw_name.c_str(), r.frequency_mhz, r.dram_model.c_str());
   os << fmt("total: %" PRId64 " cycles = %.3f us (%" PRId64 " instructions)\n", r.total_cycles,
             r.time_us(), r.instructions);
