@@ -1,5 +1,6 @@
 // The instruction table: every opcode's fields, once. See docs/isa.md.
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -224,13 +225,32 @@ std::optional<FieldSlot> find_field(const OpInfo& op, std::string_view name) {
 }
 
 namespace {
+// Field access by name sits on hot paths (listings, the verifier), and the
+// names are almost always string literals: a small per-thread cache keyed by
+// the opcode and the name's address answers those with one comparison of the
+// name instead of a scan of the opcode's fields. A hit is confirmed by the
+// name's text, so a reused buffer cannot return another field.
+struct SlotCacheEntry {
+  const char* name = nullptr;
+  Opcode op = Opcode::nop;
+  FieldSlot slot{};
+};
+
 FieldSlot must_find(Opcode op, std::string_view name) {
+  thread_local std::array<SlotCacheEntry, 256> cache{};
+  const auto h = ((reinterpret_cast<std::uintptr_t>(name.data()) >> 2) ^
+                  (static_cast<std::uintptr_t>(op) * 0x9e37U)) &
+                 0xffU;
+  SlotCacheEntry& e = cache[h];
+  if (e.name == name.data() && e.op == op && e.slot.field && e.slot.field->name == name)
+    return e.slot;
   auto s = find_field(*op_info(op), name);
   if (!s) {
     std::fprintf(stderr, "gemini: internal error: opcode %s has no field %s\n",
                  std::string(op_info(op)->mnemonic).c_str(), std::string(name).c_str());
     std::abort();
   }
+  e = {name.data(), op, *s};
   return *s;
 }
 }  // namespace

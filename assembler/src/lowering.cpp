@@ -129,9 +129,13 @@ class Lowerer {
   std::vector<std::vector<Tensor>> tensors_;            // per core
   std::vector<std::vector<std::uint32_t>> dead_order_;  // per core: tensors by last snapshot
   // per core: (transfer, source core) -> tensors that receive it
-  std::vector<ReceiverMap<std::vector<std::uint32_t>>> receivers_;
-  // per core: receiver key -> length of the prefix of its list already dead
-  std::vector<ReceiverMap<std::size_t>> dead_prefix_;
+  // per core: the tensors that receive a (transfer, source core), in tensor
+  // order, and how long a prefix of them find_receiver(rising) found dead
+  struct Receivers {
+    std::vector<std::uint32_t> list;
+    std::size_t dead = 0;
+  };
+  std::vector<ReceiverMap<Receivers>> receivers_;
   std::vector<std::vector<std::vector<std::uint32_t>>> at_;  // [core][workload][entry] -> tensor
   std::unordered_map<TransferId, std::int64_t> dram_out_addr_, dram_in_addr_;
   std::unordered_map<TransferId, const std::vector<TransferId>*>
@@ -180,7 +184,6 @@ void Lowerer::build_tensors() {
   }
   dead_order_.resize(m_.cores.size());
   receivers_.resize(m_.cores.size());
-  dead_prefix_.resize(m_.cores.size());
   for (std::uint32_t c = 0; c < m_.cores.size(); ++c) {
     auto& o = dead_order_[c];
     o.resize(tensors_[c].size());
@@ -190,7 +193,7 @@ void Lowerer::build_tensors() {
     for (std::uint32_t i = 0; i < tensors_[c].size(); ++i)
       for (const ir::Source& s : tensors_[c][i].entry->source)
         if (s.type == ir::EndpointType::core) {
-          auto& v = receivers_[c][ReceiverKey{s.transfer_id, s.core_id}];
+          auto& v = receivers_[c][ReceiverKey{s.transfer_id, s.core_id}].list;
           if (v.empty() || v.back() != i) v.push_back(i);
         }
   }
@@ -272,15 +275,14 @@ void Lowerer::hazards(std::uint32_t c, std::uint32_t t, std::vector<std::uint32_
 std::optional<std::uint32_t> Lowerer::find_receiver(std::uint32_t c, TransferId t,
                                                     std::int32_t from, std::uint32_t at_most,
                                                     std::uint32_t at_least, bool rising) {
-  const ReceiverKey key{t, from};
-  auto it = receivers_[c].find(key);
+  auto it = receivers_[c].find(ReceiverKey{t, from});
   if (it == receivers_[c].end()) return std::nullopt;
-  const std::vector<std::uint32_t>& list = it->second;
+  const std::vector<std::uint32_t>& list = it->second.list;
   // With `rising` (callers whose at_least never decreases for a core), the
   // prefix of tensors dead before at_least is skipped once, not on every call.
   std::size_t from_index = 0;
   if (rising) {
-    std::size_t& dead = dead_prefix_[c][key];
+    std::size_t& dead = it->second.dead;
     while (dead < list.size() && tensors_[c][list[dead]].last < at_least) ++dead;
     from_index = dead;
   }
