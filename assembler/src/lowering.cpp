@@ -686,17 +686,24 @@ void Lowerer::build_events() {
 
 // One topological order of all events; earliest predicted start first.
 std::vector<std::uint32_t> Lowerer::schedule() {
-  std::vector<std::uint32_t> indeg(events_.size(), 0);
-  std::vector<std::vector<std::uint32_t>> out(events_.size());
-  for (std::uint32_t i = 0; i < events_.size(); ++i) {
+  const std::size_t n = events_.size();
+  std::vector<std::uint32_t> indeg(n, 0);
+  // Successors in one array (CSR): out[first[p] .. first[p + 1]) follow p.
+  std::vector<std::uint32_t> first(n + 1, 0);
+  for (std::uint32_t i = 0; i < n; ++i) {
     auto& d = events_[i].deps;
     std::sort(d.begin(), d.end());
     d.erase(std::unique(d.begin(), d.end()), d.end());
     d.erase(std::remove(d.begin(), d.end(), i), d.end());
-    for (std::uint32_t p : d) {
-      out[p].push_back(i);
-      ++indeg[i];
-    }
+    indeg[i] = static_cast<std::uint32_t>(d.size());
+    for (std::uint32_t p : d) ++first[p + 1];
+  }
+  for (std::size_t i = 0; i < n; ++i) first[i + 1] += first[i];
+  std::vector<std::uint32_t> out(first[n]);
+  {
+    std::vector<std::uint32_t> fill(first.begin(), first.end() - 1);
+    for (std::uint32_t i = 0; i < n; ++i)  // ascending i: each list in the old push order
+      for (std::uint32_t p : events_[i].deps) out[fill[p]++] = i;
   }
   using Key = std::tuple<std::int64_t, std::uint32_t, std::uint8_t, std::uint32_t, std::uint32_t>;
   auto key = [&](std::uint32_t i) {
@@ -712,8 +719,8 @@ std::vector<std::uint32_t> Lowerer::schedule() {
     const std::uint32_t i = std::get<4>(ready.top());
     ready.pop();
     order.push_back(i);
-    for (std::uint32_t n : out[i])
-      if (--indeg[n] == 0) ready.push(key(n));
+    for (std::uint32_t k = first[i]; k < first[i + 1]; ++k)
+      if (--indeg[out[k]] == 0) ready.push(key(out[k]));
   }
   if (order.size() != events_.size()) {
     for (std::uint32_t i = 0; i < events_.size(); ++i)
@@ -746,12 +753,13 @@ void Lowerer::emit(const std::vector<std::uint32_t>& order, Program& p) {
     p.cores[c].program.instrs.push_back(in);
     ++count[c][static_cast<std::size_t>(in.queue)];
   };
+  std::vector<Instr> token_waits;  // reused across events
   for (std::uint32_t id : order) {
     Event& e = events_[id];
     const std::uint32_t c = e.core;
     const auto q = static_cast<std::size_t>(e.queue);
     std::array<std::uint32_t, kEngines> need{};
-    std::vector<Instr> token_waits;
+    token_waits.clear();
     for (std::uint32_t d : e.deps) {
       const Event& x = events_[d];
       if (x.core == c) {
