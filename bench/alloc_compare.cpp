@@ -38,7 +38,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   std::printf("| file | live peak KiB |");
-  for (AllocStrategy s : gemini::ir::kAllStrategies) std::printf(" %s KiB (ratio) |", gemini::ir::to_string(s));
+  for (AllocStrategy s : gemini::ir::kAllStrategies)
+    std::printf(" %s KiB (ratio) |", gemini::ir::to_string(s));
   std::printf(" best per core KiB (ratio) | fits %lld KiB |\n|---|---:|",
               static_cast<long long>(hw.l2.size_bytes / 1024));
   for (std::size_t i = 0; i < std::size(gemini::ir::kAllStrategies) + 2; ++i) std::printf("---:|");
@@ -61,7 +62,8 @@ int main(int argc, char** argv) {
         live = std::max(live, c.live_peak);
         peak = std::max(peak, c.alloc_peak);
         if (c.live_peak > 0)
-          ratio = std::max(ratio, static_cast<double>(c.alloc_peak) / static_cast<double>(c.live_peak));
+          ratio =
+              std::max(ratio, static_cast<double>(c.alloc_peak) / static_cast<double>(c.live_peak));
       }
     };
     std::int64_t live = 0, peak = 0;
@@ -75,7 +77,9 @@ int main(int argc, char** argv) {
       std::printf(" %.1f (%.3f) |", static_cast<double>(p) / 1024, r);
     }
     std::printf(" %.1f (%.3f) | %s |\n", static_cast<double>(peak) / 1024, ratio,
-                peak <= hw.l2.size_bytes ? "yes" : (live > hw.l2.size_bytes ? "no: live data exceeds L2" : "NO"));
+                peak <= hw.l2.size_bytes
+                    ? "yes"
+                    : (live > hw.l2.size_bytes ? "no: live data exceeds L2" : "NO"));
   }
   return 0;
 }

@@ -13,10 +13,8 @@
 #include <memory>
 
 #include "corpus_input.h"
+#include "gemini/assembler/assemble_file.h"
 #include "gemini/assembler/text.h"
-#include "gemini/ir/import.h"
-#include "gemini/ir/loader.h"
-#include "gemini/ir/validator.h"
 #include "gemini/sim/simulator.h"
 
 namespace {
@@ -45,14 +43,9 @@ struct Lowered {
 
 std::unique_ptr<Lowered> lower_file(const std::string& path) {
   ir::Diagnostics d(20);
-  ir::CheckedFile f = ir::load_and_validate(path, {}, set_polar(), d);
-  if (f.load.status != ir::LoadStatus::ok || d.errors() > 0) return nullptr;
-  ir::Model& m = f.load.model;
-  if (m.dialect == ir::Dialect::set && !ir::import_model(m, set_polar(), {}, d)) return nullptr;
-  std::vector<std::string> errors;
-  auto p = assembler::lower(m, set_polar(), errors);
-  if (!p) return nullptr;
-  return std::make_unique<Lowered>(Lowered{std::move(m), std::move(*p)});
+  auto f = assembler::assemble_file(path, set_polar(), {}, d);
+  if (!f.program) return nullptr;
+  return std::make_unique<Lowered>(Lowered{std::move(f.model), std::move(*f.program)});
 }
 
 void run_core(benchmark::State& st, const assembler::Program& p, std::int32_t xlen,

@@ -32,15 +32,10 @@ int run_asm(const AsmOptions& opt) {
   int status = kExitOk;
   auto lowered = load_and_lower(opt.in, *hw, opt.dialect, "not assembled", status);
   if (!lowered) return status;
-  assembler::Program* prog = &lowered->program;
+  const assembler::Program* prog = &lowered->program;
   PhaseTimer timer;
   if (!opt.no_verify) {
-    // The verifier takes the core programs: lend them (moved, not copied).
-    std::vector<assembler::CoreProgram> cores;
-    cores.reserve(prog->cores.size());
-    for (auto& c : prog->cores) cores.push_back(std::move(c.program));
-    const auto problems = assembler::verify(cores, {prog->l2_bytes, prog->wl0_bytes});
-    for (std::size_t i = 0; i < cores.size(); ++i) prog->cores[i].program = std::move(cores[i]);
+    const auto problems = assembler::verify(*prog);
     if (!problems.empty()) {
       for (const auto& p : problems) std::cerr << opt.in << ": verify: " << p << "\n";
       std::cerr

@@ -5,9 +5,7 @@
 #include <iostream>
 
 #include "common.h"
-#include "gemini/ir/import.h"
-#include "gemini/ir/loader.h"
-#include "gemini/ir/validator.h"
+#include "gemini/assembler/assemble_file.h"
 
 namespace gemini::cli {
 
@@ -38,46 +36,38 @@ void StatusLine::phase(const char* what) {
 std::optional<Lowered> load_and_lower(const std::string& in, const ir::HardwareConfig& hw,
                                       const std::string& dialect, const char* verb, int& status,
                                       StatusLine* status_line) {
-  auto say = [&](const char* what) {
-    if (status_line) status_line->phase(what);
-  };
   ir::Diagnostics diags(100);
   ir::LoadOptions lo;
   lo.dialect = parse_dialect(dialect);
-  // Lowering trusts the IR: an invalid schedule is refused.
   PhaseTimer timer;
-  ir::CheckedFile checked = ir::load_and_validate(in, lo, hw, diags);
-  timer.mark("load+validate");
-  say("importing");
-  ir::LoadResult& r = checked.load;
-  if (r.status != ir::LoadStatus::ok || diags.errors() > 0) {
-    print_diagnostics(std::cerr, in, diags, 20);
-    std::cerr << in << ": " << verb << ": the input is invalid (gemini validate lists all)\n";
-    status = r.status == ir::LoadStatus::unreadable ? kExitUnreadable : kExitInvalid;
-    return std::nullopt;
-  }
-  if (r.model.dialect == ir::Dialect::set) {  // the same import as `gemini import`, in memory
-    ir::Diagnostics idiags;
-    if (!ir::import_model(r.model, hw, {}, idiags)) {
-      print_diagnostics(std::cerr, in, idiags, 20);
+  auto f = assembler::assemble_file(in, hw, lo, diags, [&](const char* phase) {
+    timer.mark(phase);
+    if (!status_line) return;
+    if (std::string_view(phase) == "load+validate") status_line->phase("importing");
+    if (std::string_view(phase) == "import") status_line->phase("lowering");
+  });
+  using Failed = assembler::AssembledFile::Failed;
+  switch (f.failed) {
+    case Failed::input:
+      print_diagnostics(std::cerr, in, diags, 20);
+      std::cerr << in << ": " << verb << ": the input is invalid (gemini validate lists all)\n";
+      status = f.load_status == ir::LoadStatus::unreadable ? kExitUnreadable : kExitInvalid;
+      return std::nullopt;
+    case Failed::import:
+      print_diagnostics(std::cerr, in, f.import_diagnostics, 20);
       status = kExitInvalid;
       return std::nullopt;
-    }
+    case Failed::lowering:
+      for (std::size_t i = 0; i < f.lower_errors.size() && i < 50; ++i)
+        std::cerr << in << ": " << f.lower_errors[i] << "\n";
+      std::cerr << in << ": " << verb << "\n";
+      status = kExitInvalid;
+      return std::nullopt;
+    case Failed::none:
+      break;
   }
-  timer.mark("import");
-  say("lowering");
-  std::vector<std::string> errors;
-  auto prog = assembler::lower(r.model, hw, errors);
-  if (!prog) {
-    for (std::size_t i = 0; i < errors.size() && i < 50; ++i)
-      std::cerr << in << ": " << errors[i] << "\n";
-    std::cerr << in << ": " << verb << "\n";
-    status = kExitInvalid;
-    return std::nullopt;
-  }
-  timer.mark("lower");
   status = kExitOk;
-  return Lowered{std::move(r.model), std::move(*prog)};
+  return Lowered{std::move(f.model), std::move(*f.program)};
 }
 
 }  // namespace gemini::cli

@@ -173,25 +173,25 @@ TEST(Sim, NotDoneAtTMinusOneDoneAtT) {
   const Report pe_before = run_until(pe, 1, 307), pe_at = run_until(pe, 1, 308);
   EXPECT_TRUE(pe_before.stopped);
   EXPECT_FALSE(pe_before.deadlock);
-  EXPECT_FALSE(pe_before.cores[0].finished);
+  EXPECT_FALSE(pe_before.cores[0].finished());
   EXPECT_EQ(pe_before.cores[0].retired, 2);  // pe_cfg and end
   EXPECT_FALSE(pe_at.stopped);
-  EXPECT_TRUE(pe_at.cores[0].finished);
+  EXPECT_TRUE(pe_at.cores[0].finished());
   EXPECT_EQ(pe_at.cores[0].retired, 3);
   // DMA in: retires at 544001 ps, i.e. in cycle 545.
   const auto dma = program({std::string(".core 0\n") + kDmaIn + "end\n"});
-  EXPECT_FALSE(run_until(dma, 1, 544).cores[0].finished);
-  EXPECT_TRUE(run_until(dma, 1, 545).cores[0].finished);
+  EXPECT_FALSE(run_until(dma, 1, 544).cores[0].finished());
+  EXPECT_TRUE(run_until(dma, 1, 545).cores[0].finished());
   // Token: arrives at 4667 ps, in cycle 5.
   const auto tok =
       program({".core 0\nsignal q=ctrl kind=credit transfer=7 to=1 grant=0 grant_bytes=64\nend\n",
                ".core 1\nwait_token q=ctrl kind=credit transfer=7 from=0 count=1\nend\n"});
   const Report tok_before = run_until(tok, 2, 4);
-  EXPECT_TRUE(tok_before.cores[0].finished);
-  EXPECT_FALSE(tok_before.cores[1].finished);
+  EXPECT_TRUE(tok_before.cores[0].finished());
+  EXPECT_FALSE(tok_before.cores[1].finished());
   ASSERT_EQ(tok_before.blocked.size(), 1u);
   EXPECT_NE(tok_before.blocked[0].find("core 1 queue ctrl #0 wait_token"), std::string::npos);
-  EXPECT_TRUE(run_until(tok, 2, 5).cores[1].finished);
+  EXPECT_TRUE(run_until(tok, 2, 5).cores[1].finished());
 }
 
 TEST(Sim, RuntimeDeadlockNamesTheBlockedInstructions) {

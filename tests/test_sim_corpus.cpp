@@ -10,10 +10,7 @@
 #include <sstream>
 
 #include "fixture.h"
-#include "gemini/assembler/lowering.h"
-#include "gemini/ir/import.h"
-#include "gemini/ir/loader.h"
-#include "gemini/ir/validator.h"
+#include "gemini/assembler/assemble_file.h"
 #include "gemini/ir/writer.h"
 #include "gemini/sim/simulator.h"
 
@@ -29,18 +26,14 @@ struct SimRun {
 SimRun simulate_file(const std::string& path, const std::string& trace, ir::Model* keep = nullptr) {
   const ir::HardwareConfig& hw = test::set_polar();
   ir::Diagnostics d(20);
-  ir::CheckedFile f = ir::load_and_validate(path, {}, hw, d);
-  EXPECT_EQ(f.load.status, ir::LoadStatus::ok);
+  auto f = assembler::assemble_file(path, hw, {}, d);
+  EXPECT_EQ(f.load_status, ir::LoadStatus::ok);
   EXPECT_EQ(d.errors(), 0u) << path;
-  ir::Model& m = f.load.model;
-  if (m.dialect == ir::Dialect::set) {
-    EXPECT_TRUE(ir::import_model(m, hw, {}, d));
-  }
-  std::vector<std::string> errors;
-  auto p = assembler::lower(m, hw, errors);
-  EXPECT_TRUE(p) << (errors.empty() ? "" : errors.front());
+  EXPECT_TRUE(f.program) << (f.lower_errors.empty() ? "" : f.lower_errors.front());
   SimRun run;
-  if (!p) return run;
+  if (!f.program) return run;
+  ir::Model& m = f.model;
+  const auto& p = f.program;
   sim::SimOptions o;
   o.xlen = m.xlen;
   o.ylen = m.ylen;

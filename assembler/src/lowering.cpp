@@ -1,9 +1,6 @@
 #include "gemini/assembler/lowering.h"
 
 #include <algorithm>
-#include <chrono>
-#include <cstdio>
-#include <cstdlib>
 #include <deque>
 #include <map>
 #include <queue>
@@ -822,30 +819,17 @@ std::optional<Program> Lowerer::run() {
     error("the model is not in the full dialect: run it through import first");
     return std::nullopt;
   }
-  const bool phases = std::getenv("GEMINI_PHASES") != nullptr;
-  auto t = std::chrono::steady_clock::now();
-  auto mark = [&](const char* what) {
-    const auto now = std::chrono::steady_clock::now();
-    if (phases)
-      std::fprintf(stderr, "phase   lower.%s: %.3f s\n", what,
-                   std::chrono::duration<double>(now - t).count());
-    t = now;
-  };
   build_tensors();
-  mark("tensors");
   build_dram_map();
   build_events();
-  mark("events");
   if (!errors_.empty()) return std::nullopt;
   const auto order = schedule();
-  mark("schedule");
   if (!errors_.empty()) return std::nullopt;
   Program p;
   p.l2_bytes = m_.buffersize.value_or(hw_.l2.size_bytes);
   p.wl0_bytes = hw_.wl0.size_bytes;
   p.dram_bytes = dram_end_;
   emit(order, p);
-  mark("emit");
   if (!errors_.empty()) return std::nullopt;
   return p;
 }

@@ -86,30 +86,32 @@ bool covers(const ir::Footprint& a, const ir::Footprint& b) {
 
 }  // namespace
 
-std::vector<std::string> verify(const std::vector<CoreProgram>& cores, const VerifyLimits& lim,
-                                std::size_t max_problems) {
+namespace {
+// The checks, over the core programs wherever they live.
+std::vector<std::string> verify_cores(const std::vector<const CoreProgram*>& cores,
+                                      const VerifyLimits& lim, std::size_t max_problems) {
   std::vector<std::string> problems;
   auto problem = [&](std::string s) {
     if (problems.size() < max_problems) problems.push_back(std::move(s));
   };
   const std::size_t n = cores.size();
   std::unordered_map<std::int32_t, std::size_t> index;
-  for (std::size_t c = 0; c < n; ++c) index[cores[c].core_id] = c;
+  for (std::size_t c = 0; c < n; ++c) index[cores[c]->core_id] = c;
 
   // Global numbering and per-queue positions.
   std::vector<std::size_t> base(n + 1, 0);
-  for (std::size_t c = 0; c < n; ++c) base[c + 1] = base[c] + cores[c].instrs.size();
+  for (std::size_t c = 0; c < n; ++c) base[c + 1] = base[c] + cores[c]->instrs.size();
   std::vector<std::uint32_t> qpos(base[n]);
   std::vector<std::array<std::vector<std::size_t>, kEngines>> queues(n);
   for (std::size_t c = 0; c < n; ++c)
-    for (std::size_t i = 0; i < cores[c].instrs.size(); ++i) {
-      auto& q = queues[c][static_cast<std::size_t>(cores[c].instrs[i].queue)];
+    for (std::size_t i = 0; i < cores[c]->instrs.size(); ++i) {
+      auto& q = queues[c][static_cast<std::size_t>(cores[c]->instrs[i].queue)];
       q.push_back(i);
       qpos[base[c] + i] = static_cast<std::uint32_t>(q.size());
     }
   auto name = [&](std::size_t c, std::size_t i) {
-    return "core " + std::to_string(cores[c].core_id) + " #" + std::to_string(i) + " " +
-           std::string(cores[c].instrs[i].info().mnemonic);
+    return "core " + std::to_string(cores[c]->core_id) + " #" + std::to_string(i) + " " +
+           std::string(cores[c]->instrs[i].info().mnemonic);
   };
 
   // Token producers: (to core, kind, transfer, from core) -> instructions in order.
@@ -117,14 +119,14 @@ std::vector<std::string> verify(const std::vector<CoreProgram>& cores, const Ver
            std::vector<std::size_t>>
       produced;
   for (std::size_t c = 0; c < n; ++c)
-    for (std::size_t i = 0; i < cores[c].instrs.size(); ++i) {
-      const Instr& in = cores[c].instrs[i];
+    for (std::size_t i = 0; i < cores[c]->instrs.size(); ++i) {
+      const Instr& in = cores[c]->instrs[i];
       if (in.op == Opcode::noc_send)
         produced[{in.get("to"), static_cast<std::int64_t>(TokenKind::data), in.get("transfer"),
-                  cores[c].core_id}]
+                  cores[c]->core_id}]
             .push_back(base[c] + i);
       if (in.op == Opcode::signal)
-        produced[{in.get("to"), in.get("kind"), in.get("transfer"), cores[c].core_id}].push_back(
+        produced[{in.get("to"), in.get("kind"), in.get("transfer"), cores[c]->core_id}].push_back(
             base[c] + i);
     }
 
@@ -136,8 +138,8 @@ std::vector<std::string> verify(const std::vector<CoreProgram>& cores, const Ver
   for (std::size_t c = 0; c < n; ++c) {
     std::array<std::size_t, kEngines> last{};
     std::array<bool, kEngines> have{};
-    for (std::size_t i = 0; i < cores[c].instrs.size(); ++i) {
-      const Instr& in = cores[c].instrs[i];
+    for (std::size_t i = 0; i < cores[c]->instrs.size(); ++i) {
+      const Instr& in = cores[c]->instrs[i];
       const auto q = static_cast<std::size_t>(in.queue);
       const std::size_t g = base[c] + i;
       if (have[q]) add_pred(g, last[q]);
@@ -155,7 +157,7 @@ std::vector<std::string> verify(const std::vector<CoreProgram>& cores, const Ver
         add_pred(g, base[c] + queues[c][on][cnt - 1]);
       } else if (in.op == Opcode::wait_token) {
         auto it =
-            produced.find({cores[c].core_id, in.get("kind"), in.get("transfer"), in.get("from")});
+            produced.find({cores[c]->core_id, in.get("kind"), in.get("transfer"), in.get("from")});
         const auto cnt = static_cast<std::size_t>(in.get("count"));
         const std::size_t have_n = it == produced.end() ? 0 : it->second.size();
         if (cnt > have_n) {
@@ -229,7 +231,7 @@ std::vector<std::string> verify(const std::vector<CoreProgram>& cores, const Ver
   // L2 is checked as one ring over [0, l2_bytes).
   const ir::RingRegion l2{0, lim.l2_bytes};
   for (std::size_t c = 0; c < n; ++c) {
-    const auto& ins = cores[c].instrs;
+    const auto& ins = cores[c]->instrs;
     std::vector<std::array<std::uint32_t, kEngines>> vc(ins.size());
     std::array<std::optional<std::size_t>, kEngines> prev{};
     struct Read {
@@ -294,6 +296,22 @@ std::vector<std::string> verify(const std::vector<CoreProgram>& cores, const Ver
     }
   }
   return problems;
+}
+}  // namespace
+
+std::vector<std::string> verify(const std::vector<CoreProgram>& cores, const VerifyLimits& limits,
+                                std::size_t max_problems) {
+  std::vector<const CoreProgram*> ptrs;
+  ptrs.reserve(cores.size());
+  for (const CoreProgram& c : cores) ptrs.push_back(&c);
+  return verify_cores(ptrs, limits, max_problems);
+}
+
+std::vector<std::string> verify(const Program& p, std::size_t max_problems) {
+  std::vector<const CoreProgram*> ptrs;
+  ptrs.reserve(p.cores.size());
+  for (const LoweredCore& c : p.cores) ptrs.push_back(&c.program);
+  return verify_cores(ptrs, {p.l2_bytes, p.wl0_bytes}, max_problems);
 }
 
 }  // namespace gemini::assembler

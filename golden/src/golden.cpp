@@ -7,10 +7,7 @@
 #include <ostream>
 #include <sstream>
 
-#include "gemini/assembler/lowering.h"
-#include "gemini/ir/import.h"
-#include "gemini/ir/loader.h"
-#include "gemini/ir/validator.h"
+#include "gemini/assembler/assemble_file.h"
 #include "gemini/sim/simulator.h"
 
 namespace gemini::golden {
@@ -70,30 +67,28 @@ bool run_case(const std::string& dir, const Case& c, std::string& report, std::s
     return false;
   }
   ir::Diagnostics diags(20);
-  ir::CheckedFile checked = ir::load_and_validate(input, {}, *hw, diags);
-  if (checked.load.status != ir::LoadStatus::ok || diags.errors() > 0) {
-    error = input + ": does not load and validate cleanly (gemini validate says why)";
-    return false;
-  }
-  ir::Model& m = checked.load.model;
-  if (m.dialect == ir::Dialect::set) {
-    ir::Diagnostics idiags;
-    if (!ir::import_model(m, *hw, {}, idiags)) {
+  auto f = assembler::assemble_file(input, *hw, {}, diags);
+  using Failed = assembler::AssembledFile::Failed;
+  switch (f.failed) {
+    case Failed::input:
+      error = input + ": does not load and validate cleanly (gemini validate says why)";
+      return false;
+    case Failed::import:
       error = input + ": import failed";
       return false;
-    }
+    case Failed::lowering:
+      error = input + ": " + (f.lower_errors.empty() ? "lowering failed" : f.lower_errors.front());
+      return false;
+    case Failed::none:
+      break;
   }
-  auto prog = assembler::lower(m, *hw, errors);
-  if (!prog) {
-    error = input + ": " + (errors.empty() ? "lowering failed" : errors.front());
-    return false;
-  }
+  const ir::Model& m = f.model;
   sim::SimOptions so;
   so.input_name = c.name;
   so.xlen = m.xlen;
   so.ylen = m.ylen;
   sim::Report r;
-  if (!sim::simulate(*prog, *hw, sim::workload_table(m), so, r, error)) return false;
+  if (!sim::simulate(*f.program, *hw, sim::workload_table(m), so, r, error)) return false;
   std::ostringstream os;
   sim::write_report_json(os, r, false);
   report = os.str();
@@ -112,7 +107,11 @@ std::optional<Difference> first_difference(const std::string& expected, const st
   }
 }
 
-int check(const std::string& dir, std::ostream& out) {
+namespace {
+// Runs every case of `dir` and hands its report to `judge`, which prints the
+// case's line and says whether it passed. Returns the number of failures.
+template <typename Judge>
+int for_each_case(const std::string& dir, std::ostream& out, Judge judge) {
   std::string error;
   auto cases = read_cases(dir, error);
   if (!cases) {
@@ -125,56 +124,46 @@ int check(const std::string& dir, std::ostream& out) {
     if (!run_case(dir, c, report, error)) {
       out << "FAIL " << c.name << ": " << error << "\n";
       ++failed;
-      continue;
+    } else if (!judge(c, report_path(dir, c), report)) {
+      ++failed;
     }
-    const fs::path p = report_path(dir, c);
+  }
+  return failed;
+}
+}  // namespace
+
+int check(const std::string& dir, std::ostream& out) {
+  return for_each_case(dir, out, [&](const Case& c, const fs::path& p, const std::string& report) {
     auto golden = slurp(p);
     if (!golden) {
       out << "FAIL " << c.name << ": no golden report " << p.string()
           << " (gemini golden update writes it)\n";
-      ++failed;
-      continue;
+      return false;
     }
     if (auto d = first_difference(*golden, report)) {
       out << "FAIL " << c.name << ": " << p.string() << ":" << d->line << " differs\n"
           << "  golden: " << d->expected << "\n  now:    " << d->actual << "\n";
-      ++failed;
-      continue;
+      return false;
     }
     out << "ok   " << c.name << "\n";
-  }
-  return failed;
+    return true;
+  });
 }
 
 int update(const std::string& dir, std::ostream& out) {
-  std::string error;
-  auto cases = read_cases(dir, error);
-  if (!cases) {
-    out << error << "\n";
-    return 1;
-  }
-  int failed = 0;
   std::error_code ec;
   fs::create_directories(fs::path(dir) / "reports", ec);
-  for (const Case& c : *cases) {
-    std::string report;
-    if (!run_case(dir, c, report, error)) {
-      out << "FAIL " << c.name << ": " << error << "\n";
-      ++failed;
-      continue;
-    }
-    const fs::path p = report_path(dir, c);
+  return for_each_case(dir, out, [&](const Case& c, const fs::path& p, const std::string& report) {
     auto old = slurp(p);
     std::ofstream f(p, std::ios::binary);
     f << report;
     if (!f) {
       out << "FAIL " << c.name << ": cannot write " << p.string() << "\n";
-      ++failed;
-      continue;
+      return false;
     }
     out << (old && *old == report ? "same " : "wrote ") << c.name << " -> " << p.string() << "\n";
-  }
-  return failed;
+    return true;
+  });
 }
 
 }  // namespace gemini::golden

@@ -100,7 +100,7 @@ void NocModule::dram_read(std::int32_t core, std::uint8_t engine, std::uint64_t 
                           std::int64_t bytes, Tick now) {
   const std::uint32_t id = to_port(Kind::read_request, core, engine, addr);
   msgs_[id].bytes = ctx_.params.control_bytes;
-  msgs_[id].forwarded = bytes;  // the read's size
+  msgs_[id].read_bytes = bytes;
   schedule(now, id, Ev::inject);
 }
 
@@ -224,7 +224,7 @@ void NocModule::arrive(std::uint32_t id, Tick now) {
       const std::int32_t core = m.core, port = m.port;
       const std::uint8_t engine = m.engine;
       const std::uint64_t addr = m.addr;
-      const std::int64_t bytes = m.forwarded;
+      const std::int64_t bytes = m.read_bytes;
       const std::int32_t src = m.dst, dst = m.src;
       release(id);
       const std::uint32_t d = alloc(Kind::read_data);

@@ -61,7 +61,10 @@ class NocModule : public sc_core::sc_module {
     std::int32_t core = 0;          // core index to complete / deliver to
     std::int32_t sender = 0;        // data: the sending core, whose noc_send completes
     std::int32_t port = 0;
-    std::int64_t bytes = 0, sent = 0, written = 0, forwarded = 0;
+    std::int64_t bytes = 0, sent = 0;  // on the NoC: the message's size, injected so far
+    std::int64_t read_bytes = 0;       // read request: the size of the DRAM read
+    std::int64_t forwarded = 0;        // write data: bytes handed to the DRAM so far
+    std::int64_t written = 0;          // write data: bytes the DRAM has written
     std::uint64_t addr = 0, key = 0;
     double src_ps_per_byte = 0;
     bool stalled = false;

@@ -59,7 +59,7 @@ void print_report(std::ostream& os, const Report& r) {
             "(%.1f%%); ",
             r.dram_bytes, r.dram_ports.size(), r.dram_achieved_gbps, r.dram_peak_gbps,
             r.dram_peak_gbps > 0 ? 100.0 * r.dram_achieved_gbps / r.dram_peak_gbps : 0.0);
-  if (r.dram_has_rows)
+  if (r.dram_has_rows())
     os << fmt("row-hit rate %.1f%%\n", 100.0 * r.dram_row_hit_rate);
   else
     os << "row-hit rate n/a (the " << r.dram_model << " model has no rows)\n";
@@ -69,7 +69,7 @@ void print_report(std::ostream& os, const Report& r) {
       const std::int64_t bursts = p.row_hits + p.row_misses + p.row_conflicts;
       const std::string name = p.side + " " + std::to_string(p.row);
       const std::string hits =
-          r.dram_has_rows && bursts > 0 ? fmt("%.1f%%", 100.0 * p.row_hits / bursts) : "-";
+          r.dram_has_rows() && bursts > 0 ? fmt("%.1f%%", 100.0 * p.row_hits / bursts) : "-";
       os << fmt("  %-12s %14" PRId64 " %14" PRId64 " %9.3f %8s\n", name.c_str(), p.bytes_read,
                 p.bytes_written, p.achieved_gbps, hits.c_str());
     }
@@ -154,7 +154,7 @@ void write_report_json(std::ostream& os, const Report& r, bool host) {
   kv("achieved_gbps", r.dram_achieved_gbps);
   kv("peak_gbps", r.dram_peak_gbps);
   w.key("row_hit_rate");
-  if (r.dram_has_rows)
+  if (r.dram_has_rows())
     w.value(r.dram_row_hit_rate);
   else
     w.null();

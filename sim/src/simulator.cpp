@@ -68,10 +68,9 @@ bool simulate(const assembler::Program& program, const ir::HardwareConfig& hw,
     {
       System top("gemini", program, images, ctx);
       // A limit beyond what picoseconds can hold is no limit.
-      const bool limited = options.until_cycles > 0 &&
-                           options.until_cycles < (kNever - 1) / ctx.params.period;
-      top.run_and_report(workloads, limited ? options.until_cycles * ctx.params.period : 0,
-                         report);
+      const bool limited =
+          options.until_cycles > 0 && options.until_cycles < (kNever - 1) / ctx.params.period;
+      top.run_and_report(workloads, limited ? options.until_cycles * ctx.params.period : 0, report);
     }
   }
   ctx.progress.done();

@@ -131,7 +131,6 @@ void System::run_and_report(const WorkloadTable& workloads, Tick until, Report& 
     cr.other = cyc[5];
     cr.instructions = c->instructions();
     cr.retired = c->retired();
-    cr.finished = c->done();
     cr.peak_l2_bytes = c->peak_l2();
     r.instructions += cr.instructions;
     r.peak_l2_bytes = std::max(r.peak_l2_bytes, cr.peak_l2_bytes);
@@ -165,7 +164,6 @@ void System::run_and_report(const WorkloadTable& workloads, Tick until, Report& 
   }
   r.dram_achieved_gbps = seconds_ns > 0 ? r.dram_bytes / seconds_ns : 0;
   r.dram_row_hit_rate = bursts > 0 ? static_cast<double>(hits) / bursts : 0;
-  r.dram_has_rows = ctx_.params.hw->dram.model == "banked";
 
   const MeshNoc& mesh = noc_->mesh();
   const MeshNoc::LinkUse use = mesh.router_link_use();

@@ -25,5 +25,7 @@ struct VerifyLimits {
 // Problems found, one line each ("core 3 #120 pe_run: ..."); empty when none.
 std::vector<std::string> verify(const std::vector<CoreProgram>& cores, const VerifyLimits& limits,
                                 std::size_t max_problems = 100);
+// A lowered program, with its own L2 and WL0 sizes.
+std::vector<std::string> verify(const Program& p, std::size_t max_problems = 100);
 
 }  // namespace gemini::assembler

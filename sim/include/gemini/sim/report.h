@@ -24,7 +24,7 @@ struct CoreReport {
   std::int64_t compute = 0, dram = 0, noc = 0, token = 0, l2_space = 0, other = 0;
   std::int64_t instructions = 0;
   std::int64_t retired = 0;  // instructions retired (all of them unless stopped early)
-  bool finished = false;
+  bool finished() const { return retired == instructions; }
   std::int64_t peak_l2_bytes = 0;
   std::int64_t stall() const { return dram + noc + token + l2_space + other; }
 };
@@ -71,7 +71,8 @@ struct Report {
   std::vector<DramPortReport> dram_ports;
   std::int64_t dram_bytes = 0;
   double dram_achieved_gbps = 0, dram_peak_gbps = 0, dram_row_hit_rate = 0;
-  bool dram_has_rows = false;  // the model has banks and rows (row_hit_rate means something)
+  // The model has banks and rows (row_hit_rate means something).
+  bool dram_has_rows() const { return dram_model == "banked"; }
   std::int64_t noc_packets = 0, noc_bytes = 0;
   std::int32_t noc_links = 0;
   double noc_link_util_max = 0, noc_link_util_mean = 0;

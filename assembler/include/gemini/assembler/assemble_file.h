@@ -1,0 +1,39 @@
+#pragma once
+// IR file -> validated full-dialect model -> per-core programs: the chain
+// that `gemini asm`, `gemini sim`, the golden cases, the corpus tests and the
+// benchmarks share. It prints nothing; callers report what went wrong.
+//
+// The lowering trusts the IR, so a file that does not load and validate
+// cleanly is refused before it. Public-dialect files go through the same
+// import as `gemini import`, in memory.
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gemini/assembler/lowering.h"
+#include "gemini/ir/diagnostics.h"
+#include "gemini/ir/hw_config.h"
+#include "gemini/ir/loader.h"
+#include "gemini/ir/model.h"
+
+namespace gemini::assembler {
+
+struct AssembledFile {
+  enum class Failed { none, input, import, lowering };
+  Failed failed = Failed::none;
+  ir::LoadStatus load_status = ir::LoadStatus::ok;
+  ir::Diagnostics import_diagnostics;  // of the in-memory import
+  std::vector<std::string> lower_errors;
+  ir::Model model;                 // full dialect once imported
+  std::optional<Program> program;  // when failed == none
+};
+
+// Load and validation diagnostics go to `diagnostics`. `on_phase`, when
+// given, is called after "load+validate", "import" and "lower".
+AssembledFile assemble_file(const std::string& path, const ir::HardwareConfig& hw,
+                            const ir::LoadOptions& options, ir::Diagnostics& diagnostics,
+                            const std::function<void(const char* phase)>& on_phase = {});
+
+}  // namespace gemini::assembler
