@@ -57,6 +57,7 @@ int run_asm(const AsmOptions& opt) {
     std::cout << opt.in << " -> " << opt.out << ": " << prog->cores.size() << " cores, " << total
               << " instructions" << (opt.no_verify ? " (not verified)" : ", verified") << "\n";
   }
+  keep_until_exit(std::move(*lowered));
   return kExitOk;
 }
 

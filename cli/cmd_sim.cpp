@@ -69,6 +69,7 @@ int run_sim(const SimCliOptions& opt) {
     for (const std::string& b : report.blocked) std::cerr << "  " << b << "\n";
     return kExitInvalid;
   }
+  keep_until_exit(std::move(*lowered));
   return kExitOk;
 }
 

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <iostream>
+#include <vector>
 
 #include "common.h"
 #include "gemini/assembler/assemble_file.h"
@@ -31,6 +32,11 @@ void StatusLine::phase(const char* what) {
   if (!enabled_ || std::chrono::steady_clock::now() - start_ < std::chrono::seconds(1)) return;
   std::cerr << "\r" << std::string(60, ' ') << "\rgemini: " << what << "..." << std::flush;
   shown_ = true;
+}
+
+void keep_until_exit(Lowered&& l) {
+  static auto* kept = new std::vector<Lowered*>();
+  kept->push_back(new Lowered(std::move(l)));
 }
 
 std::optional<Lowered> load_and_lower(const std::string& in, const ir::HardwareConfig& hw,

@@ -7,14 +7,20 @@
 namespace gemini::assembler {
 
 std::optional<Instr> bind(const Invocation& inv, std::string& error) {
+  Instr in;
+  if (!bind(inv, in, error)) return std::nullopt;
+  return in;
+}
+
+bool bind(const Invocation& inv, Instr& in, std::string& error) {
   const OpInfo* op = op_info(inv.op);
-  auto fail = [&](const std::string& msg) -> std::optional<Instr> {
+  auto fail = [&](const std::string& msg) {
     error = std::string(op ? op->mnemonic : "?") + " (" + std::string(inv.origin) + "): " + msg;
-    return std::nullopt;
+    return false;
   };
   if (!op) return fail("unknown opcode");
   if (inv.overflow) return fail("more bindings than the signature has slots");
-  Instr in;
+  in = Instr{};
   in.op = inv.op;
   in.workload = inv.workload;
   if (op->engine == Engine::kCount) {
@@ -32,7 +38,7 @@ std::optional<Instr> bind(const Invocation& inv, std::string& error) {
   auto field_index = [&](std::string_view name) -> std::optional<std::size_t> {
     for (std::size_t i = 0; i < op->fields.size(); ++i)
       if (op->fields[i].name == name) return i;
-    return std::nullopt;
+    return false;
   };
   // Slot of field fi among the scalar (or box) fields: counted, not looked up by name.
   auto slot = [&](std::size_t fi) {
@@ -77,20 +83,20 @@ std::optional<Instr> bind(const Invocation& inv, std::string& error) {
       return fail(std::string(t.access == Access::write ? "writes" : "reads") + " through " +
                   (f.access == Access::write ? "write" : "read") + " slot \"" + std::string(slot) +
                   "\"");
-    if (!set(*fi, t.unused ? 0 : t.addr)) return std::nullopt;
+    if (!set(*fi, t.unused ? 0 : t.addr)) return false;
     // The slot's bytes and box fields: fields of the same role without access.
     for (std::size_t k = 0; k < op->fields.size(); ++k) {
       const Field& g = op->fields[k];
       if (g.role != f.role || g.access != Access::none || done[k]) continue;
       if (g.type == FieldType::box) {
         if (t.unused) {
-          if (!set_box(k, Box{})) return std::nullopt;
+          if (!set_box(k, Box{})) return false;
           continue;
         }
         if (!t.box) continue;  // may come from another slot of the same role
-        if (!set_box(k, *t.box)) return std::nullopt;
+        if (!set_box(k, *t.box)) return false;
       } else {
-        if (!set(k, t.unused ? 0 : t.bytes)) return std::nullopt;
+        if (!set(k, t.unused ? 0 : t.bytes)) return false;
       }
     }
   }
@@ -100,17 +106,17 @@ std::optional<Instr> bind(const Invocation& inv, std::string& error) {
         op->fields[*fi].type == FieldType::box)
       return fail("has no argument slot \"" + std::string(name) + "\"");
     if (done[*fi]) return fail("argument \"" + std::string(name) + "\" bound twice");
-    if (!set(*fi, v)) return std::nullopt;
+    if (!set(*fi, v)) return false;
   }
   for (const auto& [name, b] : inv.boxes) {
     auto fi = field_index(name);
     if (!fi || op->fields[*fi].type != FieldType::box)
       return fail("has no box slot \"" + std::string(name) + "\"");
-    if (!set_box(*fi, b)) return std::nullopt;
+    if (!set_box(*fi, b)) return false;
   }
   for (std::size_t i = 0; i < op->fields.size(); ++i)
     if (!done[i]) return fail("slot \"" + std::string(op->fields[i].name) + "\" is not bound");
-  return in;
+  return true;
 }
 
 }  // namespace gemini::assembler

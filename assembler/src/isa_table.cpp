@@ -1,5 +1,6 @@
 // The instruction table: every opcode's fields, once. See docs/isa.md.
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -116,6 +117,10 @@ constexpr OpInfo kOps[] = {
     {Opcode::vp_run, "vp_run", Engine::vp, kVpRun, ""},
 };
 
+// Every opcode fits the fixed-size per-field tables (binding, slot indices).
+static_assert(std::all_of(std::begin(kOps), std::end(kOps),
+                          [](const OpInfo& o) { return o.fields.size() <= 26; }));
+
 constexpr std::string_view kEngineNames[] = {"dma_in", "dma_out", "noc", "wl0", "pe", "vp", "ctrl"};
 
 // Every field fits in the 64 bytes and no two overlap: checked at start-up.
@@ -222,6 +227,21 @@ std::optional<FieldSlot> find_field(const OpInfo& op, std::string_view name) {
     (is_box ? box : scalar) += 1;
   }
   return std::nullopt;
+}
+
+std::size_t field_slot_index(const OpInfo& op, std::size_t field) {
+  // Per opcode and field: its index among the opcode's scalar (or box) fields.
+  static const auto table = [] {
+    std::array<std::array<std::uint8_t, 32>, 256> t{};
+    for (const OpInfo& o : all_ops()) {
+      std::size_t scalar = 0, box = 0;
+      for (std::size_t i = 0; i < o.fields.size() && i < 32; ++i)
+        t[static_cast<std::size_t>(o.op)][i] = static_cast<std::uint8_t>(
+            o.fields[i].type == FieldType::box ? box++ : scalar++);
+    }
+    return t;
+  }();
+  return table[static_cast<std::size_t>(op.op)][field];
 }
 
 namespace {

@@ -2,10 +2,9 @@
 
 #include <algorithm>
 #include <deque>
-#include <map>
 #include <queue>
-#include <set>
-#include <unordered_map>
+
+#include <boost/unordered/unordered_flat_map.hpp>
 
 #include "gemini/assembler/invocation.h"
 #include "gemini/ir/graph.h"
@@ -40,13 +39,30 @@ struct Tensor {
 
 enum class Kind : std::uint8_t { load, credit, wl0, compute, send, store };
 
+// A key of three 32-bit parts (core, transfer, tensor), hashed as one word.
+struct Key3 {
+  std::uint32_t a;
+  TransferId b;
+  std::uint32_t c;
+  bool operator==(const Key3&) const = default;
+};
+struct Key3Hash {
+  std::size_t operator()(const Key3& k) const {
+    return (static_cast<std::uint64_t>(k.b) * 0x9e3779b97f4a7c15ULL) ^
+           (std::uint64_t{k.a} << 32 | k.c);
+  }
+};
+
 struct Event {
   Kind kind;
+  Engine queue;
+  std::uint8_t phase = 0;
   std::uint32_t core;      // index into model cores
   std::uint32_t workload;  // index into the core's workloads
-  Engine queue;
+  // Its instructions, bound when the event is built (typed binding,
+  // invocation.h): ops_[op_begin, op_end) of the lowerer.
+  std::uint32_t op_begin = 0, op_end = 0;
   std::vector<std::uint32_t> deps;
-  std::vector<Instr> ops;  // bound when the event is built (typed binding, invocation.h)
   // Cross-core tokens this event produces: (kind, transfer, to core index).
   struct Token {
     TokenKind kind;
@@ -58,11 +74,9 @@ struct Event {
   // Filled at emission.
   std::uint32_t last_count = 0;
   // Symbolic dependencies resolved after all events exist.
-  std::vector<TransferId> dram_after;  // DRAM writes (DRAM in transfers) a load re-reads
-  std::optional<std::tuple<std::uint32_t, TransferId, std::uint32_t>>
-      credit_key;  // a send's receiver
+  const std::vector<TransferId>* dram_after = nullptr;  // DRAM writes a load re-reads
+  std::optional<Key3> credit_key;  // a send's receiver: (core, transfer, tensor)
   std::int64_t prio = 0;
-  std::uint8_t phase = 0;
 };
 
 // A received transfer on a core: (transfer id, source core), exact.
@@ -79,7 +93,9 @@ struct ReceiverKeyHash {
   }
 };
 template <typename V>
-using ReceiverMap = std::unordered_map<ReceiverKey, V, ReceiverKeyHash>;
+using ReceiverMap = boost::unordered_flat_map<ReceiverKey, V, ReceiverKeyHash>;
+template <typename K, typename V>
+using FlatMap = boost::unordered_flat_map<K, V>;
 
 class Lowerer {
  public:
@@ -95,18 +111,33 @@ class Lowerer {
            std::to_string(x.workload_id) + " (" + x.layer_name + ")";
   }
   void error(std::string s) { errors_.push_back(std::move(s)); }
-  // Typed binding of an invocation; a binding error is reported and a nop
-  // stands in (the lowering then fails before emitting).
-  Instr bound(const Invocation& inv) {
+  // Typed binding of an invocation into the next instruction of ops_; a
+  // binding error is reported and a nop stands in (the lowering then fails
+  // before emitting).
+  void bound(const Invocation& inv) {
+    Instr& in = ops_.emplace_back();
     std::string err;
-    auto in = bind(inv, err);
-    if (!in) {
+    if (!bind(inv, in, err)) {
       error(err);
-      return Instr{};
+      in = Instr{};
     }
-    return *in;
+  }
+  // An event of core c, workload i; its instructions are the ones bound
+  // from now until add().
+  Event make(Kind k, Engine q, std::uint8_t phase, std::uint32_t c, std::uint32_t i,
+             std::int64_t prio) const {
+    Event e{};
+    e.kind = k;
+    e.queue = q;
+    e.phase = phase;
+    e.core = c;
+    e.workload = i;
+    e.op_begin = e.op_end = static_cast<std::uint32_t>(ops_.size());
+    e.prio = prio;
+    return e;
   }
   std::uint32_t add(Event e) {
+    e.op_end = static_cast<std::uint32_t>(ops_.size());
     events_.push_back(std::move(e));
     return static_cast<std::uint32_t>(events_.size() - 1);
   }
@@ -134,17 +165,17 @@ class Lowerer {
   };
   std::vector<ReceiverMap<Receivers>> receivers_;
   std::vector<std::vector<std::vector<std::uint32_t>>> at_;  // [core][workload][entry] -> tensor
-  std::unordered_map<TransferId, std::int64_t> dram_out_addr_, dram_in_addr_;
-  std::unordered_map<TransferId, const std::vector<TransferId>*>
-      related_;  // DRAM out -> related_ifmap
+  FlatMap<TransferId, std::int64_t> dram_out_addr_, dram_in_addr_;
+  FlatMap<TransferId, const std::vector<TransferId>*> related_;  // DRAM out -> related_ifmap
   std::int64_t dram_end_ = 0;
-  std::unordered_map<std::int32_t, std::uint32_t> core_index_;
+  FlatMap<std::int32_t, std::uint32_t> core_index_;
   std::vector<Event> events_;
+  std::vector<Instr> ops_;  // the instructions of all events, in event order
   std::deque<std::string> labels_;  // "core 3 workload 12 (conv1)", viewed by invocations
   // Events awaited by others across cores, keyed for resolution.
-  std::map<std::tuple<std::uint32_t, TransferId, std::uint32_t>, std::uint32_t>
-      credit_of_;                                           // (core, transfer, tensor)
-  std::unordered_map<TransferId, std::uint32_t> store_of_;  // DRAM in transfer -> store
+  boost::unordered_flat_map<Key3, std::uint32_t, Key3Hash>
+      credit_of_;                                 // (core, transfer, tensor)
+  FlatMap<TransferId, std::uint32_t> store_of_;  // DRAM in transfer -> store
 };
 
 void Lowerer::build_tensors() {
@@ -152,7 +183,7 @@ void Lowerer::build_tensors() {
   at_.resize(m_.cores.size());
   for (std::uint32_t c = 0; c < m_.cores.size(); ++c) {
     const auto& wls = m_.cores[c].workloads;
-    std::map<std::string, std::uint32_t> prev, cur;
+    boost::unordered_flat_map<std::string, std::uint32_t> prev, cur;
     for (std::uint32_t i = 0; i < wls.size(); ++i) {
       cur.clear();
       auto& ids = at_[c].emplace_back();
@@ -305,6 +336,9 @@ void Lowerer::build_events() {
     for (const ir::Workload& w : core.workloads)
       estimate += 4 + w.buffer.size() * 2 + w.ofmap.size() * 2;
   events_.reserve(estimate);
+  ops_.reserve(estimate);
+  std::vector<TransferId> ifmap_ids;                        // of one workload
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> sent;  // of one ofmap
 
   for (std::uint32_t c = 0; c < m_.cores.size(); ++c) {
     const ir::Core& core = m_.cores[c];
@@ -315,8 +349,7 @@ void Lowerer::build_events() {
       const std::string_view origin = labels_.emplace_back(who(c, i));
       const auto wid = static_cast<std::uint32_t>(w.workload_id);
       auto make = [&](Kind k, Engine q, std::uint8_t phase) {
-        Event e{k, c, i, q, {}, {}, {}, 0, {}, std::nullopt, prio, phase};
-        return e;
+        return this->make(k, q, phase, c, i, prio);
       };
 
       // 1. Tensors newly added before this workload: loads and credits.
@@ -344,9 +377,9 @@ void Lowerer::build_events() {
             inv.tensor("l2", {x.addr, s.size, to_box(x.entry->box), Access::write});
             inv.tensor("dram", {it->second, s.size, to_box(s.box), Access::read});
             inv.arg("transfer", s.transfer_id);
-            e.ops.push_back(bound(inv));
+            bound(inv);
             if (auto ro = related_.find(s.transfer_id); ro != related_.end())
-              e.dram_after = *ro->second;
+              e.dram_after = ro->second;
             const std::uint32_t id = add(std::move(e));
             x.accesses.push_back(id);
             x.writers.push_back(id);
@@ -368,10 +401,10 @@ void Lowerer::build_events() {
                 .arg("transfer", s.transfer_id)
                 .arg("to", s.core_id);
             inv.tensor("grant", {x.addr, x.size, std::nullopt, Access::write});
-            e.ops.push_back(bound(inv));
+            bound(inv);
             e.tokens.push_back({TokenKind::credit, s.transfer_id, from->second});
             const std::uint32_t id = add(std::move(e));
-            credit_of_[{c, s.transfer_id, t}] = id;
+            credit_of_[Key3{c, s.transfer_id, t}] = id;
             x.accesses.push_back(id);
           }
         }
@@ -380,9 +413,9 @@ void Lowerer::build_events() {
       // Operands of the workload.
       std::vector<std::uint32_t> ins;
       std::optional<std::uint32_t> wt, out;
-      std::set<TransferId> ifmap_ids;
+      ifmap_ids.clear();
       for (const ir::Ifmap& f : w.ifmap)
-        ifmap_ids.insert(f.transfer_id.begin(), f.transfer_id.end());
+        ifmap_ids.insert(ifmap_ids.end(), f.transfer_id.begin(), f.transfer_id.end());
       const bool flagged =
           std::any_of(w.buffer.begin(), w.buffer.end(),
                       [](const ir::BufferEntry& b) { return b.cur_wl_ifmap.has_value(); });
@@ -397,7 +430,10 @@ void Lowerer::build_events() {
         if (b.type == ir::TensorType::ifmap &&
             (flagged ? b.cur_wl_ifmap.value_or(false)
                      : std::any_of(b.transfer_id.begin(), b.transfer_id.end(),
-                                   [&](TransferId x) { return ifmap_ids.count(x) > 0; })))
+                                   [&](TransferId x) {
+                                     return std::find(ifmap_ids.begin(), ifmap_ids.end(), x) !=
+                                            ifmap_ids.end();
+                                   })))
           ins.push_back(t);
         if (b.type == ir::TensorType::weight && w.weight && shares(w.weight->transfer_id) && !wt)
           wt = t;
@@ -440,7 +476,7 @@ void Lowerer::build_events() {
           auto d = dram_out_addr_.find(tr);
           inv.arg("dram", from_l2 || d == dram_out_addr_.end() ? 0 : d->second);
           inv.arg("transfer", tr);
-          e.ops.push_back(bound(inv));
+          bound(inv);
           if (from_l2) data_deps(*wt, e);
         }
         wl0_event = add(std::move(e));
@@ -506,7 +542,7 @@ void Lowerer::build_events() {
         cfg.arg("wl0", w.wl0_buffer && !w.wl0_buffer->empty()
                            ? (*w.wl0_buffer)[0].address.value_or(0)
                            : 0);
-        e.ops.push_back(bound(cfg));
+        bound(cfg);
         bool acc = false;
         std::vector<std::uint32_t> srcs = ins;
         if (srcs.empty())
@@ -522,7 +558,7 @@ void Lowerer::build_events() {
           run.tensor("weight", {wt ? tensors_[c][*wt].addr : 0, wt ? tensors_[c][*wt].size : 0,
                                 std::nullopt, Access::read});
           run.tensor("ofmap", {o.addr, out_bytes, to_box(w.workload), Access::write});
-          e.ops.push_back(bound(run));
+          bound(run);
           acc = true;
         }
       } else {
@@ -567,7 +603,7 @@ void Lowerer::build_events() {
             run.tensor("in1", {0, 0, std::nullopt, Access::read, true});
           }
           run.tensor("out", {o.addr, out_bytes, to_box(w.workload), Access::write});
-          e.ops.push_back(bound(run));
+          bound(run);
           if (!first && k + 1 >= srcs.size()) break;
           if (first && srcs.size() <= 2) break;
         }
@@ -581,7 +617,7 @@ void Lowerer::build_events() {
 
       // 4. Sends and stores of every ofmap destination.
       for (const ir::Ofmap& of : w.ofmap) {
-        std::set<std::pair<std::uint32_t, std::uint32_t>> sent;  // (core, tensor)
+        sent.clear();  // (core, tensor) already sent this ofmap
         for (const ir::Endpoint& d : of.destination) {
           if (d.type == ir::EndpointType::dram) {
             Event s = make(Kind::store, Engine::dma_out, 3);
@@ -596,7 +632,7 @@ void Lowerer::build_events() {
             inv.tensor("dram",
                        {a == dram_in_addr_.end() ? 0 : a->second, 0, std::nullopt, Access::write});
             inv.arg("transfer", of.transfer_id);
-            s.ops.push_back(bound(inv));
+            bound(inv);
             const std::uint32_t id = add(std::move(s));
             store_of_[of.transfer_id] = id;
             tensors_[c][*out].accesses.push_back(id);
@@ -624,7 +660,8 @@ void Lowerer::build_events() {
             continue;
           }
           if (dc == c && *r == *out) continue;  // written there directly
-          if (!sent.insert({dc, *r}).second) continue;
+          if (std::find(sent.begin(), sent.end(), std::pair{dc, *r}) != sent.end()) continue;
+          sent.emplace_back(dc, *r);
           Event s = make(Kind::send, Engine::noc, 3);
           s.deps.push_back(comp);
           const Tensor& rt = tensors_[dc][*r];
@@ -636,9 +673,9 @@ void Lowerer::build_events() {
                      {o.addr, std::max<std::int64_t>(of.size, 1), to_box(of.box), Access::read});
           inv.tensor("dst", {rt.addr, 0, to_box(rt.entry->box), Access::write});
           inv.arg("to", d.core_id).arg("transfer", of.transfer_id);
-          s.ops.push_back(bound(inv));
+          bound(inv);
           s.tokens.push_back({TokenKind::data, of.transfer_id, dc});
-          s.credit_key = std::tuple{dc, of.transfer_id, *r};
+          s.credit_key = Key3{dc, of.transfer_id, *r};
           const std::uint32_t id = add(std::move(s));
           tensors_[c][*out].accesses.push_back(id);
           tensors_[dc][*r].writers.push_back(id);
@@ -655,7 +692,8 @@ void Lowerer::build_events() {
       auto cr = credit_of_.find(*e.credit_key);
       if (cr != credit_of_.end()) e.deps.push_back(cr->second);
     }
-    for (TransferId r : e.dram_after) {
+    if (e.dram_after == nullptr) continue;
+    for (TransferId r : *e.dram_after) {
       auto st = store_of_.find(r);
       if (st == store_of_.end()) continue;  // reported by the validator (X007)
       e.deps.push_back(st->second);
@@ -702,22 +740,29 @@ std::vector<std::uint32_t> Lowerer::schedule() {
     for (std::uint32_t i = 0; i < n; ++i)  // ascending i: each list in the old push order
       for (std::uint32_t p : events_[i].deps) out[fill[p]++] = i;
   }
-  using Key = std::tuple<std::int64_t, std::uint32_t, std::uint8_t, std::uint32_t, std::uint32_t>;
-  auto key = [&](std::uint32_t i) {
-    const Event& e = events_[i];
-    return Key{e.prio, e.workload, e.phase, e.core, i};
-  };
-  std::priority_queue<Key, std::vector<Key>, std::greater<>> ready;
-  for (std::uint32_t i = 0; i < events_.size(); ++i)
-    if (indeg[i] == 0) ready.push(key(i));
+  // Priority (earliest predicted start, then workload, phase, core, event)
+  // ranked once, so that the ready queue holds plain ranks.
+  std::vector<std::uint32_t> by_rank(n);
+  for (std::uint32_t i = 0; i < n; ++i) by_rank[i] = i;
+  std::sort(by_rank.begin(), by_rank.end(), [&](std::uint32_t a, std::uint32_t b) {
+    const Event& x = events_[a];
+    const Event& y = events_[b];
+    return std::tie(x.prio, x.workload, x.phase, x.core, a) <
+           std::tie(y.prio, y.workload, y.phase, y.core, b);
+  });
+  std::vector<std::uint32_t> rank(n);
+  for (std::uint32_t r = 0; r < n; ++r) rank[by_rank[r]] = r;
+  std::priority_queue<std::uint32_t, std::vector<std::uint32_t>, std::greater<>> ready;
+  for (std::uint32_t i = 0; i < n; ++i)
+    if (indeg[i] == 0) ready.push(rank[i]);
   std::vector<std::uint32_t> order;
-  order.reserve(events_.size());
+  order.reserve(n);
   while (!ready.empty()) {
-    const std::uint32_t i = std::get<4>(ready.top());
+    const std::uint32_t i = by_rank[ready.top()];
     ready.pop();
     order.push_back(i);
     for (std::uint32_t k = first[i]; k < first[i + 1]; ++k)
-      if (--indeg[out[k]] == 0) ready.push(key(out[k]));
+      if (--indeg[out[k]] == 0) ready.push(rank[out[k]]);
   }
   if (order.size() != events_.size()) {
     for (std::uint32_t i = 0; i < events_.size(); ++i)
@@ -735,11 +780,13 @@ void Lowerer::emit(const std::vector<std::uint32_t>& order, Program& p) {
   const std::size_t n = m_.cores.size();
   std::vector<std::array<std::uint32_t, kEngines>> count(n, std::array<std::uint32_t, kEngines>{});
   std::vector<std::array<std::array<std::uint32_t, kEngines>, kEngines>> waited(n);
-  std::map<std::tuple<std::uint32_t, TokenKind, TransferId, std::uint32_t>, std::int64_t>
-      tokens;  // (to, kind, t, from)
+  // Tokens sent so far per (to core, kind, transfer, from core): the
+  // receiving core, the transfer, then the sending core and kind packed.
+  boost::unordered_flat_map<Key3, std::int64_t, Key3Hash> tokens;
   p.cores.resize(n);
   std::vector<std::size_t> ops_per_core(n, 0);
-  for (const Event& e : events_) ops_per_core[e.core] += e.ops.size() + e.deps.size() / 2 + 1;
+  for (const Event& e : events_)
+    ops_per_core[e.core] += e.op_end - e.op_begin + e.deps.size() / 2 + 1;
   for (std::uint32_t c = 0; c < n; ++c) {
     p.cores[c].program.instrs.reserve(ops_per_core[c] + 1);
     p.cores[c].program.core_id = m_.cores[c].core_id;
@@ -789,11 +836,11 @@ void Lowerer::emit(const std::vector<std::uint32_t>& order, Program& p) {
       waited[c][q][eng] = need[eng];
     }
     for (const Instr& w : token_waits) push(c, w);
-    for (const Instr& in : e.ops) push(c, in);
+    for (std::uint32_t k = e.op_begin; k < e.op_end; ++k) push(c, ops_[k]);
     // Tokens this event produces: a send's data token travels with it; a
     // credit is its own signal; a store signals each core re-reading it.
     for (Event::Token& k : e.tokens) {
-      k.ordinal = ++tokens[{k.to, k.kind, k.transfer, c}];
+      k.ordinal = ++tokens[Key3{k.to, k.transfer, c << 2 | static_cast<std::uint32_t>(k.kind)}];
       if (e.kind != Kind::store) continue;
       Instr s;
       s.op = Opcode::signal;

@@ -1,7 +1,6 @@
 #include "gemini/assembler/verifier.h"
 
 #include <algorithm>
-#include <map>
 #include <unordered_map>
 
 namespace gemini::assembler {
@@ -114,21 +113,42 @@ std::vector<std::string> verify_cores(const std::vector<const CoreProgram*>& cor
            std::string(cores[c]->instrs[i].info().mnemonic);
   };
 
-  // Token producers: (to core, kind, transfer, from core) -> instructions in order.
-  std::map<std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t>,
-           std::vector<std::size_t>>
-      produced;
+  // Scalar slots of the token fields, looked up once.
+  auto slot = [](Opcode op, std::string_view f) { return find_field(*op_info(op), f)->index; };
+  const std::size_t send_to = slot(Opcode::noc_send, "to");
+  const std::size_t send_transfer = slot(Opcode::noc_send, "transfer");
+  const std::size_t sig_to = slot(Opcode::signal, "to"), sig_kind = slot(Opcode::signal, "kind");
+  const std::size_t sig_transfer = slot(Opcode::signal, "transfer");
+  const std::size_t wt_kind = slot(Opcode::wait_token, "kind");
+  const std::size_t wt_transfer = slot(Opcode::wait_token, "transfer");
+  const std::size_t wt_from = slot(Opcode::wait_token, "from");
+  const std::size_t wt_count = slot(Opcode::wait_token, "count");
+  const std::size_t wl_on = slot(Opcode::wait_local, "on");
+  const std::size_t wl_count = slot(Opcode::wait_local, "count");
+
+  // Token producers, (to core, kind, transfer, from core) then instruction,
+  // sorted: the producers of one token are a run, in program order.
+  using TokenKey = std::array<std::int64_t, 4>;
+  std::vector<std::pair<TokenKey, std::size_t>> produced;
   for (std::size_t c = 0; c < n; ++c)
     for (std::size_t i = 0; i < cores[c]->instrs.size(); ++i) {
       const Instr& in = cores[c]->instrs[i];
       if (in.op == Opcode::noc_send)
-        produced[{in.get("to"), static_cast<std::int64_t>(TokenKind::data), in.get("transfer"),
-                  cores[c]->core_id}]
-            .push_back(base[c] + i);
+        produced.push_back({{in.v[send_to], static_cast<std::int64_t>(TokenKind::data),
+                             in.v[send_transfer], cores[c]->core_id},
+                            base[c] + i});
       if (in.op == Opcode::signal)
-        produced[{in.get("to"), in.get("kind"), in.get("transfer"), cores[c]->core_id}].push_back(
-            base[c] + i);
+        produced.push_back(
+            {{in.v[sig_to], in.v[sig_kind], in.v[sig_transfer], cores[c]->core_id}, base[c] + i});
     }
+  std::sort(produced.begin(), produced.end());
+  // The producers of a token: [first, last) of `produced`.
+  auto producers = [&](const TokenKey& k) {
+    const auto lo = std::lower_bound(produced.begin(), produced.end(), std::pair{k, std::size_t{0}});
+    auto hi = lo;
+    while (hi != produced.end() && hi->first == k) ++hi;
+    return std::pair{lo, hi};
+  };
 
   // V1 and the edges of V2: each instruction has at most two predecessors,
   // the previous instruction of its queue and what it waits for.
@@ -146,8 +166,13 @@ std::vector<std::string> verify_cores(const std::vector<const CoreProgram*>& cor
       last[q] = g;
       have[q] = true;
       if (in.op == Opcode::wait_local) {
-        const auto on = static_cast<std::size_t>(in.get("on"));
-        const auto cnt = static_cast<std::size_t>(in.get("count"));
+        const auto on = static_cast<std::size_t>(in.v[wl_on]);
+        const auto cnt = static_cast<std::size_t>(in.v[wl_count]);
+        if (on >= kEngines || cnt == 0) {
+          problem(name(c, i) + ": waits on queue " + std::to_string(on) + " for " +
+                  std::to_string(cnt) + " instructions (no such queue, or nothing to wait for)");
+          continue;
+        }
         if (cnt > queues[c][on].size()) {
           problem(name(c, i) + ": waits for " + std::to_string(cnt) + " instructions of queue " +
                   std::string(to_string(static_cast<Engine>(on))) + ", which has only " +
@@ -156,18 +181,18 @@ std::vector<std::string> verify_cores(const std::vector<const CoreProgram*>& cor
         }
         add_pred(g, base[c] + queues[c][on][cnt - 1]);
       } else if (in.op == Opcode::wait_token) {
-        auto it =
-            produced.find({cores[c]->core_id, in.get("kind"), in.get("transfer"), in.get("from")});
-        const auto cnt = static_cast<std::size_t>(in.get("count"));
-        const std::size_t have_n = it == produced.end() ? 0 : it->second.size();
-        if (cnt > have_n) {
+        const auto [lo, hi] = producers(
+            {cores[c]->core_id, in.v[wt_kind], in.v[wt_transfer], in.v[wt_from]});
+        const auto cnt = static_cast<std::size_t>(in.v[wt_count]);
+        const auto have_n = static_cast<std::size_t>(hi - lo);
+        if (cnt == 0 || cnt > have_n) {
           problem(name(c, i) + ": waits for " + std::to_string(cnt) + " token(s) of transfer " +
-                  std::to_string(in.get("transfer")) + " from core " +
-                  std::to_string(in.get("from")) + " but only " + std::to_string(have_n) +
+                  std::to_string(in.v[wt_transfer]) + " from core " +
+                  std::to_string(in.v[wt_from]) + " but only " + std::to_string(have_n) +
                   " are ever sent to this core");
           continue;
         }
-        add_pred(g, it->second[cnt - 1]);
+        add_pred(g, lo[static_cast<std::ptrdiff_t>(cnt) - 1].second);
       }
     }
   }
@@ -250,10 +275,10 @@ std::vector<std::string> verify_cores(const std::vector<const CoreProgram*>& cor
         k[q] = std::max(k[q], qpos[base[c] + *prev[q]]);
       }
       if (in.op == Opcode::wait_local) {
-        const auto on = static_cast<std::size_t>(in.get("on"));
-        const auto cnt = static_cast<std::size_t>(in.get("count"));
-        k[on] = std::max<std::uint32_t>(k[on], static_cast<std::uint32_t>(cnt));
-        if (cnt <= queues[c][on].size()) {
+        const auto on = static_cast<std::size_t>(in.v[wl_on]);
+        const auto cnt = static_cast<std::size_t>(in.v[wl_count]);
+        if (on < kEngines) k[on] = std::max<std::uint32_t>(k[on], static_cast<std::uint32_t>(cnt));
+        if (on < kEngines && cnt > 0 && cnt <= queues[c][on].size()) {
           const std::size_t j = queues[c][on][cnt - 1];
           if (j < i)
             for (std::size_t e = 0; e < kEngines; ++e) k[e] = std::max(k[e], vc[j][e]);

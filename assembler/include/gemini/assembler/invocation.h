@@ -69,5 +69,7 @@ struct Invocation {
 };
 
 std::optional<Instr> bind(const Invocation& inv, std::string& error);
+// The same into `out` (the lowering's hot path binds in place); false on error.
+bool bind(const Invocation& inv, Instr& out, std::string& error);
 
 }  // namespace gemini::assembler

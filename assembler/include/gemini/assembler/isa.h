@@ -129,5 +129,7 @@ struct FieldSlot {
   bool is_box;
 };
 std::optional<FieldSlot> find_field(const OpInfo& op, std::string_view name);
+// The same for field number `field` of the opcode (a table lookup).
+std::size_t field_slot_index(const OpInfo& op, std::size_t field);
 
 }  // namespace gemini::assembler
