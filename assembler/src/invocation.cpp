@@ -55,7 +55,7 @@ bool bind(const Invocation& inv, Instr& in, std::string& error) {
               std::to_string(f.min) + ", " + std::to_string(f.max) + "]";
       return false;
     }
-    in.v[slot(fi)] = v;
+    in.set_scalar(slot(fi), v);
     done[fi] = true;
     return true;
   };
@@ -68,7 +68,7 @@ bool bind(const Invocation& inv, Instr& in, std::string& error) {
                 std::to_string(f.max) + "] or lower > upper";
         return false;
       }
-    in.boxes[slot(fi)] = b;
+    in.set_box_at(slot(fi), b);
     done[fi] = true;
     return true;
   };

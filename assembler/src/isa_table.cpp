@@ -275,11 +275,123 @@ FieldSlot must_find(Opcode op, std::string_view name) {
 }
 }  // namespace
 
-std::int64_t Instr::get(std::string_view field) const { return v[must_find(op, field).index]; }
-void Instr::set(std::string_view field, std::int64_t value) {
-  v[must_find(op, field).index] = value;
+namespace {
+// Per opcode: the table entry of each scalar slot and of each box slot.
+struct SlotTable {
+  std::array<const Field*, 26> scalar{};
+  std::array<const Field*, 2> box{};
+};
+const SlotTable& slots(Opcode op) {
+  static const auto table = [] {
+    std::array<SlotTable, 256> t{};
+    for (const OpInfo& o : all_ops()) {
+      SlotTable& x = t[static_cast<std::size_t>(o.op)];
+      std::size_t scalar = 0, box = 0;
+      for (const Field& f : o.fields) {
+        if (f.type == FieldType::box) {
+          if (box < x.box.size()) x.box[box++] = &f;
+        } else if (scalar < x.scalar.size()) {
+          x.scalar[scalar++] = &f;
+        }
+      }
+    }
+    return t;
+  }();
+  return table[static_cast<std::size_t>(op)];
 }
-const Box& Instr::box(std::string_view field) const { return boxes[must_find(op, field).index]; }
-void Instr::set_box(std::string_view field, const Box& b) { boxes[must_find(op, field).index] = b; }
+
+[[noreturn]] void instr_bug(Opcode op, const char* what, std::size_t slot) {
+  const OpInfo* info = op_info(op);
+  std::fprintf(stderr, "gemini: internal error: %s slot %zu of opcode %s\n", what, slot,
+               info ? std::string(info->mnemonic).c_str() : "?");
+  std::abort();
+}
+
+const Field& scalar_field(Opcode op, std::size_t slot) {
+  const Field* f = slot < 26 ? slots(op).scalar[slot] : nullptr;
+  if (!f) instr_bug(op, "no scalar", slot);
+  return *f;
+}
+const Field& box_field(Opcode op, std::size_t slot) {
+  const Field* f = slot < 2 ? slots(op).box[slot] : nullptr;
+  if (!f) instr_bug(op, "no box", slot);
+  return *f;
+}
+
+// Little-endian loads and stores of 1, 2, 4 or 8 bytes.
+std::uint64_t load(const std::uint8_t* p, std::size_t n) {
+  std::uint64_t v = 0;
+  for (std::size_t i = 0; i < n; ++i) v |= std::uint64_t{p[i]} << (8 * i);
+  return v;
+}
+void store(std::uint8_t* p, std::uint64_t v, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) p[i] = static_cast<std::uint8_t>(v >> (8 * i));
+}
+}  // namespace
+
+std::size_t field_width(FieldType t) {
+  switch (t) {
+    case FieldType::u16:
+      return 2;
+    case FieldType::u32:
+    case FieldType::i32:
+      return 4;
+    case FieldType::u64:
+      return 8;
+    case FieldType::box:
+      return 16;
+    default:
+      return 1;
+  }
+}
+
+std::int64_t Instr::scalar(std::size_t slot) const {
+  const Field& f = scalar_field(op, slot);
+  const std::size_t n = field_width(f.type);
+  const std::uint64_t raw = load(&payload[f.offset - kHeaderBytes], n);
+  if (f.type == FieldType::i32)
+    return static_cast<std::int32_t>(static_cast<std::uint32_t>(raw));
+  return static_cast<std::int64_t>(raw);
+}
+
+void Instr::set_scalar(std::size_t slot, std::int64_t value) {
+  const Field& f = scalar_field(op, slot);
+  if (value < f.min || value > f.max) instr_bug(op, "value out of range for", slot);
+  store(&payload[f.offset - kHeaderBytes], static_cast<std::uint64_t>(value),
+        field_width(f.type));
+}
+
+Box Instr::box_at(std::size_t slot) const {
+  const Field& f = box_field(op, slot);
+  const std::uint8_t* p = &payload[f.offset - kHeaderBytes];
+  Box b;
+  for (std::size_t d = 0; d < 4; ++d) {
+    b.lo[d] = static_cast<std::int64_t>(load(p + 2 * d, 2));
+    b.hi[d] = static_cast<std::int64_t>(load(p + 8 + 2 * d, 2));
+  }
+  return b;
+}
+
+void Instr::set_box_at(std::size_t slot, const Box& b) {
+  const Field& f = box_field(op, slot);
+  std::uint8_t* p = &payload[f.offset - kHeaderBytes];
+  for (std::size_t d = 0; d < 4; ++d) {
+    if (b.lo[d] < f.min || b.lo[d] > f.max || b.hi[d] < f.min || b.hi[d] > f.max)
+      instr_bug(op, "coordinate out of range for box", slot);
+    store(p + 2 * d, static_cast<std::uint64_t>(b.lo[d]), 2);
+    store(p + 8 + 2 * d, static_cast<std::uint64_t>(b.hi[d]), 2);
+  }
+}
+
+std::int64_t Instr::get(std::string_view field) const {
+  return scalar(must_find(op, field).index);
+}
+void Instr::set(std::string_view field, std::int64_t value) {
+  set_scalar(must_find(op, field).index, value);
+}
+Box Instr::box(std::string_view field) const { return box_at(must_find(op, field).index); }
+void Instr::set_box(std::string_view field, const Box& b) {
+  set_box_at(must_find(op, field).index, b);
+}
 
 }  // namespace gemini::assembler

@@ -269,12 +269,15 @@ void Lowerer::hazards(std::uint32_t c, std::uint32_t t, std::vector<std::uint32_
   };
   const ir::Footprint mine = footprint(x);
   std::vector<ir::ByteRange> open(mine.begin(), mine.end()), next;  // bytes no newer tensor covered
-  // Predecessors (dead before t appears), newest death first.
+  // Predecessors (dead before t appears), newest death first: the tensors
+  // before the first one still alive at x.first in death order.
   const auto& by_death = dead_order_[c];
-  for (auto it = by_death.rbegin(); it != by_death.rend() && !open.empty(); ++it) {
+  const auto alive = std::partition_point(by_death.begin(), by_death.end(), [&](std::uint32_t p) {
+    return tensors_[c][p].last < x.first;
+  });
+  for (auto it = std::make_reverse_iterator(alive); it != by_death.rend() && !open.empty(); ++it) {
     const std::uint32_t p = *it;
     const Tensor& y = tensors_[c][p];
-    if (p == t || y.last >= x.first) continue;
     const ir::Footprint theirs = footprint(y);
     const bool overlap = std::any_of(open.begin(), open.end(), [&](const ir::ByteRange& a) {
       return std::any_of(theirs.begin(), theirs.end(),
@@ -343,6 +346,7 @@ void Lowerer::build_events() {
   for (std::uint32_t c = 0; c < m_.cores.size(); ++c) {
     const ir::Core& core = m_.cores[c];
     std::optional<std::uint32_t> last_pe;  // WL0 reuse: the previous PE compute
+    std::uint32_t next_new = 0;            // the first tensor not yet loaded
     for (std::uint32_t i = 0; i < core.workloads.size(); ++i) {
       const ir::Workload& w = core.workloads[i];
       const std::int64_t prio = start[g.node_of(c, i)];
@@ -353,10 +357,12 @@ void Lowerer::build_events() {
       };
 
       // 1. Tensors newly added before this workload: loads and credits.
-      for (std::size_t ei = 0; ei < w.buffer.size(); ++ei) {
-        const std::uint32_t t = at_[c][i][ei];
+      // Tensors are numbered as they first appear, so the new ones of this
+      // workload are the next run of numbers (in snapshot order).
+      for (; next_new < tensors_[c].size() && tensors_[c][next_new].first == i; ++next_new) {
+        const std::uint32_t t = next_new;
         Tensor& x = tensors_[c][t];
-        if (x.first != i || x.type == ir::TensorType::ofmap) continue;
+        if (x.type == ir::TensorType::ofmap) continue;
         std::vector<std::uint32_t> hz;
         hazards(c, t, hz);
         x.ordered_after_hazards = true;
@@ -797,11 +803,24 @@ void Lowerer::emit(const std::vector<std::uint32_t>& order, Program& p) {
     p.cores[c].program.instrs.push_back(in);
     ++count[c][static_cast<std::size_t>(in.queue)];
   };
+  // Waits and signals are typed invocations too: a transfer or core id the
+  // encoding cannot carry is an error naming the workload, not a bad field.
+  std::string err;
+  auto bind_sync = [&](const Invocation& inv, const Event& e, Instr& out) {
+    if (bind(inv, out, err)) return true;
+    const std::string origin = who(e.core, e.workload);
+    Invocation named = inv;
+    named.origin = origin;
+    (void)bind(named, out, err);
+    error(err);
+    return false;
+  };
   std::vector<Instr> token_waits;  // reused across events
   for (std::uint32_t id : order) {
     Event& e = events_[id];
     const std::uint32_t c = e.core;
     const auto q = static_cast<std::size_t>(e.queue);
+    const auto wid = static_cast<std::uint32_t>(m_.cores[c].workloads[e.workload].workload_id);
     std::array<std::uint32_t, kEngines> need{};
     token_waits.clear();
     for (std::uint32_t d : e.deps) {
@@ -813,26 +832,26 @@ void Lowerer::emit(const std::vector<std::uint32_t>& order, Program& p) {
       }
       for (const Event::Token& k : x.tokens) {
         if (k.to != c) continue;
-        Instr w;
-        w.op = Opcode::wait_token;
-        w.queue = e.queue;
-        w.workload = static_cast<std::uint32_t>(m_.cores[c].workloads[e.workload].workload_id);
-        w.set("kind", static_cast<std::int64_t>(k.kind));
-        w.set("transfer", k.transfer);
-        w.set("from", m_.cores[x.core].core_id);
-        w.set("count", k.ordinal);
-        token_waits.push_back(w);
+        Invocation inv;
+        inv.op = Opcode::wait_token;
+        inv.queue = e.queue;
+        inv.workload = wid;
+        inv.arg("kind", static_cast<std::int64_t>(k.kind))
+            .arg("transfer", k.transfer)
+            .arg("from", m_.cores[x.core].core_id)
+            .arg("count", k.ordinal);
+        if (!bind_sync(inv, e, token_waits.emplace_back())) token_waits.pop_back();
       }
     }
     for (std::size_t eng = 0; eng < kEngines; ++eng) {
       if (need[eng] <= waited[c][q][eng]) continue;
+      Invocation inv;
+      inv.op = Opcode::wait_local;
+      inv.queue = e.queue;
+      inv.workload = wid;
+      inv.arg("on", static_cast<std::int64_t>(eng)).arg("count", need[eng]);
       Instr w;
-      w.op = Opcode::wait_local;
-      w.queue = e.queue;
-      w.workload = static_cast<std::uint32_t>(m_.cores[c].workloads[e.workload].workload_id);
-      w.set("on", static_cast<std::int64_t>(eng));
-      w.set("count", need[eng]);
-      push(c, w);
+      if (bind_sync(inv, e, w)) push(c, w);
       waited[c][q][eng] = need[eng];
     }
     for (const Instr& w : token_waits) push(c, w);
@@ -842,14 +861,16 @@ void Lowerer::emit(const std::vector<std::uint32_t>& order, Program& p) {
     for (Event::Token& k : e.tokens) {
       k.ordinal = ++tokens[Key3{k.to, k.transfer, c << 2 | static_cast<std::uint32_t>(k.kind)}];
       if (e.kind != Kind::store) continue;
+      Invocation inv;
+      inv.op = Opcode::signal;
+      inv.queue = e.queue;
+      inv.workload = wid;
+      inv.arg("kind", static_cast<std::int64_t>(TokenKind::dram))
+          .arg("transfer", k.transfer)
+          .arg("to", m_.cores[k.to].core_id);
+      inv.tensor("grant", {0, 0, std::nullopt, Access::write, true});  // a credit's only
       Instr s;
-      s.op = Opcode::signal;
-      s.queue = e.queue;
-      s.workload = static_cast<std::uint32_t>(m_.cores[c].workloads[e.workload].workload_id);
-      s.set("kind", static_cast<std::int64_t>(TokenKind::dram));
-      s.set("transfer", k.transfer);
-      s.set("to", m_.cores[k.to].core_id);
-      push(c, s);
+      if (bind_sync(inv, e, s)) push(c, s);
     }
     e.last_count = count[c][q];
   }

@@ -132,12 +132,12 @@ void print_to(std::string& out, const Instr& in) {
     out += f.name;
     out += '=';
     if (f.type == FieldType::box) {
-      append_box(out, in.boxes[box++]);
+      append_box(out, in.box_at(box++));
     } else if (f.type == FieldType::u8 || f.type == FieldType::u16 || f.type == FieldType::u32 ||
                f.type == FieldType::u64 || f.type == FieldType::i32) {
-      append_int(out, in.v[scalar++]);
+      append_int(out, in.scalar(scalar++));
     } else {
-      out += value_text(f, in.v[scalar++]);
+      out += value_text(f, in.scalar(scalar++));
     }
   }
   if (in.flags & 1) out.append(" ").append(op.flag_name);
@@ -230,7 +230,7 @@ std::optional<Instr> parse_instr(std::string_view line, ParseError& err) {
         if (b->lo[d] < slot->field->min || b->lo[d] > slot->field->max ||
             b->hi[d] < slot->field->min || b->hi[d] > slot->field->max)
           return fail(vcol, "box coordinate outside [0, " + std::to_string(slot->field->max) + "]");
-      in.boxes[slot->index] = *b;
+      in.set_box_at(slot->index, *b);
       continue;
     }
     auto v = parse_value(*slot->field, value);
@@ -239,7 +239,7 @@ std::optional<Instr> parse_instr(std::string_view line, ParseError& err) {
       return fail(vcol, std::string(name) + "=" + std::to_string(*v) + " outside [" +
                             std::to_string(slot->field->min) + ", " +
                             std::to_string(slot->field->max) + "]");
-    in.v[slot->index] = *v;
+    in.set_scalar(slot->index, *v);
   }
   if (op->engine == Engine::kCount && !saw_queue)
     return fail(toks[0].second, std::string(op->mnemonic) + " needs q=<queue>");

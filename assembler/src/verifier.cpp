@@ -63,12 +63,12 @@ struct Accesses {
 Accesses accesses(const Instr& in) {
   Accesses out;
   for (const OperandSlot& s : operand_slots(in.op)) {
-    const std::int64_t bytes = s.bytes == std::string_view::npos ? 0 : in.v[s.bytes];
-    if (in.op == Opcode::vp_run && s.name == "in1" && in.v[1] < 2) continue;    // inputs
-    if (in.op == Opcode::wl0_load && s.name == "l2" && in.v[0] != 0) continue;  // source
+    const std::int64_t bytes = s.bytes == std::string_view::npos ? 0 : in.scalar(s.bytes);
+    if (in.op == Opcode::vp_run && s.name == "in1" && in.scalar(1) < 2) continue;    // inputs
+    if (in.op == Opcode::wl0_load && s.name == "l2" && in.scalar(0) != 0) continue;  // source
     if (bytes <= 0 || out.n == out.a.size())
       continue;  // an unused slot (no weights, a data token's grant)
-    out.a[out.n++] = {in.v[s.addr], bytes, s.write, s.memory,
+    out.a[out.n++] = {in.scalar(s.addr), bytes, s.write, s.memory,
                       in.op == Opcode::noc_send && s.name == "dst"};
   }
   return out;
@@ -134,12 +134,12 @@ std::vector<std::string> verify_cores(const std::vector<const CoreProgram*>& cor
     for (std::size_t i = 0; i < cores[c]->instrs.size(); ++i) {
       const Instr& in = cores[c]->instrs[i];
       if (in.op == Opcode::noc_send)
-        produced.push_back({{in.v[send_to], static_cast<std::int64_t>(TokenKind::data),
-                             in.v[send_transfer], cores[c]->core_id},
+        produced.push_back({{in.scalar(send_to), static_cast<std::int64_t>(TokenKind::data),
+                             in.scalar(send_transfer), cores[c]->core_id},
                             base[c] + i});
       if (in.op == Opcode::signal)
         produced.push_back(
-            {{in.v[sig_to], in.v[sig_kind], in.v[sig_transfer], cores[c]->core_id}, base[c] + i});
+            {{in.scalar(sig_to), in.scalar(sig_kind), in.scalar(sig_transfer), cores[c]->core_id}, base[c] + i});
     }
   std::sort(produced.begin(), produced.end());
   // The producers of a token: [first, last) of `produced`.
@@ -166,8 +166,8 @@ std::vector<std::string> verify_cores(const std::vector<const CoreProgram*>& cor
       last[q] = g;
       have[q] = true;
       if (in.op == Opcode::wait_local) {
-        const auto on = static_cast<std::size_t>(in.v[wl_on]);
-        const auto cnt = static_cast<std::size_t>(in.v[wl_count]);
+        const auto on = static_cast<std::size_t>(in.scalar(wl_on));
+        const auto cnt = static_cast<std::size_t>(in.scalar(wl_count));
         if (on >= kEngines || cnt == 0) {
           problem(name(c, i) + ": waits on queue " + std::to_string(on) + " for " +
                   std::to_string(cnt) + " instructions (no such queue, or nothing to wait for)");
@@ -182,13 +182,13 @@ std::vector<std::string> verify_cores(const std::vector<const CoreProgram*>& cor
         add_pred(g, base[c] + queues[c][on][cnt - 1]);
       } else if (in.op == Opcode::wait_token) {
         const auto [lo, hi] = producers(
-            {cores[c]->core_id, in.v[wt_kind], in.v[wt_transfer], in.v[wt_from]});
-        const auto cnt = static_cast<std::size_t>(in.v[wt_count]);
+            {cores[c]->core_id, in.scalar(wt_kind), in.scalar(wt_transfer), in.scalar(wt_from)});
+        const auto cnt = static_cast<std::size_t>(in.scalar(wt_count));
         const auto have_n = static_cast<std::size_t>(hi - lo);
         if (cnt == 0 || cnt > have_n) {
           problem(name(c, i) + ": waits for " + std::to_string(cnt) + " token(s) of transfer " +
-                  std::to_string(in.v[wt_transfer]) + " from core " +
-                  std::to_string(in.v[wt_from]) + " but only " + std::to_string(have_n) +
+                  std::to_string(in.scalar(wt_transfer)) + " from core " +
+                  std::to_string(in.scalar(wt_from)) + " but only " + std::to_string(have_n) +
                   " are ever sent to this core");
           continue;
         }
@@ -275,8 +275,8 @@ std::vector<std::string> verify_cores(const std::vector<const CoreProgram*>& cor
         k[q] = std::max(k[q], qpos[base[c] + *prev[q]]);
       }
       if (in.op == Opcode::wait_local) {
-        const auto on = static_cast<std::size_t>(in.v[wl_on]);
-        const auto cnt = static_cast<std::size_t>(in.v[wl_count]);
+        const auto on = static_cast<std::size_t>(in.scalar(wl_on));
+        const auto cnt = static_cast<std::size_t>(in.scalar(wl_count));
         if (on < kEngines) k[on] = std::max<std::uint32_t>(k[on], static_cast<std::uint32_t>(cnt));
         if (on < kEngines && cnt > 0 && cnt <= queues[c][on].size()) {
           const std::size_t j = queues[c][on][cnt - 1];

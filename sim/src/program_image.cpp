@@ -16,7 +16,7 @@ std::size_t slot(Opcode op, std::string_view name) {
 }
 
 struct FieldIndex {
-  // Scalar field indices (into Instr::v) and box indices, per opcode.
+  // Scalar and box slot indices (Instr::scalar, Instr::box_at), per opcode.
   std::size_t wl_on, wl_count;
   std::size_t wt_kind, wt_transfer, wt_from, wt_count;
   std::size_t sg_kind, sg_transfer, sg_to, sg_grant, sg_grant_bytes;
@@ -160,7 +160,7 @@ bool build_images(const assembler::Program& p, std::vector<CoreImage>& out, std:
         if (fresh) img.workload_ids.push_back(in.workload);
         o.wl = it->second;
       }
-      const auto& v = in.v;
+      auto v = [&in](std::size_t slot) { return in.scalar(slot); };
       auto peer = [&](std::int64_t id) {
         if (core_index(id, o.peer)) return true;
         error = "core " + std::to_string(prog.core_id) + " instruction " + std::to_string(i) +
@@ -170,66 +170,66 @@ bool build_images(const assembler::Program& p, std::vector<CoreImage>& out, std:
       };
       switch (in.op) {
         case Opcode::wait_local:
-          o.kind = static_cast<std::uint8_t>(v[f.wl_on]);
-          o.count = static_cast<std::uint32_t>(v[f.wl_count]);
+          o.kind = static_cast<std::uint8_t>(v(f.wl_on));
+          o.count = static_cast<std::uint32_t>(v(f.wl_count));
           break;
         case Opcode::wait_token:
-          o.kind = static_cast<std::uint8_t>(v[f.wt_kind]);
-          o.transfer = static_cast<std::uint32_t>(v[f.wt_transfer]);
-          o.count = static_cast<std::uint32_t>(v[f.wt_count]);
-          if (!peer(v[f.wt_from])) return false;
+          o.kind = static_cast<std::uint8_t>(v(f.wt_kind));
+          o.transfer = static_cast<std::uint32_t>(v(f.wt_transfer));
+          o.count = static_cast<std::uint32_t>(v(f.wt_count));
+          if (!peer(v(f.wt_from))) return false;
           break;
         case Opcode::signal:
-          o.kind = static_cast<std::uint8_t>(v[f.sg_kind]);
-          o.transfer = static_cast<std::uint32_t>(v[f.sg_transfer]);
-          if (!peer(v[f.sg_to])) return false;
+          o.kind = static_cast<std::uint8_t>(v(f.sg_kind));
+          o.transfer = static_cast<std::uint32_t>(v(f.sg_transfer));
+          if (!peer(v(f.sg_to))) return false;
           if (o.kind == static_cast<std::uint8_t>(assembler::TokenKind::credit))
-            live.write(i, v[f.sg_grant], v[f.sg_grant_bytes]);
+            live.write(i, v(f.sg_grant), v(f.sg_grant_bytes));
           break;
         case Opcode::dma_in:
-          o.bytes = v[f.di_bytes];
-          o.dram = static_cast<std::uint64_t>(v[f.di_dram]);
-          live.write(i, v[f.di_l2], o.bytes);
+          o.bytes = v(f.di_bytes);
+          o.dram = static_cast<std::uint64_t>(v(f.di_dram));
+          live.write(i, v(f.di_l2), o.bytes);
           break;
         case Opcode::dma_out:
-          o.bytes = v[f.do_bytes];
-          o.dram = static_cast<std::uint64_t>(v[f.do_dram]);
-          live.read(i, v[f.do_l2]);
+          o.bytes = v(f.do_bytes);
+          o.dram = static_cast<std::uint64_t>(v(f.do_dram));
+          live.read(i, v(f.do_l2));
           break;
         case Opcode::noc_send:
-          o.bytes = v[f.ns_bytes];
-          o.transfer = static_cast<std::uint32_t>(v[f.ns_transfer]);
-          if (!peer(v[f.ns_to])) return false;
-          live.read(i, v[f.ns_src]);
+          o.bytes = v(f.ns_bytes);
+          o.transfer = static_cast<std::uint32_t>(v(f.ns_transfer));
+          if (!peer(v(f.ns_to))) return false;
+          live.read(i, v(f.ns_src));
           break;
         case Opcode::wl0_load:
-          o.bytes = v[f.w0_bytes];
-          o.flag = v[f.w0_source] == static_cast<std::int64_t>(assembler::Wl0Src::dram);
-          o.dram = static_cast<std::uint64_t>(v[f.w0_dram]);
-          if (!o.flag) live.read(i, v[f.w0_l2]);
+          o.bytes = v(f.w0_bytes);
+          o.flag = v(f.w0_source) == static_cast<std::int64_t>(assembler::Wl0Src::dram);
+          o.dram = static_cast<std::uint64_t>(v(f.w0_dram));
+          if (!o.flag) live.read(i, v(f.w0_l2));
           break;
         case Opcode::pe_cfg:
-          r = v[f.pc_r];
-          s = v[f.pc_s];
+          r = v(f.pc_r);
+          s = v(f.pc_s);
           break;
         case Opcode::pe_run: {
-          const assembler::Box& ib = in.boxes[f.pr_ifmap_box];
-          const assembler::Box& ob = in.boxes[f.pr_ofmap_box];
+          const assembler::Box& ib = in.box_at(f.pr_ifmap_box);
+          const assembler::Box& ob = in.box_at(f.pr_ofmap_box);
           o.pe = static_cast<std::uint32_t>(img.pe_tiles.size());
           img.pe_tiles.push_back(PeTile{extent(ob, 0), extent(ob, 1), extent(ob, 2), extent(ob, 3),
-                                        extent(ib, 1), r, s, v[f.pr_ifmap_bytes],
-                                        v[f.pr_weight_bytes], v[f.pr_ofmap_bytes]});
-          live.read(i, v[f.pr_ifmap]);
-          if (v[f.pr_weight_bytes] > 0) live.read(i, v[f.pr_weight]);
-          live.write(i, v[f.pr_ofmap], v[f.pr_ofmap_bytes]);
+                                        extent(ib, 1), r, s, v(f.pr_ifmap_bytes),
+                                        v(f.pr_weight_bytes), v(f.pr_ofmap_bytes)});
+          live.read(i, v(f.pr_ifmap));
+          if (v(f.pr_weight_bytes) > 0) live.read(i, v(f.pr_weight));
+          live.write(i, v(f.pr_ofmap), v(f.pr_ofmap_bytes));
           break;
         }
         case Opcode::vp_run: {
-          const auto op = static_cast<assembler::VpOp>(v[f.vp_op]);
-          const std::int64_t inputs = v[f.vp_inputs];
-          const std::int64_t win = v[f.vp_window];
-          const std::int64_t out_el = volume(in.boxes[f.vp_out_box]);
-          const std::int64_t in_el = volume(in.boxes[f.vp_in_box]);
+          const auto op = static_cast<assembler::VpOp>(v(f.vp_op));
+          const std::int64_t inputs = v(f.vp_inputs);
+          const std::int64_t win = v(f.vp_window);
+          const std::int64_t out_el = volume(in.box_at(f.vp_out_box));
+          const std::int64_t in_el = volume(in.box_at(f.vp_in_box));
           switch (op) {
             case assembler::VpOp::pool_max:
             case assembler::VpOp::pool_avg:
@@ -243,10 +243,10 @@ bool build_images(const assembler::Program& p, std::vector<CoreImage>& out, std:
               o.vp_elements = in_el;
               break;
           }
-          o.vp_l2_bytes = v[f.vp_in_bytes] * inputs + v[f.vp_out_bytes];
-          live.read(i, v[f.vp_in0]);
-          if (inputs > 1) live.read(i, v[f.vp_in1]);
-          live.write(i, v[f.vp_out], v[f.vp_out_bytes]);
+          o.vp_l2_bytes = v(f.vp_in_bytes) * inputs + v(f.vp_out_bytes);
+          live.read(i, v(f.vp_in0));
+          if (inputs > 1) live.read(i, v(f.vp_in1));
+          live.write(i, v(f.vp_out), v(f.vp_out_bytes));
           break;
         }
         case Opcode::nop:

@@ -36,7 +36,11 @@ struct TensorArg {
 // Fixed capacity, no allocation: hundreds of thousands are built per file.
 template <typename T, std::size_t N>
 struct SmallList {
-  std::array<std::pair<std::string_view, T>, N> items{};
+  struct Item {
+    std::string_view first;
+    T second;
+  };
+  std::array<Item, N> items;  // [0, size) hold bindings; the rest is not read
   std::size_t size = 0;
   bool push(std::string_view k, T v) {
     if (size == N) return false;
