@@ -2,6 +2,7 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <thread>
 
 #include "commands.h"
 #include "common.h"
@@ -34,23 +35,26 @@ int run_asm(const AsmOptions& opt) {
   if (!lowered) return status;
   const assembler::Program* prog = &lowered->program;
   PhaseTimer timer;
-  if (!opt.no_verify) {
-    const auto problems = assembler::verify(*prog);
-    if (!problems.empty()) {
-      for (const auto& p : problems) std::cerr << opt.in << ": verify: " << p << "\n";
-      std::cerr
-          << opt.in
-          << ": the program failed verification; nothing written (--no-verify writes it anyway)\n";
-      return kExitInvalid;
-    }
-  }
-  timer.mark("verify");
+  // The verifier reads the program while the files are written under
+  // temporary names; they are renamed into place only if it passes.
+  std::vector<std::string> problems;
+  std::thread verifier;
+  if (!opt.no_verify) verifier = std::thread([&] { problems = assembler::verify(*prog); });
   std::string err;
-  if (!assembler::write_program(*prog, opt.out, err)) {
+  auto staged = assembler::stage_program(*prog, opt.out, err);
+  if (verifier.joinable()) verifier.join();
+  timer.mark("verify+write");
+  if (!problems.empty()) {
+    for (const auto& p : problems) std::cerr << opt.in << ": verify: " << p << "\n";
+    std::cerr
+        << opt.in
+        << ": the program failed verification; nothing written (--no-verify writes it anyway)\n";
+    return kExitInvalid;
+  }
+  if (!staged || !staged->commit(err)) {
     std::cerr << "gemini asm: " << err << "\n";
     return kExitUnreadable;
   }
-  timer.mark("write");
   if (!opt.quiet) {
     std::size_t total = 0;
     for (const auto& c : prog->cores) total += c.program.instrs.size();

@@ -1,11 +1,15 @@
 #include "gemini/assembler/encoding.h"
 
 #include <array>
+#include <bit>
 #include <cstring>
 #include <string>
 
 namespace gemini::assembler {
 namespace {
+
+// The unused-byte masks below read payload words in host order.
+static_assert(std::endian::native == std::endian::little, "gemini assumes a little-endian host");
 
 void put(std::uint8_t* p, std::uint64_t v, std::size_t n) {
   for (std::size_t i = 0; i < n; ++i) p[i] = static_cast<std::uint8_t>(v >> (8 * i));
@@ -14,6 +18,42 @@ std::uint64_t take(const std::uint8_t* p, std::size_t n) {
   std::uint64_t v = 0;
   for (std::size_t i = 0; i < n; ++i) v |= std::uint64_t{p[i]} << (8 * i);
   return v;
+}
+
+// Per opcode, worked out once from the table: the scalar fields whose range
+// is narrower than their bytes, and a mask of the payload bytes no field uses.
+struct OpChecks {
+  std::array<const Field*, 26> field{};
+  std::array<std::size_t, 26> slot{};
+  std::size_t n = 0;
+  std::array<std::uint64_t, (kInstrBytes - kHeaderBytes) / 8> unused{};  // 0xff per unused byte
+};
+const OpChecks& op_checks(Opcode op) {
+  static const auto table = [] {
+    std::array<OpChecks, 256> t{};
+    for (const OpInfo& o : all_ops()) {
+      OpChecks& c = t[static_cast<std::size_t>(o.op)];
+      std::array<bool, kInstrBytes> used{};
+      std::size_t scalar = 0;
+      for (const Field& f : o.fields) {
+        const std::size_t w = field_width(f.type);
+        for (std::size_t i = 0; i < w; ++i) used[f.offset + i] = true;
+        if (f.type == FieldType::box) continue;  // 16-bit coordinates: always in [0, 65535]
+        const bool full = f.type != FieldType::i32 && w < 8 && f.min == 0 &&
+                          f.max == static_cast<std::int64_t>((std::uint64_t{1} << (8 * w)) - 1);
+        if (!full) {
+          c.field[c.n] = &f;
+          c.slot[c.n++] = scalar;
+        }
+        ++scalar;
+      }
+      for (std::size_t i = kHeaderBytes; i < kInstrBytes; ++i)
+        if (!used[i])
+          c.unused[(i - kHeaderBytes) / 8] |= std::uint64_t{0xff} << (8 * ((i - kHeaderBytes) % 8));
+    }
+    return t;
+  }();
+  return table[static_cast<std::size_t>(op)];
 }
 
 // What the bytes of an instruction must satisfy beyond their layout: a
@@ -37,23 +77,28 @@ bool check(const Instr& in, const OpInfo& op, std::string& error) {
     error = "only flag bit 0 is defined";
     return false;
   }
-  std::array<bool, kInstrBytes> used{};
-  std::size_t scalar = 0;
-  for (const Field& f : op.fields) {
-    for (std::size_t i = 0; i < field_width(f.type); ++i) used[f.offset + i] = true;
-    if (f.type == FieldType::box) continue;  // 16-bit coordinates: any value is in [0, 65535]
-    const std::int64_t v = in.scalar(scalar++);
+  // Only fields whose range is narrower than their bytes can be out of it.
+  const OpChecks& oc = op_checks(in.op);
+  for (std::size_t k = 0; k < oc.n; ++k) {
+    const Field& f = *oc.field[k];
+    const std::int64_t v = in.scalar(oc.slot[k]);
     if (v < f.min || v > f.max) {
       error = std::string(op.mnemonic) + " " + std::string(f.name) + "=" + std::to_string(v) +
               " outside [" + std::to_string(f.min) + ", " + std::to_string(f.max) + "]";
       return false;
     }
   }
-  for (std::size_t i = kHeaderBytes; i < kInstrBytes; ++i)
-    if (!used[i] && in.payload[i - kHeaderBytes] != 0) {
-      error = std::string(op.mnemonic) + ": unused byte " + std::to_string(i) + " is not zero";
-      return false;
-    }
+  for (std::size_t w = 0; w < oc.unused.size(); ++w) {
+    std::uint64_t word = 0;
+    std::memcpy(&word, &in.payload[8 * w], 8);
+    if ((word & oc.unused[w]) == 0) continue;
+    for (std::size_t i = 8 * w; i < 8 * w + 8; ++i)
+      if (((oc.unused[w] >> (8 * (i - 8 * w))) & 0xff) != 0 && in.payload[i] != 0) {
+        error = std::string(op.mnemonic) + ": unused byte " + std::to_string(i + kHeaderBytes) +
+                " is not zero";
+        return false;
+      }
+  }
   return true;
 }
 

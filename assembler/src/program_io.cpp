@@ -1,6 +1,7 @@
 #include "gemini/assembler/program_io.h"
 
 #include <atomic>
+#include <charconv>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -11,36 +12,70 @@
 
 namespace gemini::assembler {
 
-std::string comment(const Instr& in, const LoweredCore& core) {
-  if (in.workload == 0xffffffffu) return {};
-  std::string s = "wl " + std::to_string(in.workload);
+namespace {
+void append_int(std::string& out, std::int64_t v) {
+  char buf[24];
+  auto [p, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  out.append(buf, static_cast<std::size_t>(p - buf));
+}
+}  // namespace
+
+void append_comment(std::string& out, const Instr& in, const LoweredCore& core) {
+  if (in.workload == 0xffffffffu) return;
+  out += "wl ";
+  append_int(out, in.workload);
   if (auto it = core.layers.find(in.workload); it != core.layers.end())
-    s.append(" (").append(it->second).append(")");
+    out.append(" (").append(it->second).append(")");
   switch (in.op) {
     case Opcode::dma_in:
-      return s + ": load transfer " + std::to_string(in.get("transfer"));
+      out += ": load transfer ";
+      append_int(out, in.get("transfer"));
+      return;
     case Opcode::dma_out:
-      return s + ": store transfer " + std::to_string(in.get("transfer"));
+      out += ": store transfer ";
+      append_int(out, in.get("transfer"));
+      return;
     case Opcode::noc_send:
-      return s + ": send transfer " + std::to_string(in.get("transfer")) + " to core " +
-             std::to_string(in.get("to"));
+      out += ": send transfer ";
+      append_int(out, in.get("transfer"));
+      out += " to core ";
+      append_int(out, in.get("to"));
+      return;
     case Opcode::wl0_load:
-      return s + ": weights (transfer " + std::to_string(in.get("transfer")) + ") into WL0";
+      out += ": weights (transfer ";
+      append_int(out, in.get("transfer"));
+      out += ") into WL0";
+      return;
     case Opcode::signal:
-      return s + (in.get("kind") == static_cast<std::int64_t>(TokenKind::credit)
-                      ? ": L2 ready for transfer " + std::to_string(in.get("transfer")) +
-                            " from core " + std::to_string(in.get("to"))
-                      : ": transfer " + std::to_string(in.get("transfer")) +
-                            " is in DRAM, tell core " + std::to_string(in.get("to")));
-    case Opcode::wait_token:
-      return s + ": until transfer " + std::to_string(in.get("transfer")) + " (" +
-             (in.get("kind") == 0   ? "data"
-              : in.get("kind") == 1 ? "credit"
-                                    : "in DRAM") +
-             ") from core " + std::to_string(in.get("from"));
+      if (in.get("kind") == static_cast<std::int64_t>(TokenKind::credit)) {
+        out += ": L2 ready for transfer ";
+        append_int(out, in.get("transfer"));
+        out += " from core ";
+      } else {
+        out += ": transfer ";
+        append_int(out, in.get("transfer"));
+        out += " is in DRAM, tell core ";
+      }
+      append_int(out, in.get("to"));
+      return;
+    case Opcode::wait_token: {
+      out += ": until transfer ";
+      append_int(out, in.get("transfer"));
+      const std::int64_t kind = in.get("kind");
+      out += kind == 0 ? " (data)" : kind == 1 ? " (credit)" : " (in DRAM)";
+      out += " from core ";
+      append_int(out, in.get("from"));
+      return;
+    }
     default:
-      return s;
+      return;
   }
+}
+
+std::string comment(const Instr& in, const LoweredCore& core) {
+  std::string s;
+  append_comment(s, in, core);
+  return s;
 }
 
 std::int64_t bytes_moved(const Instr& in) {
@@ -63,33 +98,79 @@ struct CoreFiles {
   std::string error;
 };
 
+std::string partial(const std::string& name) { return "." + name + ".partial"; }
+
+bool write_file(const std::filesystem::path& path, const char* data, std::size_t n) {
+  std::ofstream f(path, std::ios::binary);
+  f.write(data, static_cast<std::streamsize>(n));
+  f.close();
+  return static_cast<bool>(f);
+}
+
 void write_core(const LoweredCore& c, const std::filesystem::path& dir, CoreFiles& out) {
   std::vector<std::uint8_t> bin;
   if (!encode_program(c.program, bin, out.error)) return;
   const std::string stem = "core_" + std::to_string(c.program.core_id);
-  const std::string text =
-      print_program(c.program, [&](const Instr& in) { return comment(in, c); });
+  const std::string text = print_program_to(
+      c.program, [&](std::string& out, const Instr& in) { append_comment(out, in, c); });
   for (const Instr& in : c.program.instrs) {
     ++out.per_op[in.info().mnemonic];
     if (const std::int64_t moved = bytes_moved(in)) out.per_engine[to_string(in.queue)] += moved;
   }
-  std::ofstream b(dir / (stem + ".bin"), std::ios::binary);
-  b.write(reinterpret_cast<const char*>(bin.data()), static_cast<std::streamsize>(bin.size()));
-  std::ofstream s(dir / (stem + ".s"), std::ios::binary);
-  s.write(text.data(), static_cast<std::streamsize>(text.size()));
-  if (!b || !s) out.error = "cannot write " + (dir / stem).string();
+  if (!write_file(dir / partial(stem + ".bin"), reinterpret_cast<const char*>(bin.data()),
+                  bin.size()) ||
+      !write_file(dir / partial(stem + ".s"), text.data(), text.size()))
+    out.error = "cannot write " + (dir / stem).string();
 }
 
 }  // namespace
 
-bool write_program(const Program& p, const std::string& dir, std::string& error) {
+StagedProgram::StagedProgram(std::string dir, std::vector<std::string> names)
+    : dir_(std::move(dir)), names_(std::move(names)) {}
+
+StagedProgram::StagedProgram(StagedProgram&& o) noexcept
+    : dir_(std::move(o.dir_)), names_(std::move(o.names_)) {
+  o.names_.clear();
+}
+
+StagedProgram::~StagedProgram() {
+  std::error_code ec;
+  for (const std::string& n : names_)
+    std::filesystem::remove(std::filesystem::path(dir_) / partial(n), ec);
+}
+
+bool StagedProgram::commit(std::string& error) {
+  namespace fs = std::filesystem;
+  for (const std::string& n : names_) {
+    std::error_code ec;
+    fs::rename(fs::path(dir_) / partial(n), fs::path(dir_) / n, ec);
+    if (ec) {
+      error = "cannot write " + (fs::path(dir_) / n).string() + ": " + ec.message();
+      return false;  // the rest are removed by the destructor
+    }
+  }
+  names_.clear();
+  return true;
+}
+
+std::optional<StagedProgram> stage_program(const Program& p, const std::string& dir,
+                                           std::string& error) {
   namespace fs = std::filesystem;
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) {
     error = "cannot create " + dir + ": " + ec.message();
-    return false;
+    return std::nullopt;
   }
+  std::vector<std::string> names;
+  for (const LoweredCore& c : p.cores) {
+    const std::string stem = "core_" + std::to_string(c.program.core_id);
+    names.push_back(stem + ".bin");
+    names.push_back(stem + ".s");
+  }
+  names.emplace_back("manifest.json");
+  // From here on, whatever was written is removed unless committed.
+  StagedProgram staged(dir, names);
   // Cores are independent: two workers (the machines here have two cores).
   std::vector<CoreFiles> files(p.cores.size());
   std::atomic<std::size_t> next{0};
@@ -105,12 +186,12 @@ bool write_program(const Program& p, const std::string& dir, std::string& error)
   for (const CoreFiles& f : files)
     if (!f.error.empty()) {
       error = f.error;
-      return false;
+      return std::nullopt;
     }
-  std::ofstream manifest(fs::path(dir) / "manifest.json", std::ios::binary);
+  std::ofstream manifest(fs::path(dir) / partial("manifest.json"), std::ios::binary);
   if (!manifest) {
     error = "cannot write " + dir + "/manifest.json";
-    return false;
+    return std::nullopt;
   }
   ir::JsonWriter j(manifest);
   j.begin_object();
@@ -152,7 +233,17 @@ bool write_program(const Program& p, const std::string& dir, std::string& error)
   j.end_array();
   j.end_object();
   j.flush();
-  return static_cast<bool>(manifest);
+  manifest.close();
+  if (!manifest) {
+    error = "cannot write " + dir + "/manifest.json";
+    return std::nullopt;
+  }
+  return staged;
+}
+
+bool write_program(const Program& p, const std::string& dir, std::string& error) {
+  auto staged = stage_program(p, dir, error);
+  return staged && staged->commit(error);
 }
 
 }  // namespace gemini::assembler

@@ -18,14 +18,24 @@ std::optional<std::int64_t> index_of(const std::string_view (&names)[N], std::st
   return std::nullopt;
 }
 
-std::string value_text(const Field& f, std::int64_t v) {
+void append_int(std::string& out, std::int64_t v) {
+  char buf[24];
+  auto [p, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  out.append(buf, static_cast<std::size_t>(p - buf));
+}
+
+// A field's value as text: its name for enumerations, else the number.
+void append_value(std::string& out, const Field& f, std::int64_t v) {
   auto name = [&](auto& names) {
-    return v >= 0 && static_cast<std::size_t>(v) < std::size(names) ? std::string(names[v])
-                                                                    : std::to_string(v);
+    if (v >= 0 && static_cast<std::size_t>(v) < std::size(names))
+      out += names[static_cast<std::size_t>(v)];
+    else
+      append_int(out, v);
   };
   switch (f.type) {
     case FieldType::engine:
-      return std::string(to_string(static_cast<Engine>(v)));
+      out += to_string(static_cast<Engine>(v));
+      return;
     case FieldType::token_kind:
       return name(kTokenKinds);
     case FieldType::vp_op:
@@ -35,16 +45,11 @@ std::string value_text(const Field& f, std::int64_t v) {
     case FieldType::wl0_src:
       return name(kWl0Srcs);
     case FieldType::loop_order:
-      return std::string(loop_order_name(static_cast<std::uint8_t>(v)));
+      out += loop_order_name(static_cast<std::uint8_t>(v));
+      return;
     default:
-      return std::to_string(v);
+      append_int(out, v);
   }
-}
-
-void append_int(std::string& out, std::int64_t v) {
-  char buf[24];
-  auto [p, ec] = std::to_chars(buf, buf + sizeof buf, v);
-  out.append(buf, static_cast<std::size_t>(p - buf));
 }
 
 void append_box(std::string& out, const Box& b) {
@@ -131,14 +136,10 @@ void print_to(std::string& out, const Instr& in) {
     out += ' ';
     out += f.name;
     out += '=';
-    if (f.type == FieldType::box) {
+    if (f.type == FieldType::box)
       append_box(out, in.box_at(box++));
-    } else if (f.type == FieldType::u8 || f.type == FieldType::u16 || f.type == FieldType::u32 ||
-               f.type == FieldType::u64 || f.type == FieldType::i32) {
-      append_int(out, in.scalar(scalar++));
-    } else {
-      out += value_text(f, in.scalar(scalar++));
-    }
+    else
+      append_value(out, f, in.scalar(scalar++));
   }
   if (in.flags & 1) out.append(" ").append(op.flag_name);
   if (in.workload != 0xffffffffu) {
@@ -154,13 +155,21 @@ std::string print(const Instr& in) {
 }
 
 std::string print_program(const CoreProgram& p, const CommentFn& comment) {
+  if (!comment) return print_program_to(p, {});
+  return print_program_to(p, [&](std::string& out, const Instr& in) { out += comment(in); });
+}
+
+std::string print_program_to(const CoreProgram& p, const AppendCommentFn& comment) {
   std::string out = ".core " + std::to_string(p.core_id) + "\n";
   out.reserve(p.instrs.size() * 200);
   for (const Instr& in : p.instrs) {
     print_to(out, in);
     if (comment) {
-      const std::string note = comment(in);
-      if (!note.empty()) out.append("  ; ").append(note);
+      const std::size_t mark = out.size();
+      out += "  ; ";
+      const std::size_t text = out.size();
+      comment(out, in);
+      if (out.size() == text) out.resize(mark);  // no comment: no "; "
     }
     out += '\n';
   }

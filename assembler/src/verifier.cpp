@@ -126,20 +126,37 @@ std::vector<std::string> verify_cores(const std::vector<const CoreProgram*>& cor
   const std::size_t wl_on = slot(Opcode::wait_local, "on");
   const std::size_t wl_count = slot(Opcode::wait_local, "count");
 
-  // Token producers, (to core, kind, transfer, from core) then instruction,
-  // sorted: the producers of one token are a run, in program order.
-  using TokenKey = std::array<std::int64_t, 4>;
+  // Token producers, (to core, from core, transfer, kind) then instruction,
+  // sorted: the producers of one token are a run, in program order. Packed
+  // into two words without loss: `to` and `transfer` are u16 / u32 fields,
+  // core ids are 32-bit, kinds take two bits.
+  struct TokenKey {
+    std::uint64_t cores, transfer_kind;
+    auto operator<=>(const TokenKey&) const = default;
+  };
+  auto token_key = [](std::int64_t to, std::int64_t from, std::int64_t transfer,
+                      std::int64_t kind) {
+    return TokenKey{static_cast<std::uint64_t>(to) << 32 | static_cast<std::uint32_t>(from),
+                    static_cast<std::uint64_t>(transfer) << 2 | static_cast<std::uint64_t>(kind)};
+  };
+  std::size_t n_produced = 0;
+  for (std::size_t c = 0; c < n; ++c)
+    for (const Instr& in : cores[c]->instrs)
+      n_produced += in.op == Opcode::noc_send || in.op == Opcode::signal;
   std::vector<std::pair<TokenKey, std::size_t>> produced;
+  produced.reserve(n_produced);
   for (std::size_t c = 0; c < n; ++c)
     for (std::size_t i = 0; i < cores[c]->instrs.size(); ++i) {
       const Instr& in = cores[c]->instrs[i];
       if (in.op == Opcode::noc_send)
-        produced.push_back({{in.scalar(send_to), static_cast<std::int64_t>(TokenKind::data),
-                             in.scalar(send_transfer), cores[c]->core_id},
+        produced.push_back({token_key(in.scalar(send_to), cores[c]->core_id,
+                                      in.scalar(send_transfer),
+                                      static_cast<std::int64_t>(TokenKind::data)),
                             base[c] + i});
       if (in.op == Opcode::signal)
-        produced.push_back(
-            {{in.scalar(sig_to), in.scalar(sig_kind), in.scalar(sig_transfer), cores[c]->core_id}, base[c] + i});
+        produced.push_back({token_key(in.scalar(sig_to), cores[c]->core_id,
+                                      in.scalar(sig_transfer), in.scalar(sig_kind)),
+                            base[c] + i});
     }
   std::sort(produced.begin(), produced.end());
   // The producers of a token: [first, last) of `produced`.
@@ -181,8 +198,8 @@ std::vector<std::string> verify_cores(const std::vector<const CoreProgram*>& cor
         }
         add_pred(g, base[c] + queues[c][on][cnt - 1]);
       } else if (in.op == Opcode::wait_token) {
-        const auto [lo, hi] = producers(
-            {cores[c]->core_id, in.scalar(wt_kind), in.scalar(wt_transfer), in.scalar(wt_from)});
+        const auto [lo, hi] = producers(token_key(cores[c]->core_id, in.scalar(wt_from),
+                                                  in.scalar(wt_transfer), in.scalar(wt_kind)));
         const auto cnt = static_cast<std::size_t>(in.scalar(wt_count));
         const auto have_n = static_cast<std::size_t>(hi - lo);
         if (cnt == 0 || cnt > have_n) {

@@ -33,8 +33,10 @@ struct LoweredCore {
   std::unordered_map<std::uint32_t, std::string> layers;  // workload id -> layer name
 };
 
-// The listing comment of an instruction: its workload, layer and transfer.
+// The listing comment of an instruction: its workload, layer and transfer
+// ("" for none); append_comment appends it to `out`.
 std::string comment(const Instr& in, const LoweredCore& core);
+void append_comment(std::string& out, const Instr& in, const LoweredCore& core);
 
 struct Program {
   std::vector<LoweredCore> cores;  // ascending core id, every core of the mesh

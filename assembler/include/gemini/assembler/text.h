@@ -26,6 +26,10 @@ void print_to(std::string& out, const Instr& in);
 // `comment(instr)`, when given and not empty, follows each instruction after "; ".
 using CommentFn = std::function<std::string(const Instr&)>;
 std::string print_program(const CoreProgram& p, const CommentFn& comment = {});
+// The same with a comment function that appends its text to `out` (nothing
+// appended: no comment); listings of large programs use it.
+using AppendCommentFn = std::function<void(std::string& out, const Instr&)>;
+std::string print_program_to(const CoreProgram& p, const AppendCommentFn& comment);
 
 struct ParseError {
   std::size_t line = 0, column = 0;
