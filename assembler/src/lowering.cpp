@@ -8,6 +8,7 @@
 
 #include "gemini/assembler/invocation.h"
 #include "gemini/ir/graph.h"
+#include "parallel.h"
 
 namespace gemini::assembler {
 namespace {
@@ -731,11 +732,19 @@ std::vector<std::uint32_t> Lowerer::schedule() {
   std::vector<std::uint32_t> indeg(n, 0);
   // Successors in one array (CSR): out[first[p] .. first[p + 1]) follow p.
   std::vector<std::uint32_t> first(n + 1, 0);
+  // Each event's dependencies sorted and unique (in parallel: per event).
+  constexpr std::size_t kChunk = 4096;
+  detail::parallel_for((n + kChunk - 1) / kChunk, [&](std::size_t chunk) {
+    const std::size_t end = std::min(n, (chunk + 1) * kChunk);
+    for (std::size_t i = chunk * kChunk; i < end; ++i) {
+      auto& d = events_[i].deps;
+      std::sort(d.begin(), d.end());
+      d.erase(std::unique(d.begin(), d.end()), d.end());
+      d.erase(std::remove(d.begin(), d.end(), static_cast<std::uint32_t>(i)), d.end());
+    }
+  });
   for (std::uint32_t i = 0; i < n; ++i) {
-    auto& d = events_[i].deps;
-    std::sort(d.begin(), d.end());
-    d.erase(std::unique(d.begin(), d.end()), d.end());
-    d.erase(std::remove(d.begin(), d.end(), i), d.end());
+    const auto& d = events_[i].deps;
     indeg[i] = static_cast<std::uint32_t>(d.size());
     for (std::uint32_t p : d) ++first[p + 1];
   }
@@ -782,104 +791,122 @@ std::vector<std::uint32_t> Lowerer::schedule() {
   return order;
 }
 
+// Emission is per core once every token's ordinal is known: a core's
+// instructions depend only on its own events (in global order), the queue
+// counts of its own earlier events and the ordinals of the tokens it waits
+// for. So the ordinals are numbered first, in global order, and the cores
+// are then emitted independently (in parallel).
 void Lowerer::emit(const std::vector<std::uint32_t>& order, Program& p) {
   const std::size_t n = m_.cores.size();
-  std::vector<std::array<std::uint32_t, kEngines>> count(n, std::array<std::uint32_t, kEngines>{});
-  std::vector<std::array<std::array<std::uint32_t, kEngines>, kEngines>> waited(n);
-  // Tokens sent so far per (to core, kind, transfer, from core): the
-  // receiving core, the transfer, then the sending core and kind packed.
-  boost::unordered_flat_map<Key3, std::int64_t, Key3Hash> tokens;
-  p.cores.resize(n);
+  {
+    // Tokens sent so far per (to core, kind, transfer, from core): the
+    // receiving core, the transfer, then the sending core and kind packed.
+    boost::unordered_flat_map<Key3, std::int64_t, Key3Hash> tokens;
+    for (std::uint32_t id : order)
+      for (Event::Token& k : events_[id].tokens)
+        k.ordinal =
+            ++tokens[Key3{k.to, k.transfer, events_[id].core << 2 | static_cast<std::uint32_t>(k.kind)}];
+  }
+  std::vector<std::vector<std::uint32_t>> order_of(n);  // per core, in global order
   std::vector<std::size_t> ops_per_core(n, 0);
   for (const Event& e : events_)
     ops_per_core[e.core] += e.op_end - e.op_begin + e.deps.size() / 2 + 1;
-  for (std::uint32_t c = 0; c < n; ++c) {
-    p.cores[c].program.instrs.reserve(ops_per_core[c] + 1);
-    p.cores[c].program.core_id = m_.cores[c].core_id;
+  std::vector<std::size_t> events_per_core(n, 0);
+  for (const Event& e : events_) ++events_per_core[e.core];
+  for (std::uint32_t c = 0; c < n; ++c) order_of[c].reserve(events_per_core[c]);
+  for (std::uint32_t id : order) order_of[events_[id].core].push_back(id);
+  p.cores.resize(n);
+  std::vector<std::vector<std::string>> errors(n);
+  detail::parallel_for(n, [&](std::size_t ci) {
+    const auto c = static_cast<std::uint32_t>(ci);
+    LoweredCore& out = p.cores[c];
+    out.program.instrs.reserve(ops_per_core[c] + 1);
+    out.program.core_id = m_.cores[c].core_id;
     for (const ir::Workload& w : m_.cores[c].workloads)
-      p.cores[c].layers.emplace(static_cast<std::uint32_t>(w.workload_id), w.layer_name);
-  }
-  auto push = [&](std::uint32_t c, const Instr& in) {
-    p.cores[c].program.instrs.push_back(in);
-    ++count[c][static_cast<std::size_t>(in.queue)];
-  };
-  // Waits and signals are typed invocations too: a transfer or core id the
-  // encoding cannot carry is an error naming the workload, not a bad field.
-  std::string err;
-  auto bind_sync = [&](const Invocation& inv, const Event& e, Instr& out) {
-    if (bind(inv, out, err)) return true;
-    const std::string origin = who(e.core, e.workload);
-    Invocation named = inv;
-    named.origin = origin;
-    (void)bind(named, out, err);
-    error(err);
-    return false;
-  };
-  std::vector<Instr> token_waits;  // reused across events
-  for (std::uint32_t id : order) {
-    Event& e = events_[id];
-    const std::uint32_t c = e.core;
-    const auto q = static_cast<std::size_t>(e.queue);
-    const auto wid = static_cast<std::uint32_t>(m_.cores[c].workloads[e.workload].workload_id);
-    std::array<std::uint32_t, kEngines> need{};
-    token_waits.clear();
-    for (std::uint32_t d : e.deps) {
-      const Event& x = events_[d];
-      if (x.core == c) {
-        const auto xq = static_cast<std::size_t>(x.queue);
-        if (xq != q) need[xq] = std::max(need[xq], x.last_count);
-        continue;
+      out.layers.emplace(static_cast<std::uint32_t>(w.workload_id), w.layer_name);
+    std::array<std::uint32_t, kEngines> count{};
+    std::array<std::array<std::uint32_t, kEngines>, kEngines> waited{};
+    auto push = [&](const Instr& in) {
+      out.program.instrs.push_back(in);
+      ++count[static_cast<std::size_t>(in.queue)];
+    };
+    // Waits and signals are typed invocations too: a transfer or core id
+    // the encoding cannot carry is an error naming the workload, not a bad
+    // field.
+    std::string err;
+    auto bind_sync = [&](const Invocation& inv, const Event& e, Instr& into) {
+      if (bind(inv, into, err)) return true;
+      const std::string origin = who(e.core, e.workload);
+      Invocation named = inv;
+      named.origin = origin;
+      (void)bind(named, into, err);
+      errors[c].push_back(err);
+      return false;
+    };
+    std::vector<Instr> token_waits;  // reused across events
+    for (std::uint32_t id : order_of[c]) {
+      Event& e = events_[id];
+      const auto q = static_cast<std::size_t>(e.queue);
+      const auto wid = static_cast<std::uint32_t>(m_.cores[c].workloads[e.workload].workload_id);
+      std::array<std::uint32_t, kEngines> need{};
+      token_waits.clear();
+      for (std::uint32_t d : e.deps) {
+        const Event& x = events_[d];
+        if (x.core == c) {
+          const auto xq = static_cast<std::size_t>(x.queue);
+          if (xq != q) need[xq] = std::max(need[xq], x.last_count);
+          continue;
+        }
+        for (const Event::Token& k : x.tokens) {
+          if (k.to != c) continue;
+          Invocation inv;
+          inv.op = Opcode::wait_token;
+          inv.queue = e.queue;
+          inv.workload = wid;
+          inv.arg("kind", static_cast<std::int64_t>(k.kind))
+              .arg("transfer", k.transfer)
+              .arg("from", m_.cores[x.core].core_id)
+              .arg("count", k.ordinal);
+          if (!bind_sync(inv, e, token_waits.emplace_back())) token_waits.pop_back();
+        }
       }
-      for (const Event::Token& k : x.tokens) {
-        if (k.to != c) continue;
+      for (std::size_t eng = 0; eng < kEngines; ++eng) {
+        if (need[eng] <= waited[q][eng]) continue;
         Invocation inv;
-        inv.op = Opcode::wait_token;
+        inv.op = Opcode::wait_local;
         inv.queue = e.queue;
         inv.workload = wid;
-        inv.arg("kind", static_cast<std::int64_t>(k.kind))
-            .arg("transfer", k.transfer)
-            .arg("from", m_.cores[x.core].core_id)
-            .arg("count", k.ordinal);
-        if (!bind_sync(inv, e, token_waits.emplace_back())) token_waits.pop_back();
+        inv.arg("on", static_cast<std::int64_t>(eng)).arg("count", need[eng]);
+        Instr w;
+        if (bind_sync(inv, e, w)) push(w);
+        waited[q][eng] = need[eng];
       }
+      for (const Instr& w : token_waits) push(w);
+      for (std::uint32_t k = e.op_begin; k < e.op_end; ++k) push(ops_[k]);
+      // Tokens this event produces: a send's data token travels with it; a
+      // credit is its own signal; a store signals each core re-reading it.
+      if (e.kind == Kind::store)
+        for (const Event::Token& k : e.tokens) {
+          Invocation inv;
+          inv.op = Opcode::signal;
+          inv.queue = e.queue;
+          inv.workload = wid;
+          inv.arg("kind", static_cast<std::int64_t>(TokenKind::dram))
+              .arg("transfer", k.transfer)
+              .arg("to", m_.cores[k.to].core_id);
+          inv.tensor("grant", {0, 0, std::nullopt, Access::write, true});  // a credit's only
+          Instr sig;
+          if (bind_sync(inv, e, sig)) push(sig);
+        }
+      e.last_count = count[q];
     }
-    for (std::size_t eng = 0; eng < kEngines; ++eng) {
-      if (need[eng] <= waited[c][q][eng]) continue;
-      Invocation inv;
-      inv.op = Opcode::wait_local;
-      inv.queue = e.queue;
-      inv.workload = wid;
-      inv.arg("on", static_cast<std::int64_t>(eng)).arg("count", need[eng]);
-      Instr w;
-      if (bind_sync(inv, e, w)) push(c, w);
-      waited[c][q][eng] = need[eng];
-    }
-    for (const Instr& w : token_waits) push(c, w);
-    for (std::uint32_t k = e.op_begin; k < e.op_end; ++k) push(c, ops_[k]);
-    // Tokens this event produces: a send's data token travels with it; a
-    // credit is its own signal; a store signals each core re-reading it.
-    for (Event::Token& k : e.tokens) {
-      k.ordinal = ++tokens[Key3{k.to, k.transfer, c << 2 | static_cast<std::uint32_t>(k.kind)}];
-      if (e.kind != Kind::store) continue;
-      Invocation inv;
-      inv.op = Opcode::signal;
-      inv.queue = e.queue;
-      inv.workload = wid;
-      inv.arg("kind", static_cast<std::int64_t>(TokenKind::dram))
-          .arg("transfer", k.transfer)
-          .arg("to", m_.cores[k.to].core_id);
-      inv.tensor("grant", {0, 0, std::nullopt, Access::write, true});  // a credit's only
-      Instr s;
-      if (bind_sync(inv, e, s)) push(c, s);
-    }
-    e.last_count = count[c][q];
-  }
-  for (std::uint32_t c = 0; c < n; ++c) {
     Instr end;
     end.op = Opcode::end;
     end.queue = Engine::ctrl;
-    push(c, end);
-  }
+    push(end);
+  });
+  for (auto& list : errors)
+    for (std::string& e : list) error(std::move(e));
 }
 
 std::optional<Program> Lowerer::run() {

@@ -1,14 +1,13 @@
 #include "gemini/assembler/program_io.h"
 
-#include <atomic>
 #include <charconv>
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <thread>
 
 #include "gemini/assembler/text.h"
 #include "gemini/ir/json_writer.h"
+#include "parallel.h"
 
 namespace gemini::assembler {
 
@@ -171,18 +170,9 @@ std::optional<StagedProgram> stage_program(const Program& p, const std::string& 
   names.emplace_back("manifest.json");
   // From here on, whatever was written is removed unless committed.
   StagedProgram staged(dir, names);
-  // Cores are independent: two workers (the machines here have two cores).
+  // Cores are independent.
   std::vector<CoreFiles> files(p.cores.size());
-  std::atomic<std::size_t> next{0};
-  auto work = [&] {
-    for (std::size_t i = next++; i < p.cores.size(); i = next++)
-      write_core(p.cores[i], dir, files[i]);
-  };
-  const unsigned n = std::max(1u, std::min(2u, std::thread::hardware_concurrency()));
-  std::vector<std::thread> pool;
-  for (unsigned t = 1; t < n; ++t) pool.emplace_back(work);
-  work();
-  for (auto& t : pool) t.join();
+  detail::parallel_for(p.cores.size(), [&](std::size_t i) { write_core(p.cores[i], dir, files[i]); });
   for (const CoreFiles& f : files)
     if (!f.error.empty()) {
       error = f.error;
