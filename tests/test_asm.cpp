@@ -2,6 +2,7 @@
 // lowering of the spec example.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <random>
 #include <set>
@@ -11,6 +12,7 @@
 #include "gemini/assembler/encoding.h"
 #include "gemini/assembler/invocation.h"
 #include "gemini/assembler/lowering.h"
+#include "gemini/assembler/program_io.h"
 #include "gemini/assembler/text.h"
 #include "gemini/assembler/verifier.h"
 #include "gemini/ir/loader.h"
@@ -244,6 +246,96 @@ TEST(Verifier, AccessOutsideMemoryAndUnreachableWait) {
   EXPECT_NE(p[1].find("accesses [2048, 2112) outside L2 of 1024 bytes"), std::string::npos) << p[1];
   EXPECT_NE(p[2].find("accesses [4090, 4106) outside WL0 of 4096 bytes"), std::string::npos)
       << p[2];
+}
+
+TEST(Verifier, WaitForNothingIsAProblemNotACrash) {
+  // A field never set reads 0: a wait_local for 0 instructions cannot come
+  // from the text form (count >= 1) but can be built in memory.
+  Instr w;
+  w.op = Opcode::wait_local;
+  w.queue = Engine::pe;
+  w.set("on", static_cast<std::int64_t>(Engine::dma_in));
+  CoreProgram c;
+  c.instrs = {w, program(0, "end\n").instrs.front()};
+  const auto p = verify({c}, {1024, 4096});
+  ASSERT_EQ(p.size(), 1u);
+  EXPECT_NE(p[0].find("nothing to wait for"), std::string::npos) << p[0];
+  std::string err;
+  EXPECT_FALSE(encode(w, err));
+  EXPECT_EQ(err, "wait_local count=0 outside [1, 4294967295]");
+}
+
+TEST(Isa, AnInstructionIsItsEncodingAndRejectsWhatItCannotHold) {
+  static_assert(sizeof(Instr) == kInstrBytes);
+  Instr in;
+  in.op = Opcode::noc_send;
+  in.queue = Engine::noc;
+  in.set("transfer", 0xfffffffeLL);
+  in.set("to", 7);
+  EXPECT_EQ(in.get("transfer"), 0xfffffffeLL);
+  EXPECT_EQ(in.get("to"), 7);
+  Box b;
+  b.lo = {0, 1, 2, 3};
+  b.hi = {65535, 10, 20, 30};
+  in.set_box("dst_box", b);
+  EXPECT_EQ(in.box("dst_box"), b);
+  // Out of a field's range: a bug in the caller, caught at the store.
+  EXPECT_DEATH(in.set("to", 65536), "value out of range");
+  EXPECT_DEATH(in.set("transfer", -1), "value out of range");
+  b.hi[0] = 65536;
+  EXPECT_DEATH(in.set_box("dst_box", b), "coordinate out of range");
+}
+
+TEST(Isa, DecodeRejectsANonZeroUnusedByte) {
+  Instr in;
+  in.op = Opcode::wait_local;
+  in.queue = Engine::pe;
+  in.set("on", 0);
+  in.set("count", 3);
+  std::string err;
+  auto b = encode(in, err);
+  ASSERT_TRUE(b) << err;
+  (*b)[40] = 1;  // wait_local uses bytes 8 and 12..15 only
+  EXPECT_FALSE(decode(b->data(), err));
+  EXPECT_EQ(err, "wait_local: unused byte 40 is not zero");
+}
+
+TEST(ProgramIo, StagedFilesReplaceTheOldOnesOnlyOnCommit) {
+  const fs::path dir = fs::path(::testing::TempDir()) / "gemini_staged";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  { std::ofstream(dir / "core_0.bin") << "old"; }
+  Program p;
+  p.l2_bytes = 1024;
+  p.wl0_bytes = 4096;
+  p.cores.resize(1);
+  p.cores[0].program = program(0, "end\n");
+  auto listing = [&] {
+    std::vector<std::string> names;
+    for (const auto& e : fs::directory_iterator(dir)) names.push_back(e.path().filename().string());
+    std::sort(names.begin(), names.end());
+    return names;
+  };
+  auto slurp = [](const fs::path& f) {
+    std::ifstream in(f, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  std::string err;
+  {
+    auto staged = stage_program(p, dir.string(), err);
+    ASSERT_TRUE(staged) << err;
+    EXPECT_EQ(slurp(dir / "core_0.bin"), "old");  // not yet
+  }  // dropped uncommitted: the directory is as it was
+  EXPECT_EQ(listing(), std::vector<std::string>{"core_0.bin"});
+  EXPECT_EQ(slurp(dir / "core_0.bin"), "old");
+  {
+    auto staged = stage_program(p, dir.string(), err);
+    ASSERT_TRUE(staged) << err;
+    ASSERT_TRUE(staged->commit(err)) << err;
+  }
+  EXPECT_EQ(listing(), (std::vector<std::string>{"core_0.bin", "core_0.s", "manifest.json"}));
+  EXPECT_EQ(slurp(dir / "core_0.bin").size(), kFileHeaderBytes + kInstrBytes);
+  fs::remove_all(dir);
 }
 
 TEST(Lowering, SpecExampleCore1IsExactlyThis) {
