@@ -325,7 +325,7 @@ TEST(ProgramIo, StagedFilesReplaceTheOldOnesOnlyOnCommit) {
     auto staged = stage_program(p, dir.string(), err);
     ASSERT_TRUE(staged) << err;
     EXPECT_EQ(slurp(dir / "core_0.bin"), "old");  // not yet
-  }  // dropped uncommitted: the directory is as it was
+  }                                               // dropped uncommitted: the directory is as it was
   EXPECT_EQ(listing(), std::vector<std::string>{"core_0.bin"});
   EXPECT_EQ(slurp(dir / "core_0.bin"), "old");
   {

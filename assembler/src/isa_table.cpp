@@ -236,8 +236,8 @@ std::size_t field_slot_index(const OpInfo& op, std::size_t field) {
     for (const OpInfo& o : all_ops()) {
       std::size_t scalar = 0, box = 0;
       for (std::size_t i = 0; i < o.fields.size() && i < 32; ++i)
-        t[static_cast<std::size_t>(o.op)][i] = static_cast<std::uint8_t>(
-            o.fields[i].type == FieldType::box ? box++ : scalar++);
+        t[static_cast<std::size_t>(o.op)][i] =
+            static_cast<std::uint8_t>(o.fields[i].type == FieldType::box ? box++ : scalar++);
     }
     return t;
   }();
@@ -349,16 +349,14 @@ std::int64_t Instr::scalar(std::size_t slot) const {
   const Field& f = scalar_field(op, slot);
   const std::size_t n = field_width(f.type);
   const std::uint64_t raw = load(&payload[f.offset - kHeaderBytes], n);
-  if (f.type == FieldType::i32)
-    return static_cast<std::int32_t>(static_cast<std::uint32_t>(raw));
+  if (f.type == FieldType::i32) return static_cast<std::int32_t>(static_cast<std::uint32_t>(raw));
   return static_cast<std::int64_t>(raw);
 }
 
 void Instr::set_scalar(std::size_t slot, std::int64_t value) {
   const Field& f = scalar_field(op, slot);
   if (value < f.min || value > f.max) instr_bug(op, "value out of range for", slot);
-  store(&payload[f.offset - kHeaderBytes], static_cast<std::uint64_t>(value),
-        field_width(f.type));
+  store(&payload[f.offset - kHeaderBytes], static_cast<std::uint64_t>(value), field_width(f.type));
 }
 
 Box Instr::box_at(std::size_t slot) const {
@@ -383,9 +381,7 @@ void Instr::set_box_at(std::size_t slot, const Box& b) {
   }
 }
 
-std::int64_t Instr::get(std::string_view field) const {
-  return scalar(must_find(op, field).index);
-}
+std::int64_t Instr::get(std::string_view field) const { return scalar(must_find(op, field).index); }
 void Instr::set(std::string_view field, std::int64_t value) {
   set_scalar(must_find(op, field).index, value);
 }

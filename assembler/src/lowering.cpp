@@ -1,10 +1,9 @@
 #include "gemini/assembler/lowering.h"
 
 #include <algorithm>
+#include <boost/unordered/unordered_flat_map.hpp>
 #include <deque>
 #include <queue>
-
-#include <boost/unordered/unordered_flat_map.hpp>
 
 #include "gemini/assembler/invocation.h"
 #include "gemini/ir/graph.h"
@@ -171,12 +170,11 @@ class Lowerer {
   std::int64_t dram_end_ = 0;
   FlatMap<std::int32_t, std::uint32_t> core_index_;
   std::vector<Event> events_;
-  std::vector<Instr> ops_;  // the instructions of all events, in event order
+  std::vector<Instr> ops_;          // the instructions of all events, in event order
   std::deque<std::string> labels_;  // "core 3 workload 12 (conv1)", viewed by invocations
   // Events awaited by others across cores, keyed for resolution.
-  boost::unordered_flat_map<Key3, std::uint32_t, Key3Hash>
-      credit_of_;                                 // (core, transfer, tensor)
-  FlatMap<TransferId, std::uint32_t> store_of_;  // DRAM in transfer -> store
+  boost::unordered_flat_map<Key3, std::uint32_t, Key3Hash> credit_of_;  // (core, transfer, tensor)
+  FlatMap<TransferId, std::uint32_t> store_of_;                         // DRAM in transfer -> store
 };
 
 void Lowerer::build_tensors() {
@@ -341,7 +339,7 @@ void Lowerer::build_events() {
       estimate += 4 + w.buffer.size() * 2 + w.ofmap.size() * 2;
   events_.reserve(estimate);
   ops_.reserve(estimate);
-  std::vector<TransferId> ifmap_ids;                        // of one workload
+  std::vector<TransferId> ifmap_ids;                          // of one workload
   std::vector<std::pair<std::uint32_t, std::uint32_t>> sent;  // of one ofmap
 
   for (std::uint32_t c = 0; c < m_.cores.size(); ++c) {
@@ -436,11 +434,9 @@ void Lowerer::build_events() {
         };
         if (b.type == ir::TensorType::ifmap &&
             (flagged ? b.cur_wl_ifmap.value_or(false)
-                     : std::any_of(b.transfer_id.begin(), b.transfer_id.end(),
-                                   [&](TransferId x) {
-                                     return std::find(ifmap_ids.begin(), ifmap_ids.end(), x) !=
-                                            ifmap_ids.end();
-                                   })))
+                     : std::any_of(b.transfer_id.begin(), b.transfer_id.end(), [&](TransferId x) {
+                         return std::find(ifmap_ids.begin(), ifmap_ids.end(), x) != ifmap_ids.end();
+                       })))
           ins.push_back(t);
         if (b.type == ir::TensorType::weight && w.weight && shares(w.weight->transfer_id) && !wt)
           wt = t;
@@ -804,8 +800,8 @@ void Lowerer::emit(const std::vector<std::uint32_t>& order, Program& p) {
     boost::unordered_flat_map<Key3, std::int64_t, Key3Hash> tokens;
     for (std::uint32_t id : order)
       for (Event::Token& k : events_[id].tokens)
-        k.ordinal =
-            ++tokens[Key3{k.to, k.transfer, events_[id].core << 2 | static_cast<std::uint32_t>(k.kind)}];
+        k.ordinal = ++tokens[Key3{k.to, k.transfer,
+                                  events_[id].core << 2 | static_cast<std::uint32_t>(k.kind)}];
   }
   std::vector<std::vector<std::uint32_t>> order_of(n);  // per core, in global order
   std::vector<std::size_t> ops_per_core(n, 0);

@@ -149,19 +149,20 @@ std::vector<std::string> verify_cores(const std::vector<const CoreProgram*>& cor
     for (std::size_t i = 0; i < cores[c]->instrs.size(); ++i) {
       const Instr& in = cores[c]->instrs[i];
       if (in.op == Opcode::noc_send)
-        produced.push_back({token_key(in.scalar(send_to), cores[c]->core_id,
-                                      in.scalar(send_transfer),
-                                      static_cast<std::int64_t>(TokenKind::data)),
-                            base[c] + i});
+        produced.push_back(
+            {token_key(in.scalar(send_to), cores[c]->core_id, in.scalar(send_transfer),
+                       static_cast<std::int64_t>(TokenKind::data)),
+             base[c] + i});
       if (in.op == Opcode::signal)
-        produced.push_back({token_key(in.scalar(sig_to), cores[c]->core_id,
-                                      in.scalar(sig_transfer), in.scalar(sig_kind)),
+        produced.push_back({token_key(in.scalar(sig_to), cores[c]->core_id, in.scalar(sig_transfer),
+                                      in.scalar(sig_kind)),
                             base[c] + i});
     }
   std::sort(produced.begin(), produced.end());
   // The producers of a token: [first, last) of `produced`.
   auto producers = [&](const TokenKey& k) {
-    const auto lo = std::lower_bound(produced.begin(), produced.end(), std::pair{k, std::size_t{0}});
+    const auto lo =
+        std::lower_bound(produced.begin(), produced.end(), std::pair{k, std::size_t{0}});
     auto hi = lo;
     while (hi != produced.end() && hi->first == k) ++hi;
     return std::pair{lo, hi};
