@@ -1,6 +1,7 @@
 #include "gemini/assembler/verifier.h"
 
 #include <algorithm>
+#include <tuple>
 #include <unordered_map>
 
 namespace gemini::assembler {
@@ -132,7 +133,10 @@ std::vector<std::string> verify_cores(const std::vector<const CoreProgram*>& cor
   // core ids are 32-bit, kinds take two bits.
   struct TokenKey {
     std::uint64_t cores, transfer_kind;
-    auto operator<=>(const TokenKey&) const = default;
+    bool operator==(const TokenKey&) const = default;
+    bool operator<(const TokenKey& o) const {
+      return std::tie(cores, transfer_kind) < std::tie(o.cores, o.transfer_kind);
+    }
   };
   auto token_key = [](std::int64_t to, std::int64_t from, std::int64_t transfer,
                       std::int64_t kind) {

@@ -63,7 +63,7 @@ struct Invocation {
   SmallList<Box, 2> boxes;  // box arguments
 
   Invocation& tensor(std::string_view slot, TensorArg t) {
-    overflow |= !tensors.push(slot, std::move(t));
+    overflow |= !tensors.push(slot, t);
     return *this;
   }
   Invocation& arg(std::string_view name, std::int64_t v) {
