@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Whole-process timing of `gemini asm` against `gemini validate` on one IR
+# file (issue 4's target: asm at most 1.5x validate), alternating the two N
+# times and printing the medians and their ratio. The machines are noisy:
+# quote medians, and compare only runs taken in the same session.
+#   bench/asm_vs_validate.sh FILE.json [N=9] [GEMINI=build/cli/gemini]
+set -euo pipefail
+file=${1:?usage: asm_vs_validate.sh FILE.json [N] [GEMINI]}
+n=${2:-9}
+gemini=${3:-build/cli/gemini}
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+now() { date +%s.%N; }
+sub() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a - b }'; }
+v=() a=()
+for _ in $(seq "$n"); do
+  t0=$(now); "$gemini" validate "$file" >/dev/null; t1=$(now)
+  v+=("$(sub "$t1" "$t0")")
+  rm -rf "$out/prog"
+  t0=$(now); "$gemini" asm "$file" -o "$out/prog" -q; t1=$(now)
+  a+=("$(sub "$t1" "$t0")")
+done
+median() { printf '%s\n' "$@" | sort -n | sed -n "$((($# + 1) / 2))p"; }
+mv=$(median "${v[@]}")
+ma=$(median "${a[@]}")
+echo "validate: median ${mv} s over $n runs (${v[*]})"
+echo "asm:      median ${ma} s over $n runs (${a[*]})"
+echo "ratio asm/validate: $(awk -v a="$ma" -v b="$mv" 'BEGIN { printf "%.2f", a / b }')"
