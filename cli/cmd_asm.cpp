@@ -120,9 +120,8 @@ Command add_asm(CLI::App& app) {
       "per-core programs: DIR/core_<id>.bin, .s listings and manifest.json (docs/isa.md).");
   a->add_option("input", opt->in, "IR file")->required();
   a->add_option("-o,--output", opt->out, "output directory")->required();
-  a->add_option("--hw", opt->hw, "hardware configuration")->check(CLI::ExistingFile);
-  a->add_option("--dialect", opt->dialect, "force the input dialect")
-      ->check(CLI::IsMember({"full", "set"}));
+  add_hw_option(*a, opt->hw);
+  add_dialect_option(*a, opt->dialect);
   a->add_flag("--no-verify", opt->no_verify, "skip the program verifier");
   a->add_flag("-q,--quiet", opt->quiet, "print nothing on success");
   CLI::App* d = app.add_subcommand("disasm", "Print a core program binary as text.");

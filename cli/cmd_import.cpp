@@ -99,13 +99,11 @@ Command add_import(CLI::App& app) {
       "tensor order, tiling (docs/allocation.md). Writes .json or .json.gz by name.");
   cmd->add_option("input", opt->in, "IR file (either dialect, .json or .json.gz)")->required();
   cmd->add_option("-o,--output", opt->out, "output file (.json or .json.gz)")->required();
-  cmd->add_option("--hw", opt->hw, "hardware configuration (configs/*.json)")
-      ->check(CLI::ExistingFile);
+  add_hw_option(*cmd, opt->hw);
   cmd->add_option("--buffersize", opt->buffersize,
                   "L2 bytes per core (overrides the configuration; not fitting is then an error)")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40));
-  cmd->add_option("--dialect", opt->dialect, "force the input dialect")
-      ->check(CLI::IsMember({"full", "set"}));
+  add_dialect_option(*cmd, opt->dialect);
   cmd->add_flag("-q,--quiet", opt->quiet, "print no summary");
   return [cmd, opt] { return cmd->parsed() ? run(*opt) : -1; };
 }

@@ -139,8 +139,7 @@ Command add_info(CLI::App& app) {
       "Summarise an IR file: mesh, workloads, layers, DRAM and NoC traffic, predicted "
       "time per core and the longest dependency path.");
   cmd->add_option("file", opt->file, "IR file (.json or .json.gz, either dialect)")->required();
-  cmd->add_option("--dialect", opt->dialect, "force the dialect instead of detecting it")
-      ->check(CLI::IsMember({"full", "set"}));
+  add_dialect_option(*cmd, opt->dialect);
   cmd->add_flag("--json", opt->json, "print JSON");
   return [cmd, opt] { return cmd->parsed() ? run(*opt) : -1; };
 }

@@ -82,9 +82,8 @@ Command add_sim(CLI::App& app) {
       "Simulate an IR (either dialect) on the cycle-level model of the mesh and print where the "
       "time goes (docs/timing-model.md).");
   s->add_option("input", opt->in, "IR file")->required();
-  s->add_option("--hw", opt->hw, "hardware configuration")->check(CLI::ExistingFile);
-  s->add_option("--dialect", opt->dialect, "force the input dialect")
-      ->check(CLI::IsMember({"full", "set"}));
+  add_hw_option(*s, opt->hw);
+  add_dialect_option(*s, opt->dialect);
   s->add_option("--report", opt->report, "write the JSON report here");
   s->add_option("--trace", opt->trace, "write a Chrome trace-event JSON here (Perfetto)");
   s->add_option("--csv", opt->csv, "write one line per workload here");

@@ -99,10 +99,8 @@ Command add_validate(CLI::App& app) {
   cmd->add_flag("--json", opt->json, "print one JSON document instead of text");
   cmd->add_option("--max-errors", opt->max_errors, "diagnostics to show per file (default 100)")
       ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 30));
-  cmd->add_option("--dialect", opt->dialect, "force the dialect instead of detecting it")
-      ->check(CLI::IsMember({"full", "set"}));
-  cmd->add_option("--hw", opt->hw, "hardware configuration (configs/*.json)")
-      ->check(CLI::ExistingFile);
+  add_dialect_option(*cmd, opt->dialect);
+  add_hw_option(*cmd, opt->hw);
   return [cmd, opt] { return cmd->parsed() ? run(*opt) : -1; };
 }
 

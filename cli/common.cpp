@@ -1,5 +1,6 @@
 #include "common.h"
 
+#include <CLI/CLI.hpp>
 #include <iostream>
 
 namespace gemini::cli {
@@ -8,6 +9,15 @@ std::optional<ir::Dialect> parse_dialect(const std::string& s) {
   if (s == "full") return ir::Dialect::full;
   if (s == "set") return ir::Dialect::set;
   return std::nullopt;
+}
+
+void add_dialect_option(CLI::App& cmd, std::string& dialect) {
+  cmd.add_option("--dialect", dialect, "force the input dialect instead of detecting it")
+      ->check(CLI::IsMember({"full", "set"}));
+}
+
+void add_hw_option(CLI::App& cmd, std::string& hw) {
+  cmd.add_option("--hw", hw, "hardware configuration (configs/*.json)")->check(CLI::ExistingFile);
 }
 
 std::optional<ir::HardwareConfig> load_hw(const std::string& path) {

@@ -10,6 +10,10 @@
 #include "gemini/ir/hw_config.h"
 #include "gemini/ir/model.h"
 
+namespace CLI {
+class App;
+}
+
 namespace gemini::cli {
 
 inline constexpr int kExitOk = 0;
@@ -17,6 +21,10 @@ inline constexpr int kExitInvalid = 1;
 inline constexpr int kExitUnreadable = 2;
 
 std::optional<ir::Dialect> parse_dialect(const std::string& s);  // "" -> nullopt
+// The options every IR-reading subcommand shares: --dialect (full|set) and
+// --hw (an existing hardware configuration file).
+void add_dialect_option(CLI::App& cmd, std::string& dialect);
+void add_hw_option(CLI::App& cmd, std::string& hw);
 // Loads --hw or the built-in defaults; prints errors and returns nullopt.
 std::optional<ir::HardwareConfig> load_hw(const std::string& path);
 

@@ -34,8 +34,8 @@ const OpChecks& op_checks(Opcode op) {
     for (const OpInfo& o : all_ops()) {
       OpChecks& c = t[static_cast<std::size_t>(o.op)];
       std::array<bool, kInstrBytes> used{};
-      std::size_t scalar = 0;
-      for (const Field& f : o.fields) {
+      for (std::size_t fi = 0; fi < o.fields.size(); ++fi) {
+        const Field& f = o.fields[fi];
         const std::size_t w = field_width(f.type);
         for (std::size_t i = 0; i < w; ++i) used[f.offset + i] = true;
         if (f.type == FieldType::box) continue;  // 16-bit coordinates: always in [0, 65535]
@@ -43,9 +43,8 @@ const OpChecks& op_checks(Opcode op) {
                           f.max == static_cast<std::int64_t>((std::uint64_t{1} << (8 * w)) - 1);
         if (!full) {
           c.field[c.n] = &f;
-          c.slot[c.n++] = scalar;
+          c.slot[c.n++] = field_slot_index(o, fi);
         }
-        ++scalar;
       }
       for (std::size_t i = kHeaderBytes; i < kInstrBytes; ++i)
         if (!used[i])

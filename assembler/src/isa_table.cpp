@@ -229,21 +229,6 @@ std::optional<FieldSlot> find_field(const OpInfo& op, std::string_view name) {
   return std::nullopt;
 }
 
-std::size_t field_slot_index(const OpInfo& op, std::size_t field) {
-  // Per opcode and field: its index among the opcode's scalar (or box) fields.
-  static const auto table = [] {
-    std::array<std::array<std::uint8_t, 32>, 256> t{};
-    for (const OpInfo& o : all_ops()) {
-      std::size_t scalar = 0, box = 0;
-      for (std::size_t i = 0; i < o.fields.size() && i < 32; ++i)
-        t[static_cast<std::size_t>(o.op)][i] =
-            static_cast<std::uint8_t>(o.fields[i].type == FieldType::box ? box++ : scalar++);
-    }
-    return t;
-  }();
-  return table[static_cast<std::size_t>(op.op)][field];
-}
-
 namespace {
 // Field access by name sits on hot paths (listings, the verifier), and the
 // names are almost always string literals: a small per-thread cache keyed by
@@ -277,7 +262,10 @@ FieldSlot must_find(Opcode op, std::string_view name) {
 
 namespace {
 // Per opcode: the table entry of each scalar slot and of each box slot.
+// Per opcode, worked out once from the table: each field's slot (its index
+// among the opcode's scalar, or box, fields) and the field of each slot.
 struct SlotTable {
+  std::array<std::uint8_t, 26> slot_of{};
   std::array<const Field*, 26> scalar{};
   std::array<const Field*, 2> box{};
 };
@@ -287,12 +275,14 @@ const SlotTable& slots(Opcode op) {
     for (const OpInfo& o : all_ops()) {
       SlotTable& x = t[static_cast<std::size_t>(o.op)];
       std::size_t scalar = 0, box = 0;
-      for (const Field& f : o.fields) {
-        if (f.type == FieldType::box) {
-          if (box < x.box.size()) x.box[box++] = &f;
-        } else if (scalar < x.scalar.size()) {
-          x.scalar[scalar++] = &f;
-        }
+      for (std::size_t i = 0; i < o.fields.size(); ++i) {
+        const Field& f = o.fields[i];
+        const bool is_box = f.type == FieldType::box;
+        std::size_t& k = is_box ? box : scalar;
+        x.slot_of[i] = static_cast<std::uint8_t>(k);
+        if (is_box && k < x.box.size()) x.box[k] = &f;
+        if (!is_box) x.scalar[k] = &f;
+        ++k;
       }
     }
     return t;
@@ -328,6 +318,10 @@ void store(std::uint8_t* p, std::uint64_t v, std::size_t n) {
   for (std::size_t i = 0; i < n; ++i) p[i] = static_cast<std::uint8_t>(v >> (8 * i));
 }
 }  // namespace
+
+std::size_t field_slot_index(const OpInfo& op, std::size_t field) {
+  return slots(op.op).slot_of[field];
+}
 
 std::size_t field_width(FieldType t) {
   switch (t) {

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <boost/unordered/unordered_flat_map.hpp>
-#include <deque>
 #include <queue>
 
 #include "gemini/assembler/invocation.h"
@@ -111,13 +110,24 @@ class Lowerer {
            std::to_string(x.workload_id) + " (" + x.layer_name + ")";
   }
   void error(std::string s) { errors_.push_back(std::move(s)); }
-  // Typed binding of an invocation into the next instruction of ops_; a
-  // binding error is reported and a nop stands in (the lowering then fails
-  // before emitting).
-  void bound(const Invocation& inv) {
+  // Typed binding of an invocation made for core c, workload w. The
+  // workload's name is worked out only when the binding fails, for the
+  // message (bind() puts the invocation's origin into it).
+  bool bind_named(const Invocation& inv, std::uint32_t c, std::uint32_t w, Instr& out,
+                  std::string& err) const {
+    if (bind(inv, out, err)) return true;
+    const std::string origin = who(c, w);
+    Invocation named = inv;
+    named.origin = origin;
+    (void)bind(named, out, err);
+    return false;
+  }
+  // The same into the next instruction of ops_; an error is reported and a
+  // nop stands in (the lowering then fails before emitting).
+  void bound(const Invocation& inv, std::uint32_t c, std::uint32_t w) {
     Instr& in = ops_.emplace_back();
     std::string err;
-    if (!bind(inv, in, err)) {
+    if (!bind_named(inv, c, w, in, err)) {
       error(err);
       in = Instr{};
     }
@@ -170,8 +180,7 @@ class Lowerer {
   std::int64_t dram_end_ = 0;
   FlatMap<std::int32_t, std::uint32_t> core_index_;
   std::vector<Event> events_;
-  std::vector<Instr> ops_;          // the instructions of all events, in event order
-  std::deque<std::string> labels_;  // "core 3 workload 12 (conv1)", viewed by invocations
+  std::vector<Instr> ops_;  // the instructions of all events, in event order
   // Events awaited by others across cores, keyed for resolution.
   boost::unordered_flat_map<Key3, std::uint32_t, Key3Hash> credit_of_;  // (core, transfer, tensor)
   FlatMap<TransferId, std::uint32_t> store_of_;                         // DRAM in transfer -> store
@@ -349,7 +358,6 @@ void Lowerer::build_events() {
     for (std::uint32_t i = 0; i < core.workloads.size(); ++i) {
       const ir::Workload& w = core.workloads[i];
       const std::int64_t prio = start[g.node_of(c, i)];
-      const std::string_view origin = labels_.emplace_back(who(c, i));
       const auto wid = static_cast<std::uint32_t>(w.workload_id);
       auto make = [&](Kind k, Engine q, std::uint8_t phase) {
         return this->make(k, q, phase, c, i, prio);
@@ -371,18 +379,17 @@ void Lowerer::build_events() {
             e.deps = hz;
             auto it = dram_out_addr_.find(s.transfer_id);
             if (it == dram_out_addr_.end()) {
-              error(std::string(origin) + ": DRAM source transfer " +
-                    std::to_string(s.transfer_id) + " is not a DRAM out entry");
+              error(who(c, i) + ": DRAM source transfer " + std::to_string(s.transfer_id) +
+                    " is not a DRAM out entry");
               continue;
             }
             Invocation inv;
             inv.op = Opcode::dma_in;
             inv.workload = wid;
-            inv.origin = origin;
             inv.tensor("l2", {x.addr, s.size, to_box(x.entry->box), Access::write});
             inv.tensor("dram", {it->second, s.size, to_box(s.box), Access::read});
             inv.arg("transfer", s.transfer_id);
-            bound(inv);
+            bound(inv, c, i);
             if (auto ro = related_.find(s.transfer_id); ro != related_.end())
               e.dram_after = ro->second;
             const std::uint32_t id = add(std::move(e));
@@ -393,20 +400,18 @@ void Lowerer::build_events() {
             e.deps = hz;
             auto from = core_index_.find(s.core_id);
             if (from == core_index_.end()) {
-              error(std::string(origin) + ": source core " + std::to_string(s.core_id) +
-                    " has no program");
+              error(who(c, i) + ": source core " + std::to_string(s.core_id) + " has no program");
               continue;
             }
             Invocation inv;
             inv.op = Opcode::signal;
             inv.queue = Engine::ctrl;
             inv.workload = wid;
-            inv.origin = origin;
             inv.arg("kind", static_cast<std::int64_t>(TokenKind::credit))
                 .arg("transfer", s.transfer_id)
                 .arg("to", s.core_id);
             inv.tensor("grant", {x.addr, x.size, std::nullopt, Access::write});
-            bound(inv);
+            bound(inv, c, i);
             e.tokens.push_back({TokenKind::credit, s.transfer_id, from->second});
             const std::uint32_t id = add(std::move(e));
             credit_of_[Key3{c, s.transfer_id, t}] = id;
@@ -449,7 +454,7 @@ void Lowerer::build_events() {
           if (!out) out = find_receiver(c, o.transfer_id, core.core_id, i + 1, i, true);
       }
       if (!out) {
-        error(std::string(origin) +
+        error(who(c, i) +
               ": no L2 tensor holds its ofmap (no ofmap entry in the snapshot and no "
               "tensor of this core receives it)");
         continue;
@@ -469,7 +474,6 @@ void Lowerer::build_events() {
           Invocation inv;
           inv.op = Opcode::wl0_load;
           inv.workload = wid;
-          inv.origin = origin;
           const bool from_l2 = x.source == ir::Wl0Source::core && wt;
           inv.arg("source", from_l2 ? 0 : 1);
           inv.tensor("wl0", {x.address.value_or(0), std::max<std::int64_t>(x.size, 1), std::nullopt,
@@ -479,7 +483,7 @@ void Lowerer::build_events() {
           auto d = dram_out_addr_.find(tr);
           inv.arg("dram", from_l2 || d == dram_out_addr_.end() ? 0 : d->second);
           inv.arg("transfer", tr);
-          bound(inv);
+          bound(inv, c, i);
           if (from_l2) data_deps(*wt, e);
         }
         wl0_event = add(std::move(e));
@@ -501,7 +505,6 @@ void Lowerer::build_events() {
         Invocation cfg;
         cfg.op = Opcode::pe_cfg;
         cfg.workload = wid;
-        cfg.origin = origin;
         const ir::Tile* tile =
             w.tile_info && !w.tile_info->empty() ? &w.tile_info->front() : nullptr;
         auto clamp1 = [](std::int64_t v) { return std::max<std::int64_t>(v, 1); };
@@ -545,7 +548,7 @@ void Lowerer::build_events() {
         cfg.arg("wl0", w.wl0_buffer && !w.wl0_buffer->empty()
                            ? (*w.wl0_buffer)[0].address.value_or(0)
                            : 0);
-        bound(cfg);
+        bound(cfg, c, i);
         bool acc = false;
         std::vector<std::uint32_t> srcs = ins;
         if (srcs.empty())
@@ -555,13 +558,12 @@ void Lowerer::build_events() {
           Invocation run;
           run.op = Opcode::pe_run;
           run.workload = wid;
-          run.origin = origin;
           run.flag = acc;
           run.tensor("ifmap", {x.addr, x.size, to_box(x.entry->box), Access::read});
           run.tensor("weight", {wt ? tensors_[c][*wt].addr : 0, wt ? tensors_[c][*wt].size : 0,
                                 std::nullopt, Access::read});
           run.tensor("ofmap", {o.addr, out_bytes, to_box(w.workload), Access::write});
-          bound(run);
+          bound(run, c, i);
           acc = true;
         }
       } else {
@@ -595,7 +597,6 @@ void Lowerer::build_events() {
           Invocation run;
           run.op = Opcode::vp_run;
           run.workload = wid;
-          run.origin = origin;
           run.arg("op", static_cast<std::int64_t>(op)).arg("inputs", b ? 2 : 1);
           run.arg("window", std::min<std::int64_t>(stride, 255))
               .arg("stride", std::min<std::int64_t>(stride, 255));
@@ -606,7 +607,7 @@ void Lowerer::build_events() {
             run.tensor("in1", {0, 0, std::nullopt, Access::read, true});
           }
           run.tensor("out", {o.addr, out_bytes, to_box(w.workload), Access::write});
-          bound(run);
+          bound(run, c, i);
           if (!first && k + 1 >= srcs.size()) break;
           if (first && srcs.size() <= 2) break;
         }
@@ -628,14 +629,13 @@ void Lowerer::build_events() {
             Invocation inv;
             inv.op = Opcode::dma_out;
             inv.workload = wid;
-            inv.origin = origin;
             auto a = dram_in_addr_.find(of.transfer_id);
             inv.tensor("l2",
                        {o.addr, std::max<std::int64_t>(of.size, 1), to_box(of.box), Access::read});
             inv.tensor("dram",
                        {a == dram_in_addr_.end() ? 0 : a->second, 0, std::nullopt, Access::write});
             inv.arg("transfer", of.transfer_id);
-            bound(inv);
+            bound(inv, c, i);
             const std::uint32_t id = add(std::move(s));
             store_of_[of.transfer_id] = id;
             tensors_[c][*out].accesses.push_back(id);
@@ -643,21 +643,21 @@ void Lowerer::build_events() {
           }
           auto dc_it = core_index_.find(d.core_id);
           if (dc_it == core_index_.end() || !d.workload_id) {
-            error(std::string(origin) + ": destination core " + std::to_string(d.core_id) +
+            error(who(c, i) + ": destination core " + std::to_string(d.core_id) +
                   " has no program");
             continue;
           }
           const std::uint32_t dc = dc_it->second;
           const ir::Workload* dw = m_.find_workload(d.core_id, *d.workload_id);
           if (!dw) {
-            error(std::string(origin) + ": destination workload " + std::to_string(*d.workload_id) +
+            error(who(c, i) + ": destination workload " + std::to_string(*d.workload_id) +
                   " does not exist");
             continue;
           }
           const auto di = static_cast<std::uint32_t>(dw - m_.cores[dc].workloads.data());
           auto r = find_receiver(dc, of.transfer_id, core.core_id, di, 0);
           if (!r) {
-            error(std::string(origin) + ": core " + std::to_string(d.core_id) +
+            error(who(c, i) + ": core " + std::to_string(d.core_id) +
                   " has no buffer tensor receiving transfer " + std::to_string(of.transfer_id) +
                   " by its workload " + std::to_string(*d.workload_id));
             continue;
@@ -671,12 +671,11 @@ void Lowerer::build_events() {
           Invocation inv;
           inv.op = Opcode::noc_send;
           inv.workload = wid;
-          inv.origin = origin;
           inv.tensor("src",
                      {o.addr, std::max<std::int64_t>(of.size, 1), to_box(of.box), Access::read});
           inv.tensor("dst", {rt.addr, 0, to_box(rt.entry->box), Access::write});
           inv.arg("to", d.core_id).arg("transfer", of.transfer_id);
-          bound(inv);
+          bound(inv, c, i);
           s.tokens.push_back({TokenKind::data, of.transfer_id, dc});
           s.credit_key = Key3{dc, of.transfer_id, *r};
           const std::uint32_t id = add(std::move(s));
@@ -831,11 +830,7 @@ void Lowerer::emit(const std::vector<std::uint32_t>& order, Program& p) {
     // field.
     std::string err;
     auto bind_sync = [&](const Invocation& inv, const Event& e, Instr& into) {
-      if (bind(inv, into, err)) return true;
-      const std::string origin = who(e.core, e.workload);
-      Invocation named = inv;
-      named.origin = origin;
-      (void)bind(named, into, err);
+      if (bind_named(inv, c, e.workload, into, err)) return true;
       errors[c].push_back(err);
       return false;
     };

@@ -1,6 +1,5 @@
 #include "gemini/assembler/program_io.h"
 
-#include <charconv>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -10,14 +9,6 @@
 #include "parallel.h"
 
 namespace gemini::assembler {
-
-namespace {
-void append_int(std::string& out, std::int64_t v) {
-  char buf[24];
-  auto [p, ec] = std::to_chars(buf, buf + sizeof buf, v);
-  out.append(buf, static_cast<std::size_t>(p - buf));
-}
-}  // namespace
 
 void append_comment(std::string& out, const Instr& in, const LoweredCore& core) {
   if (in.workload == 0xffffffffu) return;

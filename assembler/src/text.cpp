@@ -4,6 +4,13 @@
 #include <string>
 
 namespace gemini::assembler {
+
+void append_int(std::string& out, std::int64_t v) {
+  char buf[24];
+  auto [p, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  out.append(buf, static_cast<std::size_t>(p - buf));
+}
+
 namespace {
 
 constexpr std::string_view kTokenKinds[] = {"data", "credit", "dram"};
@@ -16,12 +23,6 @@ std::optional<std::int64_t> index_of(const std::string_view (&names)[N], std::st
   for (std::size_t i = 0; i < N; ++i)
     if (names[i] == s) return static_cast<std::int64_t>(i);
   return std::nullopt;
-}
-
-void append_int(std::string& out, std::int64_t v) {
-  char buf[24];
-  auto [p, ec] = std::to_chars(buf, buf + sizeof buf, v);
-  out.append(buf, static_cast<std::size_t>(p - buf));
 }
 
 // A field's value as text: its name for enumerations, else the number.

@@ -20,12 +20,7 @@ const std::vector<OperandSlot>& operand_slots(Opcode op) {
     std::array<std::vector<OperandSlot>, 256> t;
     for (const OpInfo& o : all_ops()) {
       auto scalar_slot = [&](const Field* f) {
-        std::size_t k = 0;
-        for (const Field& g : o.fields) {
-          if (&g == f) return k;
-          k += g.type != FieldType::box;
-        }
-        return k;
+        return field_slot_index(o, static_cast<std::size_t>(f - o.fields.data()));
       };
       for (const Field& f : o.fields) {
         if (f.access == Access::none) continue;

@@ -21,6 +21,8 @@
 namespace gemini::assembler {
 
 std::string print(const Instr& in);
+// Appends the decimal text of `v` to `out` (the printer's numbers).
+void append_int(std::string& out, std::int64_t v);
 // Appends the text of `in` to `out` (no newline).
 void print_to(std::string& out, const Instr& in);
 // `comment(instr)`, when given and not empty, follows each instruction after "; ".
