@@ -13,20 +13,25 @@
 namespace gemini::cli {
 
 PhaseTimer::PhaseTimer()
-    : on_(std::getenv("GEMINI_PHASES") != nullptr), t_(std::chrono::steady_clock::now()) {}
+    : on_(std::getenv("GEMINI_PHASES") != nullptr),
+      t_(std::chrono::steady_clock::now()),
+      sub_(t_) {}
 
 void PhaseTimer::mark(const char* phase) {
   const auto now = std::chrono::steady_clock::now();
+  const bool is_sub = std::string_view(phase).find('/') != std::string_view::npos;
+  const auto since = is_sub ? sub_ : t_;
   if (on_) {
     // Peak resident memory and page faults so far: first touches of fresh
     // memory cost microseconds each, so they show up in the phase times.
     rusage u{};
     getrusage(RUSAGE_SELF, &u);
-    std::cerr << "phase " << phase << ": " << std::chrono::duration<double>(now - t_).count()
+    std::cerr << "phase " << phase << ": " << std::chrono::duration<double>(now - since).count()
               << " s (peak RSS " << u.ru_maxrss / 1024 << " MB, " << u.ru_minflt
               << " page faults)\n";
   }
-  t_ = now;
+  sub_ = now;
+  if (!is_sub) t_ = now;
 }
 
 StatusLine::StatusLine(bool enabled)

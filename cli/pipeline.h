@@ -19,7 +19,9 @@ struct Lowered {
 };
 
 // With GEMINI_PHASES set in the environment, prints the wall time of each
-// phase to stderr ("phase lower: 0.52 s").
+// phase to stderr ("phase lower: 0.52 s"). A phase named "a/b" is a part of
+// phase "a", timed from the mark before it; "a" is timed from the last mark
+// that was not such a part.
 class PhaseTimer {
  public:
   PhaseTimer();
@@ -27,7 +29,7 @@ class PhaseTimer {
 
  private:
   bool on_;
-  std::chrono::steady_clock::time_point t_;
+  std::chrono::steady_clock::time_point t_, sub_;
 };
 
 // A one-line status on stderr ("gemini: lowering...") for runs longer than a

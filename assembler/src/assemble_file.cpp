@@ -26,7 +26,7 @@ AssembledFile assemble_file(const std::string& path, const ir::HardwareConfig& h
     return out;
   }
   phase("import");
-  out.program = lower(out.model, hw, out.lower_errors);
+  out.program = lower(out.model, hw, out.lower_errors, on_phase);
   phase("lower");
   if (!out.program) out.failed = AssembledFile::Failed::lowering;
   return out;

@@ -96,10 +96,31 @@ using ReceiverMap = boost::unordered_flat_map<ReceiverKey, V, ReceiverKeyHash>;
 template <typename K, typename V>
 using FlatMap = boost::unordered_flat_map<K, V>;
 
+// What building one core's events produces. Event ids in it are local (0 is
+// the core's first event) until the events are merged into one list.
+struct CoreEvents {
+  std::vector<Event> events;
+  std::vector<Instr> ops;  // the instructions of its events, in event order
+  std::vector<std::string> errors;
+  // The credit event of each (transfer, tensor) the core receives.
+  FlatMap<std::uint64_t, std::uint32_t> credit_of;
+  std::vector<std::pair<TransferId, std::uint32_t>> stores;  // (DRAM in transfer, store)
+  // Sends into another core's tensor: (core, tensor, local send event).
+  struct RemoteWrite {
+    std::uint32_t core, tensor, event;
+  };
+  std::vector<RemoteWrite> remote_writes;
+};
+
+std::uint64_t credit_key(TransferId transfer, std::uint32_t tensor) {
+  return static_cast<std::uint64_t>(static_cast<std::uint32_t>(transfer)) << 32 | tensor;
+}
+
 class Lowerer {
  public:
-  Lowerer(const ir::Model& m, const ir::HardwareConfig& hw, std::vector<std::string>& errors)
-      : m_(m), hw_(hw), errors_(errors) {}
+  Lowerer(const ir::Model& m, const ir::HardwareConfig& hw, std::vector<std::string>& errors,
+          const PhaseFn& on_phase)
+      : m_(m), hw_(hw), errors_(errors), on_phase_(on_phase) {}
 
   std::optional<Program> run();
 
@@ -110,6 +131,7 @@ class Lowerer {
            std::to_string(x.workload_id) + " (" + x.layer_name + ")";
   }
   void error(std::string s) { errors_.push_back(std::move(s)); }
+  static void error(CoreEvents& ce, std::string s) { ce.errors.push_back(std::move(s)); }
   // Typed binding of an invocation made for core c, workload w. The
   // workload's name is worked out only when the binding fails, for the
   // message (bind() puts the invocation's origin into it).
@@ -122,38 +144,41 @@ class Lowerer {
     (void)bind(named, out, err);
     return false;
   }
-  // The same into the next instruction of ops_; an error is reported and a
-  // nop stands in (the lowering then fails before emitting).
-  void bound(const Invocation& inv, std::uint32_t c, std::uint32_t w) {
-    Instr& in = ops_.emplace_back();
+  // The same into the next instruction of the core's ops; an error is
+  // reported and a nop stands in (the lowering then fails before emitting).
+  void bound(CoreEvents& ce, const Invocation& inv, std::uint32_t c, std::uint32_t w) const {
+    Instr& in = ce.ops.emplace_back();
     std::string err;
     if (!bind_named(inv, c, w, in, err)) {
-      error(err);
+      error(ce, err);
       in = Instr{};
     }
   }
   // An event of core c, workload i; its instructions are the ones bound
   // from now until add().
-  Event make(Kind k, Engine q, std::uint8_t phase, std::uint32_t c, std::uint32_t i,
-             std::int64_t prio) const {
+  static Event make(const CoreEvents& ce, Kind k, Engine q, std::uint8_t phase, std::uint32_t c,
+                    std::uint32_t i, std::int64_t prio) {
     Event e{};
     e.kind = k;
     e.queue = q;
     e.phase = phase;
     e.core = c;
     e.workload = i;
-    e.op_begin = e.op_end = static_cast<std::uint32_t>(ops_.size());
+    e.op_begin = e.op_end = static_cast<std::uint32_t>(ce.ops.size());
     e.prio = prio;
     return e;
   }
-  std::uint32_t add(Event e) {
-    e.op_end = static_cast<std::uint32_t>(ops_.size());
-    events_.push_back(std::move(e));
-    return static_cast<std::uint32_t>(events_.size() - 1);
+  // Adds e to the core's events; its local id.
+  static std::uint32_t add(CoreEvents& ce, Event e) {
+    e.op_end = static_cast<std::uint32_t>(ce.ops.size());
+    ce.events.push_back(std::move(e));
+    return static_cast<std::uint32_t>(ce.events.size() - 1);
   }
   void build_tensors();
   void build_dram_map();
   void build_events();
+  void build_core_events(std::uint32_t c, const std::vector<std::int64_t>& start,
+                         const ir::DependencyGraph& g, CoreEvents& ce);
   void hazards(std::uint32_t c, std::uint32_t t, std::vector<std::uint32_t>& deps) const;
   std::optional<std::uint32_t> find_receiver(std::uint32_t c, TransferId t, std::int32_t from,
                                              std::uint32_t at_most, std::uint32_t at_least,
@@ -164,6 +189,10 @@ class Lowerer {
   const ir::Model& m_;
   const ir::HardwareConfig& hw_;
   std::vector<std::string>& errors_;
+  const PhaseFn& on_phase_;
+  void phase(const char* name) const {
+    if (on_phase_) on_phase_(name);
+  }
   std::vector<std::vector<Tensor>> tensors_;            // per core
   std::vector<std::vector<std::uint32_t>> dead_order_;  // per core: tensors by last snapshot
   // per core: (transfer, source core) -> tensors that receive it
@@ -179,11 +208,8 @@ class Lowerer {
   FlatMap<TransferId, const std::vector<TransferId>*> related_;  // DRAM out -> related_ifmap
   std::int64_t dram_end_ = 0;
   FlatMap<std::int32_t, std::uint32_t> core_index_;
-  std::vector<Event> events_;
-  std::vector<Instr> ops_;  // the instructions of all events, in event order
-  // Events awaited by others across cores, keyed for resolution.
-  boost::unordered_flat_map<Key3, std::uint32_t, Key3Hash> credit_of_;  // (core, transfer, tensor)
-  FlatMap<TransferId, std::uint32_t> store_of_;                         // DRAM in transfer -> store
+  std::vector<Event> events_;            // all cores', by core, then in the order built
+  std::vector<std::vector<Instr>> ops_;  // per core: the instructions of its events
 };
 
 void Lowerer::build_tensors() {
@@ -337,353 +363,396 @@ std::optional<std::uint32_t> Lowerer::find_receiver(std::uint32_t c, TransferId 
   return std::nullopt;
 }
 
+void Lowerer::build_core_events(std::uint32_t c, const std::vector<std::int64_t>& start,
+                                const ir::DependencyGraph& g, CoreEvents& ce) {
+  std::size_t estimate = 0;
+  for (const ir::Workload& w : m_.cores[c].workloads)
+    estimate += 4 + w.buffer.size() * 2 + w.ofmap.size() * 2;
+  ce.events.reserve(estimate);
+  ce.ops.reserve(estimate);
+  std::vector<TransferId> ifmap_ids;                          // of one workload
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> sent;  // of one ofmap
+  const ir::Core& core = m_.cores[c];
+  std::optional<std::uint32_t> last_pe;  // WL0 reuse: the previous PE compute
+  std::uint32_t next_new = 0;            // the first tensor not yet loaded
+  for (std::uint32_t i = 0; i < core.workloads.size(); ++i) {
+    const ir::Workload& w = core.workloads[i];
+    const std::int64_t prio = start[g.node_of(c, i)];
+    const auto wid = static_cast<std::uint32_t>(w.workload_id);
+    auto make = [&](Kind k, Engine q, std::uint8_t phase) {
+      return Lowerer::make(ce, k, q, phase, c, i, prio);
+    };
+
+    // 1. Tensors newly added before this workload: loads and credits.
+    // Tensors are numbered as they first appear, so the new ones of this
+    // workload are the next run of numbers (in snapshot order).
+    for (; next_new < tensors_[c].size() && tensors_[c][next_new].first == i; ++next_new) {
+      const std::uint32_t t = next_new;
+      Tensor& x = tensors_[c][t];
+      if (x.type == ir::TensorType::ofmap) continue;
+      std::vector<std::uint32_t> hz;
+      hazards(c, t, hz);
+      x.ordered_after_hazards = true;
+      for (const ir::Source& s : x.entry->source) {
+        if (s.type == ir::EndpointType::dram) {
+          Event e = make(Kind::load, Engine::dma_in, 0);
+          e.deps = hz;
+          auto it = dram_out_addr_.find(s.transfer_id);
+          if (it == dram_out_addr_.end()) {
+            error(ce, who(c, i) + ": DRAM source transfer " + std::to_string(s.transfer_id) +
+                          " is not a DRAM out entry");
+            continue;
+          }
+          Invocation inv;
+          inv.op = Opcode::dma_in;
+          inv.workload = wid;
+          inv.tensor("l2", {x.addr, s.size, to_box(x.entry->box), Access::write});
+          inv.tensor("dram", {it->second, s.size, to_box(s.box), Access::read});
+          inv.arg("transfer", s.transfer_id);
+          bound(ce, inv, c, i);
+          if (auto ro = related_.find(s.transfer_id); ro != related_.end())
+            e.dram_after = ro->second;
+          const std::uint32_t id = add(ce, std::move(e));
+          x.accesses.push_back(id);
+          x.writers.push_back(id);
+        } else {
+          Event e = make(Kind::credit, Engine::ctrl, 0);
+          e.deps = hz;
+          auto from = core_index_.find(s.core_id);
+          if (from == core_index_.end()) {
+            error(ce, who(c, i) + ": source core " + std::to_string(s.core_id) + " has no program");
+            continue;
+          }
+          Invocation inv;
+          inv.op = Opcode::signal;
+          inv.queue = Engine::ctrl;
+          inv.workload = wid;
+          inv.arg("kind", static_cast<std::int64_t>(TokenKind::credit))
+              .arg("transfer", s.transfer_id)
+              .arg("to", s.core_id);
+          inv.tensor("grant", {x.addr, x.size, std::nullopt, Access::write});
+          bound(ce, inv, c, i);
+          e.tokens.push_back({TokenKind::credit, s.transfer_id, from->second});
+          const std::uint32_t id = add(ce, std::move(e));
+          ce.credit_of[credit_key(s.transfer_id, t)] = id;
+          x.accesses.push_back(id);
+        }
+      }
+    }
+
+    // Operands of the workload.
+    std::vector<std::uint32_t> ins;
+    std::optional<std::uint32_t> wt, out;
+    ifmap_ids.clear();
+    for (const ir::Ifmap& f : w.ifmap)
+      ifmap_ids.insert(ifmap_ids.end(), f.transfer_id.begin(), f.transfer_id.end());
+    const bool flagged =
+        std::any_of(w.buffer.begin(), w.buffer.end(),
+                    [](const ir::BufferEntry& b) { return b.cur_wl_ifmap.has_value(); });
+    for (std::size_t ei = 0; ei < w.buffer.size(); ++ei) {
+      const ir::BufferEntry& b = w.buffer[ei];
+      const std::uint32_t t = at_[c][i][ei];
+      auto shares = [&](const std::vector<TransferId>& ids) {
+        return std::any_of(b.transfer_id.begin(), b.transfer_id.end(), [&](TransferId x) {
+          return std::find(ids.begin(), ids.end(), x) != ids.end();
+        });
+      };
+      if (b.type == ir::TensorType::ifmap &&
+          (flagged ? b.cur_wl_ifmap.value_or(false)
+                   : std::any_of(b.transfer_id.begin(), b.transfer_id.end(), [&](TransferId x) {
+                       return std::find(ifmap_ids.begin(), ifmap_ids.end(), x) != ifmap_ids.end();
+                     })))
+        ins.push_back(t);
+      if (b.type == ir::TensorType::weight && w.weight && shares(w.weight->transfer_id) && !wt)
+        wt = t;
+      if (b.type == ir::TensorType::ofmap && !out && b.layer_name == w.layer_name) out = t;
+    }
+    if (!out) {
+      // No ofmap entry: the result goes straight into a tensor of this
+      // core that receives it (a same-core consumer's ifmap).
+      for (const ir::Ofmap& o : w.ofmap)
+        if (!out) out = find_receiver(c, o.transfer_id, core.core_id, i + 1, i, true);
+    }
+    if (!out) {
+      error(ce, who(c, i) +
+                    ": no L2 tensor holds its ofmap (no ofmap entry in the snapshot and no "
+                    "tensor of this core receives it)");
+      continue;
+    }
+    // Data a tensor waits for: local loads, or sends from other cores.
+    auto data_deps = [&](std::uint32_t t, Event& e) {
+      const Tensor& x = tensors_[c][t];
+      e.deps.insert(e.deps.end(), x.writers.begin(), x.writers.end());
+    };
+
+    // 2. WL0.
+    std::optional<std::uint32_t> wl0_event;
+    if (w.kind == ir::LayerKind::pe && w.wl0_buffer && !w.wl0_buffer->empty()) {
+      Event e = make(Kind::wl0, Engine::wl0, 1);
+      if (last_pe) e.deps.push_back(*last_pe);
+      for (const ir::Wl0Entry& x : *w.wl0_buffer) {
+        Invocation inv;
+        inv.op = Opcode::wl0_load;
+        inv.workload = wid;
+        const bool from_l2 = x.source == ir::Wl0Source::core && wt;
+        inv.arg("source", from_l2 ? 0 : 1);
+        inv.tensor("wl0", {x.address.value_or(0), std::max<std::int64_t>(x.size, 1), std::nullopt,
+                           Access::write});
+        inv.tensor("l2", {from_l2 ? tensors_[c][*wt].addr : 0, 0, std::nullopt, Access::read});
+        const TransferId tr = x.transfer_id.empty() ? 0 : x.transfer_id.front();
+        auto d = dram_out_addr_.find(tr);
+        inv.arg("dram", from_l2 || d == dram_out_addr_.end() ? 0 : d->second);
+        inv.arg("transfer", tr);
+        bound(ce, inv, c, i);
+        if (from_l2) data_deps(*wt, e);
+      }
+      wl0_event = add(ce, std::move(e));
+      if (wt) tensors_[c][*wt].accesses.push_back(*wl0_event);
+    }
+
+    // 3. Compute.
+    Event e = make(Kind::compute, w.kind == ir::LayerKind::pe ? Engine::pe : Engine::vp, 2);
+    for (std::uint32_t t : ins) data_deps(t, e);
+    if (wt) data_deps(*wt, e);
+    if (wl0_event) e.deps.push_back(*wl0_event);
+    if (tensors_[c][*out].first >= i) {
+      hazards(c, *out, e.deps);
+      tensors_[c][*out].ordered_after_hazards = true;
+    }
+    const Tensor& o = tensors_[c][*out];
+    const std::int64_t out_bytes = std::max<std::int64_t>(std::min(w.ofmap_size, o.size), 1);
+    if (w.kind == ir::LayerKind::pe) {
+      Invocation cfg;
+      cfg.op = Opcode::pe_cfg;
+      cfg.workload = wid;
+      const ir::Tile* tile = w.tile_info && !w.tile_info->empty() ? &w.tile_info->front() : nullptr;
+      auto clamp1 = [](std::int64_t v) { return std::max<std::int64_t>(v, 1); };
+      cfg.arg(
+          "loop",
+          loop_order_index(tile ? tile->loop_order : "KNHW").value_or(*loop_order_index("KNHW")));
+      const std::string cut = tile ? tile->cut_mode : "KH";
+      cfg.arg("cut", cut == "K" ? 1 : cut == "H" ? 2 : cut == "KH" ? 3 : 0);
+      cfg.arg("ci_cut", clamp1(tile ? tile->ci_cut_num : 1));
+      cfg.arg("mtc0", clamp1(tile ? tile->mtc0_mtk0[0] : 1))
+          .arg("mtk0", clamp1(tile ? tile->mtc0_mtk0[1] : 1));
+      const char* om[] = {"om_n", "om_k", "om_h", "om_w"};
+      const char* am[] = {"am_n", "am_c", "am_h", "am_w"};
+      for (int d = 0; d < 4; ++d) {
+        cfg.arg(om[d], clamp1(tile ? tile->out_mini_tile[d] : 1));
+        cfg.arg(am[d], clamp1(tile ? tile->act_mini_tile[d] : 1));
+      }
+      const auto pad = w.tile_padding_tblr.value_or(std::array<std::int32_t, 4>{0, 0, 0, 0});
+      cfg.arg("pad_t", std::min(pad[0], 255)).arg("pad_b", std::min(pad[1], 255));
+      cfg.arg("pad_l", std::min(pad[2], 255)).arg("pad_r", std::min(pad[3], 255));
+      // Kernel: the weight box's R and S where it has them (full dialect);
+      // else what the activation mini tile implies for its output mini tile.
+      const ir::Box* ib = w.ifmap.empty() ? nullptr : &w.ifmap.front().box;
+      auto stride = [&](int d) -> std::int64_t {
+        if (!ib || ib->rank != 4 || w.workload.rank != 4) return 1;
+        return std::clamp<std::int64_t>(
+            ib->extent(d) / std::max<std::int64_t>(w.workload.extent(d), 1), 1, 255);
+      };
+      const std::int64_t sh = stride(2), sw = stride(3);
+      std::int64_t r = 1, sk = 1;
+      if (w.weight && w.weight->box.rank == 4) {
+        r = w.weight->box.extent(2);
+        sk = w.weight->box.extent(3);
+      } else if (tile) {
+        r = tile->act_mini_tile[2] - (tile->out_mini_tile[2] - 1) * sh;
+        sk = tile->act_mini_tile[3] - (tile->out_mini_tile[3] - 1) * sw;
+      }
+      cfg.arg("r", std::clamp<std::int64_t>(r, 1, 255))
+          .arg("s", std::clamp<std::int64_t>(sk, 1, 255));
+      cfg.arg("stride_h", sh).arg("stride_w", sw);
+      cfg.arg("wl0",
+              w.wl0_buffer && !w.wl0_buffer->empty() ? (*w.wl0_buffer)[0].address.value_or(0) : 0);
+      bound(ce, cfg, c, i);
+      bool acc = false;
+      std::vector<std::uint32_t> srcs = ins;
+      if (srcs.empty()) srcs.push_back(*out);  // nothing to read: degenerate, reads its own output
+      for (std::uint32_t t : srcs) {
+        const Tensor& x = tensors_[c][t];
+        Invocation run;
+        run.op = Opcode::pe_run;
+        run.workload = wid;
+        run.flag = acc;
+        run.tensor("ifmap", {x.addr, x.size, to_box(x.entry->box), Access::read});
+        run.tensor("weight", {wt ? tensors_[c][*wt].addr : 0, wt ? tensors_[c][*wt].size : 0,
+                              std::nullopt, Access::read});
+        run.tensor("ofmap", {o.addr, out_bytes, to_box(w.workload), Access::write});
+        bound(ce, run, c, i);
+        acc = true;
+      }
+    } else {
+      // The operation: the public dialect names it; the full dialect's "vp"
+      // does not, so the shapes decide (two inputs add; a spatially
+      // smaller output pools; else a copy).
+      const std::string& lt = w.layer_type;
+      const ir::Box* ib = ins.empty() ? nullptr : &tensors_[c][ins.front()].entry->box;
+      const bool shrinks =
+          ib && ib->rank == 4 && w.workload.rank == 4 &&
+          (w.workload.extent(2) < ib->extent(2) || w.workload.extent(3) < ib->extent(3));
+      const VpOp op = w.kind == ir::LayerKind::dt  ? VpOp::transpose
+                      : lt == "pool"               ? VpOp::pool_max
+                      : lt == "element_wise"       ? VpOp::add
+                      : ins.size() > 1 && !shrinks ? VpOp::add
+                      : shrinks                    ? VpOp::pool_max
+                                                   : VpOp::copy;
+      std::vector<std::uint32_t> srcs = ins;
+      if (srcs.empty()) srcs.push_back(*out);
+      std::int64_t stride = 1;
+      const Tensor& i0 = tensors_[c][srcs.front()];
+      if (op == VpOp::pool_max && i0.entry->box.rank == 4 && w.workload.rank == 4)
+        stride = std::max<std::int64_t>(
+            1, i0.entry->box.extent(2) / std::max<std::int64_t>(w.workload.extent(2), 1));
+      for (std::size_t k = 0; k < srcs.size(); k += (k == 0 ? 2 : 1)) {
+        // add chains: out = in0 + in1, then out = out + in_k.
+        const bool first = k == 0;
+        const Tensor& a = first ? tensors_[c][srcs[0]] : o;
+        const Tensor* b =
+            first ? (srcs.size() > 1 ? &tensors_[c][srcs[1]] : nullptr) : &tensors_[c][srcs[k]];
+        Invocation run;
+        run.op = Opcode::vp_run;
+        run.workload = wid;
+        run.arg("op", static_cast<std::int64_t>(op)).arg("inputs", b ? 2 : 1);
+        run.arg("window", std::min<std::int64_t>(stride, 255))
+            .arg("stride", std::min<std::int64_t>(stride, 255));
+        run.tensor("in0", {a.addr, a.size, to_box(a.entry->box), Access::read});
+        if (b) {
+          run.tensor("in1", {b->addr, b->size, to_box(b->entry->box), Access::read});
+        } else {
+          run.tensor("in1", {0, 0, std::nullopt, Access::read, true});
+        }
+        run.tensor("out", {o.addr, out_bytes, to_box(w.workload), Access::write});
+        bound(ce, run, c, i);
+        if (!first && k + 1 >= srcs.size()) break;
+        if (first && srcs.size() <= 2) break;
+      }
+    }
+    const std::uint32_t comp = add(ce, std::move(e));
+    if (w.kind == ir::LayerKind::pe) last_pe = comp;
+    for (std::uint32_t t : ins) tensors_[c][t].accesses.push_back(comp);
+    if (wt) tensors_[c][*wt].accesses.push_back(comp);
+    tensors_[c][*out].accesses.push_back(comp);
+    tensors_[c][*out].writers.push_back(comp);
+
+    // 4. Sends and stores of every ofmap destination.
+    for (const ir::Ofmap& of : w.ofmap) {
+      sent.clear();  // (core, tensor) already sent this ofmap
+      for (const ir::Endpoint& d : of.destination) {
+        if (d.type == ir::EndpointType::dram) {
+          Event s = make(Kind::store, Engine::dma_out, 3);
+          s.deps.push_back(comp);
+          Invocation inv;
+          inv.op = Opcode::dma_out;
+          inv.workload = wid;
+          auto a = dram_in_addr_.find(of.transfer_id);
+          inv.tensor("l2",
+                     {o.addr, std::max<std::int64_t>(of.size, 1), to_box(of.box), Access::read});
+          inv.tensor("dram",
+                     {a == dram_in_addr_.end() ? 0 : a->second, 0, std::nullopt, Access::write});
+          inv.arg("transfer", of.transfer_id);
+          bound(ce, inv, c, i);
+          const std::uint32_t id = add(ce, std::move(s));
+          ce.stores.emplace_back(of.transfer_id, id);
+          tensors_[c][*out].accesses.push_back(id);
+          continue;
+        }
+        auto dc_it = core_index_.find(d.core_id);
+        if (dc_it == core_index_.end() || !d.workload_id) {
+          error(ce,
+                who(c, i) + ": destination core " + std::to_string(d.core_id) + " has no program");
+          continue;
+        }
+        const std::uint32_t dc = dc_it->second;
+        const ir::Workload* dw = m_.find_workload(d.core_id, *d.workload_id);
+        if (!dw) {
+          error(ce, who(c, i) + ": destination workload " + std::to_string(*d.workload_id) +
+                        " does not exist");
+          continue;
+        }
+        const auto di = static_cast<std::uint32_t>(dw - m_.cores[dc].workloads.data());
+        auto r = find_receiver(dc, of.transfer_id, core.core_id, di, 0);
+        if (!r) {
+          error(ce, who(c, i) + ": core " + std::to_string(d.core_id) +
+                        " has no buffer tensor receiving transfer " +
+                        std::to_string(of.transfer_id) + " by its workload " +
+                        std::to_string(*d.workload_id));
+          continue;
+        }
+        if (dc == c && *r == *out) continue;  // written there directly
+        if (std::find(sent.begin(), sent.end(), std::pair{dc, *r}) != sent.end()) continue;
+        sent.emplace_back(dc, *r);
+        Event s = make(Kind::send, Engine::noc, 3);
+        s.deps.push_back(comp);
+        const Tensor& rt = tensors_[dc][*r];
+        Invocation inv;
+        inv.op = Opcode::noc_send;
+        inv.workload = wid;
+        inv.tensor("src",
+                   {o.addr, std::max<std::int64_t>(of.size, 1), to_box(of.box), Access::read});
+        inv.tensor("dst", {rt.addr, 0, to_box(rt.entry->box), Access::write});
+        inv.arg("to", d.core_id).arg("transfer", of.transfer_id);
+        bound(ce, inv, c, i);
+        s.tokens.push_back({TokenKind::data, of.transfer_id, dc});
+        s.credit_key = Key3{dc, of.transfer_id, *r};
+        const std::uint32_t id = add(ce, std::move(s));
+        tensors_[c][*out].accesses.push_back(id);
+        if (dc == c)
+          tensors_[c][*r].writers.push_back(id);
+        else
+          ce.remote_writes.push_back({dc, *r, id});
+      }
+    }
+  }
+}
+
 void Lowerer::build_events() {
   const ir::TransferIndex ix(m_);
   const ir::DependencyGraph g(m_, ix);
   const std::vector<std::int64_t> start = g.earliest_starts();
   for (std::uint32_t c = 0; c < m_.cores.size(); ++c) core_index_[m_.cores[c].core_id] = c;
-  std::size_t estimate = 0;
-  for (const ir::Core& core : m_.cores)
-    for (const ir::Workload& w : core.workloads)
-      estimate += 4 + w.buffer.size() * 2 + w.ofmap.size() * 2;
-  events_.reserve(estimate);
-  ops_.reserve(estimate);
-  std::vector<TransferId> ifmap_ids;                          // of one workload
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> sent;  // of one ofmap
+  phase("lower/graph");
+  // Each core's events are built on their own (in parallel): what a core's
+  // events wait for while they are built is its own events only. Sends into
+  // other cores' tensors are recorded as remote writes and added once all
+  // events are merged, where the fix-up below makes every compute wait for
+  // every writer of what it reads whichever core built it first.
+  std::vector<CoreEvents> built(m_.cores.size());
+  detail::parallel_for(m_.cores.size(), [&](std::size_t c) {
+    build_core_events(static_cast<std::uint32_t>(c), start, g, built[c]);
+  });
+  phase("lower/events");
 
-  for (std::uint32_t c = 0; c < m_.cores.size(); ++c) {
-    const ir::Core& core = m_.cores[c];
-    std::optional<std::uint32_t> last_pe;  // WL0 reuse: the previous PE compute
-    std::uint32_t next_new = 0;            // the first tensor not yet loaded
-    for (std::uint32_t i = 0; i < core.workloads.size(); ++i) {
-      const ir::Workload& w = core.workloads[i];
-      const std::int64_t prio = start[g.node_of(c, i)];
-      const auto wid = static_cast<std::uint32_t>(w.workload_id);
-      auto make = [&](Kind k, Engine q, std::uint8_t phase) {
-        return this->make(k, q, phase, c, i, prio);
-      };
-
-      // 1. Tensors newly added before this workload: loads and credits.
-      // Tensors are numbered as they first appear, so the new ones of this
-      // workload are the next run of numbers (in snapshot order).
-      for (; next_new < tensors_[c].size() && tensors_[c][next_new].first == i; ++next_new) {
-        const std::uint32_t t = next_new;
-        Tensor& x = tensors_[c][t];
-        if (x.type == ir::TensorType::ofmap) continue;
-        std::vector<std::uint32_t> hz;
-        hazards(c, t, hz);
-        x.ordered_after_hazards = true;
-        for (const ir::Source& s : x.entry->source) {
-          if (s.type == ir::EndpointType::dram) {
-            Event e = make(Kind::load, Engine::dma_in, 0);
-            e.deps = hz;
-            auto it = dram_out_addr_.find(s.transfer_id);
-            if (it == dram_out_addr_.end()) {
-              error(who(c, i) + ": DRAM source transfer " + std::to_string(s.transfer_id) +
-                    " is not a DRAM out entry");
-              continue;
-            }
-            Invocation inv;
-            inv.op = Opcode::dma_in;
-            inv.workload = wid;
-            inv.tensor("l2", {x.addr, s.size, to_box(x.entry->box), Access::write});
-            inv.tensor("dram", {it->second, s.size, to_box(s.box), Access::read});
-            inv.arg("transfer", s.transfer_id);
-            bound(inv, c, i);
-            if (auto ro = related_.find(s.transfer_id); ro != related_.end())
-              e.dram_after = ro->second;
-            const std::uint32_t id = add(std::move(e));
-            x.accesses.push_back(id);
-            x.writers.push_back(id);
-          } else {
-            Event e = make(Kind::credit, Engine::ctrl, 0);
-            e.deps = hz;
-            auto from = core_index_.find(s.core_id);
-            if (from == core_index_.end()) {
-              error(who(c, i) + ": source core " + std::to_string(s.core_id) + " has no program");
-              continue;
-            }
-            Invocation inv;
-            inv.op = Opcode::signal;
-            inv.queue = Engine::ctrl;
-            inv.workload = wid;
-            inv.arg("kind", static_cast<std::int64_t>(TokenKind::credit))
-                .arg("transfer", s.transfer_id)
-                .arg("to", s.core_id);
-            inv.tensor("grant", {x.addr, x.size, std::nullopt, Access::write});
-            bound(inv, c, i);
-            e.tokens.push_back({TokenKind::credit, s.transfer_id, from->second});
-            const std::uint32_t id = add(std::move(e));
-            credit_of_[Key3{c, s.transfer_id, t}] = id;
-            x.accesses.push_back(id);
-          }
-        }
-      }
-
-      // Operands of the workload.
-      std::vector<std::uint32_t> ins;
-      std::optional<std::uint32_t> wt, out;
-      ifmap_ids.clear();
-      for (const ir::Ifmap& f : w.ifmap)
-        ifmap_ids.insert(ifmap_ids.end(), f.transfer_id.begin(), f.transfer_id.end());
-      const bool flagged =
-          std::any_of(w.buffer.begin(), w.buffer.end(),
-                      [](const ir::BufferEntry& b) { return b.cur_wl_ifmap.has_value(); });
-      for (std::size_t ei = 0; ei < w.buffer.size(); ++ei) {
-        const ir::BufferEntry& b = w.buffer[ei];
-        const std::uint32_t t = at_[c][i][ei];
-        auto shares = [&](const std::vector<TransferId>& ids) {
-          return std::any_of(b.transfer_id.begin(), b.transfer_id.end(), [&](TransferId x) {
-            return std::find(ids.begin(), ids.end(), x) != ids.end();
-          });
-        };
-        if (b.type == ir::TensorType::ifmap &&
-            (flagged ? b.cur_wl_ifmap.value_or(false)
-                     : std::any_of(b.transfer_id.begin(), b.transfer_id.end(), [&](TransferId x) {
-                         return std::find(ifmap_ids.begin(), ifmap_ids.end(), x) != ifmap_ids.end();
-                       })))
-          ins.push_back(t);
-        if (b.type == ir::TensorType::weight && w.weight && shares(w.weight->transfer_id) && !wt)
-          wt = t;
-        if (b.type == ir::TensorType::ofmap && !out && b.layer_name == w.layer_name) out = t;
-      }
-      if (!out) {
-        // No ofmap entry: the result goes straight into a tensor of this
-        // core that receives it (a same-core consumer's ifmap).
-        for (const ir::Ofmap& o : w.ofmap)
-          if (!out) out = find_receiver(c, o.transfer_id, core.core_id, i + 1, i, true);
-      }
-      if (!out) {
-        error(who(c, i) +
-              ": no L2 tensor holds its ofmap (no ofmap entry in the snapshot and no "
-              "tensor of this core receives it)");
-        continue;
-      }
-      // Data a tensor waits for: local loads, or sends from other cores.
-      auto data_deps = [&](std::uint32_t t, Event& e) {
-        const Tensor& x = tensors_[c][t];
-        e.deps.insert(e.deps.end(), x.writers.begin(), x.writers.end());
-      };
-
-      // 2. WL0.
-      std::optional<std::uint32_t> wl0_event;
-      if (w.kind == ir::LayerKind::pe && w.wl0_buffer && !w.wl0_buffer->empty()) {
-        Event e = make(Kind::wl0, Engine::wl0, 1);
-        if (last_pe) e.deps.push_back(*last_pe);
-        for (const ir::Wl0Entry& x : *w.wl0_buffer) {
-          Invocation inv;
-          inv.op = Opcode::wl0_load;
-          inv.workload = wid;
-          const bool from_l2 = x.source == ir::Wl0Source::core && wt;
-          inv.arg("source", from_l2 ? 0 : 1);
-          inv.tensor("wl0", {x.address.value_or(0), std::max<std::int64_t>(x.size, 1), std::nullopt,
-                             Access::write});
-          inv.tensor("l2", {from_l2 ? tensors_[c][*wt].addr : 0, 0, std::nullopt, Access::read});
-          const TransferId tr = x.transfer_id.empty() ? 0 : x.transfer_id.front();
-          auto d = dram_out_addr_.find(tr);
-          inv.arg("dram", from_l2 || d == dram_out_addr_.end() ? 0 : d->second);
-          inv.arg("transfer", tr);
-          bound(inv, c, i);
-          if (from_l2) data_deps(*wt, e);
-        }
-        wl0_event = add(std::move(e));
-        if (wt) tensors_[c][*wt].accesses.push_back(*wl0_event);
-      }
-
-      // 3. Compute.
-      Event e = make(Kind::compute, w.kind == ir::LayerKind::pe ? Engine::pe : Engine::vp, 2);
-      for (std::uint32_t t : ins) data_deps(t, e);
-      if (wt) data_deps(*wt, e);
-      if (wl0_event) e.deps.push_back(*wl0_event);
-      if (tensors_[c][*out].first >= i) {
-        hazards(c, *out, e.deps);
-        tensors_[c][*out].ordered_after_hazards = true;
-      }
-      const Tensor& o = tensors_[c][*out];
-      const std::int64_t out_bytes = std::max<std::int64_t>(std::min(w.ofmap_size, o.size), 1);
-      if (w.kind == ir::LayerKind::pe) {
-        Invocation cfg;
-        cfg.op = Opcode::pe_cfg;
-        cfg.workload = wid;
-        const ir::Tile* tile =
-            w.tile_info && !w.tile_info->empty() ? &w.tile_info->front() : nullptr;
-        auto clamp1 = [](std::int64_t v) { return std::max<std::int64_t>(v, 1); };
-        cfg.arg(
-            "loop",
-            loop_order_index(tile ? tile->loop_order : "KNHW").value_or(*loop_order_index("KNHW")));
-        const std::string cut = tile ? tile->cut_mode : "KH";
-        cfg.arg("cut", cut == "K" ? 1 : cut == "H" ? 2 : cut == "KH" ? 3 : 0);
-        cfg.arg("ci_cut", clamp1(tile ? tile->ci_cut_num : 1));
-        cfg.arg("mtc0", clamp1(tile ? tile->mtc0_mtk0[0] : 1))
-            .arg("mtk0", clamp1(tile ? tile->mtc0_mtk0[1] : 1));
-        const char* om[] = {"om_n", "om_k", "om_h", "om_w"};
-        const char* am[] = {"am_n", "am_c", "am_h", "am_w"};
-        for (int d = 0; d < 4; ++d) {
-          cfg.arg(om[d], clamp1(tile ? tile->out_mini_tile[d] : 1));
-          cfg.arg(am[d], clamp1(tile ? tile->act_mini_tile[d] : 1));
-        }
-        const auto pad = w.tile_padding_tblr.value_or(std::array<std::int32_t, 4>{0, 0, 0, 0});
-        cfg.arg("pad_t", std::min(pad[0], 255)).arg("pad_b", std::min(pad[1], 255));
-        cfg.arg("pad_l", std::min(pad[2], 255)).arg("pad_r", std::min(pad[3], 255));
-        // Kernel: the weight box's R and S where it has them (full dialect);
-        // else what the activation mini tile implies for its output mini tile.
-        const ir::Box* ib = w.ifmap.empty() ? nullptr : &w.ifmap.front().box;
-        auto stride = [&](int d) -> std::int64_t {
-          if (!ib || ib->rank != 4 || w.workload.rank != 4) return 1;
-          return std::clamp<std::int64_t>(
-              ib->extent(d) / std::max<std::int64_t>(w.workload.extent(d), 1), 1, 255);
-        };
-        const std::int64_t sh = stride(2), sw = stride(3);
-        std::int64_t r = 1, sk = 1;
-        if (w.weight && w.weight->box.rank == 4) {
-          r = w.weight->box.extent(2);
-          sk = w.weight->box.extent(3);
-        } else if (tile) {
-          r = tile->act_mini_tile[2] - (tile->out_mini_tile[2] - 1) * sh;
-          sk = tile->act_mini_tile[3] - (tile->out_mini_tile[3] - 1) * sw;
-        }
-        cfg.arg("r", std::clamp<std::int64_t>(r, 1, 255))
-            .arg("s", std::clamp<std::int64_t>(sk, 1, 255));
-        cfg.arg("stride_h", sh).arg("stride_w", sw);
-        cfg.arg("wl0", w.wl0_buffer && !w.wl0_buffer->empty()
-                           ? (*w.wl0_buffer)[0].address.value_or(0)
-                           : 0);
-        bound(cfg, c, i);
-        bool acc = false;
-        std::vector<std::uint32_t> srcs = ins;
-        if (srcs.empty())
-          srcs.push_back(*out);  // nothing to read: degenerate, reads its own output
-        for (std::uint32_t t : srcs) {
-          const Tensor& x = tensors_[c][t];
-          Invocation run;
-          run.op = Opcode::pe_run;
-          run.workload = wid;
-          run.flag = acc;
-          run.tensor("ifmap", {x.addr, x.size, to_box(x.entry->box), Access::read});
-          run.tensor("weight", {wt ? tensors_[c][*wt].addr : 0, wt ? tensors_[c][*wt].size : 0,
-                                std::nullopt, Access::read});
-          run.tensor("ofmap", {o.addr, out_bytes, to_box(w.workload), Access::write});
-          bound(run, c, i);
-          acc = true;
-        }
-      } else {
-        // The operation: the public dialect names it; the full dialect's "vp"
-        // does not, so the shapes decide (two inputs add; a spatially
-        // smaller output pools; else a copy).
-        const std::string& lt = w.layer_type;
-        const ir::Box* ib = ins.empty() ? nullptr : &tensors_[c][ins.front()].entry->box;
-        const bool shrinks =
-            ib && ib->rank == 4 && w.workload.rank == 4 &&
-            (w.workload.extent(2) < ib->extent(2) || w.workload.extent(3) < ib->extent(3));
-        const VpOp op = w.kind == ir::LayerKind::dt  ? VpOp::transpose
-                        : lt == "pool"               ? VpOp::pool_max
-                        : lt == "element_wise"       ? VpOp::add
-                        : ins.size() > 1 && !shrinks ? VpOp::add
-                        : shrinks                    ? VpOp::pool_max
-                                                     : VpOp::copy;
-        std::vector<std::uint32_t> srcs = ins;
-        if (srcs.empty()) srcs.push_back(*out);
-        std::int64_t stride = 1;
-        const Tensor& i0 = tensors_[c][srcs.front()];
-        if (op == VpOp::pool_max && i0.entry->box.rank == 4 && w.workload.rank == 4)
-          stride = std::max<std::int64_t>(
-              1, i0.entry->box.extent(2) / std::max<std::int64_t>(w.workload.extent(2), 1));
-        for (std::size_t k = 0; k < srcs.size(); k += (k == 0 ? 2 : 1)) {
-          // add chains: out = in0 + in1, then out = out + in_k.
-          const bool first = k == 0;
-          const Tensor& a = first ? tensors_[c][srcs[0]] : o;
-          const Tensor* b =
-              first ? (srcs.size() > 1 ? &tensors_[c][srcs[1]] : nullptr) : &tensors_[c][srcs[k]];
-          Invocation run;
-          run.op = Opcode::vp_run;
-          run.workload = wid;
-          run.arg("op", static_cast<std::int64_t>(op)).arg("inputs", b ? 2 : 1);
-          run.arg("window", std::min<std::int64_t>(stride, 255))
-              .arg("stride", std::min<std::int64_t>(stride, 255));
-          run.tensor("in0", {a.addr, a.size, to_box(a.entry->box), Access::read});
-          if (b) {
-            run.tensor("in1", {b->addr, b->size, to_box(b->entry->box), Access::read});
-          } else {
-            run.tensor("in1", {0, 0, std::nullopt, Access::read, true});
-          }
-          run.tensor("out", {o.addr, out_bytes, to_box(w.workload), Access::write});
-          bound(run, c, i);
-          if (!first && k + 1 >= srcs.size()) break;
-          if (first && srcs.size() <= 2) break;
-        }
-      }
-      const std::uint32_t comp = add(std::move(e));
-      if (w.kind == ir::LayerKind::pe) last_pe = comp;
-      for (std::uint32_t t : ins) tensors_[c][t].accesses.push_back(comp);
-      if (wt) tensors_[c][*wt].accesses.push_back(comp);
-      tensors_[c][*out].accesses.push_back(comp);
-      tensors_[c][*out].writers.push_back(comp);
-
-      // 4. Sends and stores of every ofmap destination.
-      for (const ir::Ofmap& of : w.ofmap) {
-        sent.clear();  // (core, tensor) already sent this ofmap
-        for (const ir::Endpoint& d : of.destination) {
-          if (d.type == ir::EndpointType::dram) {
-            Event s = make(Kind::store, Engine::dma_out, 3);
-            s.deps.push_back(comp);
-            Invocation inv;
-            inv.op = Opcode::dma_out;
-            inv.workload = wid;
-            auto a = dram_in_addr_.find(of.transfer_id);
-            inv.tensor("l2",
-                       {o.addr, std::max<std::int64_t>(of.size, 1), to_box(of.box), Access::read});
-            inv.tensor("dram",
-                       {a == dram_in_addr_.end() ? 0 : a->second, 0, std::nullopt, Access::write});
-            inv.arg("transfer", of.transfer_id);
-            bound(inv, c, i);
-            const std::uint32_t id = add(std::move(s));
-            store_of_[of.transfer_id] = id;
-            tensors_[c][*out].accesses.push_back(id);
-            continue;
-          }
-          auto dc_it = core_index_.find(d.core_id);
-          if (dc_it == core_index_.end() || !d.workload_id) {
-            error(who(c, i) + ": destination core " + std::to_string(d.core_id) +
-                  " has no program");
-            continue;
-          }
-          const std::uint32_t dc = dc_it->second;
-          const ir::Workload* dw = m_.find_workload(d.core_id, *d.workload_id);
-          if (!dw) {
-            error(who(c, i) + ": destination workload " + std::to_string(*d.workload_id) +
-                  " does not exist");
-            continue;
-          }
-          const auto di = static_cast<std::uint32_t>(dw - m_.cores[dc].workloads.data());
-          auto r = find_receiver(dc, of.transfer_id, core.core_id, di, 0);
-          if (!r) {
-            error(who(c, i) + ": core " + std::to_string(d.core_id) +
-                  " has no buffer tensor receiving transfer " + std::to_string(of.transfer_id) +
-                  " by its workload " + std::to_string(*d.workload_id));
-            continue;
-          }
-          if (dc == c && *r == *out) continue;  // written there directly
-          if (std::find(sent.begin(), sent.end(), std::pair{dc, *r}) != sent.end()) continue;
-          sent.emplace_back(dc, *r);
-          Event s = make(Kind::send, Engine::noc, 3);
-          s.deps.push_back(comp);
-          const Tensor& rt = tensors_[dc][*r];
-          Invocation inv;
-          inv.op = Opcode::noc_send;
-          inv.workload = wid;
-          inv.tensor("src",
-                     {o.addr, std::max<std::int64_t>(of.size, 1), to_box(of.box), Access::read});
-          inv.tensor("dst", {rt.addr, 0, to_box(rt.entry->box), Access::write});
-          inv.arg("to", d.core_id).arg("transfer", of.transfer_id);
-          bound(inv, c, i);
-          s.tokens.push_back({TokenKind::data, of.transfer_id, dc});
-          s.credit_key = Key3{dc, of.transfer_id, *r};
-          const std::uint32_t id = add(std::move(s));
-          tensors_[c][*out].accesses.push_back(id);
-          tensors_[dc][*r].writers.push_back(id);
-        }
-      }
+  // Merge: core c's local event k becomes event base[c] + k, which is the
+  // number a build of the cores one after another gives it.
+  const std::size_t n = m_.cores.size();
+  std::vector<std::uint32_t> base(n + 1, 0);
+  for (std::size_t c = 0; c < n; ++c)
+    base[c + 1] = base[c] + static_cast<std::uint32_t>(built[c].events.size());
+  events_.resize(base[n]);
+  ops_.resize(n);
+  detail::parallel_for(n, [&](std::size_t c) {
+    const std::uint32_t b = base[c];
+    std::vector<Event>& local = built[c].events;
+    for (std::size_t k = 0; k < local.size(); ++k) {
+      Event& e = events_[b + k];
+      e = std::move(local[k]);
+      for (std::uint32_t& d : e.deps) d += b;
     }
+    std::vector<Event>().swap(local);
+    for (Tensor& x : tensors_[c]) {
+      for (std::uint32_t& a : x.accesses) a += b;
+      for (std::uint32_t& w : x.writers) w += b;
+    }
+    ops_[c] = std::move(built[c].ops);
+  });
+  FlatMap<TransferId, std::uint32_t> store_of;  // DRAM in transfer -> its (last) store
+  for (std::size_t c = 0; c < n; ++c) {
+    for (std::string& e : built[c].errors) error(std::move(e));
+    for (const CoreEvents::RemoteWrite& w : built[c].remote_writes)
+      tensors_[w.core][w.tensor].writers.push_back(base[c] + w.event);
+    for (const auto& [transfer, id] : built[c].stores) store_of[transfer] = base[c] + id;
   }
 
   // Resolve cross-core dependencies now that every event exists.
@@ -691,13 +760,15 @@ void Lowerer::build_events() {
     Event& e = events_[id];
     if (e.credit_key) {
       // The receiver's credit for the tensor it lands in.
-      auto cr = credit_of_.find(*e.credit_key);
-      if (cr != credit_of_.end()) e.deps.push_back(cr->second);
+      const Key3& k = *e.credit_key;
+      const auto& credits = built[k.a].credit_of;
+      auto cr = credits.find(credit_key(k.b, k.c));
+      if (cr != credits.end()) e.deps.push_back(base[k.a] + cr->second);
     }
     if (e.dram_after == nullptr) continue;
     for (TransferId r : *e.dram_after) {
-      auto st = store_of_.find(r);
-      if (st == store_of_.end()) continue;  // reported by the validator (X007)
+      auto st = store_of.find(r);
+      if (st == store_of.end()) continue;  // reported by the validator (X007)
       e.deps.push_back(st->second);
       Event& s = events_[st->second];
       if (s.core != e.core) {
@@ -708,9 +779,10 @@ void Lowerer::build_events() {
       }
     }
   }
-  // Tensor writers recorded after their readers were built (sends created by
-  // a later core): the readers' data dependencies must include them.
-  for (std::uint32_t c = 0; c < m_.cores.size(); ++c)
+  // Tensor writers recorded after their readers were built (sends from
+  // other cores): the readers' data dependencies must include them. A
+  // tensor's accesses are its own core's events, so cores are independent.
+  detail::parallel_for(n, [&](std::size_t c) {
     for (const Tensor& x : tensors_[c])
       for (std::uint32_t a : x.accesses) {
         Event& e = events_[a];
@@ -719,6 +791,7 @@ void Lowerer::build_events() {
           if (wr != a && std::find(e.deps.begin(), e.deps.end(), wr) == e.deps.end())
             e.deps.push_back(wr);
       }
+  });
 }
 
 // One topological order of all events; earliest predicted start first.
@@ -873,7 +946,7 @@ void Lowerer::emit(const std::vector<std::uint32_t>& order, Program& p) {
         waited[q][eng] = need[eng];
       }
       for (const Instr& w : token_waits) push(w);
-      for (std::uint32_t k = e.op_begin; k < e.op_end; ++k) push(ops_[k]);
+      for (std::uint32_t k = e.op_begin; k < e.op_end; ++k) push(ops_[c][k]);
       // Tokens this event produces: a send's data token travels with it; a
       // credit is its own signal; a store signals each core re-reading it.
       if (e.kind == Kind::store)
@@ -906,16 +979,21 @@ std::optional<Program> Lowerer::run() {
     return std::nullopt;
   }
   build_tensors();
+  phase("lower/tensors");
   build_dram_map();
+  phase("lower/dram map");
   build_events();
+  phase("lower/resolve");
   if (!errors_.empty()) return std::nullopt;
   const auto order = schedule();
+  phase("lower/schedule");
   if (!errors_.empty()) return std::nullopt;
   Program p;
   p.l2_bytes = m_.buffersize.value_or(hw_.l2.size_bytes);
   p.wl0_bytes = hw_.wl0.size_bytes;
   p.dram_bytes = dram_end_;
   emit(order, p);
+  phase("lower/emit");
   if (!errors_.empty()) return std::nullopt;
   return p;
 }
@@ -923,8 +1001,8 @@ std::optional<Program> Lowerer::run() {
 }  // namespace
 
 std::optional<Program> lower(const ir::Model& m, const ir::HardwareConfig& hw,
-                             std::vector<std::string>& errors) {
-  return Lowerer(m, hw, errors).run();
+                             std::vector<std::string>& errors, const PhaseFn& on_phase) {
+  return Lowerer(m, hw, errors, on_phase).run();
 }
 
 }  // namespace gemini::assembler

@@ -31,7 +31,8 @@ struct AssembledFile {
 };
 
 // Load and validation diagnostics go to `diagnostics`. `on_phase`, when
-// given, is called after "load+validate", "import" and "lower".
+// given, is called after "load+validate", "import", each stage of the
+// lowering ("lower/events", ...) and "lower".
 AssembledFile assemble_file(const std::string& path, const ir::HardwareConfig& hw,
                             const ir::LoadOptions& options, ir::Diagnostics& diagnostics,
                             const std::function<void(const char* phase)>& on_phase = {});

@@ -16,6 +16,7 @@
 // deadlock (the verifier checks it again).
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -45,9 +46,13 @@ struct Program {
   std::int64_t dram_bytes = 0;  // extent of the DRAM address map
 };
 
+// Called after each stage of a run with its name ("lower/events"), for
+// timing.
+using PhaseFn = std::function<void(const char* phase)>;
+
 // Errors go to `errors` ("core 3 workload 12 (conv1): ..."); nullopt when
 // any occurred.
 std::optional<Program> lower(const ir::Model& m, const ir::HardwareConfig& hw,
-                             std::vector<std::string>& errors);
+                             std::vector<std::string>& errors, const PhaseFn& on_phase = {});
 
 }  // namespace gemini::assembler
