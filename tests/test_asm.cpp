@@ -158,6 +158,15 @@ TEST(Binding, RejectsMissingWrongAndReadOnlySlots) {
   EXPECT_FALSE(assembler::bind(wrong, err));
   EXPECT_NE(err.find("has no argument slot \"colour\""), std::string::npos) << err;
 
+  // An unknown name is not taken for the opcode's first field ("on" here),
+  // even when that would leave every slot bound.
+  Invocation unknown;
+  unknown.op = Opcode::wait_local;
+  unknown.queue = Engine::pe;
+  unknown.arg("colour", 1).arg("count", 2);
+  EXPECT_FALSE(assembler::bind(unknown, err));
+  EXPECT_NE(err.find("has no argument slot \"colour\""), std::string::npos) << err;
+
   Invocation through_read;
   through_read.op = Opcode::dma_out;
   through_read.origin = "core 0 workload 4 (pool1)";

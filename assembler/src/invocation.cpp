@@ -35,18 +35,21 @@ bool bind(const Invocation& inv, Instr& in, std::string& error) {
     in.flags = 1;
   }
   std::array<bool, 32> done{};  // per field of the opcode (at most 26)
+  // Bindings mostly come in table order, so the search for a name starts
+  // after the field found last and wraps around.
+  const std::size_t nf = op->fields.size();
+  std::size_t hint = 0;
   auto field_index = [&](std::string_view name) -> std::optional<std::size_t> {
-    for (std::size_t i = 0; i < op->fields.size(); ++i)
-      if (op->fields[i].name == name) return i;
-    return false;
+    for (std::size_t k = 0; k < nf; ++k) {
+      const std::size_t i = hint + k < nf ? hint + k : hint + k - nf;
+      if (op->fields[i].name == name) {
+        hint = i + 1 < nf ? i + 1 : 0;
+        return i;
+      }
+    }
+    return std::nullopt;
   };
-  // Slot of field fi among the scalar (or box) fields: counted, not looked up by name.
-  auto slot = [&](std::size_t fi) {
-    const bool box = op->fields[fi].type == FieldType::box;
-    std::size_t k = 0;
-    for (std::size_t i = 0; i < fi; ++i) k += (op->fields[i].type == FieldType::box) == box;
-    return k;
-  };
+  auto slot = [&](std::size_t fi) { return field_slot_index(*op, fi); };
   auto set = [&](std::size_t fi, std::int64_t v) -> bool {
     const Field& f = op->fields[fi];
     if (v < f.min || v > f.max) {

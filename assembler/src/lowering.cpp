@@ -1,6 +1,7 @@
 #include "gemini/assembler/lowering.h"
 
 #include <algorithm>
+#include <atomic>
 #include <boost/unordered/unordered_flat_map.hpp>
 #include <queue>
 
@@ -798,43 +799,60 @@ void Lowerer::build_events() {
 std::vector<std::uint32_t> Lowerer::schedule() {
   const std::size_t n = events_.size();
   std::vector<std::uint32_t> indeg(n, 0);
-  // Successors in one array (CSR): out[first[p] .. first[p + 1]) follow p.
+  // Successors in one array (CSR): out[first[p] .. first[p + 1]) follow p
+  // (in no particular order: the ready queue orders by rank alone).
   std::vector<std::uint32_t> first(n + 1, 0);
-  // Each event's dependencies sorted and unique (in parallel: per event).
+  // The priority of an event (earliest predicted start, then workload,
+  // phase, core, event) as a compact key, so that ranking sorts plain values.
+  struct RankKey {
+    std::int64_t prio;
+    std::uint64_t workload_phase, core_event;
+    bool operator<(const RankKey& o) const {
+      return std::tie(prio, workload_phase, core_event) <
+             std::tie(o.prio, o.workload_phase, o.core_event);
+    }
+  };
+  std::vector<RankKey> keys(n);
+  // Per event, in parallel: its dependencies sorted and unique, its
+  // in-degree and key; successor counts added atomically.
   constexpr std::size_t kChunk = 4096;
-  detail::parallel_for((n + kChunk - 1) / kChunk, [&](std::size_t chunk) {
+  const std::size_t chunks = (n + kChunk - 1) / kChunk;
+  detail::parallel_for(chunks, [&](std::size_t chunk) {
     const std::size_t end = std::min(n, (chunk + 1) * kChunk);
     for (std::size_t i = chunk * kChunk; i < end; ++i) {
-      auto& d = events_[i].deps;
+      Event& e = events_[i];
+      auto& d = e.deps;
       std::sort(d.begin(), d.end());
       d.erase(std::unique(d.begin(), d.end()), d.end());
       d.erase(std::remove(d.begin(), d.end(), static_cast<std::uint32_t>(i)), d.end());
+      indeg[i] = static_cast<std::uint32_t>(d.size());
+      for (std::uint32_t p : d)
+        std::atomic_ref<std::uint32_t>(first[p + 1]).fetch_add(1, std::memory_order_relaxed);
+      keys[i] = {e.prio, std::uint64_t{e.workload} << 8 | e.phase,
+                 std::uint64_t{e.core} << 32 | static_cast<std::uint32_t>(i)};
     }
   });
-  for (std::uint32_t i = 0; i < n; ++i) {
-    const auto& d = events_[i].deps;
-    indeg[i] = static_cast<std::uint32_t>(d.size());
-    for (std::uint32_t p : d) ++first[p + 1];
-  }
   for (std::size_t i = 0; i < n; ++i) first[i + 1] += first[i];
   std::vector<std::uint32_t> out(first[n]);
   {
     std::vector<std::uint32_t> fill(first.begin(), first.end() - 1);
-    for (std::uint32_t i = 0; i < n; ++i)  // ascending i: each list in the old push order
-      for (std::uint32_t p : events_[i].deps) out[fill[p]++] = i;
+    detail::parallel_for(chunks, [&](std::size_t chunk) {
+      const std::size_t end = std::min(n, (chunk + 1) * kChunk);
+      for (std::size_t i = chunk * kChunk; i < end; ++i)
+        for (std::uint32_t p : events_[i].deps)
+          out[std::atomic_ref<std::uint32_t>(fill[p]).fetch_add(1, std::memory_order_relaxed)] =
+              static_cast<std::uint32_t>(i);
+    });
   }
-  // Priority (earliest predicted start, then workload, phase, core, event)
-  // ranked once, so that the ready queue holds plain ranks.
-  std::vector<std::uint32_t> by_rank(n);
-  for (std::uint32_t i = 0; i < n; ++i) by_rank[i] = i;
-  std::sort(by_rank.begin(), by_rank.end(), [&](std::uint32_t a, std::uint32_t b) {
-    const Event& x = events_[a];
-    const Event& y = events_[b];
-    return std::tie(x.prio, x.workload, x.phase, x.core, a) <
-           std::tie(y.prio, y.workload, y.phase, y.core, b);
-  });
-  std::vector<std::uint32_t> rank(n);
-  for (std::uint32_t r = 0; r < n; ++r) rank[by_rank[r]] = r;
+  phase("lower/s.csr");
+  // Ranked once, so that the ready queue holds plain ranks.
+  std::sort(keys.begin(), keys.end());
+  std::vector<std::uint32_t> by_rank(n), rank(n);
+  for (std::uint32_t r = 0; r < n; ++r) {
+    by_rank[r] = static_cast<std::uint32_t>(keys[r].core_event);
+    rank[by_rank[r]] = r;
+  }
+  phase("lower/s.rank");
   std::priority_queue<std::uint32_t, std::vector<std::uint32_t>, std::greater<>> ready;
   for (std::uint32_t i = 0; i < n; ++i)
     if (indeg[i] == 0) ready.push(rank[i]);
