@@ -339,8 +339,9 @@ std::size_t field_width(FieldType t) {
   }
 }
 
-std::int64_t Instr::scalar(std::size_t slot) const {
-  const Field& f = scalar_field(op, slot);
+std::int64_t Instr::scalar(std::size_t slot) const { return value(scalar_field(op, slot)); }
+
+std::int64_t Instr::value(const Field& f) const {
   const std::size_t n = field_width(f.type);
   const std::uint64_t raw = load(&payload[f.offset - kHeaderBytes], n);
   if (f.type == FieldType::i32) return static_cast<std::int32_t>(static_cast<std::uint32_t>(raw));
@@ -353,8 +354,9 @@ void Instr::set_scalar(std::size_t slot, std::int64_t value) {
   store(&payload[f.offset - kHeaderBytes], static_cast<std::uint64_t>(value), field_width(f.type));
 }
 
-Box Instr::box_at(std::size_t slot) const {
-  const Field& f = box_field(op, slot);
+Box Instr::box_at(std::size_t slot) const { return box_value(box_field(op, slot)); }
+
+Box Instr::box_value(const Field& f) const {
   const std::uint8_t* p = &payload[f.offset - kHeaderBytes];
   Box b;
   for (std::size_t d = 0; d < 4; ++d) {

@@ -844,7 +844,7 @@ std::vector<std::uint32_t> Lowerer::schedule() {
               static_cast<std::uint32_t>(i);
     });
   }
-  phase("lower/s.csr");
+  phase("lower/deps");
   // Ranked once, so that the ready queue holds plain ranks.
   std::sort(keys.begin(), keys.end());
   std::vector<std::uint32_t> by_rank(n), rank(n);
@@ -852,7 +852,7 @@ std::vector<std::uint32_t> Lowerer::schedule() {
     by_rank[r] = static_cast<std::uint32_t>(keys[r].core_event);
     rank[by_rank[r]] = r;
   }
-  phase("lower/s.rank");
+  phase("lower/rank");
   std::priority_queue<std::uint32_t, std::vector<std::uint32_t>, std::greater<>> ready;
   for (std::uint32_t i = 0; i < n; ++i)
     if (indeg[i] == 0) ready.push(rank[i]);
@@ -893,6 +893,7 @@ void Lowerer::emit(const std::vector<std::uint32_t>& order, Program& p) {
         k.ordinal = ++tokens[Key3{k.to, k.transfer,
                                   events_[id].core << 2 | static_cast<std::uint32_t>(k.kind)}];
   }
+  phase("lower/ordinals");
   std::vector<std::vector<std::uint32_t>> order_of(n);  // per core, in global order
   std::vector<std::size_t> ops_per_core(n, 0);
   for (const Event& e : events_)
@@ -903,6 +904,7 @@ void Lowerer::emit(const std::vector<std::uint32_t>& order, Program& p) {
   for (std::uint32_t id : order) order_of[events_[id].core].push_back(id);
   p.cores.resize(n);
   std::vector<std::vector<std::string>> errors(n);
+  phase("lower/emit prep");
   detail::parallel_for(n, [&](std::size_t ci) {
     const auto c = static_cast<std::uint32_t>(ci);
     LoweredCore& out = p.cores[c];

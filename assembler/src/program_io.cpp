@@ -1,5 +1,6 @@
 #include "gemini/assembler/program_io.h"
 
+#include <array>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -10,56 +11,83 @@
 
 namespace gemini::assembler {
 
-void append_comment(std::string& out, const Instr& in, const LoweredCore& core) {
+namespace {
+// A field's table entry, found once per (opcode, name) by the callers' statics.
+const Field& field_of(Opcode op, std::string_view name) {
+  return *find_field(*op_info(op), name)->field;
+}
+}  // namespace
+
+void append_comment(std::string& out, const Instr& in, const std::string* layer) {
   if (in.workload == 0xffffffffu) return;
   out += "wl ";
   append_int(out, in.workload);
-  if (auto it = core.layers.find(in.workload); it != core.layers.end())
-    out.append(" (").append(it->second).append(")");
+  if (layer) out.append(" (").append(*layer).append(")");
   switch (in.op) {
-    case Opcode::dma_in:
+    case Opcode::dma_in: {
+      static const Field& transfer = field_of(Opcode::dma_in, "transfer");
       out += ": load transfer ";
-      append_int(out, in.get("transfer"));
+      append_int(out, in.value(transfer));
       return;
-    case Opcode::dma_out:
+    }
+    case Opcode::dma_out: {
+      static const Field& transfer = field_of(Opcode::dma_out, "transfer");
       out += ": store transfer ";
-      append_int(out, in.get("transfer"));
+      append_int(out, in.value(transfer));
       return;
-    case Opcode::noc_send:
+    }
+    case Opcode::noc_send: {
+      static const Field& transfer = field_of(Opcode::noc_send, "transfer");
+      static const Field& to = field_of(Opcode::noc_send, "to");
       out += ": send transfer ";
-      append_int(out, in.get("transfer"));
+      append_int(out, in.value(transfer));
       out += " to core ";
-      append_int(out, in.get("to"));
+      append_int(out, in.value(to));
       return;
-    case Opcode::wl0_load:
+    }
+    case Opcode::wl0_load: {
+      static const Field& transfer = field_of(Opcode::wl0_load, "transfer");
       out += ": weights (transfer ";
-      append_int(out, in.get("transfer"));
+      append_int(out, in.value(transfer));
       out += ") into WL0";
       return;
-    case Opcode::signal:
-      if (in.get("kind") == static_cast<std::int64_t>(TokenKind::credit)) {
+    }
+    case Opcode::signal: {
+      static const Field& kind = field_of(Opcode::signal, "kind");
+      static const Field& transfer = field_of(Opcode::signal, "transfer");
+      static const Field& to = field_of(Opcode::signal, "to");
+      if (in.value(kind) == static_cast<std::int64_t>(TokenKind::credit)) {
         out += ": L2 ready for transfer ";
-        append_int(out, in.get("transfer"));
+        append_int(out, in.value(transfer));
         out += " from core ";
       } else {
         out += ": transfer ";
-        append_int(out, in.get("transfer"));
+        append_int(out, in.value(transfer));
         out += " is in DRAM, tell core ";
       }
-      append_int(out, in.get("to"));
+      append_int(out, in.value(to));
       return;
+    }
     case Opcode::wait_token: {
+      static const Field& kind_field = field_of(Opcode::wait_token, "kind");
+      static const Field& transfer = field_of(Opcode::wait_token, "transfer");
+      static const Field& from = field_of(Opcode::wait_token, "from");
       out += ": until transfer ";
-      append_int(out, in.get("transfer"));
-      const std::int64_t kind = in.get("kind");
+      append_int(out, in.value(transfer));
+      const std::int64_t kind = in.value(kind_field);
       out += kind == 0 ? " (data)" : kind == 1 ? " (credit)" : " (in DRAM)";
       out += " from core ";
-      append_int(out, in.get("from"));
+      append_int(out, in.value(from));
       return;
     }
     default:
       return;
   }
+}
+
+void append_comment(std::string& out, const Instr& in, const LoweredCore& core) {
+  auto it = core.layers.find(in.workload);
+  append_comment(out, in, it == core.layers.end() ? nullptr : &it->second);
 }
 
 std::string comment(const Instr& in, const LoweredCore& core) {
@@ -70,11 +98,22 @@ std::string comment(const Instr& in, const LoweredCore& core) {
 
 std::int64_t bytes_moved(const Instr& in) {
   switch (in.op) {
-    case Opcode::dma_in:
-    case Opcode::dma_out:
-    case Opcode::noc_send:
-    case Opcode::wl0_load:
-      return in.get("bytes");
+    case Opcode::dma_in: {
+      static const Field& bytes = field_of(Opcode::dma_in, "bytes");
+      return in.value(bytes);
+    }
+    case Opcode::dma_out: {
+      static const Field& bytes = field_of(Opcode::dma_out, "bytes");
+      return in.value(bytes);
+    }
+    case Opcode::noc_send: {
+      static const Field& bytes = field_of(Opcode::noc_send, "bytes");
+      return in.value(bytes);
+    }
+    case Opcode::wl0_load: {
+      static const Field& bytes = field_of(Opcode::wl0_load, "bytes");
+      return in.value(bytes);
+    }
     default:
       return 0;
   }
@@ -101,12 +140,27 @@ void write_core(const LoweredCore& c, const std::filesystem::path& dir, CoreFile
   std::vector<std::uint8_t> bin;
   if (!encode_program(c.program, bin, out.error)) return;
   const std::string stem = "core_" + std::to_string(c.program.core_id);
-  const std::string text = print_program_to(
-      c.program, [&](std::string& out, const Instr& in) { append_comment(out, in, c); });
+  // Instructions of one workload come in runs: its layer is looked up once a run.
+  std::uint32_t workload = 0xffffffffu;
+  const std::string* layer = nullptr;
+  const std::string text = print_program_to(c.program, [&](std::string& out, const Instr& in) {
+    if (in.workload != workload) {
+      workload = in.workload;
+      auto it = c.layers.find(workload);
+      layer = it == c.layers.end() ? nullptr : &it->second;
+    }
+    append_comment(out, in, layer);
+  });
+  std::array<std::int64_t, 256> ops{};
+  std::array<std::int64_t, kEngines> moved{};
   for (const Instr& in : c.program.instrs) {
-    ++out.per_op[in.info().mnemonic];
-    if (const std::int64_t moved = bytes_moved(in)) out.per_engine[to_string(in.queue)] += moved;
+    ++ops[static_cast<std::size_t>(in.op)];
+    moved[static_cast<std::size_t>(in.queue)] += bytes_moved(in);
   }
+  for (std::size_t op = 0; op < ops.size(); ++op)
+    if (ops[op] != 0) out.per_op[op_info(static_cast<Opcode>(op))->mnemonic] = ops[op];
+  for (std::size_t e = 0; e < kEngines; ++e)
+    if (moved[e] != 0) out.per_engine[to_string(static_cast<Engine>(e))] = moved[e];
   if (!write_file(dir / partial(stem + ".bin"), reinterpret_cast<const char*>(bin.data()),
                   bin.size()) ||
       !write_file(dir / partial(stem + ".s"), text.data(), text.size()))

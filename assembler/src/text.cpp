@@ -1,6 +1,10 @@
 #include "gemini/assembler/text.h"
 
+#include <array>
 #include <charconv>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <string>
 
 namespace gemini::assembler {
@@ -25,17 +29,53 @@ std::optional<std::int64_t> index_of(const std::string_view (&names)[N], std::st
   return std::nullopt;
 }
 
+// Writes a line into a buffer that is known to be large enough for it
+// (kLineBytes, checked against the table once).
+class LineWriter {
+ public:
+  explicit LineWriter(char* p) : p_(p) {}
+  void put(char c) { *p_++ = c; }
+  void put(std::string_view s) {
+    std::memcpy(p_, s.data(), s.size());
+    p_ += s.size();
+  }
+  void put_int(std::int64_t v) { p_ = std::to_chars(p_, p_ + 20, v).ptr; }
+  char* end() const { return p_; }
+
+ private:
+  char* p_;
+};
+
+// The longest text of a field's value: a 20-character number (an int64
+// with its sign) or enumeration name, or a box of eight of them.
+constexpr std::size_t kValueBytes = 20;
+constexpr std::size_t kBoxBytes = 2 * (2 + 4 * kValueBytes + 3) + 1;
+constexpr std::size_t kLineBytes = 4096;
+
+// Every opcode's longest printed line fits kLineBytes (the table is fixed,
+// so this holds or fails on the first print).
+bool lines_fit() {
+  for (const OpInfo& op : all_ops()) {
+    std::size_t n = op.mnemonic.size() + 3 + kValueBytes;  // "q=<engine>"
+    for (const Field& f : op.fields)
+      n += 2 + f.name.size() + (f.type == FieldType::box ? kBoxBytes : kValueBytes);
+    n += 1 + op.flag_name.size() + 4 + kValueBytes;  // flag, " wl=<id>"
+    if (n > kLineBytes) return false;
+  }
+  return true;
+}
+
 // A field's value as text: its name for enumerations, else the number.
-void append_value(std::string& out, const Field& f, std::int64_t v) {
+void put_value(LineWriter& out, const Field& f, std::int64_t v) {
   auto name = [&](auto& names) {
     if (v >= 0 && static_cast<std::size_t>(v) < std::size(names))
-      out += names[static_cast<std::size_t>(v)];
+      out.put(names[static_cast<std::size_t>(v)]);
     else
-      append_int(out, v);
+      out.put_int(v);
   };
   switch (f.type) {
     case FieldType::engine:
-      out += to_string(static_cast<Engine>(v));
+      out.put(to_string(static_cast<Engine>(v)));
       return;
     case FieldType::token_kind:
       return name(kTokenKinds);
@@ -46,25 +86,25 @@ void append_value(std::string& out, const Field& f, std::int64_t v) {
     case FieldType::wl0_src:
       return name(kWl0Srcs);
     case FieldType::loop_order:
-      out += loop_order_name(static_cast<std::uint8_t>(v));
+      out.put(loop_order_name(static_cast<std::uint8_t>(v)));
       return;
     default:
-      append_int(out, v);
+      out.put_int(v);
   }
 }
 
-void append_box(std::string& out, const Box& b) {
-  out += '[';
+void put_box(LineWriter& out, const Box& b) {
+  out.put('[');
   for (int d = 0; d < 4; ++d) {
-    if (d) out += ',';
-    append_int(out, b.lo[d]);
+    if (d) out.put(',');
+    out.put_int(b.lo[d]);
   }
-  out += "]:[";
+  out.put("]:[");
   for (int d = 0; d < 4; ++d) {
-    if (d) out += ',';
-    append_int(out, b.hi[d]);
+    if (d) out.put(',');
+    out.put_int(b.hi[d]);
   }
-  out += ']';
+  out.put(']');
 }
 
 std::optional<std::int64_t> parse_int(std::string_view s) {
@@ -129,24 +169,38 @@ std::optional<Box> parse_box(std::string_view s) {
 }  // namespace
 
 void print_to(std::string& out, const Instr& in) {
+  static const bool fit = lines_fit();
+  if (!fit) {
+    std::fprintf(stderr, "gemini: internal error: an instruction's text can exceed %zu bytes\n",
+                 kLineBytes);
+    std::abort();
+  }
   const OpInfo& op = in.info();
-  out += op.mnemonic;
-  if (op.engine == Engine::kCount) out.append(" q=").append(to_string(in.queue));
-  std::size_t scalar = 0, box = 0;
+  std::array<char, kLineBytes> buf;
+  LineWriter w(buf.data());
+  w.put(op.mnemonic);
+  if (op.engine == Engine::kCount) {
+    w.put(" q=");
+    w.put(to_string(in.queue));
+  }
   for (const Field& f : op.fields) {
-    out += ' ';
-    out += f.name;
-    out += '=';
+    w.put(' ');
+    w.put(f.name);
+    w.put('=');
     if (f.type == FieldType::box)
-      append_box(out, in.box_at(box++));
+      put_box(w, in.box_value(f));
     else
-      append_value(out, f, in.scalar(scalar++));
+      put_value(w, f, in.value(f));
   }
-  if (in.flags & 1) out.append(" ").append(op.flag_name);
+  if (in.flags & 1) {
+    w.put(' ');
+    w.put(op.flag_name);
+  }
   if (in.workload != 0xffffffffu) {
-    out += " wl=";
-    append_int(out, in.workload);
+    w.put(" wl=");
+    w.put_int(in.workload);
   }
+  out.append(buf.data(), static_cast<std::size_t>(w.end() - buf.data()));
 }
 
 std::string print(const Instr& in) {

@@ -125,6 +125,10 @@ struct Instr {
   void set_scalar(std::size_t slot, std::int64_t value);
   Box box_at(std::size_t slot) const;
   void set_box_at(std::size_t slot, const Box& b);
+  // By table entry: `f` must be one of this opcode's fields (OpInfo::fields);
+  // no slot lookup, for loops over the table (the printer).
+  std::int64_t value(const Field& f) const;
+  Box box_value(const Field& f) const;
   // By name (aborts on a name the opcode does not have: a bug).
   std::int64_t get(std::string_view field) const;
   void set(std::string_view field, std::int64_t value);

@@ -38,6 +38,8 @@ struct LoweredCore {
 // ("" for none); append_comment appends it to `out`.
 std::string comment(const Instr& in, const LoweredCore& core);
 void append_comment(std::string& out, const Instr& in, const LoweredCore& core);
+// The same with the workload's layer name already looked up (nullptr: none).
+void append_comment(std::string& out, const Instr& in, const std::string* layer);
 
 struct Program {
   std::vector<LoweredCore> cores;  // ascending core id, every core of the mesh
