@@ -1,6 +1,7 @@
 #include "gemini/assembler/verifier.h"
 
 #include <algorithm>
+#include <limits>
 #include <tuple>
 #include <unordered_map>
 
@@ -8,32 +9,38 @@ namespace gemini::assembler {
 namespace {
 
 // The memory operands of each opcode, from the ISA table, worked out once:
-// which scalar slots hold the address and the byte count.
+// the fields that hold the address and the byte count, and when the
+// operand is not used.
 struct OperandSlot {
-  std::size_t addr, bytes;  // into Instr::v; bytes == npos: none
+  const Field* addr;
+  const Field* bytes;  // nullptr: none
   bool write;
   Memory memory;
-  std::string_view name;
+  bool remote;  // noc_send's destination: another core's L2
+  // Unused when this field is below 2 (vp_run's in1: `inputs`) or not 0
+  // (wl0_load's l2: `source`).
+  const Field* needs_two = nullptr;
+  const Field* needs_zero = nullptr;
 };
 const std::vector<OperandSlot>& operand_slots(Opcode op) {
   static const auto table = [] {
     std::array<std::vector<OperandSlot>, 256> t;
     for (const OpInfo& o : all_ops()) {
-      auto scalar_slot = [&](const Field* f) {
-        return field_slot_index(o, static_cast<std::size_t>(f - o.fields.data()));
-      };
+      auto field = [&](std::string_view name) { return find_field(o, name)->field; };
       for (const Field& f : o.fields) {
         if (f.access == Access::none) continue;
-        std::size_t bytes = std::string_view::npos;
+        const Field* bytes = nullptr;
         for (const Field& g : o.fields)
           if (g.role == f.role && g.access == Access::none && g.type != FieldType::box) {
-            bytes = scalar_slot(&g);
+            bytes = &g;
             break;
           }
-        if (o.op == Opcode::noc_send && f.name == "dst")
-          bytes = scalar_slot(&o.fields[2]);  // "bytes"
-        t[static_cast<std::size_t>(o.op)].push_back(
-            {scalar_slot(&f), bytes, f.access == Access::write, f.memory, f.name});
+        const bool noc_dst = o.op == Opcode::noc_send && f.name == "dst";
+        if (noc_dst) bytes = field("bytes");
+        OperandSlot x{&f, bytes, f.access == Access::write, f.memory, noc_dst};
+        if (o.op == Opcode::vp_run && f.name == "in1") x.needs_two = field("inputs");
+        if (o.op == Opcode::wl0_load && f.name == "l2") x.needs_zero = field("source");
+        t[static_cast<std::size_t>(o.op)].push_back(x);
       }
     }
     return t;
@@ -59,13 +66,12 @@ struct Accesses {
 Accesses accesses(const Instr& in) {
   Accesses out;
   for (const OperandSlot& s : operand_slots(in.op)) {
-    const std::int64_t bytes = s.bytes == std::string_view::npos ? 0 : in.scalar(s.bytes);
-    if (in.op == Opcode::vp_run && s.name == "in1" && in.scalar(1) < 2) continue;    // inputs
-    if (in.op == Opcode::wl0_load && s.name == "l2" && in.scalar(0) != 0) continue;  // source
+    const std::int64_t bytes = s.bytes ? in.value(*s.bytes) : 0;
+    if (s.needs_two && in.value(*s.needs_two) < 2) continue;
+    if (s.needs_zero && in.value(*s.needs_zero) != 0) continue;
     if (bytes <= 0 || out.n == out.a.size())
       continue;  // an unused slot (no weights, a data token's grant)
-    out.a[out.n++] = {in.scalar(s.addr), bytes, s.write, s.memory,
-                      in.op == Opcode::noc_send && s.name == "dst"};
+    out.a[out.n++] = {in.value(*s.addr), bytes, s.write, s.memory, s.remote};
   }
   return out;
 }
@@ -96,6 +102,11 @@ std::vector<std::string> verify_cores(const std::vector<const CoreProgram*>& cor
   // Global numbering and per-queue positions.
   std::vector<std::size_t> base(n + 1, 0);
   for (std::size_t c = 0; c < n; ++c) base[c + 1] = base[c] + cores[c]->instrs.size();
+  if (base[n] >= std::numeric_limits<std::uint32_t>::max()) {
+    problem("the program has " + std::to_string(base[n]) +
+            " instructions; the verifier numbers them in 32 bits");
+    return problems;
+  }
   std::vector<std::uint32_t> qpos(base[n]);
   std::vector<std::array<std::vector<std::size_t>, kEngines>> queues(n);
   for (std::size_t c = 0; c < n; ++c)
@@ -169,9 +180,11 @@ std::vector<std::string> verify_cores(const std::vector<const CoreProgram*>& cor
 
   // V1 and the edges of V2: each instruction has at most two predecessors,
   // the previous instruction of its queue and what it waits for.
-  constexpr std::size_t kNone = static_cast<std::size_t>(-1);
-  std::vector<std::array<std::size_t, 2>> preds(base[n], {kNone, kNone});
-  auto add_pred = [&](std::size_t g, std::size_t p) { preds[g][preds[g][0] == kNone ? 0 : 1] = p; };
+  constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
+  std::vector<std::array<std::uint32_t, 2>> preds(base[n], {kNone, kNone});
+  auto add_pred = [&](std::size_t g, std::size_t p) {
+    preds[g][preds[g][0] == kNone ? 0 : 1] = static_cast<std::uint32_t>(p);
+  };
   for (std::size_t c = 0; c < n; ++c) {
     std::array<std::size_t, kEngines> last{};
     std::array<bool, kEngines> have{};
@@ -216,29 +229,31 @@ std::vector<std::string> verify_cores(const std::vector<const CoreProgram*>& cor
 
   // V2: Kahn over all instructions; what remains lies on or behind a cycle.
   {
-    // Successors in one flat array (CSR).
-    std::vector<std::uint32_t> indeg(base[n], 0);
-    std::vector<std::size_t> start(base[n] + 1, 0);
-    for (std::size_t g = 0; g < base[n]; ++g)
-      for (std::size_t p : preds[g])
+    // Successors in one flat array (CSR), 32-bit: a program of more than
+    // 4G instructions is refused below.
+    const std::size_t total = base[n];
+    std::vector<std::uint32_t> indeg(total, 0);
+    std::vector<std::uint32_t> start(total + 1, 0);
+    for (std::size_t g = 0; g < total; ++g)
+      for (std::uint32_t p : preds[g])
         if (p != kNone) {
           ++start[p + 1];
           ++indeg[g];
         }
-    for (std::size_t g = 0; g < base[n]; ++g) start[g + 1] += start[g];
-    std::vector<std::size_t> succ(start[base[n]]), fill(start.begin(), start.end() - 1);
-    for (std::size_t g = 0; g < base[n]; ++g)
-      for (std::size_t p : preds[g])
-        if (p != kNone) succ[fill[p]++] = g;
-    std::vector<std::size_t> ready;
-    for (std::size_t g = 0; g < base[n]; ++g)
-      if (indeg[g] == 0) ready.push_back(g);
+    for (std::size_t g = 0; g < total; ++g) start[g + 1] += start[g];
+    std::vector<std::uint32_t> succ(start[total]), fill(start.begin(), start.end() - 1);
+    for (std::size_t g = 0; g < total; ++g)
+      for (std::uint32_t p : preds[g])
+        if (p != kNone) succ[fill[p]++] = static_cast<std::uint32_t>(g);
+    std::vector<std::uint32_t> ready;
+    for (std::size_t g = 0; g < total; ++g)
+      if (indeg[g] == 0) ready.push_back(static_cast<std::uint32_t>(g));
     std::size_t done = 0;
     while (!ready.empty()) {
-      const std::size_t g = ready.back();
+      const std::uint32_t g = ready.back();
       ready.pop_back();
       ++done;
-      for (std::size_t k = start[g]; k < start[g + 1]; ++k)
+      for (std::uint32_t k = start[g]; k < start[g + 1]; ++k)
         if (--indeg[succ[k]] == 0) ready.push_back(succ[k]);
     }
     if (done != base[n]) {
@@ -256,7 +271,7 @@ std::vector<std::string> verify_cores(const std::vector<const CoreProgram*>& cor
       while (!seen.count(g)) {
         seen[g] = path.size();
         path.push_back(g);
-        for (std::size_t p : preds[g])
+        for (std::uint32_t p : preds[g])
           if (p != kNone && indeg[p] > 0) {
             g = p;
             break;
@@ -304,7 +319,8 @@ std::vector<std::string> verify_cores(const std::vector<const CoreProgram*>& cor
       vc[i] = k;
       prev[q] = i;
 
-      for (const MemAccess& x : accesses(in)) {
+      const Accesses xs = accesses(in);
+      for (const MemAccess& x : xs) {
         const std::int64_t cap = x.memory == Memory::wl0 ? lim.wl0_bytes : lim.l2_bytes;
         if (x.memory == Memory::dram) continue;
         if (x.addr < 0 || x.addr >= cap || x.bytes > cap ||
@@ -330,7 +346,7 @@ std::vector<std::string> verify_cores(const std::vector<const CoreProgram*>& cor
           it = ordered && covers(a, it->s) ? open.erase(it) : it + 1;
         }
       }
-      for (const MemAccess& x : accesses(in)) {
+      for (const MemAccess& x : xs) {
         if (x.memory != Memory::l2 || x.write || x.addr >= lim.l2_bytes || x.bytes > lim.l2_bytes)
           continue;
         open.push_back({l2.footprint(x.addr, x.bytes), i, q, qpos[base[c] + i]});
