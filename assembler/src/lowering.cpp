@@ -4,6 +4,7 @@
 #include <atomic>
 #include <boost/unordered/unordered_flat_map.hpp>
 #include <queue>
+#include <thread>
 
 #include "gemini/assembler/invocation.h"
 #include "gemini/ir/graph.h"
@@ -176,8 +177,8 @@ class Lowerer {
     return static_cast<std::uint32_t>(ce.events.size() - 1);
   }
   void build_tensors();
-  void build_dram_map();
-  void build_events();
+  void build_dram_map(const ir::TransferIndex& ix);
+  void build_events(const ir::DependencyGraph& g, const std::vector<std::int64_t>& start);
   void build_core_events(std::uint32_t c, const std::vector<std::int64_t>& start,
                          const ir::DependencyGraph& g, CoreEvents& ce);
   void hazards(std::uint32_t c, std::uint32_t t, std::vector<std::uint32_t>& deps) const;
@@ -265,7 +266,7 @@ void Lowerer::build_tensors() {
 // DRAM address map: every DRAM out entry, then every DRAM in entry, in file
 // order, each 4 KiB aligned. Read-backs of written data (related_ifmap) are
 // ordered by tokens, not by sharing addresses.
-void Lowerer::build_dram_map() {
+void Lowerer::build_dram_map(const ir::TransferIndex& ix) {
   std::int64_t a = 0;
   auto place = [&](std::int64_t bytes) {
     const std::int64_t at = a;
@@ -276,7 +277,6 @@ void Lowerer::build_dram_map() {
     dram_out_addr_[e.transfer_id] = place(e.size);
     related_[e.transfer_id] = &e.related_ifmap;
   }
-  const ir::TransferIndex ix(m_);
   for (const ir::DramIn& e : m_.dram_in) {
     std::int64_t bytes = 1;
     if (const auto* ps = ix.producers(e.transfer_id);
@@ -708,12 +708,8 @@ void Lowerer::build_core_events(std::uint32_t c, const std::vector<std::int64_t>
   }
 }
 
-void Lowerer::build_events() {
-  const ir::TransferIndex ix(m_);
-  const ir::DependencyGraph g(m_, ix);
-  const std::vector<std::int64_t> start = g.earliest_starts();
+void Lowerer::build_events(const ir::DependencyGraph& g, const std::vector<std::int64_t>& start) {
   for (std::uint32_t c = 0; c < m_.cores.size(); ++c) core_index_[m_.cores[c].core_id] = c;
-  phase("lower/graph");
   // Each core's events are built on their own (in parallel): what a core's
   // events wait for while they are built is its own events only. Sends into
   // other cores' tensors are recorded as remote writes and added once all
@@ -998,11 +994,20 @@ std::optional<Program> Lowerer::run() {
     error("the model is not in the full dialect: run it through import first");
     return std::nullopt;
   }
+  const ir::TransferIndex ix(m_);
+  // The workload graph, for the priorities (earliest predicted starts), is
+  // built beside the tensors and the DRAM map: they share only the model.
+  std::optional<ir::DependencyGraph> g;
+  std::vector<std::int64_t> start;
+  std::thread graph([&] {
+    g.emplace(m_, ix);
+    start = g->earliest_starts();
+  });
   build_tensors();
+  build_dram_map(ix);
+  graph.join();
   phase("lower/tensors");
-  build_dram_map();
-  phase("lower/dram map");
-  build_events();
+  build_events(*g, start);
   phase("lower/resolve");
   if (!errors_.empty()) return std::nullopt;
   const auto order = schedule();
