@@ -175,6 +175,43 @@ TEST(Binding, RejectsMissingWrongAndReadOnlySlots) {
   EXPECT_EQ(err, "dma_out (core 0 workload 4 (pool1)): writes through read slot \"l2\"");
 }
 
+TEST(Binding, RepeatBinderGivesWhatBindGives) {
+  auto wait = [](Engine q, std::uint32_t wl, std::int64_t transfer, std::int64_t count) {
+    Invocation inv;
+    inv.op = Opcode::wait_token;
+    inv.queue = q;
+    inv.workload = wl;
+    inv.origin = "core 1 workload 2 (fc)";
+    inv.arg("kind", 0).arg("transfer", transfer).arg("from", 3).arg("count", count);
+    return inv;
+  };
+  RepeatBinder rb;
+  std::string err, err2;
+  for (const Invocation& inv :
+       {wait(Engine::pe, 2, 7, 1), wait(Engine::vp, 9, 123456, 4), wait(Engine::noc, 0, 0, 1)}) {
+    Instr fast;
+    ASSERT_TRUE(rb.bind(inv, fast, err)) << err;
+    EXPECT_EQ(fast, *assembler::bind(inv, err2)) << print(fast);
+  }
+  // A value out of range: bind()'s error, whatever came before.
+  Instr out;
+  EXPECT_FALSE(rb.bind(wait(Engine::pe, 2, 7, -1), out, err));
+  EXPECT_FALSE(assembler::bind(wait(Engine::pe, 2, 7, -1), err2));
+  EXPECT_EQ(err, err2);
+  // Another shape (a wait_local) is bound in full, and correctly.
+  Invocation local;
+  local.op = Opcode::wait_local;
+  local.queue = Engine::pe;
+  local.arg("on", static_cast<std::int64_t>(Engine::dma_in)).arg("count", 3);
+  ASSERT_TRUE(rb.bind(local, out, err)) << err;
+  EXPECT_EQ(out, *assembler::bind(local, err2));
+  // A missing argument is still refused after the shape is known.
+  Invocation missing = wait(Engine::pe, 2, 7, 1);
+  missing.args.size = 3;
+  EXPECT_FALSE(rb.bind(missing, out, err));
+  EXPECT_NE(err.find("slot \"count\" is not bound"), std::string::npos) << err;
+}
+
 CoreProgram program(std::int32_t id, const std::string& text) {
   ParseError e;
   auto p = parse_program(".core " + std::to_string(id) + "\n" + text, e);

@@ -122,4 +122,43 @@ bool bind(const Invocation& inv, Instr& in, std::string& error) {
   return true;
 }
 
+bool RepeatBinder::matches(const Invocation& inv) const {
+  if (!ready_ || inv.op != first_.op || inv.overflow || inv.tensors.size != 0 ||
+      inv.boxes.size != 0 || inv.args.size != n_)
+    return false;
+  for (std::size_t i = 0; i < n_; ++i) {
+    const auto& [name, v] = inv.args.items[i];
+    if (name != names_[i] || v < fields_[i]->min || v > fields_[i]->max) return false;
+  }
+  const OpInfo& op = first_.info();
+  if (op.engine == Engine::kCount ? !inv.queue : inv.queue && *inv.queue != op.engine) return false;
+  return !inv.flag || !op.flag_name.empty();
+}
+
+bool RepeatBinder::bind(const Invocation& inv, Instr& out, std::string& error) {
+  if (matches(inv)) {
+    out = first_;
+    out.workload = inv.workload;
+    if (inv.queue) out.queue = *inv.queue;
+    out.flags = inv.flag ? 1 : 0;
+    for (std::size_t i = 0; i < n_; ++i) out.set_value(*fields_[i], inv.args.items[i].second);
+    return true;
+  }
+  if (!assembler::bind(inv, out, error)) return false;
+  // Remember the shape of the first one bound, when it qualifies.
+  if (ready_ || inv.tensors.size != 0 || inv.boxes.size != 0 || inv.args.size > names_.size())
+    return true;
+  const OpInfo& op = out.info();
+  for (std::size_t i = 0; i < inv.args.size; ++i) {
+    auto slot = find_field(op, inv.args.items[i].first);
+    if (!slot || slot->is_box) return true;
+    names_[i] = inv.args.items[i].first;
+    fields_[i] = slot->field;
+  }
+  n_ = inv.args.size;
+  first_ = out;
+  ready_ = true;
+  return true;
+}
+
 }  // namespace gemini::assembler

@@ -354,6 +354,12 @@ void Instr::set_scalar(std::size_t slot, std::int64_t value) {
   store(&payload[f.offset - kHeaderBytes], static_cast<std::uint64_t>(value), field_width(f.type));
 }
 
+void Instr::set_value(const Field& f, std::int64_t v) {
+  if (v < f.min || v > f.max || f.type == FieldType::box)
+    instr_bug(op, "value out of range for", static_cast<std::size_t>(f.offset));
+  store(&payload[f.offset - kHeaderBytes], static_cast<std::uint64_t>(v), field_width(f.type));
+}
+
 Box Instr::box_at(std::size_t slot) const { return box_value(box_field(op, slot)); }
 
 Box Instr::box_value(const Field& f) const {

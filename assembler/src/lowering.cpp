@@ -72,8 +72,6 @@ struct Event {
     std::int64_t ordinal = 0;
   };
   std::vector<Token> tokens;
-  // Filled at emission.
-  std::uint32_t last_count = 0;
   // Symbolic dependencies resolved after all events exist.
   const std::vector<TransferId>* dram_after = nullptr;  // DRAM writes a load re-reads
   std::optional<Key3> credit_key;  // a send's receiver: (core, transfer, tensor)
@@ -880,29 +878,59 @@ std::vector<std::uint32_t> Lowerer::schedule() {
 // are then emitted independently (in parallel).
 void Lowerer::emit(const std::vector<std::uint32_t>& order, Program& p) {
   const std::size_t n = m_.cores.size();
-  {
-    // Tokens sent so far per (to core, kind, transfer, from core): the
-    // receiving core, the transfer, then the sending core and kind packed.
-    boost::unordered_flat_map<Key3, std::int64_t, Key3Hash> tokens;
-    for (std::uint32_t id : order)
-      for (Event::Token& k : events_[id].tokens)
-        k.ordinal = ++tokens[Key3{k.to, k.transfer,
-                                  events_[id].core << 2 | static_cast<std::uint32_t>(k.kind)}];
-  }
-  phase("lower/ordinals");
-  std::vector<std::vector<std::uint32_t>> order_of(n);  // per core, in global order
-  std::vector<std::size_t> ops_per_core(n, 0);
-  for (const Event& e : events_)
+  const std::size_t ne = events_.size();
+  // What emission reads of every dependency, in compact arrays (a
+  // dependency list names two million events on large files).
+  std::vector<std::uint32_t> core_of(ne), pos(ne), last_count(ne, 0);
+  std::vector<Engine> queue_of(ne);
+  // Tokens by receiving core, as (event, token index): each core numbers
+  // the tokens it receives itself.
+  std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> tokens_to(n);
+  std::vector<std::size_t> ops_per_core(n, 0), events_per_core(n, 0);
+  for (std::uint32_t i = 0; i < ne; ++i) {
+    const Event& e = events_[i];
+    core_of[i] = e.core;
+    queue_of[i] = e.queue;
+    for (std::uint32_t j = 0; j < e.tokens.size(); ++j) tokens_to[e.tokens[j].to].push_back({i, j});
     ops_per_core[e.core] += e.op_end - e.op_begin + e.deps.size() / 2 + 1;
-  std::vector<std::size_t> events_per_core(n, 0);
-  for (const Event& e : events_) ++events_per_core[e.core];
+    ++events_per_core[e.core];
+  }
+  std::vector<std::vector<std::uint32_t>> order_of(n);  // per core, in global order
   for (std::uint32_t c = 0; c < n; ++c) order_of[c].reserve(events_per_core[c]);
-  for (std::uint32_t id : order) order_of[events_[id].core].push_back(id);
+  for (std::uint32_t r = 0; r < order.size(); ++r) {
+    pos[order[r]] = r;
+    order_of[core_of[order[r]]].push_back(order[r]);
+  }
   p.cores.resize(n);
   std::vector<std::vector<std::string>> errors(n);
   phase("lower/emit prep");
   detail::parallel_for(n, [&](std::size_t ci) {
     const auto c = static_cast<std::uint32_t>(ci);
+    // The ordinal of each token this core receives: its number among the
+    // tokens of its (transfer, sender, kind) in global order.
+    {
+      auto& list = tokens_to[c];
+      std::sort(list.begin(), list.end(),
+                [&](const auto& a, const auto& b) { return pos[a.first] < pos[b.first]; });
+      struct Key {
+        TransferId transfer;
+        std::uint32_t from_kind;
+        bool operator==(const Key&) const = default;
+      };
+      struct KeyHash {
+        std::size_t operator()(const Key& k) const {
+          return static_cast<std::size_t>(static_cast<std::uint64_t>(k.transfer) *
+                                          0x9e3779b97f4a7c15ULL) ^
+                 k.from_kind;
+        }
+      };
+      boost::unordered_flat_map<Key, std::int64_t, KeyHash> sent;
+      sent.reserve(list.size());
+      for (const auto& [id, j] : list) {
+        Event::Token& k = events_[id].tokens[j];
+        k.ordinal = ++sent[Key{k.transfer, core_of[id] << 2 | static_cast<std::uint32_t>(k.kind)}];
+      }
+    }
     LoweredCore& out = p.cores[c];
     out.program.instrs.reserve(ops_per_core[c] + 1);
     out.program.core_id = m_.cores[c].core_id;
@@ -916,28 +944,30 @@ void Lowerer::emit(const std::vector<std::uint32_t>& order, Program& p) {
     };
     // Waits and signals are typed invocations too: a transfer or core id
     // the encoding cannot carry is an error naming the workload, not a bad
-    // field.
+    // field. Waits come in two shapes, each bound through a RepeatBinder.
     std::string err;
-    auto bind_sync = [&](const Invocation& inv, const Event& e, Instr& into) {
-      if (bind_named(inv, c, e.workload, into, err)) return true;
+    RepeatBinder token_binder, local_binder;
+    auto bind_sync = [&](const Invocation& inv, const Event& e, Instr& into,
+                         RepeatBinder* binder = nullptr) {
+      if (binder ? binder->bind(inv, into, err) : bind(inv, into, err)) return true;
+      (void)bind_named(inv, c, e.workload, into, err);
       errors[c].push_back(err);
       return false;
     };
     std::vector<Instr> token_waits;  // reused across events
     for (std::uint32_t id : order_of[c]) {
-      Event& e = events_[id];
+      const Event& e = events_[id];
       const auto q = static_cast<std::size_t>(e.queue);
       const auto wid = static_cast<std::uint32_t>(m_.cores[c].workloads[e.workload].workload_id);
       std::array<std::uint32_t, kEngines> need{};
       token_waits.clear();
       for (std::uint32_t d : e.deps) {
-        const Event& x = events_[d];
-        if (x.core == c) {
-          const auto xq = static_cast<std::size_t>(x.queue);
-          if (xq != q) need[xq] = std::max(need[xq], x.last_count);
+        if (core_of[d] == c) {
+          const auto xq = static_cast<std::size_t>(queue_of[d]);
+          if (xq != q) need[xq] = std::max(need[xq], last_count[d]);
           continue;
         }
-        for (const Event::Token& k : x.tokens) {
+        for (const Event::Token& k : events_[d].tokens) {
           if (k.to != c) continue;
           Invocation inv;
           inv.op = Opcode::wait_token;
@@ -945,9 +975,9 @@ void Lowerer::emit(const std::vector<std::uint32_t>& order, Program& p) {
           inv.workload = wid;
           inv.arg("kind", static_cast<std::int64_t>(k.kind))
               .arg("transfer", k.transfer)
-              .arg("from", m_.cores[x.core].core_id)
+              .arg("from", m_.cores[core_of[d]].core_id)
               .arg("count", k.ordinal);
-          if (!bind_sync(inv, e, token_waits.emplace_back())) token_waits.pop_back();
+          if (!bind_sync(inv, e, token_waits.emplace_back(), &token_binder)) token_waits.pop_back();
         }
       }
       for (std::size_t eng = 0; eng < kEngines; ++eng) {
@@ -958,7 +988,7 @@ void Lowerer::emit(const std::vector<std::uint32_t>& order, Program& p) {
         inv.workload = wid;
         inv.arg("on", static_cast<std::int64_t>(eng)).arg("count", need[eng]);
         Instr w;
-        if (bind_sync(inv, e, w)) push(w);
+        if (bind_sync(inv, e, w, &local_binder)) push(w);
         waited[q][eng] = need[eng];
       }
       for (const Instr& w : token_waits) push(w);
@@ -978,7 +1008,7 @@ void Lowerer::emit(const std::vector<std::uint32_t>& order, Program& p) {
           Instr sig;
           if (bind_sync(inv, e, sig)) push(sig);
         }
-      e.last_count = count[q];
+      last_count[id] = count[q];
     }
     Instr end;
     end.op = Opcode::end;

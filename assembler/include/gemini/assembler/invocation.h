@@ -76,4 +76,24 @@ std::optional<Instr> bind(const Invocation& inv, std::string& error);
 // The same into `out` (the lowering's hot path binds in place); false on error.
 bool bind(const Invocation& inv, Instr& out, std::string& error);
 
+// bind() for a stream of invocations of one shape -- the same opcode and
+// argument names in the same order, no tensor or box slots (waits): the
+// first is bound in full, and each later one whose values all lie in their
+// fields' ranges is the first's instruction with its own queue, workload,
+// flag and values stored in the fields found then. Anything else (another
+// shape, a value out of range) goes through bind(), so the result and the
+// errors are always bind()'s.
+class RepeatBinder {
+ public:
+  bool bind(const Invocation& inv, Instr& out, std::string& error);
+
+ private:
+  bool matches(const Invocation& inv) const;
+  bool ready_ = false;
+  Instr first_;
+  std::array<std::string_view, 8> names_{};
+  std::array<const Field*, 8> fields_{};
+  std::size_t n_ = 0;
+};
+
 }  // namespace gemini::assembler
