@@ -346,6 +346,25 @@ TEST(Isa, DecodeRejectsANonZeroUnusedByte) {
   EXPECT_EQ(err, "wait_local: unused byte 40 is not zero");
 }
 
+TEST(Isa, TheInPlaceViewOfAProgramIsItsEncoding) {
+  CoreProgram p = program(4, "wait_local q=pe on=dma_in count=2 wl=7\nend\n");
+  std::vector<std::uint8_t> bin;
+  std::string err, err2;
+  ASSERT_TRUE(encode_program(p, bin, err)) << err;
+  std::array<std::uint8_t, kFileHeaderBytes> header{};
+  std::span<const std::uint8_t> body;
+  ASSERT_TRUE(encode_program_view(p, header, body, err)) << err;
+  std::vector<std::uint8_t> viewed(header.begin(), header.end());
+  viewed.insert(viewed.end(), body.begin(), body.end());
+  EXPECT_EQ(viewed, bin);
+  // An instruction that cannot be encoded: the same refusal.
+  p.instrs.front().payload[40] = 1;
+  EXPECT_FALSE(encode_program(p, bin, err));
+  EXPECT_FALSE(encode_program_view(p, header, body, err2));
+  EXPECT_EQ(err, err2);
+  EXPECT_NE(err.find("instruction 0"), std::string::npos) << err;
+}
+
 TEST(ProgramIo, StagedFilesReplaceTheOldOnesOnlyOnCommit) {
   const fs::path dir = fs::path(::testing::TempDir()) / "gemini_staged";
   fs::remove_all(dir);

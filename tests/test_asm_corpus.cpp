@@ -35,6 +35,13 @@ TEST_P(AsmCorpus, AssemblesVerifiesAndRoundTrips) {
     std::vector<std::uint8_t> bin, again;
     std::string err;
     ASSERT_TRUE(assembler::encode_program(c, bin, err)) << err;
+    // What `gemini asm` writes: the same bytes, viewed in place.
+    std::array<std::uint8_t, assembler::kFileHeaderBytes> header{};
+    std::span<const std::uint8_t> body;
+    ASSERT_TRUE(assembler::encode_program_view(c, header, body, err)) << err;
+    std::vector<std::uint8_t> viewed(header.begin(), header.end());
+    viewed.insert(viewed.end(), body.begin(), body.end());
+    EXPECT_TRUE(viewed == bin) << "core " << c.core_id << ": the in-place view differs";
     auto decoded = assembler::decode_program(bin, err);
     ASSERT_TRUE(decoded) << err;
     assembler::ParseError pe;

@@ -2,6 +2,7 @@
 
 #include <array>
 #include <bit>
+#include <cstddef>
 #include <cstring>
 #include <string>
 
@@ -135,11 +136,17 @@ std::optional<Instr> decode(const std::uint8_t* b, std::string& error) {
   return in;
 }
 
+namespace {
+void put_header(std::uint8_t* h, const CoreProgram& p) {
+  std::memcpy(h, "GEMINIC1", 8);
+  put(&h[8], static_cast<std::uint32_t>(p.core_id), 4);
+  put(&h[12], p.instrs.size(), 4);
+}
+}  // namespace
+
 bool encode_program(const CoreProgram& p, std::vector<std::uint8_t>& out, std::string& error) {
   out.assign(kFileHeaderBytes, 0);
-  std::memcpy(out.data(), "GEMINIC1", 8);
-  put(&out[8], static_cast<std::uint32_t>(p.core_id), 4);
-  put(&out[12], p.instrs.size(), 4);
+  put_header(out.data(), p);
   out.reserve(kFileHeaderBytes + p.instrs.size() * kInstrBytes);
   for (std::size_t i = 0; i < p.instrs.size(); ++i) {
     auto b = encode(p.instrs[i], error);
@@ -149,6 +156,27 @@ bool encode_program(const CoreProgram& p, std::vector<std::uint8_t>& out, std::s
     }
     out.insert(out.end(), b->begin(), b->end());
   }
+  return true;
+}
+
+bool encode_program_view(const CoreProgram& p, std::array<std::uint8_t, kFileHeaderBytes>& header,
+                         std::span<const std::uint8_t>& body, std::string& error) {
+  // An Instr's header fields sit where the encoding puts them, and the host
+  // is little-endian (asserted above): its bytes are exactly encode()'s.
+  static_assert(offsetof(Instr, op) == 0 && offsetof(Instr, queue) == 1 &&
+                offsetof(Instr, flags) == 2 && offsetof(Instr, workload) == 4 &&
+                offsetof(Instr, payload) == kHeaderBytes);
+  for (std::size_t i = 0; i < p.instrs.size(); ++i) {
+    const Instr& in = p.instrs[i];
+    const OpInfo* op = op_info(in.op);
+    if (!op || !check(in, *op, error)) {
+      if (!op) error = "unknown opcode " + std::to_string(static_cast<int>(in.op));
+      error = "instruction " + std::to_string(i) + ": " + error;
+      return false;
+    }
+  }
+  put_header(header.data(), p);
+  body = {reinterpret_cast<const std::uint8_t*>(p.instrs.data()), p.instrs.size() * kInstrBytes};
   return true;
 }
 

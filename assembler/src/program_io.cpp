@@ -129,16 +129,21 @@ struct CoreFiles {
 
 std::string partial(const std::string& name) { return "." + name + ".partial"; }
 
-bool write_file(const std::filesystem::path& path, const char* data, std::size_t n) {
+// Writes the pieces one after the other.
+bool write_file(const std::filesystem::path& path, std::span<const std::uint8_t> first,
+                std::span<const std::uint8_t> second = {}) {
   std::ofstream f(path, std::ios::binary);
-  f.write(data, static_cast<std::streamsize>(n));
+  for (auto piece : {first, second})
+    f.write(reinterpret_cast<const char*>(piece.data()),
+            static_cast<std::streamsize>(piece.size()));
   f.close();
   return static_cast<bool>(f);
 }
 
 void write_core(const LoweredCore& c, const std::filesystem::path& dir, CoreFiles& out) {
-  std::vector<std::uint8_t> bin;
-  if (!encode_program(c.program, bin, out.error)) return;
+  std::array<std::uint8_t, kFileHeaderBytes> header{};
+  std::span<const std::uint8_t> body;
+  if (!encode_program_view(c.program, header, body, out.error)) return;
   const std::string stem = "core_" + std::to_string(c.program.core_id);
   // Instructions of one workload come in runs: its layer is looked up once a run.
   std::uint32_t workload = 0xffffffffu;
@@ -161,9 +166,9 @@ void write_core(const LoweredCore& c, const std::filesystem::path& dir, CoreFile
     if (ops[op] != 0) out.per_op[op_info(static_cast<Opcode>(op))->mnemonic] = ops[op];
   for (std::size_t e = 0; e < kEngines; ++e)
     if (moved[e] != 0) out.per_engine[to_string(static_cast<Engine>(e))] = moved[e];
-  if (!write_file(dir / partial(stem + ".bin"), reinterpret_cast<const char*>(bin.data()),
-                  bin.size()) ||
-      !write_file(dir / partial(stem + ".s"), text.data(), text.size()))
+  if (!write_file(dir / partial(stem + ".bin"), {header.data(), header.size()}, body) ||
+      !write_file(dir / partial(stem + ".s"),
+                  {reinterpret_cast<const std::uint8_t*>(text.data()), text.size()}))
     out.error = "cannot write " + (dir / stem).string();
 }
 

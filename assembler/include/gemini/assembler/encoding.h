@@ -10,6 +10,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,12 @@ struct CoreProgram {
 
 inline constexpr std::size_t kFileHeaderBytes = 16;
 bool encode_program(const CoreProgram& p, std::vector<std::uint8_t>& out, std::string& error);
+// The same bytes as two pieces to write one after the other, without a
+// copy: the file header, and `body` viewing the program's instructions (an
+// Instr is its own encoding on the little-endian hosts gemini runs on),
+// each checked as encode() checks it.
+bool encode_program_view(const CoreProgram& p, std::array<std::uint8_t, kFileHeaderBytes>& header,
+                         std::span<const std::uint8_t>& body, std::string& error);
 // `error` names the instruction index and byte offset of the first problem.
 std::optional<CoreProgram> decode_program(const std::vector<std::uint8_t>& bytes,
                                           std::string& error);
