@@ -727,6 +727,8 @@ void Lowerer::build_events(const ir::DependencyGraph& g, const std::vector<std::
     base[c + 1] = base[c] + static_cast<std::uint32_t>(built[c].events.size());
   events_.resize(base[n]);
   ops_.resize(n);
+  // Loads that re-read DRAM written by stores, per core: resolved below.
+  std::vector<std::vector<std::uint32_t>> dram_readers(n);
   detail::parallel_for(n, [&](std::size_t c) {
     const std::uint32_t b = base[c];
     std::vector<Event>& local = built[c].events;
@@ -734,6 +736,15 @@ void Lowerer::build_events(const ir::DependencyGraph& g, const std::vector<std::
       Event& e = events_[b + k];
       e = std::move(local[k]);
       for (std::uint32_t& d : e.deps) d += b;
+      if (e.credit_key) {
+        // A send waits for the receiver's credit for the tensor it lands in
+        // (every core's credits are built by now).
+        const Key3& key = *e.credit_key;
+        const auto& credits = built[key.a].credit_of;
+        auto cr = credits.find(credit_key(key.b, key.c));
+        if (cr != credits.end()) e.deps.push_back(base[key.a] + cr->second);
+      }
+      if (e.dram_after != nullptr) dram_readers[c].push_back(b + static_cast<std::uint32_t>(k));
     }
     std::vector<Event>().swap(local);
     for (Tensor& x : tensors_[c]) {
@@ -750,30 +761,24 @@ void Lowerer::build_events(const ir::DependencyGraph& g, const std::vector<std::
     for (const auto& [transfer, id] : built[c].stores) store_of[transfer] = base[c] + id;
   }
 
-  // Resolve cross-core dependencies now that every event exists.
-  for (std::uint32_t id = 0; id < events_.size(); ++id) {
-    Event& e = events_[id];
-    if (e.credit_key) {
-      // The receiver's credit for the tensor it lands in.
-      const Key3& k = *e.credit_key;
-      const auto& credits = built[k.a].credit_of;
-      auto cr = credits.find(credit_key(k.b, k.c));
-      if (cr != credits.end()) e.deps.push_back(base[k.a] + cr->second);
-    }
-    if (e.dram_after == nullptr) continue;
-    for (TransferId r : *e.dram_after) {
-      auto st = store_of.find(r);
-      if (st == store_of.end()) continue;  // reported by the validator (X007)
-      e.deps.push_back(st->second);
-      Event& s = events_[st->second];
-      if (s.core != e.core) {
-        const bool have = std::any_of(s.tokens.begin(), s.tokens.end(), [&](const Event::Token& k) {
-          return k.to == e.core && k.transfer == r;
-        });
-        if (!have) s.tokens.push_back({TokenKind::dram, r, e.core});
+  // DRAM re-reads, in event order: a load waits for the stores of what it
+  // re-reads, and a store on another core signals it.
+  for (const auto& ids : dram_readers)
+    for (std::uint32_t id : ids) {
+      Event& e = events_[id];
+      for (TransferId r : *e.dram_after) {
+        auto st = store_of.find(r);
+        if (st == store_of.end()) continue;  // reported by the validator (X007)
+        e.deps.push_back(st->second);
+        Event& s = events_[st->second];
+        if (s.core != e.core) {
+          const bool have =
+              std::any_of(s.tokens.begin(), s.tokens.end(),
+                          [&](const Event::Token& k) { return k.to == e.core && k.transfer == r; });
+          if (!have) s.tokens.push_back({TokenKind::dram, r, e.core});
+        }
       }
     }
-  }
   // Tensor writers recorded after their readers were built (sends from
   // other cores): the readers' data dependencies must include them. A
   // tensor's accesses are its own core's events, so cores are independent.
