@@ -49,7 +49,10 @@ const Ofmap& TransferIndex::ofmap(const ProducerRef& p) const {
 
 DependencyGraph::DependencyGraph(const Model& m, const TransferIndex& index) : m_(m) {
   // Node numbering and a (core_id, workload_id) -> node map.
-  std::unordered_map<std::uint64_t, std::uint32_t> by_id;
+  boost::unordered_flat_map<std::uint64_t, std::uint32_t> by_id;
+  std::size_t workloads = 0;
+  for (const Core& c : m.cores) workloads += c.workloads.size();
+  by_id.reserve(workloads);
   auto key = [](std::int32_t core, std::int32_t wl) {
     return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(core)) << 32) |
            static_cast<std::uint32_t>(wl);

@@ -7,6 +7,7 @@
 //     round trip (an ofmap written to DRAM and read back through a DRAM out
 //     entry whose related_ifmap names it). A cycle is a deadlock on the chip.
 
+#include <boost/unordered/unordered_flat_map.hpp>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -36,8 +37,10 @@ class TransferIndex {
 
  private:
   const Model& m_;
-  std::unordered_map<TransferId, std::vector<ProducerRef>> producers_;
-  std::unordered_map<TransferId, std::uint32_t> dram_in_;
+  // Open-addressing maps: every check, the import and the lowering look
+  // transfers up here, hundreds of thousands of times per file.
+  boost::unordered_flat_map<TransferId, std::vector<ProducerRef>> producers_;
+  boost::unordered_flat_map<TransferId, std::uint32_t> dram_in_;
 };
 
 class DependencyGraph {
