@@ -97,26 +97,15 @@ std::string comment(const Instr& in, const LoweredCore& core) {
 }
 
 std::int64_t bytes_moved(const Instr& in) {
-  switch (in.op) {
-    case Opcode::dma_in: {
-      static const Field& bytes = field_of(Opcode::dma_in, "bytes");
-      return in.value(bytes);
-    }
-    case Opcode::dma_out: {
-      static const Field& bytes = field_of(Opcode::dma_out, "bytes");
-      return in.value(bytes);
-    }
-    case Opcode::noc_send: {
-      static const Field& bytes = field_of(Opcode::noc_send, "bytes");
-      return in.value(bytes);
-    }
-    case Opcode::wl0_load: {
-      static const Field& bytes = field_of(Opcode::wl0_load, "bytes");
-      return in.value(bytes);
-    }
-    default:
-      return 0;
-  }
+  // The "bytes" field of each opcode that moves data, found once.
+  static const auto bytes = [] {
+    std::array<const Field*, 256> t{};
+    for (Opcode op : {Opcode::dma_in, Opcode::dma_out, Opcode::noc_send, Opcode::wl0_load})
+      t[static_cast<std::size_t>(op)] = &field_of(op, "bytes");
+    return t;
+  }();
+  const Field* f = bytes[static_cast<std::size_t>(in.op)];
+  return f ? in.value(*f) : 0;
 }
 
 namespace {
