@@ -145,17 +145,11 @@ void put_header(std::uint8_t* h, const CoreProgram& p) {
 }  // namespace
 
 bool encode_program(const CoreProgram& p, std::vector<std::uint8_t>& out, std::string& error) {
-  out.assign(kFileHeaderBytes, 0);
-  put_header(out.data(), p);
-  out.reserve(kFileHeaderBytes + p.instrs.size() * kInstrBytes);
-  for (std::size_t i = 0; i < p.instrs.size(); ++i) {
-    auto b = encode(p.instrs[i], error);
-    if (!b) {
-      error = "instruction " + std::to_string(i) + ": " + error;
-      return false;
-    }
-    out.insert(out.end(), b->begin(), b->end());
-  }
+  std::array<std::uint8_t, kFileHeaderBytes> header{};
+  std::span<const std::uint8_t> body;
+  if (!encode_program_view(p, header, body, error)) return false;
+  out.assign(header.begin(), header.end());
+  out.insert(out.end(), body.begin(), body.end());
   return true;
 }
 

@@ -40,19 +40,22 @@ struct Tensor {
 
 enum class Kind : std::uint8_t { load, credit, wl0, compute, send, store };
 
-// A key of three 32-bit parts (core, transfer, tensor), hashed as one word.
-struct Key3 {
-  std::uint32_t a;
-  TransferId b;
-  std::uint32_t c;
-  bool operator==(const Key3&) const = default;
+// A transfer and a 32-bit qualifier -- a source core id, a tensor, or a
+// sender and token kind -- as one hash key: the lowering's maps are keyed so.
+struct TransferKey {
+  TransferId transfer;
+  std::uint32_t part;
+  bool operator==(const TransferKey&) const = default;
 };
-struct Key3Hash {
-  std::size_t operator()(const Key3& k) const {
-    return (static_cast<std::uint64_t>(k.b) * 0x9e3779b97f4a7c15ULL) ^
-           (std::uint64_t{k.a} << 32 | k.c);
+struct TransferKeyHash {
+  std::size_t operator()(const TransferKey& k) const {
+    return static_cast<std::size_t>(static_cast<std::uint64_t>(k.transfer) *
+                                    0x9e3779b97f4a7c15ULL) ^
+           k.part;
   }
 };
+template <typename V>
+using TransferMap = boost::unordered_flat_map<TransferKey, V, TransferKeyHash>;
 
 struct Event {
   Kind kind;
@@ -74,25 +77,19 @@ struct Event {
   std::vector<Token> tokens;
   // Symbolic dependencies resolved after all events exist.
   const std::vector<TransferId>* dram_after = nullptr;  // DRAM writes a load re-reads
-  std::optional<Key3> credit_key;  // a send's receiver: (core, transfer, tensor)
+  // A send's receiver: its core and (transfer, tensor), whose credit it awaits.
+  struct Receiver {
+    std::uint32_t core;
+    TransferKey credit;
+  };
+  std::optional<Receiver> receiver;
   std::int64_t prio = 0;
 };
 
-// A received transfer on a core: (transfer id, source core), exact.
-struct ReceiverKey {
-  TransferId transfer;
-  std::int32_t from;
-  bool operator==(const ReceiverKey&) const = default;
-};
-struct ReceiverKeyHash {
-  std::size_t operator()(const ReceiverKey& k) const {
-    return std::hash<std::uint64_t>()(static_cast<std::uint64_t>(k.transfer) *
-                                          0x9e3779b97f4a7c15ULL ^
-                                      static_cast<std::uint32_t>(k.from));
-  }
-};
-template <typename V>
-using ReceiverMap = boost::unordered_flat_map<ReceiverKey, V, ReceiverKeyHash>;
+// A received transfer on a core, exactly: (transfer id, source core id).
+TransferKey received(TransferId transfer, std::int32_t from) {
+  return {transfer, static_cast<std::uint32_t>(from)};
+}
 template <typename K, typename V>
 using FlatMap = boost::unordered_flat_map<K, V>;
 
@@ -103,7 +100,7 @@ struct CoreEvents {
   std::vector<Instr> ops;  // the instructions of its events, in event order
   std::vector<std::string> errors;
   // The credit event of each (transfer, tensor) the core receives.
-  FlatMap<std::uint64_t, std::uint32_t> credit_of;
+  TransferMap<std::uint32_t> credit_of;
   std::vector<std::pair<TransferId, std::uint32_t>> stores;  // (DRAM in transfer, store)
   // Sends into another core's tensor: (core, tensor, local send event).
   struct RemoteWrite {
@@ -111,10 +108,6 @@ struct CoreEvents {
   };
   std::vector<RemoteWrite> remote_writes;
 };
-
-std::uint64_t credit_key(TransferId transfer, std::uint32_t tensor) {
-  return static_cast<std::uint64_t>(static_cast<std::uint32_t>(transfer)) << 32 | tensor;
-}
 
 class Lowerer {
  public:
@@ -202,7 +195,7 @@ class Lowerer {
     std::vector<std::uint32_t> list;
     std::size_t dead = 0;
   };
-  std::vector<ReceiverMap<Receivers>> receivers_;
+  std::vector<TransferMap<Receivers>> receivers_;
   std::vector<std::vector<std::vector<std::uint32_t>>> at_;  // [core][workload][entry] -> tensor
   FlatMap<TransferId, std::int64_t> dram_out_addr_, dram_in_addr_;
   FlatMap<TransferId, const std::vector<TransferId>*> related_;  // DRAM out -> related_ifmap
@@ -255,7 +248,7 @@ void Lowerer::build_tensors() {
     for (std::uint32_t i = 0; i < tensors_[c].size(); ++i)
       for (const ir::Source& s : tensors_[c][i].entry->source)
         if (s.type == ir::EndpointType::core) {
-          auto& v = receivers_[c][ReceiverKey{s.transfer_id, s.core_id}].list;
+          auto& v = receivers_[c][received(s.transfer_id, s.core_id)].list;
           if (v.empty() || v.back() != i) v.push_back(i);
         }
   }
@@ -339,7 +332,7 @@ void Lowerer::hazards(std::uint32_t c, std::uint32_t t, std::vector<std::uint32_
 std::optional<std::uint32_t> Lowerer::find_receiver(std::uint32_t c, TransferId t,
                                                     std::int32_t from, std::uint32_t at_most,
                                                     std::uint32_t at_least, bool rising) {
-  auto it = receivers_[c].find(ReceiverKey{t, from});
+  auto it = receivers_[c].find(received(t, from));
   if (it == receivers_[c].end()) return std::nullopt;
   const std::vector<std::uint32_t>& list = it->second.list;
   // With `rising` (callers whose at_least never decreases for a core), the
@@ -433,7 +426,7 @@ void Lowerer::build_core_events(std::uint32_t c, const std::vector<std::int64_t>
           bound(ce, inv, c, i);
           e.tokens.push_back({TokenKind::credit, s.transfer_id, from->second});
           const std::uint32_t id = add(ce, std::move(e));
-          ce.credit_of[credit_key(s.transfer_id, t)] = id;
+          ce.credit_of[TransferKey{s.transfer_id, t}] = id;
           x.accesses.push_back(id);
         }
       }
@@ -694,7 +687,7 @@ void Lowerer::build_core_events(std::uint32_t c, const std::vector<std::int64_t>
         inv.arg("to", d.core_id).arg("transfer", of.transfer_id);
         bound(ce, inv, c, i);
         s.tokens.push_back({TokenKind::data, of.transfer_id, dc});
-        s.credit_key = Key3{dc, of.transfer_id, *r};
+        s.receiver = Event::Receiver{dc, TransferKey{of.transfer_id, *r}};
         const std::uint32_t id = add(ce, std::move(s));
         tensors_[c][*out].accesses.push_back(id);
         if (dc == c)
@@ -736,13 +729,12 @@ void Lowerer::build_events(const ir::DependencyGraph& g, const std::vector<std::
       Event& e = events_[b + k];
       e = std::move(local[k]);
       for (std::uint32_t& d : e.deps) d += b;
-      if (e.credit_key) {
+      if (e.receiver) {
         // A send waits for the receiver's credit for the tensor it lands in
         // (every core's credits are built by now).
-        const Key3& key = *e.credit_key;
-        const auto& credits = built[key.a].credit_of;
-        auto cr = credits.find(credit_key(key.b, key.c));
-        if (cr != credits.end()) e.deps.push_back(base[key.a] + cr->second);
+        const auto& credits = built[e.receiver->core].credit_of;
+        auto cr = credits.find(e.receiver->credit);
+        if (cr != credits.end()) e.deps.push_back(base[e.receiver->core] + cr->second);
       }
       if (e.dram_after != nullptr) dram_readers[c].push_back(b + static_cast<std::uint32_t>(k));
     }
@@ -917,23 +909,12 @@ void Lowerer::emit(const std::vector<std::uint32_t>& order, Program& p) {
       auto& list = tokens_to[c];
       std::sort(list.begin(), list.end(),
                 [&](const auto& a, const auto& b) { return pos[a.first] < pos[b.first]; });
-      struct Key {
-        TransferId transfer;
-        std::uint32_t from_kind;
-        bool operator==(const Key&) const = default;
-      };
-      struct KeyHash {
-        std::size_t operator()(const Key& k) const {
-          return static_cast<std::size_t>(static_cast<std::uint64_t>(k.transfer) *
-                                          0x9e3779b97f4a7c15ULL) ^
-                 k.from_kind;
-        }
-      };
-      boost::unordered_flat_map<Key, std::int64_t, KeyHash> sent;
+      TransferMap<std::int64_t> sent;  // (transfer, sender << 2 | kind) -> tokens so far
       sent.reserve(list.size());
       for (const auto& [id, j] : list) {
         Event::Token& k = events_[id].tokens[j];
-        k.ordinal = ++sent[Key{k.transfer, core_of[id] << 2 | static_cast<std::uint32_t>(k.kind)}];
+        k.ordinal =
+            ++sent[TransferKey{k.transfer, core_of[id] << 2 | static_cast<std::uint32_t>(k.kind)}];
       }
     }
     LoweredCore& out = p.cores[c];
