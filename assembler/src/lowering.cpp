@@ -385,10 +385,22 @@ void Lowerer::build_core_events(std::uint32_t c, const std::vector<std::int64_t>
       std::vector<std::uint32_t> hz;
       hazards(c, t, hz);
       x.ordered_after_hazards = true;
+      // A tensor with many sources (one credit per sending core, one load
+      // per DRAM transfer) would repeat its hazards in every source event.
+      // Only the first event of each queue whose dependencies are exactly
+      // the hazards (the anchor) carries them; the later ones wait for the
+      // anchor instead. That changes neither the schedule nor a wait: the
+      // anchor is ready whenever they could be and ranks before them (same
+      // workload and phase, built earlier), and it is on their own queue,
+      // whose waits already cover the hazards when they come.
+      std::optional<std::uint32_t> load_anchor, credit_anchor;
+      auto hazard_deps = [&](const std::optional<std::uint32_t>& anchor) {
+        return anchor && !hz.empty() ? std::vector<std::uint32_t>{*anchor} : hz;
+      };
       for (const ir::Source& s : x.entry->source) {
         if (s.type == ir::EndpointType::dram) {
           Event e = make(Kind::load, Engine::dma_in, 0);
-          e.deps = hz;
+          e.deps = hazard_deps(load_anchor);
           auto it = dram_out_addr_.find(s.transfer_id);
           if (it == dram_out_addr_.end()) {
             error(ce, who(c, i) + ": DRAM source transfer " + std::to_string(s.transfer_id) +
@@ -404,12 +416,14 @@ void Lowerer::build_core_events(std::uint32_t c, const std::vector<std::int64_t>
           bound(ce, inv, c, i);
           if (auto ro = related_.find(s.transfer_id); ro != related_.end())
             e.dram_after = ro->second;
+          const bool anchors = !load_anchor && e.dram_after == nullptr;  // waits for hz alone
           const std::uint32_t id = add(ce, std::move(e));
+          if (anchors) load_anchor = id;
           x.accesses.push_back(id);
           x.writers.push_back(id);
         } else {
           Event e = make(Kind::credit, Engine::ctrl, 0);
-          e.deps = hz;
+          e.deps = hazard_deps(credit_anchor);
           auto from = core_index_.find(s.core_id);
           if (from == core_index_.end()) {
             error(ce, who(c, i) + ": source core " + std::to_string(s.core_id) + " has no program");
@@ -426,6 +440,7 @@ void Lowerer::build_core_events(std::uint32_t c, const std::vector<std::int64_t>
           bound(ce, inv, c, i);
           e.tokens.push_back({TokenKind::credit, s.transfer_id, from->second});
           const std::uint32_t id = add(ce, std::move(e));
+          if (!credit_anchor) credit_anchor = id;
           ce.credit_of[TransferKey{s.transfer_id, t}] = id;
           x.accesses.push_back(id);
         }
