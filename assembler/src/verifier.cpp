@@ -5,6 +5,8 @@
 #include <tuple>
 #include <unordered_map>
 
+#include "parallel.h"
+
 namespace gemini::assembler {
 namespace {
 
@@ -88,14 +90,72 @@ bool covers(const ir::Footprint& a, const ir::Footprint& b) {
 }  // namespace
 
 namespace {
-// The checks, over the core programs wherever they live.
+
+// Scalar slots of the token and wait fields, looked up once.
+struct SyncSlots {
+  std::size_t send_to, send_transfer, sig_to, sig_kind, sig_transfer;
+  std::size_t wt_kind, wt_transfer, wt_from, wt_count, wl_on, wl_count;
+  SyncSlots() {
+    auto slot = [](Opcode op, std::string_view f) { return find_field(*op_info(op), f)->index; };
+    send_to = slot(Opcode::noc_send, "to");
+    send_transfer = slot(Opcode::noc_send, "transfer");
+    sig_to = slot(Opcode::signal, "to");
+    sig_kind = slot(Opcode::signal, "kind");
+    sig_transfer = slot(Opcode::signal, "transfer");
+    wt_kind = slot(Opcode::wait_token, "kind");
+    wt_transfer = slot(Opcode::wait_token, "transfer");
+    wt_from = slot(Opcode::wait_token, "from");
+    wt_count = slot(Opcode::wait_token, "count");
+    wl_on = slot(Opcode::wait_local, "on");
+    wl_count = slot(Opcode::wait_local, "count");
+  }
+};
+
+// A token sent to a core, as its receiver looks it up: (sending core id,
+// transfer << 2 | kind), then the sending instruction's global number, so
+// that the sends of one token sort into a run in program order. Packed
+// without loss: transfers are u32 fields, kinds take two bits.
+struct Produced {
+  std::int64_t from;
+  std::uint64_t transfer_kind;
+  std::uint32_t instr;
+  bool operator<(const Produced& o) const {
+    return std::tie(from, transfer_kind, instr) < std::tie(o.from, o.transfer_kind, o.instr);
+  }
+};
+std::uint64_t transfer_kind(std::int64_t transfer, std::int64_t kind) {
+  return static_cast<std::uint64_t>(transfer) << 2 | static_cast<std::uint64_t>(kind);
+}
+
+// Problems found per core, merged in core order, so that the report does
+// not depend on how the cores were spread over threads.
+class Problems {
+ public:
+  Problems(std::size_t cores, std::size_t max) : per_core_(cores), max_(max) {}
+  void add(std::size_t core, std::string s) {
+    if (per_core_[core].size() < max_) per_core_[core].push_back(std::move(s));
+  }
+  void drain_into(std::vector<std::string>& out) {
+    for (auto& list : per_core_) {
+      for (std::string& s : list)
+        if (out.size() < max_) out.push_back(std::move(s));
+      list.clear();
+    }
+  }
+
+ private:
+  std::vector<std::vector<std::string>> per_core_;
+  std::size_t max_;
+};
+
+// The checks, over the core programs wherever they live. Each core's part
+// of V1, V3 and V4 reads only that core's instructions and the tokens sent
+// to it, so cores are checked in parallel; V2 is one pass over all cores.
 std::vector<std::string> verify_cores(const std::vector<const CoreProgram*>& cores,
                                       const VerifyLimits& lim, std::size_t max_problems) {
   std::vector<std::string> problems;
-  auto problem = [&](std::string s) {
-    if (problems.size() < max_problems) problems.push_back(std::move(s));
-  };
   const std::size_t n = cores.size();
+  Problems found(n, max_problems);
   std::unordered_map<std::int32_t, std::size_t> index;
   for (std::size_t c = 0; c < n; ++c) index[cores[c]->core_id] = c;
 
@@ -103,79 +163,63 @@ std::vector<std::string> verify_cores(const std::vector<const CoreProgram*>& cor
   std::vector<std::size_t> base(n + 1, 0);
   for (std::size_t c = 0; c < n; ++c) base[c + 1] = base[c] + cores[c]->instrs.size();
   if (base[n] >= std::numeric_limits<std::uint32_t>::max()) {
-    problem("the program has " + std::to_string(base[n]) +
-            " instructions; the verifier numbers them in 32 bits");
+    problems.push_back("the program has " + std::to_string(base[n]) +
+                       " instructions; the verifier numbers them in 32 bits");
     return problems;
   }
+  const SyncSlots sl;
   std::vector<std::uint32_t> qpos(base[n]);
-  std::vector<std::array<std::vector<std::size_t>, kEngines>> queues(n);
-  for (std::size_t c = 0; c < n; ++c)
-    for (std::size_t i = 0; i < cores[c]->instrs.size(); ++i) {
-      auto& q = queues[c][static_cast<std::size_t>(cores[c]->instrs[i].queue)];
-      q.push_back(i);
+  std::vector<std::array<std::vector<std::uint32_t>, kEngines>> queues(n);
+  auto receiver = [&](std::int64_t to) -> std::optional<std::uint32_t> {
+    if (to < std::numeric_limits<std::int32_t>::min() ||
+        to > std::numeric_limits<std::int32_t>::max())
+      return std::nullopt;
+    auto it = index.find(static_cast<std::int32_t>(to));
+    if (it == index.end()) return std::nullopt;
+    return static_cast<std::uint32_t>(it->second);
+  };
+  // Per core: its queues, and the tokens it sends as (receiving core, token).
+  std::vector<std::vector<std::pair<std::uint32_t, Produced>>> sends(n);
+  detail::parallel_for(n, [&](std::size_t c) {
+    const auto& ins = cores[c]->instrs;
+    for (std::size_t i = 0; i < ins.size(); ++i) {
+      const Instr& in = ins[i];
+      auto& q = queues[c][static_cast<std::size_t>(in.queue)];
+      q.push_back(static_cast<std::uint32_t>(i));
       qpos[base[c] + i] = static_cast<std::uint32_t>(q.size());
+      std::optional<std::uint32_t> r;
+      std::uint64_t tk = 0;
+      if (in.op == Opcode::noc_send) {
+        r = receiver(in.scalar(sl.send_to));
+        tk = transfer_kind(in.scalar(sl.send_transfer), static_cast<std::int64_t>(TokenKind::data));
+      } else if (in.op == Opcode::signal) {
+        r = receiver(in.scalar(sl.sig_to));
+        tk = transfer_kind(in.scalar(sl.sig_transfer), in.scalar(sl.sig_kind));
+      }
+      if (r)
+        sends[c].push_back(
+            {*r, Produced{cores[c]->core_id, tk, static_cast<std::uint32_t>(base[c] + i)}});
     }
+  });
+  // received[r]: the tokens sent to core r, sorted, so that the sends of
+  // one token are a run in program order.
+  std::vector<std::vector<Produced>> received(n);
+  {
+    std::vector<std::size_t> count(n, 0);
+    for (const auto& list : sends)
+      for (const auto& x : list) ++count[x.first];
+    for (std::size_t r = 0; r < n; ++r) received[r].reserve(count[r]);
+    for (auto& list : sends) {
+      for (const auto& [r, x] : list) received[r].push_back(x);
+      std::vector<std::pair<std::uint32_t, Produced>>().swap(list);
+    }
+  }
+  detail::parallel_for(n,
+                       [&](std::size_t r) { std::sort(received[r].begin(), received[r].end()); });
+
   auto name = [&](std::size_t c, std::size_t i) {
     return "core " + std::to_string(cores[c]->core_id) + " #" + std::to_string(i) + " " +
            std::string(cores[c]->instrs[i].info().mnemonic);
-  };
-
-  // Scalar slots of the token fields, looked up once.
-  auto slot = [](Opcode op, std::string_view f) { return find_field(*op_info(op), f)->index; };
-  const std::size_t send_to = slot(Opcode::noc_send, "to");
-  const std::size_t send_transfer = slot(Opcode::noc_send, "transfer");
-  const std::size_t sig_to = slot(Opcode::signal, "to"), sig_kind = slot(Opcode::signal, "kind");
-  const std::size_t sig_transfer = slot(Opcode::signal, "transfer");
-  const std::size_t wt_kind = slot(Opcode::wait_token, "kind");
-  const std::size_t wt_transfer = slot(Opcode::wait_token, "transfer");
-  const std::size_t wt_from = slot(Opcode::wait_token, "from");
-  const std::size_t wt_count = slot(Opcode::wait_token, "count");
-  const std::size_t wl_on = slot(Opcode::wait_local, "on");
-  const std::size_t wl_count = slot(Opcode::wait_local, "count");
-
-  // Token producers, (to core, from core, transfer, kind) then instruction,
-  // sorted: the producers of one token are a run, in program order. Packed
-  // into two words without loss: `to` and `transfer` are u16 / u32 fields,
-  // core ids are 32-bit, kinds take two bits.
-  struct TokenKey {
-    std::uint64_t cores, transfer_kind;
-    bool operator==(const TokenKey&) const = default;
-    bool operator<(const TokenKey& o) const {
-      return std::tie(cores, transfer_kind) < std::tie(o.cores, o.transfer_kind);
-    }
-  };
-  auto token_key = [](std::int64_t to, std::int64_t from, std::int64_t transfer,
-                      std::int64_t kind) {
-    return TokenKey{static_cast<std::uint64_t>(to) << 32 | static_cast<std::uint32_t>(from),
-                    static_cast<std::uint64_t>(transfer) << 2 | static_cast<std::uint64_t>(kind)};
-  };
-  std::size_t n_produced = 0;
-  for (std::size_t c = 0; c < n; ++c)
-    for (const Instr& in : cores[c]->instrs)
-      n_produced += in.op == Opcode::noc_send || in.op == Opcode::signal;
-  std::vector<std::pair<TokenKey, std::size_t>> produced;
-  produced.reserve(n_produced);
-  for (std::size_t c = 0; c < n; ++c)
-    for (std::size_t i = 0; i < cores[c]->instrs.size(); ++i) {
-      const Instr& in = cores[c]->instrs[i];
-      if (in.op == Opcode::noc_send)
-        produced.push_back(
-            {token_key(in.scalar(send_to), cores[c]->core_id, in.scalar(send_transfer),
-                       static_cast<std::int64_t>(TokenKind::data)),
-             base[c] + i});
-      if (in.op == Opcode::signal)
-        produced.push_back({token_key(in.scalar(sig_to), cores[c]->core_id, in.scalar(sig_transfer),
-                                      in.scalar(sig_kind)),
-                            base[c] + i});
-    }
-  std::sort(produced.begin(), produced.end());
-  // The producers of a token: [first, last) of `produced`.
-  auto producers = [&](const TokenKey& k) {
-    const auto lo =
-        std::lower_bound(produced.begin(), produced.end(), std::pair{k, std::size_t{0}});
-    auto hi = lo;
-    while (hi != produced.end() && hi->first == k) ++hi;
-    return std::pair{lo, hi};
   };
 
   // V1 and the edges of V2: each instruction has at most two predecessors,
@@ -185,7 +229,10 @@ std::vector<std::string> verify_cores(const std::vector<const CoreProgram*>& cor
   auto add_pred = [&](std::size_t g, std::size_t p) {
     preds[g][preds[g][0] == kNone ? 0 : 1] = static_cast<std::uint32_t>(p);
   };
-  for (std::size_t c = 0; c < n; ++c) {
+  detail::parallel_for(n, [&](std::size_t c) {
+    // The tokens this core can wait for (those sent to the last core with
+    // its id, which is where index sends them).
+    const std::vector<Produced>& tokens = received[index.at(cores[c]->core_id)];
     std::array<std::size_t, kEngines> last{};
     std::array<bool, kEngines> have{};
     for (std::size_t i = 0; i < cores[c]->instrs.size(); ++i) {
@@ -196,37 +243,43 @@ std::vector<std::string> verify_cores(const std::vector<const CoreProgram*>& cor
       last[q] = g;
       have[q] = true;
       if (in.op == Opcode::wait_local) {
-        const auto on = static_cast<std::size_t>(in.scalar(wl_on));
-        const auto cnt = static_cast<std::size_t>(in.scalar(wl_count));
+        const auto on = static_cast<std::size_t>(in.scalar(sl.wl_on));
+        const auto cnt = static_cast<std::size_t>(in.scalar(sl.wl_count));
         if (on >= kEngines || cnt == 0) {
-          problem(name(c, i) + ": waits on queue " + std::to_string(on) + " for " +
-                  std::to_string(cnt) + " instructions (no such queue, or nothing to wait for)");
+          found.add(c, name(c, i) + ": waits on queue " + std::to_string(on) + " for " +
+                           std::to_string(cnt) +
+                           " instructions (no such queue, or nothing to wait for)");
           continue;
         }
         if (cnt > queues[c][on].size()) {
-          problem(name(c, i) + ": waits for " + std::to_string(cnt) + " instructions of queue " +
-                  std::string(to_string(static_cast<Engine>(on))) + ", which has only " +
-                  std::to_string(queues[c][on].size()));
+          found.add(c, name(c, i) + ": waits for " + std::to_string(cnt) +
+                           " instructions of queue " +
+                           std::string(to_string(static_cast<Engine>(on))) + ", which has only " +
+                           std::to_string(queues[c][on].size()));
           continue;
         }
         add_pred(g, base[c] + queues[c][on][cnt - 1]);
       } else if (in.op == Opcode::wait_token) {
-        const auto [lo, hi] = producers(token_key(cores[c]->core_id, in.scalar(wt_from),
-                                                  in.scalar(wt_transfer), in.scalar(wt_kind)));
-        const auto cnt = static_cast<std::size_t>(in.scalar(wt_count));
+        const Produced key{in.scalar(sl.wt_from),
+                           transfer_kind(in.scalar(sl.wt_transfer), in.scalar(sl.wt_kind)), 0};
+        const auto lo = std::lower_bound(tokens.begin(), tokens.end(), key);
+        auto hi = lo;
+        while (hi != tokens.end() && hi->from == key.from && hi->transfer_kind == key.transfer_kind)
+          ++hi;
+        const auto cnt = static_cast<std::size_t>(in.scalar(sl.wt_count));
         const auto have_n = static_cast<std::size_t>(hi - lo);
         if (cnt == 0 || cnt > have_n) {
-          problem(name(c, i) + ": waits for " + std::to_string(cnt) + " token(s) of transfer " +
-                  std::to_string(in.scalar(wt_transfer)) + " from core " +
-                  std::to_string(in.scalar(wt_from)) + " but only " + std::to_string(have_n) +
-                  " are ever sent to this core");
+          found.add(c, name(c, i) + ": waits for " + std::to_string(cnt) +
+                           " token(s) of transfer " + std::to_string(in.scalar(sl.wt_transfer)) +
+                           " from core " + std::to_string(in.scalar(sl.wt_from)) + " but only " +
+                           std::to_string(have_n) + " are ever sent to this core");
           continue;
         }
-        add_pred(g, lo[static_cast<std::ptrdiff_t>(cnt) - 1].second);
+        add_pred(g, lo[static_cast<std::ptrdiff_t>(cnt) - 1].instr);
       }
     }
-  }
-
+  });
+  found.drain_into(problems);
   // V2: Kahn over all instructions; what remains lies on or behind a cycle.
   {
     // Successors in one flat array (CSR), 32-bit: a program of more than
@@ -280,14 +333,14 @@ std::vector<std::string> verify_cores(const std::vector<const CoreProgram*>& cor
       std::string chain;
       for (std::size_t k = path.size(); k-- > seen[g];) chain += where(path[k]) + " -> ";
       chain += where(g);
-      problem("deadlock: " + chain);
+      if (problems.size() < max_problems) problems.push_back("deadlock: " + chain);
     }
   }
 
   // V3 and V4, per core.
   // L2 is checked as one ring over [0, l2_bytes).
   const ir::RingRegion l2{0, lim.l2_bytes};
-  for (std::size_t c = 0; c < n; ++c) {
+  detail::parallel_for(n, [&](std::size_t c) {
     const auto& ins = cores[c]->instrs;
     std::vector<std::array<std::uint32_t, kEngines>> vc(ins.size());
     std::array<std::optional<std::size_t>, kEngines> prev{};
@@ -307,8 +360,8 @@ std::vector<std::string> verify_cores(const std::vector<const CoreProgram*>& cor
         k[q] = std::max(k[q], qpos[base[c] + *prev[q]]);
       }
       if (in.op == Opcode::wait_local) {
-        const auto on = static_cast<std::size_t>(in.scalar(wl_on));
-        const auto cnt = static_cast<std::size_t>(in.scalar(wl_count));
+        const auto on = static_cast<std::size_t>(in.scalar(sl.wl_on));
+        const auto cnt = static_cast<std::size_t>(in.scalar(sl.wl_count));
         if (on < kEngines) k[on] = std::max<std::uint32_t>(k[on], static_cast<std::uint32_t>(cnt));
         if (on < kEngines && cnt > 0 && cnt <= queues[c][on].size()) {
           const std::size_t j = queues[c][on][cnt - 1];
@@ -325,10 +378,10 @@ std::vector<std::string> verify_cores(const std::vector<const CoreProgram*>& cor
         if (x.memory == Memory::dram) continue;
         if (x.addr < 0 || x.addr >= cap || x.bytes > cap ||
             (x.memory == Memory::wl0 && x.addr + x.bytes > cap)) {
-          problem(name(c, i) + ": accesses [" + std::to_string(x.addr) + ", " +
-                  std::to_string(x.addr + x.bytes) + ") outside " +
-                  (x.memory == Memory::wl0 ? "WL0" : "L2") + " of " + std::to_string(cap) +
-                  " bytes");
+          found.add(c, name(c, i) + ": accesses [" + std::to_string(x.addr) + ", " +
+                           std::to_string(x.addr + x.bytes) + ") outside " +
+                           (x.memory == Memory::wl0 ? "WL0" : "L2") + " of " + std::to_string(cap) +
+                           " bytes");
           continue;
         }
         if (x.memory != Memory::l2 || x.remote || !x.write) continue;
@@ -340,9 +393,9 @@ std::vector<std::string> verify_cores(const std::vector<const CoreProgram*>& cor
           }
           const bool ordered = it->queue == q || vc[i][it->queue] >= it->pos;
           if (!ordered)
-            problem(name(c, i) + ": writes [" + std::to_string(x.addr) + ", " +
-                    std::to_string(x.addr + x.bytes) + ") which " + name(c, it->instr) +
-                    " reads, and no wait orders the read first");
+            found.add(c, name(c, i) + ": writes [" + std::to_string(x.addr) + ", " +
+                             std::to_string(x.addr + x.bytes) + ") which " + name(c, it->instr) +
+                             " reads, and no wait orders the read first");
           it = ordered && covers(a, it->s) ? open.erase(it) : it + 1;
         }
       }
@@ -352,7 +405,8 @@ std::vector<std::string> verify_cores(const std::vector<const CoreProgram*>& cor
         open.push_back({l2.footprint(x.addr, x.bytes), i, q, qpos[base[c] + i]});
       }
     }
-  }
+  });
+  found.drain_into(problems);
   return problems;
 }
 }  // namespace
