@@ -3,12 +3,14 @@
 #include <algorithm>
 #include <atomic>
 #include <boost/unordered/unordered_flat_map.hpp>
+#include <cstdio>
+#include <cstdlib>
 #include <queue>
 #include <thread>
 
 #include "gemini/assembler/invocation.h"
 #include "gemini/ir/graph.h"
-#include "parallel.h"
+#include "gemini/ir/parallel.h"
 
 namespace gemini::assembler {
 namespace {
@@ -112,8 +114,8 @@ struct CoreEvents {
 class Lowerer {
  public:
   Lowerer(const ir::Model& m, const ir::HardwareConfig& hw, std::vector<std::string>& errors,
-          const PhaseFn& on_phase)
-      : m_(m), hw_(hw), errors_(errors), on_phase_(on_phase) {}
+          const PhaseFn& on_phase, const ir::ModelGraph* graph)
+      : m_(m), hw_(hw), errors_(errors), on_phase_(on_phase), shared_graph_(graph) {}
 
   std::optional<Program> run();
 
@@ -183,6 +185,7 @@ class Lowerer {
   const ir::HardwareConfig& hw_;
   std::vector<std::string>& errors_;
   const PhaseFn& on_phase_;
+  const ir::ModelGraph* shared_graph_;
   void phase(const char* name) const {
     if (on_phase_) on_phase_(name);
   }
@@ -722,7 +725,7 @@ void Lowerer::build_events(const ir::DependencyGraph& g, const std::vector<std::
   // events are merged, where the fix-up below makes every compute wait for
   // every writer of what it reads whichever core built it first.
   std::vector<CoreEvents> built(m_.cores.size());
-  detail::parallel_for(m_.cores.size(), [&](std::size_t c) {
+  ir::parallel_for(m_.cores.size(), [&](std::size_t c) {
     build_core_events(static_cast<std::uint32_t>(c), start, g, built[c]);
   });
   phase("lower/events");
@@ -737,7 +740,7 @@ void Lowerer::build_events(const ir::DependencyGraph& g, const std::vector<std::
   ops_.resize(n);
   // Loads that re-read DRAM written by stores, per core: resolved below.
   std::vector<std::vector<std::uint32_t>> dram_readers(n);
-  detail::parallel_for(n, [&](std::size_t c) {
+  ir::parallel_for(n, [&](std::size_t c) {
     const std::uint32_t b = base[c];
     std::vector<Event>& local = built[c].events;
     for (std::size_t k = 0; k < local.size(); ++k) {
@@ -789,7 +792,7 @@ void Lowerer::build_events(const ir::DependencyGraph& g, const std::vector<std::
   // Tensor writers recorded after their readers were built (sends from
   // other cores): the readers' data dependencies must include them. A
   // tensor's accesses are its own core's events, so cores are independent.
-  detail::parallel_for(n, [&](std::size_t c) {
+  ir::parallel_for(n, [&](std::size_t c) {
     for (const Tensor& x : tensors_[c])
       for (std::uint32_t a : x.accesses) {
         Event& e = events_[a];
@@ -823,7 +826,7 @@ std::vector<std::uint32_t> Lowerer::schedule() {
   // in-degree and key; successor counts added atomically.
   constexpr std::size_t kChunk = 4096;
   const std::size_t chunks = (n + kChunk - 1) / kChunk;
-  detail::parallel_for(chunks, [&](std::size_t chunk) {
+  ir::parallel_for(chunks, [&](std::size_t chunk) {
     const std::size_t end = std::min(n, (chunk + 1) * kChunk);
     for (std::size_t i = chunk * kChunk; i < end; ++i) {
       Event& e = events_[i];
@@ -842,7 +845,7 @@ std::vector<std::uint32_t> Lowerer::schedule() {
   std::vector<std::uint32_t> out(first[n]);
   {
     std::vector<std::uint32_t> fill(first.begin(), first.end() - 1);
-    detail::parallel_for(chunks, [&](std::size_t chunk) {
+    ir::parallel_for(chunks, [&](std::size_t chunk) {
       const std::size_t end = std::min(n, (chunk + 1) * kChunk);
       for (std::size_t i = chunk * kChunk; i < end; ++i)
         for (std::uint32_t p : events_[i].deps)
@@ -916,7 +919,7 @@ void Lowerer::emit(const std::vector<std::uint32_t>& order, Program& p) {
   p.cores.resize(n);
   std::vector<std::vector<std::string>> errors(n);
   phase("lower/emit prep");
-  detail::parallel_for(n, [&](std::size_t ci) {
+  ir::parallel_for(n, [&](std::size_t ci) {
     const auto c = static_cast<std::uint32_t>(ci);
     // The ordinal of each token this core receives: its number among the
     // tokens of its (transfer, sender, kind) in global order.
@@ -1025,20 +1028,21 @@ std::optional<Program> Lowerer::run() {
     error("the model is not in the full dialect: run it through import first");
     return std::nullopt;
   }
-  const ir::TransferIndex ix(m_);
-  // The workload graph, for the priorities (earliest predicted starts), is
-  // built beside the tensors and the DRAM map: they share only the model.
-  std::optional<ir::DependencyGraph> g;
-  std::vector<std::int64_t> start;
-  std::thread graph([&] {
-    g.emplace(m_, ix);
-    start = g->earliest_starts();
-  });
+  // The workload graph, for the priorities (earliest predicted starts): the
+  // caller's, or built beside the tensors (they share only the model).
+  if (shared_graph_ && &shared_graph_->model() != &m_) {
+    std::fprintf(stderr, "gemini: lower() was given the graph of another model\n");
+    std::abort();
+  }
+  std::optional<ir::ModelGraph> own;
+  std::thread graph;
+  if (!shared_graph_) graph = std::thread([&] { own.emplace(m_).earliest_starts(); });
   build_tensors();
-  build_dram_map(ix);
-  graph.join();
+  if (graph.joinable()) graph.join();
+  const ir::ModelGraph& mg = shared_graph_ ? *shared_graph_ : *own;
+  build_dram_map(mg.transfers());
   phase("lower/tensors");
-  build_events(*g, start);
+  build_events(mg.graph(), mg.earliest_starts());
   phase("lower/resolve");
   if (!errors_.empty()) return std::nullopt;
   const auto order = schedule();
@@ -1057,8 +1061,9 @@ std::optional<Program> Lowerer::run() {
 }  // namespace
 
 std::optional<Program> lower(const ir::Model& m, const ir::HardwareConfig& hw,
-                             std::vector<std::string>& errors, const PhaseFn& on_phase) {
-  return Lowerer(m, hw, errors, on_phase).run();
+                             std::vector<std::string>& errors, const PhaseFn& on_phase,
+                             const ir::ModelGraph* graph) {
+  return Lowerer(m, hw, errors, on_phase, graph).run();
 }
 
 }  // namespace gemini::assembler

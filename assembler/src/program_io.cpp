@@ -7,7 +7,7 @@
 
 #include "gemini/assembler/text.h"
 #include "gemini/ir/json_writer.h"
-#include "parallel.h"
+#include "gemini/ir/parallel.h"
 
 namespace gemini::assembler {
 
@@ -211,8 +211,7 @@ std::optional<StagedProgram> stage_program(const Program& p, const std::string& 
   StagedProgram staged(dir, names);
   // Cores are independent.
   std::vector<CoreFiles> files(p.cores.size());
-  detail::parallel_for(p.cores.size(),
-                       [&](std::size_t i) { write_core(p.cores[i], dir, files[i]); });
+  ir::parallel_for(p.cores.size(), [&](std::size_t i) { write_core(p.cores[i], dir, files[i]); });
   for (const CoreFiles& f : files)
     if (!f.error.empty()) {
       error = f.error;

@@ -5,7 +5,7 @@
 #include <tuple>
 #include <unordered_map>
 
-#include "parallel.h"
+#include "gemini/ir/parallel.h"
 
 namespace gemini::assembler {
 namespace {
@@ -180,7 +180,7 @@ std::vector<std::string> verify_cores(const std::vector<const CoreProgram*>& cor
   };
   // Per core: its queues, and the tokens it sends as (receiving core, token).
   std::vector<std::vector<std::pair<std::uint32_t, Produced>>> sends(n);
-  detail::parallel_for(n, [&](std::size_t c) {
+  ir::parallel_for(n, [&](std::size_t c) {
     const auto& ins = cores[c]->instrs;
     for (std::size_t i = 0; i < ins.size(); ++i) {
       const Instr& in = ins[i];
@@ -214,8 +214,7 @@ std::vector<std::string> verify_cores(const std::vector<const CoreProgram*>& cor
       std::vector<std::pair<std::uint32_t, Produced>>().swap(list);
     }
   }
-  detail::parallel_for(n,
-                       [&](std::size_t r) { std::sort(received[r].begin(), received[r].end()); });
+  ir::parallel_for(n, [&](std::size_t r) { std::sort(received[r].begin(), received[r].end()); });
 
   auto name = [&](std::size_t c, std::size_t i) {
     return "core " + std::to_string(cores[c]->core_id) + " #" + std::to_string(i) + " " +
@@ -229,7 +228,7 @@ std::vector<std::string> verify_cores(const std::vector<const CoreProgram*>& cor
   auto add_pred = [&](std::size_t g, std::size_t p) {
     preds[g][preds[g][0] == kNone ? 0 : 1] = static_cast<std::uint32_t>(p);
   };
-  detail::parallel_for(n, [&](std::size_t c) {
+  ir::parallel_for(n, [&](std::size_t c) {
     // The tokens this core can wait for (those sent to the last core with
     // its id, which is where index sends them).
     const std::vector<Produced>& tokens = received[index.at(cores[c]->core_id)];
@@ -340,7 +339,7 @@ std::vector<std::string> verify_cores(const std::vector<const CoreProgram*>& cor
   // V3 and V4, per core.
   // L2 is checked as one ring over [0, l2_bytes).
   const ir::RingRegion l2{0, lim.l2_bytes};
-  detail::parallel_for(n, [&](std::size_t c) {
+  ir::parallel_for(n, [&](std::size_t c) {
     const auto& ins = cores[c]->instrs;
     std::vector<std::array<std::uint32_t, kEngines>> vc(ins.size());
     std::array<std::optional<std::size_t>, kEngines> prev{};

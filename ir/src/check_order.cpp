@@ -6,7 +6,10 @@
 namespace gemini::ir::checks {
 
 void order(const Model& m, const TransferIndex& ix, Diagnostics& d) {
-  const DependencyGraph g(m, ix);
+  order(m, DependencyGraph(m, ix), d);
+}
+
+void order(const Model& m, const DependencyGraph& g, Diagnostics& d) {
   auto cycle = g.find_cycle();
   if (!cycle) return;
   std::string chain;

@@ -1,10 +1,13 @@
 #include "gemini/ir/import.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <unordered_map>
 
 #include "gemini/ir/graph.h"
+#include "gemini/ir/parallel.h"
 #include "import_tiling.h"
 
 namespace gemini::ir {
@@ -85,7 +88,8 @@ CoreTensors collect(const Core& c, const HardwareConfig& hw, std::int64_t alignm
 }  // namespace
 
 std::optional<ImportReport> import_model(Model& m, const HardwareConfig& hw,
-                                         const ImportOptions& opts, Diagnostics& d) {
+                                         const ImportOptions& opts, Diagnostics& d,
+                                         const ModelGraph* shared) {
   ImportReport rep;
   const std::int64_t alignment = hw.l2.alignment_bytes;
   rep.configured_buffersize = opts.buffersize.value_or(m.buffersize.value_or(hw.l2.size_bytes));
@@ -100,18 +104,22 @@ std::optional<ImportReport> import_model(Model& m, const HardwareConfig& hw,
       regions.begin(), regions.end(),
       [](const RingRegion& a, const RingRegion& b) { return a.size() < b.size(); });
 
-  // Allocate every core.
+  // Allocate every core: cores are independent, so in parallel; what does
+  // not fit is reported afterwards, in core order.
   std::vector<CoreTensors> all(m.cores.size());
   std::vector<Allocation> alloc(m.cores.size());
-  std::int64_t needed = 0;
-  for (std::size_t ci = 0; ci < m.cores.size(); ++ci) {
+  std::vector<LivePeak> peaks(m.cores.size());
+  std::vector<char> overflows(m.cores.size(), 0);
+  rep.cores.resize(m.cores.size());
+  parallel_for(m.cores.size(), [&](std::size_t ci) {
     const Core& c = m.cores[ci];
     all[ci] = collect(c, hw, alignment);
     const auto& t = all[ci].tensors;
-    CoreImport ci_rep;
+    CoreImport& ci_rep = rep.cores[ci];
     ci_rep.core_id = c.core_id;
     ci_rep.tensors = t.size();
     const LivePeak lp = live_peak(t);
+    peaks[ci] = lp;
     ci_rep.live_peak = lp.bytes;
     if (!c.workloads.empty()) ci_rep.live_peak_workload = c.workloads[lp.snapshot].workload_id;
     alloc[ci] = opts.only_strategy ? allocate(t, *opts.only_strategy, region.begin, alignment)
@@ -122,21 +130,26 @@ std::optional<ImportReport> import_model(Model& m, const HardwareConfig& hw,
         ring.strategy = alloc[ci].strategy;
         alloc[ci] = std::move(ring);
       } else {
-        rep.fits = false;
-        needed = std::max(needed, alloc[ci].peak);
-        d.report(opts.buffersize ? Check::l2_does_not_fit : Check::l2_grown,
-                 m.pointer(c.workloads[lp.snapshot].origin),
-                 "core " + std::to_string(c.core_id) + " holds " + std::to_string(lp.bytes) +
-                     " bytes live before workload " + std::to_string(ci_rep.live_peak_workload) +
-                     " and needs " + std::to_string(alloc[ci].peak) +
-                     " bytes of L2 as allocated; " + std::to_string(region.end) + " are available" +
-                     (opts.buffersize ? "" : "; buffersize grown"));
+        overflows[ci] = 1;
       }
     }
     ci_rep.alloc_peak = alloc[ci].peak;
     ci_rep.strategy = alloc[ci].strategy;
     ci_rep.wrapped = alloc[ci].wrapped;
-    rep.cores.push_back(ci_rep);
+  });
+  std::int64_t needed = 0;
+  for (std::size_t ci = 0; ci < m.cores.size(); ++ci) {
+    if (!overflows[ci]) continue;
+    const Core& c = m.cores[ci];
+    rep.fits = false;
+    needed = std::max(needed, alloc[ci].peak);
+    d.report(opts.buffersize ? Check::l2_does_not_fit : Check::l2_grown,
+             m.pointer(c.workloads[peaks[ci].snapshot].origin),
+             "core " + std::to_string(c.core_id) + " holds " + std::to_string(peaks[ci].bytes) +
+                 " bytes live before workload " + std::to_string(rep.cores[ci].live_peak_workload) +
+                 " and needs " + std::to_string(alloc[ci].peak) + " bytes of L2 as allocated; " +
+                 std::to_string(region.end) + " are available" +
+                 (opts.buffersize ? "" : "; buffersize grown"));
   }
   if (!rep.fits) {
     if (opts.buffersize) return std::nullopt;
@@ -154,9 +167,15 @@ std::optional<ImportReport> import_model(Model& m, const HardwareConfig& hw,
   }
 
   // tensor_order: every loaded tensor, by when its core first holds it.
-  const TransferIndex ix(m);
-  const DependencyGraph g(m, ix);
-  const std::vector<std::int64_t> start = g.earliest_starts();
+  std::optional<ModelGraph> own;
+  if (shared && &shared->model() != &m) {
+    std::fprintf(stderr, "gemini: import_model was given the graph of another model\n");
+    std::abort();
+  }
+  const ModelGraph& mg = shared ? *shared : own.emplace(m);
+  const TransferIndex& ix = mg.transfers();
+  const DependencyGraph& g = mg.graph();
+  const std::vector<std::int64_t>& start = mg.earliest_starts();
   struct Need {
     std::int64_t time;
     std::uint32_t core, tensor;
@@ -194,9 +213,9 @@ std::optional<ImportReport> import_model(Model& m, const HardwareConfig& hw,
   }
   const auto geometry = detail::layer_geometry(m, weight_bytes);
 
-  // Fill in the full dialect.
+  // Fill in the full dialect, each core on its own.
   const std::int32_t bw = hw.l2.bitwidth, align_c = hw.l2.align_channels;
-  for (std::size_t ci = 0; ci < m.cores.size(); ++ci) {
+  parallel_for(m.cores.size(), [&](std::size_t ci) {
     Core& c = m.cores[ci];
     CoreImport& cr = rep.cores[ci];
     for (std::uint32_t s = 0; s < c.workloads.size(); ++s) {
@@ -265,7 +284,7 @@ std::optional<ImportReport> import_model(Model& m, const HardwareConfig& hw,
         w.tile_padding_tblr = detail::tile_padding(w.workload, geo);
       }
     }
-  }
+  });
   m.buffersize = rep.buffersize;
   m.dialect = Dialect::full;
   return rep;

@@ -2,13 +2,18 @@
 
 namespace gemini::ir {
 
-void validate(const Model& m, const HardwareConfig& hw, Diagnostics& d) {
-  const TransferIndex ix(m);
+void validate(const ModelGraph& mg, const HardwareConfig& hw, Diagnostics& d) {
+  const Model& m = mg.model();
   checks::identity(m, d);
-  checks::cross_references(m, ix, d);
-  checks::geometry(m, ix, hw, d);
+  checks::cross_references(m, mg.transfers(), d);
+  checks::geometry(m, mg.transfers(), hw, d);
   checks::buffers(m, hw, d);
-  checks::order(m, ix, d);
+  checks::order(m, mg.graph(), d);
+}
+
+void validate(const Model& m, const HardwareConfig& hw, Diagnostics& d) {
+  const ModelGraph mg(m);
+  validate(mg, hw, d);
 }
 
 CheckedFile load_and_validate(const std::string& path, const LoadOptions& opts,

@@ -27,6 +27,10 @@
 #include "gemini/ir/hw_config.h"
 #include "gemini/ir/model.h"
 
+namespace gemini::ir {
+class ModelGraph;
+}
+
 namespace gemini::assembler {
 
 struct LoweredCore {
@@ -53,8 +57,10 @@ struct Program {
 using PhaseFn = std::function<void(const char* phase)>;
 
 // Errors go to `errors` ("core 3 workload 12 (conv1): ..."); nullopt when
-// any occurred.
+// any occurred. `graph`, when given, is m's (the one validation and import
+// used) and is used instead of building another.
 std::optional<Program> lower(const ir::Model& m, const ir::HardwareConfig& hw,
-                             std::vector<std::string>& errors, const PhaseFn& on_phase = {});
+                             std::vector<std::string>& errors, const PhaseFn& on_phase = {},
+                             const ir::ModelGraph* graph = nullptr);
 
 }  // namespace gemini::assembler

@@ -9,6 +9,7 @@
 
 #include <boost/unordered/unordered_flat_map.hpp>
 #include <cstdint>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -93,6 +94,35 @@ class DependencyGraph {
   std::vector<Node> nodes_;
   std::vector<std::uint32_t> core_base_;  // first node of each core
   std::vector<std::vector<Edge>> out_;
+};
+
+// A model's transfer index and dependency graph, with the graph's earliest
+// starts, built once for the stages that all need them: validation, import
+// and lowering. They read only what import leaves as it is (cores and
+// workloads with their ids and times, transfer ids, destinations, DRAM
+// entries), so one ModelGraph serves a model before and after import. It
+// refers to the model, which must stay where it is while it is in use.
+class ModelGraph {
+ public:
+  explicit ModelGraph(const Model& m) : transfers_(m), graph_(m, transfers_) {}
+  ModelGraph(const ModelGraph&) = delete;
+  ModelGraph& operator=(const ModelGraph&) = delete;
+
+  const Model& model() const { return transfers_.model(); }
+  const TransferIndex& transfers() const { return transfers_; }
+  const DependencyGraph& graph() const { return graph_; }
+  // DependencyGraph::earliest_starts(), worked out on first use (from any
+  // thread) and kept.
+  const std::vector<std::int64_t>& earliest_starts() const {
+    std::call_once(starts_once_, [this] { starts_ = graph_.earliest_starts(); });
+    return starts_;
+  }
+
+ private:
+  TransferIndex transfers_;
+  DependencyGraph graph_;
+  mutable std::once_flag starts_once_;
+  mutable std::vector<std::int64_t> starts_;
 };
 
 }  // namespace gemini::ir

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "gemini/ir/diagnostics.h"
+#include "gemini/ir/graph.h"
 #include "gemini/ir/hw_config.h"
 #include "gemini/ir/l2_allocator.h"
 #include "gemini/ir/model.h"
@@ -60,8 +61,11 @@ struct ImportReport {
 
 // Completes `m` in place (m.dialect becomes full). A full-dialect model is
 // left as it is. Returns nullopt, with the reason in `d`, when the schedule
-// cannot fit an explicit --buffersize.
+// cannot fit an explicit --buffersize. `graph`, when given, is m's (built
+// for validation, say) and is used instead of building another; cores are
+// allocated and filled in in parallel.
 std::optional<ImportReport> import_model(Model& m, const HardwareConfig& hw,
-                                         const ImportOptions& opts, Diagnostics& d);
+                                         const ImportOptions& opts, Diagnostics& d,
+                                         const ModelGraph* graph = nullptr);
 
 }  // namespace gemini::ir

@@ -12,6 +12,8 @@
 namespace gemini::ir {
 
 void validate(const Model& m, const HardwareConfig& hw, Diagnostics& d);
+// The same with the model's graph already built (it is validated: mg.model()).
+void validate(const ModelGraph& mg, const HardwareConfig& hw, Diagnostics& d);
 
 // Loads `path` and, when it loaded without errors, validates it. Semantic
 // checks need a well-formed model: run on a file with schema errors they
@@ -33,6 +35,7 @@ void cross_references(const Model& m, const TransferIndex& ix, Diagnostics& d);
 void geometry(const Model& m, const TransferIndex& ix, const HardwareConfig& hw, Diagnostics& d);
 void buffers(const Model& m, const HardwareConfig& hw, Diagnostics& d);
 void order(const Model& m, const TransferIndex& ix, Diagnostics& d);
+void order(const Model& m, const DependencyGraph& g, Diagnostics& d);
 }  // namespace checks
 
 }  // namespace gemini::ir

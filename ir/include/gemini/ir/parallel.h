@@ -11,7 +11,7 @@
 #include <thread>
 #include <vector>
 
-namespace gemini::assembler::detail {
+namespace gemini::ir {
 
 template <typename Fn>
 void parallel_for(std::size_t n, Fn&& fn) {
@@ -27,4 +27,4 @@ void parallel_for(std::size_t n, Fn&& fn) {
   for (auto& t : pool) t.join();
 }
 
-}  // namespace gemini::assembler::detail
+}  // namespace gemini::ir
