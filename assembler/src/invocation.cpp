@@ -127,7 +127,7 @@ bool RepeatBinder::matches(const Invocation& inv) const {
       inv.boxes.size != 0 || inv.args.size != n_)
     return false;
   for (std::size_t i = 0; i < n_; ++i) {
-    const auto& [name, v] = inv.args.items[i];
+    const auto& [name, v] = inv.args[i];
     if (name != names_[i] || v < fields_[i]->min || v > fields_[i]->max) return false;
   }
   const OpInfo& op = first_.info();
@@ -141,7 +141,7 @@ bool RepeatBinder::bind(const Invocation& inv, Instr& out, std::string& error) {
     out.workload = inv.workload;
     if (inv.queue) out.queue = *inv.queue;
     out.flags = inv.flag ? 1 : 0;
-    for (std::size_t i = 0; i < n_; ++i) out.set_value(*fields_[i], inv.args.items[i].second);
+    for (std::size_t i = 0; i < n_; ++i) out.set_value(*fields_[i], inv.args[i].second);
     return true;
   }
   if (!assembler::bind(inv, out, error)) return false;
@@ -150,9 +150,9 @@ bool RepeatBinder::bind(const Invocation& inv, Instr& out, std::string& error) {
     return true;
   const OpInfo& op = out.info();
   for (std::size_t i = 0; i < inv.args.size; ++i) {
-    auto slot = find_field(op, inv.args.items[i].first);
+    auto slot = find_field(op, inv.args[i].first);
     if (!slot || slot->is_box) return true;
-    names_[i] = inv.args.items[i].first;
+    names_[i] = inv.args[i].first;
     fields_[i] = slot->field;
   }
   n_ = inv.args.size;

@@ -15,9 +15,11 @@
 // (encoding.h).
 
 #include <array>
+#include <new>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -33,22 +35,33 @@ struct TensorArg {
   bool unused = false;  // a slot the operation does not use this time (vp_run's in1 for one input)
 };
 
-// Fixed capacity, no allocation: hundreds of thousands are built per file.
+// Fixed capacity, no allocation and no initialisation of unused items:
+// hundreds of thousands are built per file, most binding a few of the N
+// slots (an Invocation holds about 1.2 KB of them).
 template <typename T, std::size_t N>
 struct SmallList {
   struct Item {
     std::string_view first;
     T second;
   };
-  std::array<Item, N> items;  // [0, size) hold bindings; the rest is not read
+  static_assert(std::is_trivially_destructible_v<Item> && std::is_trivially_copyable_v<Item>,
+                "items live in raw storage, copied as bytes and never destroyed");
   std::size_t size = 0;
   bool push(std::string_view k, T v) {
     if (size == N) return false;
-    items[size++] = {k, std::move(v)};
+    new (storage_ + size++ * sizeof(Item)) Item{k, std::move(v)};
     return true;
   }
-  auto begin() const { return items.begin(); }
-  auto end() const { return items.begin() + static_cast<std::ptrdiff_t>(size); }
+  const Item& operator[](std::size_t i) const {
+    return *std::launder(reinterpret_cast<const Item*>(storage_ + i * sizeof(Item)));
+  }
+  const Item* begin() const {
+    return size ? &(*this)[0] : reinterpret_cast<const Item*>(storage_);  // not read when empty
+  }
+  const Item* end() const { return begin() + size; }
+
+ private:
+  alignas(Item) unsigned char storage_[N * sizeof(Item)];  // [0, size) hold bindings
 };
 
 struct Invocation {
