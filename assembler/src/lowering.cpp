@@ -74,7 +74,6 @@ struct Event {
     TokenKind kind;
     TransferId transfer;
     std::uint32_t to;
-    std::int64_t ordinal = 0;
   };
   std::vector<Token> tokens;
   // Symbolic dependencies resolved after all events exist.
@@ -204,8 +203,9 @@ class Lowerer {
   FlatMap<TransferId, const std::vector<TransferId>*> related_;  // DRAM out -> related_ifmap
   std::int64_t dram_end_ = 0;
   FlatMap<std::int32_t, std::uint32_t> core_index_;
-  std::vector<Event> events_;            // all cores', by core, then in the order built
-  std::vector<std::vector<Instr>> ops_;  // per core: the instructions of its events
+  std::vector<Event> events_;              // all cores', by core, then in the order built
+  std::vector<std::uint32_t> event_base_;  // core c's events: [event_base_[c], event_base_[c + 1])
+  std::vector<std::vector<Instr>> ops_;    // per core: the instructions of its events
 };
 
 void Lowerer::build_tensors() {
@@ -733,7 +733,8 @@ void Lowerer::build_events(const ir::DependencyGraph& g, const std::vector<std::
   // Merge: core c's local event k becomes event base[c] + k, which is the
   // number a build of the cores one after another gives it.
   const std::size_t n = m_.cores.size();
-  std::vector<std::uint32_t> base(n + 1, 0);
+  std::vector<std::uint32_t>& base = event_base_;
+  base.assign(n + 1, 0);
   for (std::size_t c = 0; c < n; ++c)
     base[c + 1] = base[c] + static_cast<std::uint32_t>(built[c].events.size());
   events_.resize(base[n]);
@@ -894,28 +895,60 @@ std::vector<std::uint32_t> Lowerer::schedule() {
 void Lowerer::emit(const std::vector<std::uint32_t>& order, Program& p) {
   const std::size_t n = m_.cores.size();
   const std::size_t ne = events_.size();
-  // What emission reads of every dependency, in compact arrays (a
-  // dependency list names two million events on large files).
-  std::vector<std::uint32_t> core_of(ne), pos(ne), last_count(ne, 0);
-  std::vector<Engine> queue_of(ne);
-  // Tokens by receiving core, as (event, token index): each core numbers
-  // the tokens it receives itself.
-  std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> tokens_to(n);
-  std::vector<std::size_t> ops_per_core(n, 0), events_per_core(n, 0);
-  for (std::uint32_t i = 0; i < ne; ++i) {
-    const Event& e = events_[i];
-    core_of[i] = e.core;
-    queue_of[i] = e.queue;
-    for (std::uint32_t j = 0; j < e.tokens.size(); ++j) tokens_to[e.tokens[j].to].push_back({i, j});
-    ops_per_core[e.core] += e.op_end - e.op_begin + e.deps.size() / 2 + 1;
-    ++events_per_core[e.core];
-  }
+  // What emission reads of every dependency, in one compact array (the
+  // dependencies are read in schedule order, so at random): its core, its
+  // queue, and its queue's count once it is emitted.
+  struct DepFacts {
+    std::uint32_t core;
+    std::uint32_t last_count;
+    Engine queue;
+  };
+  std::vector<DepFacts> facts(ne);
+  std::vector<std::uint32_t> pos(ne);
+  // Every token in one array, an event's at [tok_first[i], tok_first[i + 1]),
+  // with the ordinal each receiving core gives it.
+  struct FlatToken {
+    TransferId transfer;
+    std::uint32_t to, event;
+    TokenKind kind;
+    std::int64_t ordinal = 0;
+  };
+  std::vector<FlatToken> tokens;
+  std::vector<std::uint32_t> tok_first(ne + 1, 0);
+  std::vector<std::size_t> ops_per_core(n, 0), tokens_of_core(n + 1, 0);
+  // A core's events are a run of events_, so the arrays are filled per core.
+  ir::parallel_for(n, [&](std::size_t c) {
+    for (std::uint32_t i = event_base_[c]; i < event_base_[c + 1]; ++i) {
+      const Event& e = events_[i];
+      facts[i] = {e.core, 0, e.queue};
+      tok_first[i] = static_cast<std::uint32_t>(e.tokens.size());  // for now, the count
+      tokens_of_core[c + 1] += e.tokens.size();
+      ops_per_core[c] += e.op_end - e.op_begin + e.deps.size() / 2 + 1;
+    }
+  });
+  for (std::size_t c = 0; c < n; ++c) tokens_of_core[c + 1] += tokens_of_core[c];
+  tokens.resize(tokens_of_core[n]);
+  tok_first[ne] = static_cast<std::uint32_t>(tokens.size());
+  ir::parallel_for(n, [&](std::size_t c) {
+    auto at = static_cast<std::uint32_t>(tokens_of_core[c]);
+    for (std::uint32_t i = event_base_[c]; i < event_base_[c + 1]; ++i) {
+      const std::uint32_t count = tok_first[i];
+      tok_first[i] = at;
+      for (std::uint32_t j = 0; j < count; ++j) {
+        const Event::Token& k = events_[i].tokens[j];
+        tokens[at++] = {k.transfer, k.to, i, k.kind};
+      }
+    }
+  });
+  for (std::uint32_t r = 0; r < order.size(); ++r) pos[order[r]] = r;
+  // Tokens by receiving core, as (sender's schedule position << 32 | token):
+  // each core numbers the tokens it receives itself.
+  std::vector<std::vector<std::uint64_t>> tokens_to(n);
+  for (std::uint32_t t = 0; t < tokens.size(); ++t)
+    tokens_to[tokens[t].to].push_back(std::uint64_t{pos[tokens[t].event]} << 32 | t);
   std::vector<std::vector<std::uint32_t>> order_of(n);  // per core, in global order
-  for (std::uint32_t c = 0; c < n; ++c) order_of[c].reserve(events_per_core[c]);
-  for (std::uint32_t r = 0; r < order.size(); ++r) {
-    pos[order[r]] = r;
-    order_of[core_of[order[r]]].push_back(order[r]);
-  }
+  for (std::uint32_t c = 0; c < n; ++c) order_of[c].reserve(event_base_[c + 1] - event_base_[c]);
+  for (std::uint32_t id : order) order_of[facts[id].core].push_back(id);
   p.cores.resize(n);
   std::vector<std::vector<std::string>> errors(n);
   phase("lower/emit prep");
@@ -925,14 +958,14 @@ void Lowerer::emit(const std::vector<std::uint32_t>& order, Program& p) {
     // tokens of its (transfer, sender, kind) in global order.
     {
       auto& list = tokens_to[c];
-      std::sort(list.begin(), list.end(),
-                [&](const auto& a, const auto& b) { return pos[a.first] < pos[b.first]; });
+      std::sort(list.begin(), list.end());
       TransferMap<std::int64_t> sent;  // (transfer, sender << 2 | kind) -> tokens so far
       sent.reserve(list.size());
-      for (const auto& [id, j] : list) {
-        Event::Token& k = events_[id].tokens[j];
+      for (const std::uint64_t key : list) {
+        FlatToken& k = tokens[static_cast<std::uint32_t>(key)];
+        const std::uint32_t sender = facts[order[key >> 32]].core;
         k.ordinal =
-            ++sent[TransferKey{k.transfer, core_of[id] << 2 | static_cast<std::uint32_t>(k.kind)}];
+            ++sent[TransferKey{k.transfer, sender << 2 | static_cast<std::uint32_t>(k.kind)}];
       }
     }
     LoweredCore& out = p.cores[c];
@@ -966,12 +999,14 @@ void Lowerer::emit(const std::vector<std::uint32_t>& order, Program& p) {
       std::array<std::uint32_t, kEngines> need{};
       token_waits.clear();
       for (std::uint32_t d : e.deps) {
-        if (core_of[d] == c) {
-          const auto xq = static_cast<std::size_t>(queue_of[d]);
-          if (xq != q) need[xq] = std::max(need[xq], last_count[d]);
+        const DepFacts& f = facts[d];
+        if (f.core == c) {
+          const auto xq = static_cast<std::size_t>(f.queue);
+          if (xq != q) need[xq] = std::max(need[xq], f.last_count);
           continue;
         }
-        for (const Event::Token& k : events_[d].tokens) {
+        for (std::uint32_t t = tok_first[d]; t < tok_first[d + 1]; ++t) {
+          const FlatToken& k = tokens[t];
           if (k.to != c) continue;
           Invocation inv;
           inv.op = Opcode::wait_token;
@@ -979,7 +1014,7 @@ void Lowerer::emit(const std::vector<std::uint32_t>& order, Program& p) {
           inv.workload = wid;
           inv.arg("kind", static_cast<std::int64_t>(k.kind))
               .arg("transfer", k.transfer)
-              .arg("from", m_.cores[core_of[d]].core_id)
+              .arg("from", m_.cores[f.core].core_id)
               .arg("count", k.ordinal);
           if (!bind_sync(inv, e, token_waits.emplace_back(), &token_binder)) token_waits.pop_back();
         }
@@ -1012,7 +1047,7 @@ void Lowerer::emit(const std::vector<std::uint32_t>& order, Program& p) {
           Instr sig;
           if (bind_sync(inv, e, sig)) push(sig);
         }
-      last_count[id] = count[q];
+      facts[id].last_count = count[q];
     }
     Instr end;
     end.op = Opcode::end;
