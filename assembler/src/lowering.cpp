@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <boost/container/small_vector.hpp>
 #include <boost/unordered/unordered_flat_map.hpp>
 #include <cstdio>
 #include <cstdlib>
@@ -42,6 +43,11 @@ struct Tensor {
 
 enum class Kind : std::uint8_t { load, credit, wl0, compute, send, store };
 
+// An event's dependencies (event ids). Most events have a handful, kept in
+// place: 130K events would otherwise make as many small allocations, and
+// as many frees when the lowering ends.
+using DepList = boost::container::small_vector<std::uint32_t, 4>;
+
 // A transfer and a 32-bit qualifier -- a source core id, a tensor, or a
 // sender and token kind -- as one hash key: the lowering's maps are keyed so.
 struct TransferKey {
@@ -68,14 +74,14 @@ struct Event {
   // Its instructions, bound when the event is built (typed binding,
   // invocation.h): ops_[op_begin, op_end) of the lowerer.
   std::uint32_t op_begin = 0, op_end = 0;
-  std::vector<std::uint32_t> deps;
+  DepList deps;
   // Cross-core tokens this event produces: (kind, transfer, to core index).
   struct Token {
     TokenKind kind;
     TransferId transfer;
     std::uint32_t to;
   };
-  std::vector<Token> tokens;
+  boost::container::small_vector<Token, 1> tokens;
   // Symbolic dependencies resolved after all events exist.
   const std::vector<TransferId>* dram_after = nullptr;  // DRAM writes a load re-reads
   // A send's receiver: its core and (transfer, tensor), whose credit it awaits.
@@ -173,11 +179,20 @@ class Lowerer {
   void build_events(const ir::DependencyGraph& g, const std::vector<std::int64_t>& start);
   void build_core_events(std::uint32_t c, const std::vector<std::int64_t>& start,
                          const ir::DependencyGraph& g, CoreEvents& ce);
-  void hazards(std::uint32_t c, std::uint32_t t, std::vector<std::uint32_t>& deps) const;
+  void hazards(std::uint32_t c, std::uint32_t t, DepList& deps) const;
   std::optional<std::uint32_t> find_receiver(std::uint32_t c, TransferId t, std::int32_t from,
                                              std::uint32_t at_most, std::uint32_t at_least,
                                              bool rising = false);
   std::vector<std::uint32_t> schedule();
+  // The index of core c's workload with this id, as Model::find_workload
+  // finds it, from a compact copy of the ids (read for every send).
+  std::optional<std::uint32_t> workload_index(std::uint32_t c, std::int32_t id) const {
+    const std::vector<std::int32_t>& ids = workload_ids_[c];
+    auto it = std::lower_bound(ids.begin(), ids.end(), id);
+    if (it == ids.end() || *it != id) it = std::find(ids.begin(), ids.end(), id);  // out of order
+    if (it == ids.end()) return std::nullopt;
+    return static_cast<std::uint32_t>(it - ids.begin());
+  }
   void emit(const std::vector<std::uint32_t>& order, Program& p);
 
   const ir::Model& m_;
@@ -193,8 +208,13 @@ class Lowerer {
   // per core: (transfer, source core) -> tensors that receive it
   // per core: the tensors that receive a (transfer, source core), in tensor
   // order, and how long a prefix of them find_receiver(rising) found dead
+  // (The tensors' snapshot ranges are copied in: the list is read for
+  // every send, and the receiving core's tensors are elsewhere in memory.)
+  struct Receiver {
+    std::uint32_t tensor, first, last;
+  };
   struct Receivers {
-    std::vector<std::uint32_t> list;
+    std::vector<Receiver> list;
     std::size_t dead = 0;
   };
   std::vector<TransferMap<Receivers>> receivers_;
@@ -203,6 +223,7 @@ class Lowerer {
   FlatMap<TransferId, const std::vector<TransferId>*> related_;  // DRAM out -> related_ifmap
   std::int64_t dram_end_ = 0;
   FlatMap<std::int32_t, std::uint32_t> core_index_;
+  std::vector<std::vector<std::int32_t>> workload_ids_;  // per core, in workload order
   std::vector<Event> events_;              // all cores', by core, then in the order built
   std::vector<std::uint32_t> event_base_;  // core c's events: [event_base_[c], event_base_[c + 1])
   std::vector<std::vector<Instr>> ops_;    // per core: the instructions of its events
@@ -211,8 +232,10 @@ class Lowerer {
 void Lowerer::build_tensors() {
   tensors_.resize(m_.cores.size());
   at_.resize(m_.cores.size());
+  workload_ids_.resize(m_.cores.size());
   for (std::uint32_t c = 0; c < m_.cores.size(); ++c) {
     const auto& wls = m_.cores[c].workloads;
+    for (const ir::Workload& w : wls) workload_ids_[c].push_back(w.workload_id);
     boost::unordered_flat_map<std::string, std::uint32_t> prev, cur;
     for (std::uint32_t i = 0; i < wls.size(); ++i) {
       cur.clear();
@@ -252,7 +275,8 @@ void Lowerer::build_tensors() {
       for (const ir::Source& s : tensors_[c][i].entry->source)
         if (s.type == ir::EndpointType::core) {
           auto& v = receivers_[c][received(s.transfer_id, s.core_id)].list;
-          if (v.empty() || v.back() != i) v.push_back(i);
+          if (v.empty() || v.back().tensor != i)
+            v.push_back({i, tensors_[c][i].first, tensors_[c][i].last});
         }
   }
 }
@@ -285,7 +309,7 @@ void Lowerer::build_dram_map(const ir::TransferIndex& ix) {
 // of the core whose bytes t overlaps (ring wrap counted). Newest first; an
 // older tensor is skipped where a newer one already covered its bytes,
 // because that newer tensor's writer waited for it (transitive order).
-void Lowerer::hazards(std::uint32_t c, std::uint32_t t, std::vector<std::uint32_t>& deps) const {
+void Lowerer::hazards(std::uint32_t c, std::uint32_t t, DepList& deps) const {
   const Tensor& x = tensors_[c][t];
   const auto& regs = m_.cores[c].workloads[x.first].ring_buffer_info;
   const std::int64_t b = m_.buffersize.value_or(hw_.l2.size_bytes);
@@ -337,23 +361,22 @@ std::optional<std::uint32_t> Lowerer::find_receiver(std::uint32_t c, TransferId 
                                                     std::uint32_t at_least, bool rising) {
   auto it = receivers_[c].find(received(t, from));
   if (it == receivers_[c].end()) return std::nullopt;
-  const std::vector<std::uint32_t>& list = it->second.list;
+  const std::vector<Receiver>& list = it->second.list;
   // With `rising` (callers whose at_least never decreases for a core), the
   // prefix of tensors dead before at_least is skipped once, not on every call.
   std::size_t from_index = 0;
   if (rising) {
     std::size_t& dead = it->second.dead;
-    while (dead < list.size() && tensors_[c][list[dead]].last < at_least) ++dead;
+    while (dead < list.size() && list[dead].last < at_least) ++dead;
     from_index = dead;
   }
   // The list holds exactly the tensors with a core source (t, from) (the key
   // is exact), in tensor order, which is the order of first snapshots: the
   // first one alive in the window is the earliest.
   for (std::size_t k = from_index; k < list.size(); ++k) {
-    const std::uint32_t i = list[k];
-    const Tensor& x = tensors_[c][i];
+    const Receiver& x = list[k];
     if (x.first > at_most) break;
-    if (x.last >= at_least) return i;
+    if (x.last >= at_least) return x.tensor;
   }
   return std::nullopt;
 }
@@ -385,7 +408,7 @@ void Lowerer::build_core_events(std::uint32_t c, const std::vector<std::int64_t>
       const std::uint32_t t = next_new;
       Tensor& x = tensors_[c][t];
       if (x.type == ir::TensorType::ofmap) continue;
-      std::vector<std::uint32_t> hz;
+      DepList hz;
       hazards(c, t, hz);
       x.ordered_after_hazards = true;
       // A tensor with many sources (one credit per sending core, one load
@@ -398,7 +421,7 @@ void Lowerer::build_core_events(std::uint32_t c, const std::vector<std::int64_t>
       // whose waits already cover the hazards when they come.
       std::optional<std::uint32_t> load_anchor, credit_anchor;
       auto hazard_deps = [&](const std::optional<std::uint32_t>& anchor) {
-        return anchor && !hz.empty() ? std::vector<std::uint32_t>{*anchor} : hz;
+        return anchor && !hz.empty() ? DepList{*anchor} : hz;
       };
       for (const ir::Source& s : x.entry->source) {
         if (s.type == ir::EndpointType::dram) {
@@ -675,14 +698,13 @@ void Lowerer::build_core_events(std::uint32_t c, const std::vector<std::int64_t>
           continue;
         }
         const std::uint32_t dc = dc_it->second;
-        const ir::Workload* dw = m_.find_workload(d.core_id, *d.workload_id);
-        if (!dw) {
+        const auto di = workload_index(dc, *d.workload_id);
+        if (!di) {
           error(ce, who(c, i) + ": destination workload " + std::to_string(*d.workload_id) +
                         " does not exist");
           continue;
         }
-        const auto di = static_cast<std::uint32_t>(dw - m_.cores[dc].workloads.data());
-        auto r = find_receiver(dc, of.transfer_id, core.core_id, di, 0);
+        auto r = find_receiver(dc, of.transfer_id, core.core_id, *di, 0);
         if (!r) {
           error(ce, who(c, i) + ": core " + std::to_string(d.core_id) +
                         " has no buffer tensor receiving transfer " +
