@@ -26,3 +26,10 @@ ma=$(median "${a[@]}")
 echo "validate: median ${mv} s over $n runs (${v[*]})"
 echo "asm:      median ${ma} s over $n runs (${a[*]})"
 echo "ratio asm/validate: $(awk -v a="$ma" -v b="$mv" 'BEGIN { printf "%.2f", a / b }')"
+# Each asm run against the validate run just before it: less exposed to the
+# machine's slow stretches than the ratio of the medians.
+r=()
+for i in $(seq 0 $((n - 1))); do
+  r+=("$(awk -v a="${a[$i]}" -v b="${v[$i]}" 'BEGIN { printf "%.3f", a / b }')")
+done
+echo "median of per-run ratios: $(median "${r[@]}") (${r[*]})"

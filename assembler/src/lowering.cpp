@@ -218,7 +218,9 @@ class Lowerer {
     std::size_t dead = 0;
   };
   std::vector<TransferMap<Receivers>> receivers_;
-  std::vector<std::vector<std::vector<std::uint32_t>>> at_;  // [core][workload][entry] -> tensor
+  // The tensor of each buffer entry: core c's workload i's entry k holds
+  // tensor at_[c][at_first_[c][i] + k].
+  std::vector<std::vector<std::uint32_t>> at_, at_first_;
   FlatMap<TransferId, std::int64_t> dram_out_addr_, dram_in_addr_;
   FlatMap<TransferId, const std::vector<TransferId>*> related_;  // DRAM out -> related_ifmap
   std::int64_t dram_end_ = 0;
@@ -229,17 +231,23 @@ class Lowerer {
   std::vector<std::vector<Instr>> ops_;    // per core: the instructions of its events
 };
 
+// Each core's tensors on their own (in parallel).
 void Lowerer::build_tensors() {
-  tensors_.resize(m_.cores.size());
-  at_.resize(m_.cores.size());
-  workload_ids_.resize(m_.cores.size());
-  for (std::uint32_t c = 0; c < m_.cores.size(); ++c) {
+  const std::size_t n = m_.cores.size();
+  tensors_.resize(n);
+  at_.resize(n);
+  at_first_.resize(n);
+  workload_ids_.resize(n);
+  dead_order_.resize(n);
+  receivers_.resize(n);
+  ir::parallel_for(n, [&](std::size_t c) {
     const auto& wls = m_.cores[c].workloads;
     for (const ir::Workload& w : wls) workload_ids_[c].push_back(w.workload_id);
     boost::unordered_flat_map<std::string, std::uint32_t> prev, cur;
+    std::vector<std::uint32_t>& ids = at_[c];
     for (std::uint32_t i = 0; i < wls.size(); ++i) {
       cur.clear();
-      auto& ids = at_[c].emplace_back();
+      at_first_[c].push_back(static_cast<std::uint32_t>(ids.size()));
       for (const ir::BufferEntry& e : wls[i].buffer) {
         const std::string key = ir::tensor_identity(e);
         std::uint32_t id = 0;
@@ -262,10 +270,6 @@ void Lowerer::build_tensors() {
       }
       std::swap(prev, cur);
     }
-  }
-  dead_order_.resize(m_.cores.size());
-  receivers_.resize(m_.cores.size());
-  for (std::uint32_t c = 0; c < m_.cores.size(); ++c) {
     auto& o = dead_order_[c];
     o.resize(tensors_[c].size());
     for (std::uint32_t i = 0; i < o.size(); ++i) o[i] = i;
@@ -278,7 +282,7 @@ void Lowerer::build_tensors() {
           if (v.empty() || v.back().tensor != i)
             v.push_back({i, tensors_[c][i].first, tensors_[c][i].last});
         }
-  }
+  });
 }
 
 // DRAM address map: every DRAM out entry, then every DRAM in entry, in file
@@ -484,7 +488,7 @@ void Lowerer::build_core_events(std::uint32_t c, const std::vector<std::int64_t>
                     [](const ir::BufferEntry& b) { return b.cur_wl_ifmap.has_value(); });
     for (std::size_t ei = 0; ei < w.buffer.size(); ++ei) {
       const ir::BufferEntry& b = w.buffer[ei];
-      const std::uint32_t t = at_[c][i][ei];
+      const std::uint32_t t = at_[c][at_first_[c][i] + ei];
       auto shares = [&](const std::vector<TransferId>& ids) {
         return std::any_of(b.transfer_id.begin(), b.transfer_id.end(), [&](TransferId x) {
           return std::find(ids.begin(), ids.end(), x) != ids.end();
