@@ -31,6 +31,9 @@ Box to_box(const ir::Box& b) {
 // A tensor of one core: one run of snapshots (tensor_id in the full dialect).
 struct Tensor {
   std::int64_t addr = 0, size = 0;
+  // Its first entry's box (an operand's box in instructions), copied here
+  // beside the address: a send reads both from another core's tensors.
+  Box box;
   std::uint32_t first = 0, last = 0;
   ir::TensorType type = ir::TensorType::ifmap;
   const ir::BufferEntry* entry = nullptr;  // first occurrence
@@ -263,6 +266,7 @@ void Lowerer::build_tensors() {
           t.first = t.last = i;
           t.type = e.type;
           t.entry = &e;
+          t.box = to_box(e.box);
           tensors_[c].push_back(std::move(t));
         }
         cur[key] = id;
@@ -440,7 +444,7 @@ void Lowerer::build_core_events(std::uint32_t c, const std::vector<std::int64_t>
           Invocation inv;
           inv.op = Opcode::dma_in;
           inv.workload = wid;
-          inv.tensor("l2", {x.addr, s.size, to_box(x.entry->box), Access::write});
+          inv.tensor("l2", {x.addr, s.size, x.box, Access::write});
           inv.tensor("dram", {it->second, s.size, to_box(s.box), Access::read});
           inv.arg("transfer", s.transfer_id);
           bound(ce, inv, c, i);
@@ -613,7 +617,7 @@ void Lowerer::build_core_events(std::uint32_t c, const std::vector<std::int64_t>
         run.op = Opcode::pe_run;
         run.workload = wid;
         run.flag = acc;
-        run.tensor("ifmap", {x.addr, x.size, to_box(x.entry->box), Access::read});
+        run.tensor("ifmap", {x.addr, x.size, x.box, Access::read});
         run.tensor("weight", {wt ? tensors_[c][*wt].addr : 0, wt ? tensors_[c][*wt].size : 0,
                               std::nullopt, Access::read});
         run.tensor("ofmap", {o.addr, out_bytes, to_box(w.workload), Access::write});
@@ -654,9 +658,9 @@ void Lowerer::build_core_events(std::uint32_t c, const std::vector<std::int64_t>
         run.arg("op", static_cast<std::int64_t>(op)).arg("inputs", b ? 2 : 1);
         run.arg("window", std::min<std::int64_t>(stride, 255))
             .arg("stride", std::min<std::int64_t>(stride, 255));
-        run.tensor("in0", {a.addr, a.size, to_box(a.entry->box), Access::read});
+        run.tensor("in0", {a.addr, a.size, a.box, Access::read});
         if (b) {
-          run.tensor("in1", {b->addr, b->size, to_box(b->entry->box), Access::read});
+          run.tensor("in1", {b->addr, b->size, b->box, Access::read});
         } else {
           run.tensor("in1", {0, 0, std::nullopt, Access::read, true});
         }
@@ -727,7 +731,7 @@ void Lowerer::build_core_events(std::uint32_t c, const std::vector<std::int64_t>
         inv.workload = wid;
         inv.tensor("src",
                    {o.addr, std::max<std::int64_t>(of.size, 1), to_box(of.box), Access::read});
-        inv.tensor("dst", {rt.addr, 0, to_box(rt.entry->box), Access::write});
+        inv.tensor("dst", {rt.addr, 0, rt.box, Access::write});
         inv.arg("to", d.core_id).arg("transfer", of.transfer_id);
         bound(ce, inv, c, i);
         s.tokens.push_back({TokenKind::data, of.transfer_id, dc});
