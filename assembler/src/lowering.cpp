@@ -885,8 +885,15 @@ std::vector<std::uint32_t> Lowerer::schedule() {
     });
   }
   phase("lower/deps");
-  // Ranked once, so that the ready queue holds plain ranks.
-  std::sort(keys.begin(), keys.end());
+  // Ranked once, so that the ready queue holds plain ranks: the two halves
+  // sorted side by side, then merged (keys are unique, so the order is one).
+  {
+    const auto mid = keys.begin() + static_cast<std::ptrdiff_t>(n / 2);
+    std::thread lower_half([&] { std::sort(keys.begin(), mid); });
+    std::sort(mid, keys.end());
+    lower_half.join();
+    std::inplace_merge(keys.begin(), mid, keys.end());
+  }
   std::vector<std::uint32_t> by_rank(n), rank(n);
   for (std::uint32_t r = 0; r < n; ++r) {
     by_rank[r] = static_cast<std::uint32_t>(keys[r].core_event);
