@@ -69,6 +69,16 @@ template <typename V>
 using TransferMap = boost::unordered_flat_map<TransferKey, V, TransferKeyHash>;
 
 struct Event {
+  // Moves never throw: the in-place lists move their few trivially copyable
+  // items or take over the heap buffer (and std::vector<Event> then moves
+  // events when it grows instead of copying them).
+  Event() = default;
+  Event(const Event&) = default;
+  Event(Event&&) noexcept = default;  // NOLINT(bugprone-exception-escape): see above
+  Event& operator=(const Event&) = default;
+  Event& operator=(Event&&) noexcept = default;  // NOLINT(bugprone-exception-escape)
+  ~Event() = default;
+
   Kind kind;
   Engine queue;
   std::uint8_t phase = 0;
