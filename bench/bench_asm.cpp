@@ -20,6 +20,7 @@
 #include "gemini/assembler/program_io.h"
 #include "gemini/assembler/text.h"
 #include "gemini/assembler/verifier.h"
+#include "gemini/ir/graph.h"
 #include "gemini/ir/import.h"
 #include "gemini/ir/loader.h"
 #include "gemini/ir/validator.h"
@@ -32,8 +33,9 @@ namespace ir = gemini::ir;
 namespace assembler = gemini::assembler;
 
 struct Stages {
-  ir::Model loaded;    // as loaded (either dialect)
-  ir::Model imported;  // full dialect
+  ir::Model loaded;                       // as loaded (either dialect)
+  ir::Model imported;                     // full dialect
+  std::unique_ptr<ir::ModelGraph> graph;  // imported's, built once as validation builds it
   assembler::Program program;
 };
 
@@ -60,8 +62,9 @@ const Stages* stages(benchmark::State& st, const std::string& name) {
     st.SkipWithError("the file does not import");
     return nullptr;
   }
+  s->graph = std::make_unique<ir::ModelGraph>(s->imported);
   std::vector<std::string> errors;
-  auto p = assembler::lower(s->imported, hw, errors);
+  auto p = assembler::lower(s->imported, hw, errors, {}, s->graph.get());
   if (!p) {
     st.SkipWithError("the file does not lower");
     return nullptr;
@@ -92,7 +95,7 @@ void BM_Lower(benchmark::State& st, std::string name) {
   const ir::HardwareConfig hw;
   for (auto _ : st) {
     std::vector<std::string> errors;
-    auto p = assembler::lower(s->imported, hw, errors);
+    auto p = assembler::lower(s->imported, hw, errors, {}, s->graph.get());
     benchmark::DoNotOptimize(p);
   }
 }

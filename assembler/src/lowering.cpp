@@ -4,8 +4,6 @@
 #include <atomic>
 #include <boost/container/small_vector.hpp>
 #include <boost/unordered/unordered_flat_map.hpp>
-#include <cstdio>
-#include <cstdlib>
 #include <queue>
 #include <thread>
 
@@ -1010,7 +1008,7 @@ void Lowerer::emit(const std::vector<std::uint32_t>& order, Program& p) {
       sent.reserve(list.size());
       for (const std::uint64_t key : list) {
         FlatToken& k = tokens[static_cast<std::uint32_t>(key)];
-        const std::uint32_t sender = facts[order[key >> 32]].core;
+        const std::uint32_t sender = facts[k.event].core;
         k.ordinal =
             ++sent[TransferKey{k.transfer, sender << 2 | static_cast<std::uint32_t>(k.kind)}];
       }
@@ -1110,18 +1108,10 @@ std::optional<Program> Lowerer::run() {
     error("the model is not in the full dialect: run it through import first");
     return std::nullopt;
   }
-  // The workload graph, for the priorities (earliest predicted starts): the
-  // caller's, or built beside the tensors (they share only the model).
-  if (shared_graph_ && &shared_graph_->model() != &m_) {
-    std::fprintf(stderr, "gemini: lower() was given the graph of another model\n");
-    std::abort();
-  }
+  // The workload graph, for the priorities (earliest predicted starts).
   std::optional<ir::ModelGraph> own;
-  std::thread graph;
-  if (!shared_graph_) graph = std::thread([&] { own.emplace(m_).earliest_starts(); });
+  const ir::ModelGraph& mg = ir::ModelGraph::of(m_, shared_graph_, own);
   build_tensors();
-  if (graph.joinable()) graph.join();
-  const ir::ModelGraph& mg = shared_graph_ ? *shared_graph_ : *own;
   build_dram_map(mg.transfers());
   phase("lower/tensors");
   build_events(mg.graph(), mg.earliest_starts());

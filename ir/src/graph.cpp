@@ -1,6 +1,8 @@
 #include "gemini/ir/graph.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <unordered_map>
 
 namespace gemini::ir {
@@ -215,6 +217,16 @@ std::vector<std::int64_t> DependencyGraph::earliest_starts() const {
     for (const Edge& e : out_[n]) start[e.to] = std::max(start[e.to], done);
   }
   return start;
+}
+
+const ModelGraph& ModelGraph::of(const Model& m, const ModelGraph* given,
+                                 std::optional<ModelGraph>& own) {
+  if (!given) return own.emplace(m);
+  if (&given->model() != &m) {
+    std::fprintf(stderr, "gemini: internal error: a stage was given the graph of another model\n");
+    std::abort();
+  }
+  return *given;
 }
 
 std::string DependencyGraph::describe(std::uint32_t n) const {

@@ -1,8 +1,6 @@
 #include "gemini/ir/import.h"
 
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
 #include <map>
 #include <unordered_map>
 
@@ -168,11 +166,7 @@ std::optional<ImportReport> import_model(Model& m, const HardwareConfig& hw,
 
   // tensor_order: every loaded tensor, by when its core first holds it.
   std::optional<ModelGraph> own;
-  if (shared && &shared->model() != &m) {
-    std::fprintf(stderr, "gemini: import_model was given the graph of another model\n");
-    std::abort();
-  }
-  const ModelGraph& mg = shared ? *shared : own.emplace(m);
+  const ModelGraph& mg = ModelGraph::of(m, shared, own);
   const TransferIndex& ix = mg.transfers();
   const DependencyGraph& g = mg.graph();
   const std::vector<std::int64_t>& start = mg.earliest_starts();

@@ -108,6 +108,12 @@ class ModelGraph {
   ModelGraph(const ModelGraph&) = delete;
   ModelGraph& operator=(const ModelGraph&) = delete;
 
+  // The graph a stage working on m uses: `given` when the caller has one
+  // (it must be m's: another model's is a bug and aborts), else one built
+  // into `own`.
+  static const ModelGraph& of(const Model& m, const ModelGraph* given,
+                              std::optional<ModelGraph>& own);
+
   const Model& model() const { return transfers_.model(); }
   const TransferIndex& transfers() const { return transfers_; }
   const DependencyGraph& graph() const { return graph_; }
