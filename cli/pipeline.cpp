@@ -86,7 +86,7 @@ std::optional<Lowered> load_and_lower(const std::string& in, const ir::HardwareC
       break;
   }
   status = kExitOk;
-  return Lowered{std::move(f.model), std::move(*f.program)};
+  return Lowered{std::move(f.model), std::move(*f.program), std::move(f.scratch)};
 }
 
 }  // namespace gemini::cli

@@ -4,6 +4,7 @@
 // result is empty and `status` holds the exit code.
 
 #include <chrono>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -16,6 +17,7 @@ namespace gemini::cli {
 struct Lowered {
   ir::Model model;
   assembler::Program program;
+  std::shared_ptr<void> scratch;  // AssembledFile::scratch
 };
 
 // With GEMINI_PHASES set in the environment, prints the wall time of each

@@ -23,7 +23,10 @@ AssembledFile assemble_file(const std::string& path, const ir::HardwareConfig& h
     return out;
   }
   out.model = std::move(loaded.model);
-  const ir::ModelGraph graph(out.model);
+  // Built once, for validation, import and lowering; it refers to out.model
+  // and is not used once the lowering returns.
+  auto graph_ptr = std::make_shared<const ir::ModelGraph>(out.model);
+  const ir::ModelGraph& graph = *graph_ptr;
   ir::validate(graph, hw, diagnostics);
   phase("load+validate");
   if (diagnostics.errors() > 0) {
@@ -36,8 +39,12 @@ AssembledFile assemble_file(const std::string& path, const ir::HardwareConfig& h
     return out;
   }
   phase("import");
-  out.program = lower(out.model, hw, out.lower_errors, on_phase, &graph);
+  std::shared_ptr<void> lowering_scratch;
+  out.program = lower(out.model, hw, out.lower_errors, on_phase, &graph, &lowering_scratch);
   phase("lower");
+  out.scratch = std::make_shared<std::pair<std::shared_ptr<const ir::ModelGraph>,
+                                           std::shared_ptr<void>>>(std::move(graph_ptr),
+                                                                   std::move(lowering_scratch));
   if (!out.program) out.failed = AssembledFile::Failed::lowering;
   return out;
 }

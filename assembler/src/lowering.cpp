@@ -1134,8 +1134,14 @@ std::optional<Program> Lowerer::run() {
 
 std::optional<Program> lower(const ir::Model& m, const ir::HardwareConfig& hw,
                              std::vector<std::string>& errors, const PhaseFn& on_phase,
-                             const ir::ModelGraph* graph) {
-  return Lowerer(m, hw, errors, on_phase, graph).run();
+                             const ir::ModelGraph* graph, std::shared_ptr<void>* keep_scratch) {
+  if (!keep_scratch) return Lowerer(m, hw, errors, on_phase, graph).run();
+  // Its references (model, errors, callback) are not touched by its
+  // destructor, so it may outlive them.
+  auto l = std::make_shared<Lowerer>(m, hw, errors, on_phase, graph);
+  auto p = l->run();
+  *keep_scratch = std::move(l);
+  return p;
 }
 
 }  // namespace gemini::assembler

@@ -8,6 +8,7 @@
 // import as `gemini import`, in memory.
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,6 +29,10 @@ struct AssembledFile {
   std::vector<std::string> lower_errors;
   ir::Model model;                 // full dialect once imported
   std::optional<Program> program;  // when failed == none
+  // The model's graph and the lowering's working state, no longer needed:
+  // the caller frees them when it likes (the CLI keeps them until exit
+  // rather than spend milliseconds freeing them block by block).
+  std::shared_ptr<void> scratch;
 };
 
 // Load and validation diagnostics go to `diagnostics`. `on_phase`, when

@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -58,9 +59,13 @@ using PhaseFn = std::function<void(const char* phase)>;
 
 // Errors go to `errors` ("core 3 workload 12 (conv1): ..."); nullopt when
 // any occurred. `graph`, when given, is m's (the one validation and import
-// used) and is used instead of building another.
+// used) and is used instead of building another. With `keep_scratch`, the
+// lowering's working state (events, tensors, maps: tens of MB in small
+// blocks) is handed to the caller instead of being freed before returning,
+// for a caller that frees it later or never (it refers to nothing).
 std::optional<Program> lower(const ir::Model& m, const ir::HardwareConfig& hw,
                              std::vector<std::string>& errors, const PhaseFn& on_phase = {},
-                             const ir::ModelGraph* graph = nullptr);
+                             const ir::ModelGraph* graph = nullptr,
+                             std::shared_ptr<void>* keep_scratch = nullptr);
 
 }  // namespace gemini::assembler
