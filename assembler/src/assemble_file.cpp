@@ -42,9 +42,9 @@ AssembledFile assemble_file(const std::string& path, const ir::HardwareConfig& h
   std::shared_ptr<void> lowering_scratch;
   out.program = lower(out.model, hw, out.lower_errors, on_phase, &graph, &lowering_scratch);
   phase("lower");
-  out.scratch = std::make_shared<std::pair<std::shared_ptr<const ir::ModelGraph>,
-                                           std::shared_ptr<void>>>(std::move(graph_ptr),
-                                                                   std::move(lowering_scratch));
+  out.scratch =
+      std::make_shared<std::pair<std::shared_ptr<const ir::ModelGraph>, std::shared_ptr<void>>>(
+          std::move(graph_ptr), std::move(lowering_scratch));
   if (!out.program) out.failed = AssembledFile::Failed::lowering;
   return out;
 }

@@ -237,9 +237,24 @@ class Lowerer {
   std::int64_t dram_end_ = 0;
   FlatMap<std::int32_t, std::uint32_t> core_index_;
   std::vector<std::vector<std::int32_t>> workload_ids_;  // per core, in workload order
-  std::vector<Event> events_;              // all cores', by core, then in the order built
-  std::vector<std::uint32_t> event_base_;  // core c's events: [event_base_[c], event_base_[c + 1])
-  std::vector<std::vector<Instr>> ops_;    // per core: the instructions of its events
+  // Events are numbered by core, then in the order built: core c's are
+  // [event_base_[c], event_base_[c + 1]), kept in events_[c] where they were
+  // built (one merged copy would be tens of MB more to write).
+  std::vector<std::vector<Event>> events_;
+  std::vector<std::uint32_t> event_base_;
+  std::size_t event_count() const { return event_base_.back(); }
+  Event& event(std::uint32_t c, std::uint32_t id) { return events_[c][id - event_base_[c]]; }
+  const Event& event(std::uint32_t c, std::uint32_t id) const {
+    return events_[c][id - event_base_[c]];
+  }
+  // The core of an event (a search of event_base_: for the few callers that
+  // do not know it).
+  std::uint32_t core_of_event(std::uint32_t id) const {
+    return static_cast<std::uint32_t>(std::upper_bound(event_base_.begin(), event_base_.end(), id) -
+                                      event_base_.begin() - 1);
+  }
+  Event& event(std::uint32_t id) { return event(core_of_event(id), id); }
+  std::vector<std::vector<Instr>> ops_;  // per core: the instructions of its events
 };
 
 // Each core's tensors on their own (in parallel).
@@ -768,14 +783,14 @@ void Lowerer::build_events(const ir::DependencyGraph& g, const std::vector<std::
   });
   phase("lower/events");
 
-  // Merge: core c's local event k becomes event base[c] + k, which is the
-  // number a build of the cores one after another gives it.
+  // Numbering: core c's local event k becomes event base[c] + k, which is
+  // the number a build of the cores one after another gives it.
   const std::size_t n = m_.cores.size();
   std::vector<std::uint32_t>& base = event_base_;
   base.assign(n + 1, 0);
   for (std::size_t c = 0; c < n; ++c)
     base[c + 1] = base[c] + static_cast<std::uint32_t>(built[c].events.size());
-  events_.resize(base[n]);
+  events_.resize(n);
   ops_.resize(n);
   // Loads that re-read DRAM written by stores, per core: resolved below.
   std::vector<std::vector<std::uint32_t>> dram_readers(n);
@@ -783,8 +798,7 @@ void Lowerer::build_events(const ir::DependencyGraph& g, const std::vector<std::
     const std::uint32_t b = base[c];
     std::vector<Event>& local = built[c].events;
     for (std::size_t k = 0; k < local.size(); ++k) {
-      Event& e = events_[b + k];
-      e = std::move(local[k]);
+      Event& e = local[k];
       for (std::uint32_t& d : e.deps) d += b;
       if (e.receiver) {
         // A send waits for the receiver's credit for the tensor it lands in
@@ -795,7 +809,7 @@ void Lowerer::build_events(const ir::DependencyGraph& g, const std::vector<std::
       }
       if (e.dram_after != nullptr) dram_readers[c].push_back(b + static_cast<std::uint32_t>(k));
     }
-    std::vector<Event>().swap(local);
+    events_[c] = std::move(local);
     for (Tensor& x : tensors_[c]) {
       for (std::uint32_t& a : x.accesses) a += b;
       for (std::uint32_t& w : x.writers) w += b;
@@ -812,14 +826,14 @@ void Lowerer::build_events(const ir::DependencyGraph& g, const std::vector<std::
 
   // DRAM re-reads, in event order: a load waits for the stores of what it
   // re-reads, and a store on another core signals it.
-  for (const auto& ids : dram_readers)
-    for (std::uint32_t id : ids) {
-      Event& e = events_[id];
+  for (std::uint32_t c = 0; c < n; ++c)
+    for (std::uint32_t id : dram_readers[c]) {
+      Event& e = event(c, id);
       for (TransferId r : *e.dram_after) {
         auto st = store_of.find(r);
         if (st == store_of.end()) continue;  // reported by the validator (X007)
         e.deps.push_back(st->second);
-        Event& s = events_[st->second];
+        Event& s = event(st->second);
         if (s.core != e.core) {
           const bool have =
               std::any_of(s.tokens.begin(), s.tokens.end(),
@@ -834,7 +848,7 @@ void Lowerer::build_events(const ir::DependencyGraph& g, const std::vector<std::
   ir::parallel_for(n, [&](std::size_t c) {
     for (const Tensor& x : tensors_[c])
       for (std::uint32_t a : x.accesses) {
-        Event& e = events_[a];
+        Event& e = event(static_cast<std::uint32_t>(c), a);
         if (e.kind != Kind::compute && e.kind != Kind::wl0) continue;
         for (std::uint32_t wr : x.writers)
           if (wr != a && std::find(e.deps.begin(), e.deps.end(), wr) == e.deps.end())
@@ -845,7 +859,8 @@ void Lowerer::build_events(const ir::DependencyGraph& g, const std::vector<std::
 
 // One topological order of all events; earliest predicted start first.
 std::vector<std::uint32_t> Lowerer::schedule() {
-  const std::size_t n = events_.size();
+  const std::size_t n = event_count();
+  const std::size_t cores = events_.size();
   std::vector<std::uint32_t> indeg(n, 0);
   // Successors in one array (CSR): out[first[p] .. first[p + 1]) follow p
   // (in no particular order: the ready queue orders by rank alone).
@@ -861,14 +876,11 @@ std::vector<std::uint32_t> Lowerer::schedule() {
     }
   };
   std::vector<RankKey> keys(n);
-  // Per event, in parallel: its dependencies sorted and unique, its
-  // in-degree and key; successor counts added atomically.
-  constexpr std::size_t kChunk = 4096;
-  const std::size_t chunks = (n + kChunk - 1) / kChunk;
-  ir::parallel_for(chunks, [&](std::size_t chunk) {
-    const std::size_t end = std::min(n, (chunk + 1) * kChunk);
-    for (std::size_t i = chunk * kChunk; i < end; ++i) {
-      Event& e = events_[i];
+  // Per event, in parallel (by core): its dependencies sorted and unique,
+  // its in-degree and key; successor counts added atomically.
+  ir::parallel_for(cores, [&](std::size_t c) {
+    for (std::uint32_t i = event_base_[c]; i < event_base_[c + 1]; ++i) {
+      Event& e = event(static_cast<std::uint32_t>(c), i);
       auto& d = e.deps;
       std::sort(d.begin(), d.end());
       d.erase(std::unique(d.begin(), d.end()), d.end());
@@ -884,10 +896,9 @@ std::vector<std::uint32_t> Lowerer::schedule() {
   std::vector<std::uint32_t> out(first[n]);
   {
     std::vector<std::uint32_t> fill(first.begin(), first.end() - 1);
-    ir::parallel_for(chunks, [&](std::size_t chunk) {
-      const std::size_t end = std::min(n, (chunk + 1) * kChunk);
-      for (std::size_t i = chunk * kChunk; i < end; ++i)
-        for (std::uint32_t p : events_[i].deps)
+    ir::parallel_for(cores, [&](std::size_t c) {
+      for (std::uint32_t i = event_base_[c]; i < event_base_[c + 1]; ++i)
+        for (std::uint32_t p : event(static_cast<std::uint32_t>(c), i).deps)
           out[std::atomic_ref<std::uint32_t>(fill[p]).fetch_add(1, std::memory_order_relaxed)] =
               static_cast<std::uint32_t>(i);
     });
@@ -920,10 +931,11 @@ std::vector<std::uint32_t> Lowerer::schedule() {
     for (std::uint32_t k = first[i]; k < first[i + 1]; ++k)
       if (--indeg[out[k]] == 0) ready.push(rank[out[k]]);
   }
-  if (order.size() != events_.size()) {
-    for (std::uint32_t i = 0; i < events_.size(); ++i)
+  if (order.size() != n) {
+    for (std::uint32_t i = 0; i < n; ++i)
       if (indeg[i] > 0) {
-        error(who(events_[i].core, events_[i].workload) +
+        const Event& e = event(i);
+        error(who(e.core, e.workload) +
               ": the schedule's dependencies form a cycle through this workload; no program can "
               "run it");
         break;
@@ -939,7 +951,7 @@ std::vector<std::uint32_t> Lowerer::schedule() {
 // are then emitted independently (in parallel).
 void Lowerer::emit(const std::vector<std::uint32_t>& order, Program& p) {
   const std::size_t n = m_.cores.size();
-  const std::size_t ne = events_.size();
+  const std::size_t ne = event_count();
   // What emission reads of every dependency, in one compact array (the
   // dependencies are read in schedule order, so at random): its core, its
   // queue, and its queue's count once it is emitted.
@@ -961,10 +973,10 @@ void Lowerer::emit(const std::vector<std::uint32_t>& order, Program& p) {
   std::vector<FlatToken> tokens;
   std::vector<std::uint32_t> tok_first(ne + 1, 0);
   std::vector<std::size_t> ops_per_core(n, 0), tokens_of_core(n + 1, 0);
-  // A core's events are a run of events_, so the arrays are filled per core.
+  // A core's events are a run of ids, so the arrays are filled per core.
   ir::parallel_for(n, [&](std::size_t c) {
     for (std::uint32_t i = event_base_[c]; i < event_base_[c + 1]; ++i) {
-      const Event& e = events_[i];
+      const Event& e = event(static_cast<std::uint32_t>(c), i);
       facts[i] = {e.core, 0, e.queue};
       tok_first[i] = static_cast<std::uint32_t>(e.tokens.size());  // for now, the count
       tokens_of_core[c + 1] += e.tokens.size();
@@ -980,7 +992,7 @@ void Lowerer::emit(const std::vector<std::uint32_t>& order, Program& p) {
       const std::uint32_t count = tok_first[i];
       tok_first[i] = at;
       for (std::uint32_t j = 0; j < count; ++j) {
-        const Event::Token& k = events_[i].tokens[j];
+        const Event::Token& k = event(static_cast<std::uint32_t>(c), i).tokens[j];
         tokens[at++] = {k.transfer, k.to, i, k.kind};
       }
     }
@@ -1038,7 +1050,7 @@ void Lowerer::emit(const std::vector<std::uint32_t>& order, Program& p) {
     };
     std::vector<Instr> token_waits;  // reused across events
     for (std::uint32_t id : order_of[c]) {
-      const Event& e = events_[id];
+      const Event& e = event(c, id);
       const auto q = static_cast<std::size_t>(e.queue);
       const auto wid = static_cast<std::uint32_t>(m_.cores[c].workloads[e.workload].workload_id);
       std::array<std::uint32_t, kEngines> need{};

@@ -57,9 +57,10 @@ struct MemAccess {
   bool remote;  // noc_send's destination: another core's L2
 };
 
-// At most four memory operands per instruction.
+// At most four memory operands per instruction; [0, n) are set (the rest
+// is left uninitialised: this is built for every instruction of a program).
 struct Accesses {
-  std::array<MemAccess, 4> a{};
+  std::array<MemAccess, 4> a;
   std::size_t n = 0;
   const MemAccess* begin() const { return a.data(); }
   const MemAccess* end() const { return a.data() + n; }
