@@ -4,6 +4,10 @@
 #include <iostream>
 #include <new>
 
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
 #include "commands.h"
 #include "common.h"
 
@@ -35,9 +39,23 @@ int run(int argc, char** argv) {
   return gemini::cli::kExitUnreadable;
 }
 
+// A run is one batch job whose memory peaks near its end (the model, then
+// the program): memory freed along the way is better kept for reuse than
+// handed back to the kernel and faulted in again. glibc otherwise serves
+// blocks above 128 KB (up to 32 MB, adaptively) with mmap and unmaps them on
+// free, and trims the heap top above 128 KB. About 5% off `validate` and
+// `asm` on the 76 MB corpus file; the peak resident size grows by 2-3%.
+void tune_malloc() {
+#ifdef __GLIBC__
+  mallopt(M_MMAP_THRESHOLD, 256 << 20);
+  mallopt(M_TRIM_THRESHOLD, 1 << 30);
+#endif
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  tune_malloc();
   try {
     return run(argc, argv);
   } catch (const std::bad_alloc&) {
