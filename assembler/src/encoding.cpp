@@ -6,26 +6,22 @@
 #include <cstring>
 #include <string>
 
+#include "little_endian.h"
+
 namespace gemini::assembler {
 namespace {
 
 // The unused-byte masks below read payload words in host order.
 static_assert(std::endian::native == std::endian::little, "gemini assumes a little-endian host");
 
-void put(std::uint8_t* p, std::uint64_t v, std::size_t n) {
-  for (std::size_t i = 0; i < n; ++i) p[i] = static_cast<std::uint8_t>(v >> (8 * i));
-}
-std::uint64_t take(const std::uint8_t* p, std::size_t n) {
-  std::uint64_t v = 0;
-  for (std::size_t i = 0; i < n; ++i) v |= std::uint64_t{p[i]} << (8 * i);
-  return v;
-}
+using detail::load_le;
+using detail::store_le;
 
 // Per opcode, worked out once from the table: the scalar fields whose range
 // is narrower than their bytes, and a mask of the payload bytes no field uses.
 struct OpChecks {
-  std::array<const Field*, 26> field{};
-  std::array<std::size_t, 26> slot{};
+  std::array<const Field*, kMaxFields> field{};
+  std::array<std::size_t, kMaxFields> slot{};
   std::size_t n = 0;
   std::array<std::uint64_t, (kInstrBytes - kHeaderBytes) / 8> unused{};  // 0xff per unused byte
 };
@@ -114,8 +110,8 @@ std::optional<InstrBytes> encode(const Instr& in, std::string& error) {
   InstrBytes b{};
   b[0] = static_cast<std::uint8_t>(in.op);
   b[1] = static_cast<std::uint8_t>(in.queue);
-  put(&b[2], in.flags, 2);
-  put(&b[4], in.workload, 4);
+  store_le(&b[2], in.flags, 2);
+  store_le(&b[4], in.workload, 4);
   std::memcpy(&b[kHeaderBytes], in.payload.data(), in.payload.size());
   return b;
 }
@@ -129,8 +125,8 @@ std::optional<Instr> decode(const std::uint8_t* b, std::string& error) {
   Instr in;
   in.op = op->op;
   in.queue = static_cast<Engine>(b[1]);
-  in.flags = static_cast<std::uint16_t>(take(&b[2], 2));
-  in.workload = static_cast<std::uint32_t>(take(&b[4], 4));
+  in.flags = static_cast<std::uint16_t>(load_le(&b[2], 2));
+  in.workload = static_cast<std::uint32_t>(load_le(&b[4], 4));
   std::memcpy(in.payload.data(), &b[kHeaderBytes], in.payload.size());
   if (!check(in, *op, error)) return std::nullopt;
   return in;
@@ -139,8 +135,8 @@ std::optional<Instr> decode(const std::uint8_t* b, std::string& error) {
 namespace {
 void put_header(std::uint8_t* h, const CoreProgram& p) {
   std::memcpy(h, "GEMINIC1", 8);
-  put(&h[8], static_cast<std::uint32_t>(p.core_id), 4);
-  put(&h[12], p.instrs.size(), 4);
+  store_le(&h[8], static_cast<std::uint32_t>(p.core_id), 4);
+  store_le(&h[12], p.instrs.size(), 4);
 }
 }  // namespace
 
@@ -181,8 +177,8 @@ std::optional<CoreProgram> decode_program(const std::vector<std::uint8_t>& bytes
     return std::nullopt;
   }
   CoreProgram p;
-  p.core_id = static_cast<std::int32_t>(take(&bytes[8], 4));
-  const std::uint64_t n = take(&bytes[12], 4);
+  p.core_id = static_cast<std::int32_t>(load_le(&bytes[8], 4));
+  const std::uint64_t n = load_le(&bytes[12], 4);
   if (bytes.size() != kFileHeaderBytes + n * kInstrBytes) {
     error = "header says " + std::to_string(n) + " instructions but the file has " +
             std::to_string(bytes.size()) + " bytes (expected " +

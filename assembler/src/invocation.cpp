@@ -34,7 +34,7 @@ bool bind(const Invocation& inv, Instr& in, std::string& error) {
     if (op->flag_name.empty()) return fail("has no flag");
     in.flags = 1;
   }
-  std::array<bool, 32> done{};  // per field of the opcode (at most 26)
+  std::array<bool, kMaxFields> done{};  // per field of the opcode
   // Bindings mostly come in table order, so the search for a name starts
   // after the field found last and wraps around.
   const std::size_t nf = op->fields.size();

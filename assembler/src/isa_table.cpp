@@ -7,6 +7,7 @@
 #include <string>
 
 #include "gemini/assembler/isa.h"
+#include "little_endian.h"
 
 namespace gemini::assembler {
 namespace {
@@ -119,7 +120,7 @@ constexpr OpInfo kOps[] = {
 
 // Every opcode fits the fixed-size per-field tables (binding, slot indices).
 static_assert(std::all_of(std::begin(kOps), std::end(kOps),
-                          [](const OpInfo& o) { return o.fields.size() <= 26; }));
+                          [](const OpInfo& o) { return o.fields.size() <= kMaxFields; }));
 
 constexpr std::string_view kEngineNames[] = {"dma_in", "dma_out", "noc", "wl0", "pe", "vp", "ctrl"};
 
@@ -229,44 +230,22 @@ std::optional<FieldSlot> find_field(const OpInfo& op, std::string_view name) {
   return std::nullopt;
 }
 
-namespace {
-// Field access by name sits on hot paths (listings, the verifier), and the
-// names are almost always string literals: a small per-thread cache keyed by
-// the opcode and the name's address answers those with one comparison of the
-// name instead of a scan of the opcode's fields. A hit is confirmed by the
-// name's text, so a reused buffer cannot return another field.
-struct SlotCacheEntry {
-  const char* name = nullptr;
-  Opcode op = Opcode::nop;
-  FieldSlot slot{};
-};
-
-FieldSlot must_find(Opcode op, std::string_view name) {
-  thread_local std::array<SlotCacheEntry, 256> cache{};
-  const auto h = ((reinterpret_cast<std::uintptr_t>(name.data()) >> 2) ^
-                  (static_cast<std::uintptr_t>(op) * 0x9e37U)) &
-                 0xffU;
-  SlotCacheEntry& e = cache[h];
-  if (e.name == name.data() && e.op == op && e.slot.field && e.slot.field->name == name)
-    return e.slot;
+FieldSlot field_slot(Opcode op, std::string_view name) {
   auto s = find_field(*op_info(op), name);
   if (!s) {
     std::fprintf(stderr, "gemini: internal error: opcode %s has no field %s\n",
                  std::string(op_info(op)->mnemonic).c_str(), std::string(name).c_str());
     std::abort();
   }
-  e = {name.data(), op, *s};
   return *s;
 }
-}  // namespace
 
 namespace {
-// Per opcode: the table entry of each scalar slot and of each box slot.
 // Per opcode, worked out once from the table: each field's slot (its index
 // among the opcode's scalar, or box, fields) and the field of each slot.
 struct SlotTable {
-  std::array<std::uint8_t, 26> slot_of{};
-  std::array<const Field*, 26> scalar{};
+  std::array<std::uint8_t, kMaxFields> slot_of{};
+  std::array<const Field*, kMaxFields> scalar{};
   std::array<const Field*, 2> box{};
 };
 const SlotTable& slots(Opcode op) {
@@ -298,7 +277,7 @@ const SlotTable& slots(Opcode op) {
 }
 
 const Field& scalar_field(Opcode op, std::size_t slot) {
-  const Field* f = slot < 26 ? slots(op).scalar[slot] : nullptr;
+  const Field* f = slot < kMaxFields ? slots(op).scalar[slot] : nullptr;
   if (!f) instr_bug(op, "no scalar", slot);
   return *f;
 }
@@ -308,15 +287,8 @@ const Field& box_field(Opcode op, std::size_t slot) {
   return *f;
 }
 
-// Little-endian loads and stores of 1, 2, 4 or 8 bytes.
-std::uint64_t load(const std::uint8_t* p, std::size_t n) {
-  std::uint64_t v = 0;
-  for (std::size_t i = 0; i < n; ++i) v |= std::uint64_t{p[i]} << (8 * i);
-  return v;
-}
-void store(std::uint8_t* p, std::uint64_t v, std::size_t n) {
-  for (std::size_t i = 0; i < n; ++i) p[i] = static_cast<std::uint8_t>(v >> (8 * i));
-}
+using detail::load_le;
+using detail::store_le;
 }  // namespace
 
 std::size_t field_slot_index(const OpInfo& op, std::size_t field) {
@@ -343,7 +315,7 @@ std::int64_t Instr::scalar(std::size_t slot) const { return value(scalar_field(o
 
 std::int64_t Instr::value(const Field& f) const {
   const std::size_t n = field_width(f.type);
-  const std::uint64_t raw = load(&payload[f.offset - kHeaderBytes], n);
+  const std::uint64_t raw = load_le(&payload[f.offset - kHeaderBytes], n);
   if (f.type == FieldType::i32) return static_cast<std::int32_t>(static_cast<std::uint32_t>(raw));
   return static_cast<std::int64_t>(raw);
 }
@@ -351,13 +323,14 @@ std::int64_t Instr::value(const Field& f) const {
 void Instr::set_scalar(std::size_t slot, std::int64_t value) {
   const Field& f = scalar_field(op, slot);
   if (value < f.min || value > f.max) instr_bug(op, "value out of range for", slot);
-  store(&payload[f.offset - kHeaderBytes], static_cast<std::uint64_t>(value), field_width(f.type));
+  store_le(&payload[f.offset - kHeaderBytes], static_cast<std::uint64_t>(value),
+           field_width(f.type));
 }
 
 void Instr::set_value(const Field& f, std::int64_t v) {
   if (v < f.min || v > f.max || f.type == FieldType::box)
     instr_bug(op, "value out of range for", static_cast<std::size_t>(f.offset));
-  store(&payload[f.offset - kHeaderBytes], static_cast<std::uint64_t>(v), field_width(f.type));
+  store_le(&payload[f.offset - kHeaderBytes], static_cast<std::uint64_t>(v), field_width(f.type));
 }
 
 Box Instr::box_at(std::size_t slot) const { return box_value(box_field(op, slot)); }
@@ -366,8 +339,8 @@ Box Instr::box_value(const Field& f) const {
   const std::uint8_t* p = &payload[f.offset - kHeaderBytes];
   Box b;
   for (std::size_t d = 0; d < 4; ++d) {
-    b.lo[d] = static_cast<std::int64_t>(load(p + 2 * d, 2));
-    b.hi[d] = static_cast<std::int64_t>(load(p + 8 + 2 * d, 2));
+    b.lo[d] = static_cast<std::int64_t>(load_le(p + 2 * d, 2));
+    b.hi[d] = static_cast<std::int64_t>(load_le(p + 8 + 2 * d, 2));
   }
   return b;
 }
@@ -378,18 +351,20 @@ void Instr::set_box_at(std::size_t slot, const Box& b) {
   for (std::size_t d = 0; d < 4; ++d) {
     if (b.lo[d] < f.min || b.lo[d] > f.max || b.hi[d] < f.min || b.hi[d] > f.max)
       instr_bug(op, "coordinate out of range for box", slot);
-    store(p + 2 * d, static_cast<std::uint64_t>(b.lo[d]), 2);
-    store(p + 8 + 2 * d, static_cast<std::uint64_t>(b.hi[d]), 2);
+    store_le(p + 2 * d, static_cast<std::uint64_t>(b.lo[d]), 2);
+    store_le(p + 8 + 2 * d, static_cast<std::uint64_t>(b.hi[d]), 2);
   }
 }
 
-std::int64_t Instr::get(std::string_view field) const { return scalar(must_find(op, field).index); }
-void Instr::set(std::string_view field, std::int64_t value) {
-  set_scalar(must_find(op, field).index, value);
+std::int64_t Instr::get(std::string_view field) const {
+  return scalar(field_slot(op, field).index);
 }
-Box Instr::box(std::string_view field) const { return box_at(must_find(op, field).index); }
+void Instr::set(std::string_view field, std::int64_t value) {
+  set_scalar(field_slot(op, field).index, value);
+}
+Box Instr::box(std::string_view field) const { return box_at(field_slot(op, field).index); }
 void Instr::set_box(std::string_view field, const Box& b) {
-  set_box_at(must_find(op, field).index, b);
+  set_box_at(field_slot(op, field).index, b);
 }
 
 }  // namespace gemini::assembler

@@ -36,7 +36,7 @@ struct Tensor {
   ir::TensorType type = ir::TensorType::ifmap;
   const ir::BufferEntry* entry = nullptr;  // first occurrence
   std::vector<std::uint32_t> accesses;     // events that read or write it, on this core
-  std::vector<std::uint32_t> writers;      // local events that write it
+  std::vector<std::uint32_t> writers;      // events that write it (other cores' sends too)
   // Its local writer waited for its own hazards (a load, credit or compute),
   // so anything it overlaps is ordered before it.
   bool ordered_after_hazards = false;
@@ -216,7 +216,6 @@ class Lowerer {
   }
   std::vector<std::vector<Tensor>> tensors_;            // per core
   std::vector<std::vector<std::uint32_t>> dead_order_;  // per core: tensors by last snapshot
-  // per core: (transfer, source core) -> tensors that receive it
   // per core: the tensors that receive a (transfer, source core), in tensor
   // order, and how long a prefix of them find_receiver(rising) found dead
   // (The tensors' snapshot ranges are copied in: the list is read for
@@ -522,10 +521,7 @@ void Lowerer::build_core_events(std::uint32_t c, const std::vector<std::int64_t>
         });
       };
       if (b.type == ir::TensorType::ifmap &&
-          (flagged ? b.cur_wl_ifmap.value_or(false)
-                   : std::any_of(b.transfer_id.begin(), b.transfer_id.end(), [&](TransferId x) {
-                       return std::find(ifmap_ids.begin(), ifmap_ids.end(), x) != ifmap_ids.end();
-                     })))
+          (flagged ? b.cur_wl_ifmap.value_or(false) : shares(ifmap_ids)))
         ins.push_back(t);
       if (b.type == ir::TensorType::weight && w.weight && shares(w.weight->transfer_id) && !wt)
         wt = t;

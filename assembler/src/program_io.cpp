@@ -13,9 +13,7 @@ namespace gemini::assembler {
 
 namespace {
 // A field's table entry, found once per (opcode, name) by the callers' statics.
-const Field& field_of(Opcode op, std::string_view name) {
-  return *find_field(*op_info(op), name)->field;
-}
+const Field& field_of(Opcode op, std::string_view name) { return *field_slot(op, name).field; }
 }  // namespace
 
 void append_comment(std::string& out, const Instr& in, const std::string* layer) {

@@ -28,7 +28,7 @@ const std::vector<OperandSlot>& operand_slots(Opcode op) {
   static const auto table = [] {
     std::array<std::vector<OperandSlot>, 256> t;
     for (const OpInfo& o : all_ops()) {
-      auto field = [&](std::string_view name) { return find_field(o, name)->field; };
+      auto field = [&](std::string_view name) { return field_slot(o.op, name).field; };
       for (const Field& f : o.fields) {
         if (f.access == Access::none) continue;
         const Field* bytes = nullptr;
@@ -97,7 +97,7 @@ struct SyncSlots {
   std::size_t send_to, send_transfer, sig_to, sig_kind, sig_transfer;
   std::size_t wt_kind, wt_transfer, wt_from, wt_count, wl_on, wl_count;
   SyncSlots() {
-    auto slot = [](Opcode op, std::string_view f) { return find_field(*op_info(op), f)->index; };
+    auto slot = [](Opcode op, std::string_view f) { return field_slot(op, f).index; };
     send_to = slot(Opcode::noc_send, "to");
     send_transfer = slot(Opcode::noc_send, "transfer");
     sig_to = slot(Opcode::signal, "to");
@@ -283,7 +283,7 @@ std::vector<std::string> verify_cores(const std::vector<const CoreProgram*>& cor
   // V2: Kahn over all instructions; what remains lies on or behind a cycle.
   {
     // Successors in one flat array (CSR), 32-bit: a program of more than
-    // 4G instructions is refused below.
+    // 4G instructions is refused above.
     const std::size_t total = base[n];
     std::vector<std::uint32_t> indeg(total, 0);
     std::vector<std::uint32_t> start(total + 1, 0);

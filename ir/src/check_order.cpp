@@ -5,10 +5,6 @@
 
 namespace gemini::ir::checks {
 
-void order(const Model& m, const TransferIndex& ix, Diagnostics& d) {
-  order(m, DependencyGraph(m, ix), d);
-}
-
 void order(const Model& m, const DependencyGraph& g, Diagnostics& d) {
   auto cycle = g.find_cycle();
   if (!cycle) return;

@@ -10,10 +10,7 @@ namespace {
 
 using assembler::Opcode;
 
-std::size_t slot(Opcode op, std::string_view name) {
-  const auto s = assembler::find_field(*assembler::op_info(op), name);
-  return s ? s->index : 0;
-}
+std::size_t slot(Opcode op, std::string_view name) { return assembler::field_slot(op, name).index; }
 
 struct FieldIndex {
   // Scalar and box slot indices (Instr::scalar, Instr::box_at), per opcode.

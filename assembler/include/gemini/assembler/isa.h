@@ -22,6 +22,9 @@ namespace gemini::assembler {
 
 inline constexpr std::size_t kInstrBytes = 64;
 inline constexpr std::size_t kHeaderBytes = 8;
+// The most fields an opcode has (checked against the table at compile time):
+// the size of the per-field tables of binding, encoding and slot lookup.
+inline constexpr std::size_t kMaxFields = 26;
 
 // The engine queues of a core. Instructions are dispatched in program order
 // into the queue of their engine; queues run concurrently, each in order.
@@ -145,6 +148,9 @@ struct FieldSlot {
   bool is_box;
 };
 std::optional<FieldSlot> find_field(const OpInfo& op, std::string_view name);
+// The same for a name the opcode must have (a name from the table, written
+// in code): a missing one is a bug and aborts.
+FieldSlot field_slot(Opcode op, std::string_view name);
 // The bytes a field of this type takes in the encoding.
 std::size_t field_width(FieldType t);
 // The same for field number `field` of the opcode (a table lookup).
