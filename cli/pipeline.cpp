@@ -12,26 +12,43 @@
 
 namespace gemini::cli {
 
+namespace {
+// User plus system CPU time of the process so far, in seconds.
+double cpu_seconds(const rusage& u) {
+  auto s = [](const timeval& t) { return static_cast<double>(t.tv_sec) + t.tv_usec * 1e-6; };
+  return s(u.ru_utime) + s(u.ru_stime);
+}
+}  // namespace
+
 PhaseTimer::PhaseTimer()
-    : on_(std::getenv("GEMINI_PHASES") != nullptr),
-      t_(std::chrono::steady_clock::now()),
-      sub_(t_) {}
+    : on_(std::getenv("GEMINI_PHASES") != nullptr), t_(std::chrono::steady_clock::now()), sub_(t_) {
+  if (!on_) return;
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  cpu_t_ = cpu_sub_ = cpu_seconds(u);
+}
 
 void PhaseTimer::mark(const char* phase) {
   const auto now = std::chrono::steady_clock::now();
   const bool is_sub = std::string_view(phase).find('/') != std::string_view::npos;
   const auto since = is_sub ? sub_ : t_;
-  if (on_) {
-    // Peak resident memory and page faults so far: first touches of fresh
-    // memory cost microseconds each, so they show up in the phase times.
-    rusage u{};
-    getrusage(RUSAGE_SELF, &u);
-    std::cerr << "phase " << phase << ": " << std::chrono::duration<double>(now - since).count()
-              << " s (peak RSS " << u.ru_maxrss / 1024 << " MB, " << u.ru_minflt
-              << " page faults)\n";
-  }
+  if (!on_) return;
+  // CPU time of all threads in the phase (more than the wall time where it
+  // runs in parallel), peak resident memory and page faults so far: first
+  // touches of fresh memory cost microseconds each, so they show up in the
+  // phase times.
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  const double cpu = cpu_seconds(u);
+  std::cerr << "phase " << phase << ": " << std::chrono::duration<double>(now - since).count()
+            << " s (cpu " << cpu - (is_sub ? cpu_sub_ : cpu_t_) << " s, peak RSS "
+            << u.ru_maxrss / 1024 << " MB, " << u.ru_minflt << " page faults)\n";
   sub_ = now;
-  if (!is_sub) t_ = now;
+  cpu_sub_ = cpu;
+  if (!is_sub) {
+    t_ = now;
+    cpu_t_ = cpu;
+  }
 }
 
 StatusLine::StatusLine(bool enabled)

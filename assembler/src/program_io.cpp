@@ -132,17 +132,6 @@ void write_core(const LoweredCore& c, const std::filesystem::path& dir, CoreFile
   std::span<const std::uint8_t> body;
   if (!encode_program_view(c.program, header, body, out.error)) return;
   const std::string stem = "core_" + std::to_string(c.program.core_id);
-  // Instructions of one workload come in runs: its layer is looked up once a run.
-  std::uint32_t workload = 0xffffffffu;
-  const std::string* layer = nullptr;
-  const std::string text = print_program_to(c.program, [&](std::string& out, const Instr& in) {
-    if (in.workload != workload) {
-      workload = in.workload;
-      auto it = c.layers.find(workload);
-      layer = it == c.layers.end() ? nullptr : &it->second;
-    }
-    append_comment(out, in, layer);
-  });
   std::array<std::int64_t, 256> ops{};
   std::array<std::int64_t, kEngines> moved{};
   for (const Instr& in : c.program.instrs) {
@@ -153,10 +142,32 @@ void write_core(const LoweredCore& c, const std::filesystem::path& dir, CoreFile
     if (ops[op] != 0) out.per_op[op_info(static_cast<Opcode>(op))->mnemonic] = ops[op];
   for (std::size_t e = 0; e < kEngines; ++e)
     if (moved[e] != 0) out.per_engine[to_string(static_cast<Engine>(e))] = moved[e];
-  if (!write_file(dir / partial(stem + ".bin"), {header.data(), header.size()}, body) ||
-      !write_file(dir / partial(stem + ".s"),
-                  {reinterpret_cast<const std::uint8_t*>(text.data()), text.size()}))
-    out.error = "cannot write " + (dir / stem).string();
+  if (!write_file(dir / partial(stem + ".bin"), {header.data(), header.size()}, body)) {
+    out.error = "cannot write " + (dir / (stem + ".bin")).string();
+    return;
+  }
+  // The listing goes out in pieces as it is printed (tens of MB for a large
+  // program, never in memory at once). Instructions of one workload come in
+  // runs: its layer is looked up once a run.
+  std::uint32_t workload = 0xffffffffu;
+  const std::string* layer = nullptr;
+  std::ofstream f(dir / partial(stem + ".s"), std::ios::binary);
+  const bool printed = f && print_program_chunked(
+                                c.program,
+                                [&](std::string& text, const Instr& in) {
+                                  if (in.workload != workload) {
+                                    workload = in.workload;
+                                    auto it = c.layers.find(workload);
+                                    layer = it == c.layers.end() ? nullptr : &it->second;
+                                  }
+                                  append_comment(text, in, layer);
+                                },
+                                [&](std::string_view piece) {
+                                  f.write(piece.data(), static_cast<std::streamsize>(piece.size()));
+                                  return static_cast<bool>(f);
+                                });
+  f.close();
+  if (!printed || !f) out.error = "cannot write " + (dir / (stem + ".s")).string();
 }
 
 }  // namespace

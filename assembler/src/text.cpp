@@ -1,11 +1,14 @@
 #include "gemini/assembler/text.h"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
+
+#include "little_endian.h"
 
 namespace gemini::assembler {
 
@@ -29,28 +32,13 @@ std::optional<std::int64_t> index_of(const std::string_view (&names)[N], std::st
   return std::nullopt;
 }
 
-// Writes a line into a buffer that is known to be large enough for it
-// (kLineBytes, checked against the table once).
-class LineWriter {
- public:
-  explicit LineWriter(char* p) : p_(p) {}
-  void put(char c) { *p_++ = c; }
-  void put(std::string_view s) {
-    std::memcpy(p_, s.data(), s.size());
-    p_ += s.size();
-  }
-  void put_int(std::int64_t v) { p_ = std::to_chars(p_, p_ + 20, v).ptr; }
-  char* end() const { return p_; }
-
- private:
-  char* p_;
-};
-
 // The longest text of a field's value: a 20-character number (an int64
 // with its sign) or enumeration name, or a box of eight of them.
 constexpr std::size_t kValueBytes = 20;
 constexpr std::size_t kBoxBytes = 2 * (2 + 4 * kValueBytes + 3) + 1;
 constexpr std::size_t kLineBytes = 4096;
+// The padded length of a mnemonic or of a " name=" before a value.
+constexpr std::size_t kPrefixBytes = 32;
 
 // Every opcode's longest printed line fits kLineBytes (the table is fixed,
 // so this holds or fails on the first print).
@@ -59,52 +47,10 @@ bool lines_fit() {
     std::size_t n = op.mnemonic.size() + 3 + kValueBytes;  // "q=<engine>"
     for (const Field& f : op.fields)
       n += 2 + f.name.size() + (f.type == FieldType::box ? kBoxBytes : kValueBytes);
-    n += 1 + op.flag_name.size() + 4 + kValueBytes;  // flag, " wl=<id>"
-    if (n > kLineBytes) return false;
+    n += 1 + op.flag_name.size() + 4 + kValueBytes;   // flag, " wl=<id>"
+    if (n + kPrefixBytes > kLineBytes) return false;  // print_to's fixed-size copies
   }
   return true;
-}
-
-// A field's value as text: its name for enumerations, else the number.
-void put_value(LineWriter& out, const Field& f, std::int64_t v) {
-  auto name = [&](auto& names) {
-    if (v >= 0 && static_cast<std::size_t>(v) < std::size(names))
-      out.put(names[static_cast<std::size_t>(v)]);
-    else
-      out.put_int(v);
-  };
-  switch (f.type) {
-    case FieldType::engine:
-      out.put(to_string(static_cast<Engine>(v)));
-      return;
-    case FieldType::token_kind:
-      return name(kTokenKinds);
-    case FieldType::vp_op:
-      return name(kVpOps);
-    case FieldType::cut_mode:
-      return name(kCutModes);
-    case FieldType::wl0_src:
-      return name(kWl0Srcs);
-    case FieldType::loop_order:
-      out.put(loop_order_name(static_cast<std::uint8_t>(v)));
-      return;
-    default:
-      out.put_int(v);
-  }
-}
-
-void put_box(LineWriter& out, const Box& b) {
-  out.put('[');
-  for (int d = 0; d < 4; ++d) {
-    if (d) out.put(',');
-    out.put_int(b.lo[d]);
-  }
-  out.put("]:[");
-  for (int d = 0; d < 4; ++d) {
-    if (d) out.put(',');
-    out.put_int(b.hi[d]);
-  }
-  out.put(']');
 }
 
 std::optional<std::int64_t> parse_int(std::string_view s) {
@@ -168,6 +114,127 @@ std::optional<Box> parse_box(std::string_view s) {
 
 }  // namespace
 
+namespace {
+
+// How an opcode's line is printed, worked out once from the table (the
+// printer writes tens of MB of listings): the text before each value
+// (" name="), copied as one fixed-size block, and where and how its value
+// is read and named.
+struct FieldPrint {
+  std::array<char, kPrefixBytes> prefix{};
+  std::size_t prefix_len = 0;
+  std::size_t offset = 0;  // into the payload
+  std::size_t width = 0;
+  FieldType type = FieldType::u8;
+  const std::string_view* names = nullptr;  // enumerations: value -> name
+  std::size_t name_count = 0;
+};
+struct OpPrint {
+  bool known = false;
+  std::array<char, kPrefixBytes> head{};  // the mnemonic
+  std::size_t head_len = 0;
+  bool queue = false;  // prints " q=<engine>"
+  std::vector<FieldPrint> fields;
+  std::string_view flag;
+};
+
+std::array<char, kPrefixBytes> padded(std::string_view a, std::string_view b = {},
+                                      std::string_view c = {}) {
+  std::array<char, kPrefixBytes> out{};
+  if (a.size() + b.size() + c.size() > kPrefixBytes) {
+    std::fprintf(stderr, "gemini: internal error: field name \"%s\" too long to print\n",
+                 std::string(b).c_str());
+    std::abort();
+  }
+  std::size_t n = 0;
+  for (std::string_view piece : {a, b, c})
+    for (char ch : piece) out[n++] = ch;
+  return out;
+}
+
+const std::array<OpPrint, 256>& print_plans() {
+  static const std::array<OpPrint, 256> plans = [] {
+    static const std::array<std::string_view, kEngines> engines = [] {
+      std::array<std::string_view, kEngines> e{};
+      for (std::size_t i = 0; i < kEngines; ++i) e[i] = to_string(static_cast<Engine>(i));
+      return e;
+    }();
+    static const std::array<std::string_view, 24> loops = [] {
+      std::array<std::string_view, 24> l{};
+      for (std::size_t i = 0; i < l.size(); ++i)
+        l[i] = loop_order_name(static_cast<std::uint8_t>(i));
+      return l;
+    }();
+    std::array<OpPrint, 256> t{};
+    for (const OpInfo& op : all_ops()) {
+      OpPrint& p = t[static_cast<std::size_t>(op.op)];
+      p.known = true;
+      p.head = padded(op.mnemonic);
+      p.head_len = op.mnemonic.size();
+      p.queue = op.engine == Engine::kCount;
+      p.flag = op.flag_name;
+      for (const Field& f : op.fields) {
+        FieldPrint x;
+        x.prefix = padded(" ", f.name, "=");
+        x.prefix_len = f.name.size() + 2;
+        x.offset = f.offset - kHeaderBytes;
+        x.width = field_width(f.type);
+        x.type = f.type;
+        auto names = [&](const auto& list) {
+          x.names = std::data(list);
+          x.name_count = std::size(list);
+        };
+        switch (f.type) {
+          case FieldType::engine:
+            names(engines);
+            break;
+          case FieldType::token_kind:
+            names(kTokenKinds);
+            break;
+          case FieldType::vp_op:
+            names(kVpOps);
+            break;
+          case FieldType::cut_mode:
+            names(kCutModes);
+            break;
+          case FieldType::wl0_src:
+            names(kWl0Srcs);
+            break;
+          case FieldType::loop_order:
+            names(loops);
+            break;
+          default:
+            break;
+        }
+        p.fields.push_back(x);
+      }
+    }
+    return t;
+  }();
+  return plans;
+}
+
+// Decimal digits of 00..99, for the printer's small numbers.
+constexpr char kDigitPairs[] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
+// Appends the decimal text of v; the values of a listing are mostly small.
+char* put_number(char* p, std::int64_t v) {
+  if (v >= 0 && v < 10) {
+    *p = static_cast<char>('0' + v);
+    return p + 1;
+  }
+  if (v >= 10 && v < 100) {
+    std::memcpy(p, kDigitPairs + 2 * v, 2);
+    return p + 2;
+  }
+  return std::to_chars(p, p + kValueBytes, v).ptr;
+}
+
+}  // namespace
+
 void print_to(std::string& out, const Instr& in) {
   static const bool fit = lines_fit();
   if (!fit) {
@@ -175,32 +242,65 @@ void print_to(std::string& out, const Instr& in) {
                  kLineBytes);
     std::abort();
   }
-  const OpInfo& op = in.info();
-  std::array<char, kLineBytes> buf;
-  LineWriter w(buf.data());
-  w.put(op.mnemonic);
-  if (op.engine == Engine::kCount) {
-    w.put(" q=");
-    w.put(to_string(in.queue));
+  const OpPrint& op = print_plans()[static_cast<std::size_t>(in.op)];
+  if (!op.known) {
+    std::fprintf(stderr, "gemini: internal error: printing opcode 0x%02x, which has no entry\n",
+                 static_cast<unsigned>(in.op));
+    std::abort();
   }
-  for (const Field& f : op.fields) {
-    w.put(' ');
-    w.put(f.name);
-    w.put('=');
-    if (f.type == FieldType::box)
-      put_box(w, in.box_value(f));
-    else
-      put_value(w, f, in.value(f));
+  std::array<char, kLineBytes> buf;
+  char* p = buf.data();
+  // Fixed-size copies of the padded prefixes overrun what a line needs by
+  // less than kPrefixBytes; lines_fit() leaves that much room.
+  std::memcpy(p, op.head.data(), kPrefixBytes);
+  p += op.head_len;
+  if (op.queue) {
+    std::memcpy(p, " q=", 3);
+    const std::string_view e = to_string(in.queue);
+    std::memcpy(p + 3, e.data(), e.size());
+    p += 3 + e.size();
+  }
+  const std::uint8_t* payload = in.payload.data();
+  for (const FieldPrint& f : op.fields) {
+    std::memcpy(p, f.prefix.data(), kPrefixBytes);
+    p += f.prefix_len;
+    const std::uint8_t* at = payload + f.offset;
+    if (f.type == FieldType::box) {
+      *p++ = '[';
+      for (std::size_t k = 0; k < 8; ++k) {
+        if (k == 4) {
+          std::memcpy(p, "]:[", 3);
+          p += 3;
+        } else if (k != 0) {
+          *p++ = ',';
+        }
+        p = put_number(p, static_cast<std::int64_t>(detail::load_le(at + 2 * k, 2)));
+      }
+      *p++ = ']';
+      continue;
+    }
+    const std::uint64_t raw = detail::load_le(at, f.width);
+    const std::int64_t v = f.type == FieldType::i32
+                               ? static_cast<std::int32_t>(static_cast<std::uint32_t>(raw))
+                               : static_cast<std::int64_t>(raw);
+    if (f.names && v >= 0 && static_cast<std::uint64_t>(v) < f.name_count) {
+      const std::string_view name = f.names[v];
+      std::memcpy(p, name.data(), name.size());
+      p += name.size();
+    } else {
+      p = put_number(p, v);
+    }
   }
   if (in.flags & 1) {
-    w.put(' ');
-    w.put(op.flag_name);
+    *p++ = ' ';
+    std::memcpy(p, op.flag.data(), op.flag.size());
+    p += op.flag.size();
   }
   if (in.workload != 0xffffffffu) {
-    w.put(" wl=");
-    w.put_int(in.workload);
+    std::memcpy(p, " wl=", 4);
+    p = put_number(p + 4, in.workload);
   }
-  out.append(buf.data(), static_cast<std::size_t>(w.end() - buf.data()));
+  out.append(buf.data(), static_cast<std::size_t>(p - buf.data()));
 }
 
 std::string print(const Instr& in) {
@@ -214,9 +314,15 @@ std::string print_program(const CoreProgram& p, const CommentFn& comment) {
   return print_program_to(p, [&](std::string& out, const Instr& in) { out += comment(in); });
 }
 
-std::string print_program_to(const CoreProgram& p, const AppendCommentFn& comment) {
-  std::string out = ".core " + std::to_string(p.core_id) + "\n";
-  out.reserve(p.instrs.size() * 200);
+namespace {
+// The program's text appended to `out`; with a sink, each time `out` holds
+// `chunk` bytes or more it is handed over and emptied (whole lines), and
+// what is left at the end is handed over too.
+bool print_lines(const CoreProgram& p, const AppendCommentFn& comment, std::string& out,
+                 const TextSink* sink, std::size_t chunk) {
+  out += ".core ";
+  append_int(out, p.core_id);
+  out += '\n';
   for (const Instr& in : p.instrs) {
     print_to(out, in);
     if (comment) {
@@ -227,8 +333,29 @@ std::string print_program_to(const CoreProgram& p, const AppendCommentFn& commen
       if (out.size() == text) out.resize(mark);  // no comment: no "; "
     }
     out += '\n';
+    if (sink && out.size() >= chunk) {
+      if (!(*sink)(out)) return false;
+      out.clear();
+    }
   }
+  return !sink || out.empty() || (*sink)(out);
+}
+}  // namespace
+
+std::string print_program_to(const CoreProgram& p, const AppendCommentFn& comment) {
+  std::string out;
+  out.reserve(p.instrs.size() * 200 + 32);
+  print_lines(p, comment, out, nullptr, 0);
   return out;
+}
+
+bool print_program_chunked(const CoreProgram& p, const AppendCommentFn& comment,
+                           const TextSink& sink, std::size_t chunk) {
+  std::string out;
+  // A line (kLineBytes and a comment) is far shorter than the margin, so the
+  // buffer keeps its first size.
+  out.reserve(std::min<std::size_t>(chunk, std::size_t{1} << 30) + 4096);
+  return print_lines(p, comment, out, &sink, chunk);
 }
 
 std::optional<Instr> parse_instr(std::string_view line, ParseError& err) {

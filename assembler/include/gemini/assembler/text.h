@@ -32,6 +32,12 @@ std::string print_program(const CoreProgram& p, const CommentFn& comment = {});
 // appended: no comment); listings of large programs use it.
 using AppendCommentFn = std::function<void(std::string& out, const Instr&)>;
 std::string print_program_to(const CoreProgram& p, const AppendCommentFn& comment);
+// The same text handed to `sink` in pieces of about `chunk` bytes (whole
+// lines), one reused buffer: a listing of tens of MB is written without
+// ever being in memory at once. False as soon as `sink` returns false.
+using TextSink = std::function<bool(std::string_view)>;
+bool print_program_chunked(const CoreProgram& p, const AppendCommentFn& comment,
+                           const TextSink& sink, std::size_t chunk = std::size_t{1} << 18);
 
 struct ParseError {
   std::size_t line = 0, column = 0;
