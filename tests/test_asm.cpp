@@ -262,6 +262,29 @@ TEST(Verifier, CrossCoreCycle) {
   EXPECT_NE(p[0].find("core 1 #1 signal"), std::string::npos) << p[0];
 }
 
+TEST(Verifier, DeadlockReportWalksBackToTheCycle) {
+  // Core 0's PE waits for its DMA, whose load waits for the PE's compute;
+  // core 1 waits for core 0's signal behind the PE. The report starts at
+  // the first instruction that never retires (core 0 #0) and follows the
+  // unfinished predecessors (queue order first, then the wait) round the
+  // cycle.
+  const std::string pe =
+      "pe_run ifmap=0 ifmap_bytes=64 weight=0 weight_bytes=0 ofmap=512 ofmap_bytes=64 ifmap_box=" +
+      kBox + " ofmap_box=" + kBox + "\n";
+  const std::string load =
+      "dma_in l2=128 bytes=64 dram=0 transfer=1 dst_box=" + kBox + " src_box=" + kBox + "\n";
+  const auto a = program(0, "wait_local q=pe on=dma_in count=1\n" + pe +
+                                "wait_local q=dma_in on=pe count=2\n" + load +
+                                "signal q=pe kind=credit transfer=3 to=1 grant=0 grant_bytes=0\n"
+                                "end\n");
+  const auto b = program(1, "wait_token q=ctrl kind=credit transfer=3 from=0 count=1\nend\n");
+  const auto p = verify({a, b}, {1024, 4096});
+  ASSERT_EQ(p.size(), 1u);
+  EXPECT_EQ(p[0],
+            "deadlock: core 0 #1 pe_run -> core 0 #2 wait_local -> core 0 #0 wait_local -> core "
+            "0 #0 wait_local");
+}
+
 TEST(Verifier, WriteAfterReadWithoutWait) {
   // The PE reads [0,64); the DMA then overwrites it with no wait between.
   const std::string read =

@@ -115,11 +115,13 @@ struct SyncSlots {
 // A token sent to a core, as its receiver looks it up: (sending core id,
 // transfer << 2 | kind), then the sending instruction's global number, so
 // that the sends of one token sort into a run in program order. Packed
-// without loss: transfers are u32 fields, kinds take two bits.
+// without loss: transfers are u32 fields, kinds take two bits. The sending
+// instruction's queue (core index * kEngines + engine) rides along for V2.
 struct Produced {
   std::int64_t from;
   std::uint64_t transfer_kind;
   std::uint32_t instr;
+  std::uint32_t queue = 0;
   bool operator<(const Produced& o) const {
     return std::tie(from, transfer_kind, instr) < std::tie(o.from, o.transfer_kind, o.instr);
   }
@@ -199,7 +201,9 @@ std::vector<std::string> verify_cores(const std::vector<const CoreProgram*>& cor
       }
       if (r)
         sends[c].push_back(
-            {*r, Produced{cores[c]->core_id, tk, static_cast<std::uint32_t>(base[c] + i)}});
+            {*r, Produced{cores[c]->core_id, tk, static_cast<std::uint32_t>(base[c] + i),
+                          static_cast<std::uint32_t>(c * kEngines +
+                                                     static_cast<std::size_t>(in.queue))}});
     }
   });
   // received[r]: the tokens sent to core r, sorted, so that the sends of
@@ -222,26 +226,23 @@ std::vector<std::string> verify_cores(const std::vector<const CoreProgram*>& cor
            std::string(cores[c]->instrs[i].info().mnemonic);
   };
 
-  // V1 and the edges of V2: each instruction has at most two predecessors,
-  // the previous instruction of its queue and what it waits for.
+  // V1 and the edges of V2: besides the previous instruction of its queue,
+  // an instruction waits for at most one other, the one whose retirement
+  // its wait names.
+  // Queue k * kEngines + e is queue e of core k.
   constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
-  std::vector<std::array<std::uint32_t, 2>> preds(base[n], {kNone, kNone});
-  auto add_pred = [&](std::size_t g, std::size_t p) {
-    preds[g][preds[g][0] == kNone ? 0 : 1] = static_cast<std::uint32_t>(p);
+  struct Wait {
+    std::uint32_t instr = kNone;  // what it waits for, or kNone
+    std::uint32_t queue = 0;      // that instruction's queue
   };
+  std::vector<Wait> waits_for(base[n]);
   ir::parallel_for(n, [&](std::size_t c) {
     // The tokens this core can wait for (those sent to the last core with
     // its id, which is where index sends them).
     const std::vector<Produced>& tokens = received[index.at(cores[c]->core_id)];
-    std::array<std::size_t, kEngines> last{};
-    std::array<bool, kEngines> have{};
     for (std::size_t i = 0; i < cores[c]->instrs.size(); ++i) {
       const Instr& in = cores[c]->instrs[i];
-      const auto q = static_cast<std::size_t>(in.queue);
       const std::size_t g = base[c] + i;
-      if (have[q]) add_pred(g, last[q]);
-      last[q] = g;
-      have[q] = true;
       if (in.op == Opcode::wait_local) {
         const auto on = static_cast<std::size_t>(in.scalar(sl.wl_on));
         const auto cnt = static_cast<std::size_t>(in.scalar(sl.wl_count));
@@ -258,7 +259,8 @@ std::vector<std::string> verify_cores(const std::vector<const CoreProgram*>& cor
                            std::to_string(queues[c][on].size()));
           continue;
         }
-        add_pred(g, base[c] + queues[c][on][cnt - 1]);
+        waits_for[g] = {static_cast<std::uint32_t>(base[c] + queues[c][on][cnt - 1]),
+                        static_cast<std::uint32_t>(c * kEngines + on)};
       } else if (in.op == Opcode::wait_token) {
         const Produced key{in.scalar(sl.wt_from),
                            transfer_kind(in.scalar(sl.wt_transfer), in.scalar(sl.wt_kind)), 0};
@@ -275,60 +277,91 @@ std::vector<std::string> verify_cores(const std::vector<const CoreProgram*>& cor
                            std::to_string(have_n) + " are ever sent to this core");
           continue;
         }
-        add_pred(g, lo[static_cast<std::ptrdiff_t>(cnt) - 1].instr);
+        const Produced& w = lo[static_cast<std::ptrdiff_t>(cnt) - 1];
+        waits_for[g] = {w.instr, w.queue};
       }
     }
   });
   found.drain_into(problems);
-  // V2: Kahn over all instructions; what remains lies on or behind a cycle.
+  // V2: every queue retires in order, and an instruction that waits
+  // retires once what it waits for has. Queues advance as far as they can;
+  // one that stops at a wait is parked on the queue it waits for and woken
+  // when that queue passes the instruction. What never retires lies on or
+  // behind a cycle. (The same fixpoint as Kahn's algorithm over the
+  // queue-order and wait edges, without building the edge lists.)
   {
-    // Successors in one flat array (CSR), 32-bit: a program of more than
-    // 4G instructions is refused above.
-    const std::size_t total = base[n];
-    std::vector<std::uint32_t> indeg(total, 0);
-    std::vector<std::uint32_t> start(total + 1, 0);
-    for (std::size_t g = 0; g < total; ++g)
-      for (std::uint32_t p : preds[g])
-        if (p != kNone) {
-          ++start[p + 1];
-          ++indeg[g];
+    auto core_of = [&](std::size_t g) {
+      return static_cast<std::size_t>(std::upper_bound(base.begin(), base.end(), g) -
+                                      base.begin()) -
+             1;
+    };
+    // retired[k] counts queue k's retired instructions, so instruction g
+    // has retired iff retired[queue_of(g)] >= qpos[g].
+    auto queue_of = [&](std::size_t g) {
+      const std::size_t c = core_of(g);
+      return c * kEngines + static_cast<std::size_t>(cores[c]->instrs[g - base[c]].queue);
+    };
+    std::vector<std::uint32_t> retired(n * kEngines, 0);
+    struct Parked {
+      std::uint32_t until;  // the position the queue must pass
+      std::uint32_t queue;  // the parked queue
+    };
+    std::vector<std::vector<Parked>> parked(n * kEngines);
+    std::vector<std::uint32_t> work;
+    for (std::size_t k = 0; k < n * kEngines; ++k)
+      if (!queues[k / kEngines][k % kEngines].empty())
+        work.push_back(static_cast<std::uint32_t>(k));
+    while (!work.empty()) {
+      const std::uint32_t k = work.back();
+      work.pop_back();
+      const std::size_t c = k / kEngines;
+      const std::vector<std::uint32_t>& list = queues[c][k % kEngines];
+      std::uint32_t& done = retired[k];
+      while (done < list.size()) {
+        const Wait& w = waits_for[base[c] + list[done]];
+        if (w.instr != kNone && retired[w.queue] < qpos[w.instr]) {
+          parked[w.queue].push_back({qpos[w.instr], k});
+          break;
         }
-    for (std::size_t g = 0; g < total; ++g) start[g + 1] += start[g];
-    std::vector<std::uint32_t> succ(start[total]), fill(start.begin(), start.end() - 1);
-    for (std::size_t g = 0; g < total; ++g)
-      for (std::uint32_t p : preds[g])
-        if (p != kNone) succ[fill[p]++] = static_cast<std::uint32_t>(g);
-    std::vector<std::uint32_t> ready;
-    for (std::size_t g = 0; g < total; ++g)
-      if (indeg[g] == 0) ready.push_back(static_cast<std::uint32_t>(g));
-    std::size_t done = 0;
-    while (!ready.empty()) {
-      const std::uint32_t g = ready.back();
-      ready.pop_back();
-      ++done;
-      for (std::uint32_t k = start[g]; k < start[g + 1]; ++k)
-        if (--indeg[succ[k]] == 0) ready.push_back(succ[k]);
+        ++done;
+      }
+      std::vector<Parked>& waiting = parked[k];
+      for (std::size_t i = 0; i < waiting.size();) {
+        if (waiting[i].until <= done) {
+          work.push_back(waiting[i].queue);
+          waiting[i] = waiting.back();
+          waiting.pop_back();
+        } else {
+          ++i;
+        }
+      }
     }
-    if (done != base[n]) {
-      auto where = [&](std::size_t g) {
-        const std::size_t c =
-            static_cast<std::size_t>(std::upper_bound(base.begin(), base.end(), g) - base.begin()) -
-            1;
-        return name(c, g - base[c]);
-      };
+    bool all_retired = true;
+    for (std::size_t k = 0; k < n * kEngines; ++k)
+      all_retired &= retired[k] == queues[k / kEngines][k % kEngines].size();
+    if (!all_retired) {
+      auto unfinished = [&](std::size_t g) { return retired[queue_of(g)] < qpos[g]; };
       std::size_t g = 0;
-      while (indeg[g] == 0) ++g;
-      // Walk back through unfinished predecessors until a node repeats.
+      while (!unfinished(g)) ++g;
+      auto where = [&](std::size_t x) {
+        const std::size_t c = core_of(x);
+        return name(c, x - base[c]);
+      };
+      // Walk back through unfinished predecessors (the previous instruction
+      // of the queue first, then the waited-for one) until a node repeats.
       std::vector<std::size_t> path;
       std::unordered_map<std::size_t, std::size_t> seen;
       while (!seen.count(g)) {
         seen[g] = path.size();
         path.push_back(g);
-        for (std::uint32_t p : preds[g])
-          if (p != kNone && indeg[p] > 0) {
-            g = p;
-            break;
-          }
+        const std::size_t c = core_of(g);
+        const std::uint32_t pos = qpos[g];
+        const auto& list = queues[c][static_cast<std::size_t>(cores[c]->instrs[g - base[c]].queue)];
+        if (pos >= 2 && unfinished(base[c] + list[pos - 2])) {
+          g = base[c] + list[pos - 2];
+        } else if (waits_for[g].instr != kNone && unfinished(waits_for[g].instr)) {
+          g = waits_for[g].instr;
+        }
       }
       std::string chain;
       for (std::size_t k = path.size(); k-- > seen[g];) chain += where(path[k]) + " -> ";
@@ -342,8 +375,24 @@ std::vector<std::string> verify_cores(const std::vector<const CoreProgram*>& cor
   const ir::RingRegion l2{0, lim.l2_bytes};
   ir::parallel_for(n, [&](std::size_t c) {
     const auto& ins = cores[c]->instrs;
-    std::vector<std::array<std::uint32_t, kEngines>> vc(ins.size());
-    std::array<std::optional<std::size_t>, kEngines> prev{};
+    // Vector clocks: for each queue, how many of its instructions are
+    // ordered before an instruction. Kept for the latest instruction of each
+    // queue and for the instructions a wait_local of this core names (the
+    // only earlier clocks read), not for every instruction.
+    using Clock = std::array<std::uint32_t, kEngines>;
+    std::vector<std::uint32_t> snapshot_of(ins.size(), kNone);
+    std::vector<Clock> snapshots;
+    for (std::size_t i = 0; i < ins.size(); ++i) {
+      const Wait& w = waits_for[base[c] + i];
+      if (ins[i].op != Opcode::wait_local || w.instr == kNone) continue;
+      const std::size_t j = w.instr - base[c];
+      if (j < i && snapshot_of[j] == kNone) {
+        snapshot_of[j] = static_cast<std::uint32_t>(snapshots.size());
+        snapshots.emplace_back();
+      }
+    }
+    std::array<Clock, kEngines> latest{};          // of the latest instruction of each queue
+    std::array<std::uint32_t, kEngines> issued{};  // instructions of each queue so far
     struct Read {
       ir::Footprint s;
       std::size_t instr;
@@ -354,23 +403,23 @@ std::vector<std::string> verify_cores(const std::vector<const CoreProgram*>& cor
     for (std::size_t i = 0; i < ins.size(); ++i) {
       const Instr& in = ins[i];
       const auto q = static_cast<std::size_t>(in.queue);
-      std::array<std::uint32_t, kEngines> k{};
-      if (prev[q]) {
-        k = vc[*prev[q]];
-        k[q] = std::max(k[q], qpos[base[c] + *prev[q]]);
-      }
+      Clock k = latest[q];
+      k[q] = std::max(k[q], issued[q]);  // the queue's earlier instructions
       if (in.op == Opcode::wait_local) {
         const auto on = static_cast<std::size_t>(in.scalar(sl.wl_on));
         const auto cnt = static_cast<std::size_t>(in.scalar(sl.wl_count));
         if (on < kEngines) k[on] = std::max<std::uint32_t>(k[on], static_cast<std::uint32_t>(cnt));
         if (on < kEngines && cnt > 0 && cnt <= queues[c][on].size()) {
           const std::size_t j = queues[c][on][cnt - 1];
-          if (j < i)
-            for (std::size_t e = 0; e < kEngines; ++e) k[e] = std::max(k[e], vc[j][e]);
+          if (j < i) {
+            const Clock& kj = snapshots[snapshot_of[j]];
+            for (std::size_t e = 0; e < kEngines; ++e) k[e] = std::max(k[e], kj[e]);
+          }
         }
       }
-      vc[i] = k;
-      prev[q] = i;
+      latest[q] = k;
+      ++issued[q];
+      if (snapshot_of[i] != kNone) snapshots[snapshot_of[i]] = k;
 
       const Accesses xs = accesses(in);
       for (const MemAccess& x : xs) {
@@ -391,7 +440,7 @@ std::vector<std::string> verify_cores(const std::vector<const CoreProgram*>& cor
             ++it;
             continue;
           }
-          const bool ordered = it->queue == q || vc[i][it->queue] >= it->pos;
+          const bool ordered = it->queue == q || k[it->queue] >= it->pos;
           if (!ordered)
             found.add(c, name(c, i) + ": writes [" + std::to_string(x.addr) + ", " +
                              std::to_string(x.addr + x.bytes) + ") which " + name(c, it->instr) +
