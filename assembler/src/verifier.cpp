@@ -161,6 +161,18 @@ std::vector<std::string> verify_cores(const std::vector<const CoreProgram*>& cor
   Problems found(n, max_problems);
   std::unordered_map<std::int32_t, std::size_t> index;
   for (std::size_t c = 0; c < n; ++c) index[cores[c]->core_id] = c;
+  // The same as a table for the usual small non-negative ids (every send
+  // and signal looks its receiver up).
+  std::vector<std::uint32_t> index_table;
+  if (std::all_of(cores.begin(), cores.end(),
+                  [](const CoreProgram* p) { return p->core_id >= 0 && p->core_id < (1 << 16); })) {
+    std::int32_t top = 0;
+    for (const CoreProgram* p : cores) top = std::max(top, p->core_id);
+    index_table.assign(static_cast<std::size_t>(top) + 1,
+                       std::numeric_limits<std::uint32_t>::max());
+    for (const auto& [id, c] : index)
+      index_table[static_cast<std::size_t>(id)] = static_cast<std::uint32_t>(c);
+  }
 
   // Global numbering and per-queue positions.
   std::vector<std::size_t> base(n + 1, 0);
@@ -174,6 +186,12 @@ std::vector<std::string> verify_cores(const std::vector<const CoreProgram*>& cor
   std::vector<std::uint32_t> qpos(base[n]);
   std::vector<std::array<std::vector<std::uint32_t>, kEngines>> queues(n);
   auto receiver = [&](std::int64_t to) -> std::optional<std::uint32_t> {
+    if (!index_table.empty()) {
+      if (to < 0 || static_cast<std::uint64_t>(to) >= index_table.size()) return std::nullopt;
+      const std::uint32_t c = index_table[static_cast<std::size_t>(to)];
+      if (c == std::numeric_limits<std::uint32_t>::max()) return std::nullopt;
+      return c;
+    }
     if (to < std::numeric_limits<std::int32_t>::min() ||
         to > std::numeric_limits<std::int32_t>::max())
       return std::nullopt;
@@ -185,6 +203,9 @@ std::vector<std::string> verify_cores(const std::vector<const CoreProgram*>& cor
   std::vector<std::vector<std::pair<std::uint32_t, Produced>>> sends(n);
   ir::parallel_for(n, [&](std::size_t c) {
     const auto& ins = cores[c]->instrs;
+    std::array<std::size_t, kEngines> per_queue{};
+    for (const Instr& in : ins) ++per_queue[static_cast<std::size_t>(in.queue)];
+    for (std::size_t e = 0; e < kEngines; ++e) queues[c][e].reserve(per_queue[e]);
     for (std::size_t i = 0; i < ins.size(); ++i) {
       const Instr& in = ins[i];
       auto& q = queues[c][static_cast<std::size_t>(in.queue)];
