@@ -262,19 +262,27 @@ TEST(Verifier, CrossCoreCycle) {
   EXPECT_NE(p[0].find("core 1 #1 signal"), std::string::npos) << p[0];
 }
 
+// A pe_run reading [0, 64) and writing [512, 576); a dma_in writing
+// [l2, l2 + 64).
+std::string pe_run_line() {
+  return "pe_run ifmap=0 ifmap_bytes=64 weight=0 weight_bytes=0 ofmap=512 ofmap_bytes=64 "
+         "ifmap_box=" +
+         kBox + " ofmap_box=" + kBox + "\n";
+}
+std::string dma_in_line(int l2) {
+  return "dma_in l2=" + std::to_string(l2) + " bytes=64 dram=0 transfer=1 dst_box=" + kBox +
+         " src_box=" + kBox + "\n";
+}
+
 TEST(Verifier, DeadlockReportWalksBackToTheCycle) {
-  // Core 0's PE waits for its DMA, whose load waits for the PE's compute;
-  // core 1 waits for core 0's signal behind the PE. The report starts at
-  // the first instruction that never retires (core 0 #0) and follows the
-  // unfinished predecessors (queue order first, then the wait) round the
-  // cycle.
-  const std::string pe =
-      "pe_run ifmap=0 ifmap_bytes=64 weight=0 weight_bytes=0 ofmap=512 ofmap_bytes=64 ifmap_box=" +
-      kBox + " ofmap_box=" + kBox + "\n";
-  const std::string load =
-      "dma_in l2=128 bytes=64 dram=0 transfer=1 dst_box=" + kBox + " src_box=" + kBox + "\n";
-  const auto a = program(0, "wait_local q=pe on=dma_in count=1\n" + pe +
-                                "wait_local q=dma_in on=pe count=2\n" + load +
+  // Core 0: #0 (PE queue) waits for the DMA queue's first instruction, #2,
+  // which waits for the PE queue's second, #1, which is queued behind #0.
+  // Core 1 waits behind the cycle for a signal that never comes. The
+  // report starts at the first instruction that never retires (#0) and
+  // follows unfinished predecessors (queue order first, then the wait)
+  // until one repeats.
+  const auto a = program(0, "wait_local q=pe on=dma_in count=1\n" + pe_run_line() +
+                                "wait_local q=dma_in on=pe count=2\n" + dma_in_line(128) +
                                 "signal q=pe kind=credit transfer=3 to=1 grant=0 grant_bytes=0\n"
                                 "end\n");
   const auto b = program(1, "wait_token q=ctrl kind=credit transfer=3 from=0 count=1\nend\n");
@@ -287,11 +295,8 @@ TEST(Verifier, DeadlockReportWalksBackToTheCycle) {
 
 TEST(Verifier, WriteAfterReadWithoutWait) {
   // The PE reads [0,64); the DMA then overwrites it with no wait between.
-  const std::string read =
-      "pe_run ifmap=0 ifmap_bytes=64 weight=0 weight_bytes=0 ofmap=512 ofmap_bytes=64 ifmap_box=" +
-      kBox + " ofmap_box=" + kBox + "\n";
-  const std::string write =
-      "dma_in l2=32 bytes=64 dram=0 transfer=1 dst_box=" + kBox + " src_box=" + kBox + "\n";
+  const std::string read = pe_run_line();
+  const std::string write = dma_in_line(32);
   auto p = verify({program(0, read + write + "end\n")}, {1024, 4096});
   ASSERT_EQ(p.size(), 1u);
   EXPECT_EQ(p[0],

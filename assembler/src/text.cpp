@@ -220,6 +220,9 @@ constexpr char kDigitPairs[] =
     "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
     "8081828384858687888990919293949596979899";
 
+// Copies s to p (no terminator); returns the end.
+char* put_text(char* p, std::string_view s) { return std::copy(s.begin(), s.end(), p); }
+
 // Appends the decimal text of v; the values of a listing are mostly small.
 char* put_number(char* p, std::int64_t v) {
   if (v >= 0 && v < 10) {
@@ -255,10 +258,8 @@ void print_to(std::string& out, const Instr& in) {
   std::memcpy(p, op.head.data(), kPrefixBytes);
   p += op.head_len;
   if (op.queue) {
-    std::memcpy(p, " q=", 3);
-    const std::string_view e = to_string(in.queue);
-    std::memcpy(p + 3, e.data(), e.size());
-    p += 3 + e.size();
+    p = put_text(p, " q=");
+    p = put_text(p, to_string(in.queue));
   }
   const std::uint8_t* payload = in.payload.data();
   for (const FieldPrint& f : op.fields) {
@@ -269,8 +270,7 @@ void print_to(std::string& out, const Instr& in) {
       *p++ = '[';
       for (std::size_t k = 0; k < 8; ++k) {
         if (k == 4) {
-          std::memcpy(p, "]:[", 3);
-          p += 3;
+          p = put_text(p, "]:[");
         } else if (k != 0) {
           *p++ = ',';
         }
@@ -284,21 +284,17 @@ void print_to(std::string& out, const Instr& in) {
                                ? static_cast<std::int32_t>(static_cast<std::uint32_t>(raw))
                                : static_cast<std::int64_t>(raw);
     if (f.names && v >= 0 && static_cast<std::uint64_t>(v) < f.name_count) {
-      const std::string_view name = f.names[v];
-      std::memcpy(p, name.data(), name.size());
-      p += name.size();
+      p = put_text(p, f.names[v]);
     } else {
       p = put_number(p, v);
     }
   }
   if (in.flags & 1) {
     *p++ = ' ';
-    std::memcpy(p, op.flag.data(), op.flag.size());
-    p += op.flag.size();
+    p = put_text(p, op.flag);
   }
   if (in.workload != 0xffffffffu) {
-    std::memcpy(p, " wl=", 4);
-    p = put_number(p + 4, in.workload);
+    p = put_number(put_text(p, " wl="), in.workload);
   }
   out.append(buf.data(), static_cast<std::size_t>(p - buf.data()));
 }
