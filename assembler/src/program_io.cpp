@@ -88,12 +88,6 @@ void append_comment(std::string& out, const Instr& in, const LoweredCore& core) 
   append_comment(out, in, it == core.layers.end() ? nullptr : &it->second);
 }
 
-std::string comment(const Instr& in, const LoweredCore& core) {
-  std::string s;
-  append_comment(s, in, core);
-  return s;
-}
-
 std::int64_t bytes_moved(const Instr& in) {
   // The "bytes" field of each opcode that moves data, found once.
   static const auto bytes = [] {

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <span>
 #include <string>
 
 #include "little_endian.h"
@@ -25,11 +26,35 @@ constexpr std::string_view kVpOps[] = {"pool_max", "pool_avg", "add", "transpose
 constexpr std::string_view kCutModes[] = {"none", "k", "h", "kh"};
 constexpr std::string_view kWl0Srcs[] = {"l2", "dram"};
 
-template <std::size_t N>
-std::optional<std::int64_t> index_of(const std::string_view (&names)[N], std::string_view s) {
-  for (std::size_t i = 0; i < N; ++i)
-    if (names[i] == s) return static_cast<std::int64_t>(i);
-  return std::nullopt;
+// The text names of an enumeration field's values, indexed by value (empty
+// for numeric fields): what the printer writes and the parser reads.
+std::span<const std::string_view> value_names(FieldType t) {
+  static const std::array<std::string_view, kEngines> engines = [] {
+    std::array<std::string_view, kEngines> e{};
+    for (std::size_t i = 0; i < kEngines; ++i) e[i] = to_string(static_cast<Engine>(i));
+    return e;
+  }();
+  static const std::array<std::string_view, 24> loops = [] {
+    std::array<std::string_view, 24> l{};
+    for (std::size_t i = 0; i < l.size(); ++i) l[i] = loop_order_name(static_cast<std::uint8_t>(i));
+    return l;
+  }();
+  switch (t) {
+    case FieldType::engine:
+      return engines;
+    case FieldType::token_kind:
+      return kTokenKinds;
+    case FieldType::vp_op:
+      return kVpOps;
+    case FieldType::cut_mode:
+      return kCutModes;
+    case FieldType::wl0_src:
+      return kWl0Srcs;
+    case FieldType::loop_order:
+      return loops;
+    default:
+      return {};
+  }
 }
 
 // The longest text of a field's value: a 20-character number (an int64
@@ -67,28 +92,11 @@ std::optional<std::int64_t> parse_int(std::string_view s) {
 }
 
 std::optional<std::int64_t> parse_value(const Field& f, std::string_view s) {
-  switch (f.type) {
-    case FieldType::engine: {
-      auto e = engine_from(s);
-      if (!e) return std::nullopt;
-      return static_cast<std::int64_t>(*e);
-    }
-    case FieldType::token_kind:
-      return index_of(kTokenKinds, s);
-    case FieldType::vp_op:
-      return index_of(kVpOps, s);
-    case FieldType::cut_mode:
-      return index_of(kCutModes, s);
-    case FieldType::wl0_src:
-      return index_of(kWl0Srcs, s);
-    case FieldType::loop_order: {
-      auto i = loop_order_index(s);
-      if (!i) return std::nullopt;
-      return *i;
-    }
-    default:
-      return parse_int(s);
-  }
+  const auto names = value_names(f.type);
+  if (names.empty()) return parse_int(s);
+  const auto it = std::find(names.begin(), names.end(), s);
+  if (it == names.end()) return std::nullopt;
+  return static_cast<std::int64_t>(it - names.begin());
 }
 
 std::optional<Box> parse_box(std::string_view s) {
@@ -112,10 +120,6 @@ std::optional<Box> parse_box(std::string_view s) {
   return b;
 }
 
-}  // namespace
-
-namespace {
-
 // How an opcode's line is printed, worked out once from the table (the
 // printer writes tens of MB of listings): the text before each value
 // (" name="), copied as one fixed-size block, and where and how its value
@@ -126,8 +130,7 @@ struct FieldPrint {
   std::size_t offset = 0;  // into the payload
   std::size_t width = 0;
   FieldType type = FieldType::u8;
-  const std::string_view* names = nullptr;  // enumerations: value -> name
-  std::size_t name_count = 0;
+  std::span<const std::string_view> names;  // enumerations: value -> name
 };
 struct OpPrint {
   bool known = false;
@@ -154,17 +157,6 @@ std::array<char, kPrefixBytes> padded(std::string_view a, std::string_view b = {
 
 const std::array<OpPrint, 256>& print_plans() {
   static const std::array<OpPrint, 256> plans = [] {
-    static const std::array<std::string_view, kEngines> engines = [] {
-      std::array<std::string_view, kEngines> e{};
-      for (std::size_t i = 0; i < kEngines; ++i) e[i] = to_string(static_cast<Engine>(i));
-      return e;
-    }();
-    static const std::array<std::string_view, 24> loops = [] {
-      std::array<std::string_view, 24> l{};
-      for (std::size_t i = 0; i < l.size(); ++i)
-        l[i] = loop_order_name(static_cast<std::uint8_t>(i));
-      return l;
-    }();
     std::array<OpPrint, 256> t{};
     for (const OpInfo& op : all_ops()) {
       OpPrint& p = t[static_cast<std::size_t>(op.op)];
@@ -180,32 +172,7 @@ const std::array<OpPrint, 256>& print_plans() {
         x.offset = f.offset - kHeaderBytes;
         x.width = field_width(f.type);
         x.type = f.type;
-        auto names = [&](const auto& list) {
-          x.names = std::data(list);
-          x.name_count = std::size(list);
-        };
-        switch (f.type) {
-          case FieldType::engine:
-            names(engines);
-            break;
-          case FieldType::token_kind:
-            names(kTokenKinds);
-            break;
-          case FieldType::vp_op:
-            names(kVpOps);
-            break;
-          case FieldType::cut_mode:
-            names(kCutModes);
-            break;
-          case FieldType::wl0_src:
-            names(kWl0Srcs);
-            break;
-          case FieldType::loop_order:
-            names(loops);
-            break;
-          default:
-            break;
-        }
+        x.names = value_names(f.type);
         p.fields.push_back(x);
       }
     }
@@ -283,7 +250,7 @@ void print_to(std::string& out, const Instr& in) {
     const std::int64_t v = f.type == FieldType::i32
                                ? static_cast<std::int32_t>(static_cast<std::uint32_t>(raw))
                                : static_cast<std::int64_t>(raw);
-    if (f.names && v >= 0 && static_cast<std::uint64_t>(v) < f.name_count) {
+    if (v >= 0 && static_cast<std::uint64_t>(v) < f.names.size()) {
       p = put_text(p, f.names[v]);
     } else {
       p = put_number(p, v);

@@ -1,6 +1,7 @@
 #include "gemini/assembler/verifier.h"
 
 #include <algorithm>
+#include <boost/unordered/unordered_flat_map.hpp>
 #include <limits>
 #include <tuple>
 #include <unordered_map>
@@ -159,20 +160,9 @@ std::vector<std::string> verify_cores(const std::vector<const CoreProgram*>& cor
   std::vector<std::string> problems;
   const std::size_t n = cores.size();
   Problems found(n, max_problems);
-  std::unordered_map<std::int32_t, std::size_t> index;
-  for (std::size_t c = 0; c < n; ++c) index[cores[c]->core_id] = c;
-  // The same as a table for the usual small non-negative ids (every send
-  // and signal looks its receiver up).
-  std::vector<std::uint32_t> index_table;
-  if (std::all_of(cores.begin(), cores.end(),
-                  [](const CoreProgram* p) { return p->core_id >= 0 && p->core_id < (1 << 16); })) {
-    std::int32_t top = 0;
-    for (const CoreProgram* p : cores) top = std::max(top, p->core_id);
-    index_table.assign(static_cast<std::size_t>(top) + 1,
-                       std::numeric_limits<std::uint32_t>::max());
-    for (const auto& [id, c] : index)
-      index_table[static_cast<std::size_t>(id)] = static_cast<std::uint32_t>(c);
-  }
+  // Core id -> index (every send and signal looks its receiver up).
+  boost::unordered_flat_map<std::int32_t, std::uint32_t> index;
+  for (std::size_t c = 0; c < n; ++c) index[cores[c]->core_id] = static_cast<std::uint32_t>(c);
 
   // Global numbering and per-queue positions.
   std::vector<std::size_t> base(n + 1, 0);
@@ -186,18 +176,12 @@ std::vector<std::string> verify_cores(const std::vector<const CoreProgram*>& cor
   std::vector<std::uint32_t> qpos(base[n]);
   std::vector<std::array<std::vector<std::uint32_t>, kEngines>> queues(n);
   auto receiver = [&](std::int64_t to) -> std::optional<std::uint32_t> {
-    if (!index_table.empty()) {
-      if (to < 0 || static_cast<std::uint64_t>(to) >= index_table.size()) return std::nullopt;
-      const std::uint32_t c = index_table[static_cast<std::size_t>(to)];
-      if (c == std::numeric_limits<std::uint32_t>::max()) return std::nullopt;
-      return c;
-    }
     if (to < std::numeric_limits<std::int32_t>::min() ||
         to > std::numeric_limits<std::int32_t>::max())
       return std::nullopt;
     auto it = index.find(static_cast<std::int32_t>(to));
     if (it == index.end()) return std::nullopt;
-    return static_cast<std::uint32_t>(it->second);
+    return it->second;
   };
   // Per core: its queues, and the tokens it sends as (receiving core, token).
   std::vector<std::vector<std::pair<std::uint32_t, Produced>>> sends(n);
@@ -430,12 +414,11 @@ std::vector<std::string> verify_cores(const std::vector<const CoreProgram*>& cor
         const auto on = static_cast<std::size_t>(in.scalar(sl.wl_on));
         const auto cnt = static_cast<std::size_t>(in.scalar(sl.wl_count));
         if (on < kEngines) k[on] = std::max<std::uint32_t>(k[on], static_cast<std::uint32_t>(cnt));
-        if (on < kEngines && cnt > 0 && cnt <= queues[c][on].size()) {
-          const std::size_t j = queues[c][on][cnt - 1];
-          if (j < i) {
-            const Clock& kj = snapshots[snapshot_of[j]];
-            for (std::size_t e = 0; e < kEngines; ++e) k[e] = std::max(k[e], kj[e]);
-          }
+        // An earlier instruction it waits for (V1 found it) orders all it was ordered after.
+        const Wait& w = waits_for[base[c] + i];
+        if (w.instr != kNone && w.instr - base[c] < i) {
+          const Clock& kj = snapshots[snapshot_of[w.instr - base[c]]];
+          for (std::size_t e = 0; e < kEngines; ++e) k[e] = std::max(k[e], kj[e]);
         }
       }
       latest[q] = k;

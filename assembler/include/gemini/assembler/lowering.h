@@ -39,9 +39,8 @@ struct LoweredCore {
   std::unordered_map<std::uint32_t, std::string> layers;  // workload id -> layer name
 };
 
-// The listing comment of an instruction: its workload, layer and transfer
-// ("" for none); append_comment appends it to `out`.
-std::string comment(const Instr& in, const LoweredCore& core);
+// Appends the listing comment of an instruction to `out`: its workload,
+// layer and transfer (nothing for none).
 void append_comment(std::string& out, const Instr& in, const LoweredCore& core);
 // The same with the workload's layer name already looked up (nullptr: none).
 void append_comment(std::string& out, const Instr& in, const std::string* layer);
