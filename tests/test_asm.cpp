@@ -212,6 +212,57 @@ TEST(Binding, RepeatBinderGivesWhatBindGives) {
   EXPECT_NE(err.find("slot \"count\" is not bound"), std::string::npos) << err;
 }
 
+TEST(Binding, RepeatBinderWithTensorSlotsGivesWhatBindGives) {
+  // vp_run: tensors with and without boxes, an unused one, arguments; the
+  // binder keeps the first shape's plan and must give bind()'s result for
+  // every later invocation, whichever shape.
+  auto vp = [](std::int64_t a, std::int64_t bytes, bool two, std::int64_t hi) {
+    Invocation inv;
+    inv.op = Opcode::vp_run;
+    inv.workload = 4;
+    inv.origin = "core 0 workload 4 (pool1)";
+    inv.arg("op", 2).arg("inputs", two ? 2 : 1).arg("window", 1).arg("stride", 1);
+    Box b;
+    b.hi = {0, hi, 3, 3};
+    inv.tensor("in0", {a, bytes, b, Access::read});
+    if (two) {
+      inv.tensor("in1", {a + 64, bytes, std::nullopt, Access::read});
+    } else {
+      // Unused: its address is not stored (a plan that took it would).
+      inv.tensor("in1", {a + 999, 0, std::nullopt, Access::read, true});
+    }
+    inv.tensor("out", {a + 128, bytes, b, Access::write});
+    return inv;
+  };
+  RepeatBinder rb;
+  std::string err, err2;
+  for (const Invocation& inv :
+       {vp(0, 64, true, 1), vp(512, 96, true, 7), vp(64, 32, false, 2), vp(1024, 8, true, 0)}) {
+    Instr fast;
+    ASSERT_TRUE(rb.bind(inv, fast, err)) << err;
+    EXPECT_EQ(fast, *assembler::bind(inv, err2)) << print(fast);
+  }
+  // Values out of range after the plan is known: bind()'s error.
+  Instr out;
+  for (const Invocation& bad : {vp(-1, 64, true, 1), vp(0, 64, true, -2)}) {
+    EXPECT_FALSE(rb.bind(bad, out, err));
+    EXPECT_FALSE(assembler::bind(bad, err2));
+    EXPECT_EQ(err, err2);
+  }
+  // Reading through the write slot is still refused with the shape known.
+  Invocation wrong = vp(0, 64, true, 1);
+  Invocation swapped;
+  swapped.op = wrong.op;
+  for (const auto& [name, v] : wrong.args) swapped.arg(name, v);
+  for (const auto& [name, t] : wrong.tensors) {
+    TensorArg u = t;
+    if (name == "out") u.access = Access::read;
+    swapped.tensor(name, u);
+  }
+  EXPECT_FALSE(rb.bind(swapped, out, err));
+  EXPECT_NE(err.find("reads through write slot \"out\""), std::string::npos) << err;
+}
+
 CoreProgram program(std::int32_t id, const std::string& text) {
   ParseError e;
   auto p = parse_program(".core " + std::to_string(id) + "\n" + text, e);

@@ -22,11 +22,13 @@ AssembledFile assemble_file(const std::string& path, const ir::HardwareConfig& h
     out.failed = AssembledFile::Failed::input;
     return out;
   }
+  phase("load+validate/load");
   out.model = std::move(loaded.model);
   // Built once, for validation, import and lowering; it refers to out.model
   // and is not used once the lowering returns.
   auto graph_ptr = std::make_shared<const ir::ModelGraph>(out.model);
   const ir::ModelGraph& graph = *graph_ptr;
+  phase("load+validate/graph");
   ir::validate(graph, hw, diagnostics);
   phase("load+validate");
   if (diagnostics.errors() > 0) {

@@ -4,37 +4,43 @@
 #include <array>
 #include <string>
 
+#include "little_endian.h"
+
 namespace gemini::assembler {
 
-std::optional<Instr> bind(const Invocation& inv, std::string& error) {
-  Instr in;
-  if (!bind(inv, in, error)) return std::nullopt;
-  return in;
+namespace {
+
+using From = BindPlan::From;
+
+std::string prefix(const OpInfo* op, const Invocation& inv) {
+  return std::string(op ? op->mnemonic : "?") + " (" + std::string(inv.origin) + "): ";
 }
 
-bool bind(const Invocation& inv, Instr& in, std::string& error) {
-  const OpInfo* op = op_info(inv.op);
+// The shape half of bind(): checks the opcode, queue, flag and every
+// binding's name and access, and works out which binding fills each field.
+// Nothing here reads a value (an address, a count), so the plan holds for
+// every invocation of the same shape.
+bool plan_bindings(const Invocation& inv, const OpInfo* op, BindPlan& plan, std::string& error) {
   auto fail = [&](const std::string& msg) {
-    error = std::string(op ? op->mnemonic : "?") + " (" + std::string(inv.origin) + "): " + msg;
+    error = prefix(op, inv) + msg;
     return false;
   };
   if (!op) return fail("unknown opcode");
   if (inv.overflow) return fail("more bindings than the signature has slots");
-  in = Instr{};
-  in.op = inv.op;
-  in.workload = inv.workload;
   if (op->engine == Engine::kCount) {
     if (!inv.queue) return fail("needs a queue");
-    in.queue = *inv.queue;
-  } else {
-    if (inv.queue && *inv.queue != op->engine) return fail("runs on its own queue");
-    in.queue = op->engine;
+  } else if (inv.queue && *inv.queue != op->engine) {
+    return fail("runs on its own queue");
   }
-  if (inv.flag) {
-    if (op->flag_name.empty()) return fail("has no flag");
-    in.flags = 1;
-  }
+  if (inv.flag && op->flag_name.empty()) return fail("has no flag");
   std::array<bool, kMaxFields> done{};  // per field of the opcode
+  plan.size = 0;
+  auto store = [&](std::size_t fi, From from, std::size_t index) {
+    const Field& f = op->fields[fi];
+    plan.stores[plan.size++] = {&f, from, static_cast<std::uint8_t>(index),
+                                static_cast<std::uint8_t>(field_width(f.type))};
+    done[fi] = true;
+  };
   // Bindings mostly come in table order, so the search for a name starts
   // after the field found last and wraps around.
   const std::size_t nf = op->fields.size();
@@ -49,34 +55,9 @@ bool bind(const Invocation& inv, Instr& in, std::string& error) {
     }
     return std::nullopt;
   };
-  auto slot = [&](std::size_t fi) { return field_slot_index(*op, fi); };
-  auto set = [&](std::size_t fi, std::int64_t v) -> bool {
-    const Field& f = op->fields[fi];
-    if (v < f.min || v > f.max) {
-      error = std::string(op->mnemonic) + " (" + std::string(inv.origin) +
-              "): " + std::string(f.name) + "=" + std::to_string(v) + " outside [" +
-              std::to_string(f.min) + ", " + std::to_string(f.max) + "]";
-      return false;
-    }
-    in.set_scalar(slot(fi), v);
-    done[fi] = true;
-    return true;
-  };
-  auto set_box = [&](std::size_t fi, const Box& b) -> bool {
-    const Field& f = op->fields[fi];
-    for (int d = 0; d < 4; ++d)
-      if (b.lo[d] < f.min || b.hi[d] > f.max || b.lo[d] > b.hi[d]) {
-        error = std::string(op->mnemonic) + " (" + std::string(inv.origin) +
-                "): " + std::string(f.name) + " has a coordinate outside [0, " +
-                std::to_string(f.max) + "] or lower > upper";
-        return false;
-      }
-    in.set_box_at(slot(fi), b);
-    done[fi] = true;
-    return true;
-  };
 
-  for (const auto& [slot, t] : inv.tensors) {
+  for (std::size_t ti = 0; ti < inv.tensors.size; ++ti) {
+    const auto& [slot, t] = inv.tensors[ti];
     auto fi = field_index(slot);
     if (!fi || op->fields[*fi].access == Access::none)
       return fail("has no tensor slot \"" + std::string(slot) + "\"");
@@ -86,79 +67,161 @@ bool bind(const Invocation& inv, Instr& in, std::string& error) {
       return fail(std::string(t.access == Access::write ? "writes" : "reads") + " through " +
                   (f.access == Access::write ? "write" : "read") + " slot \"" + std::string(slot) +
                   "\"");
-    if (!set(*fi, t.unused ? 0 : t.addr)) return false;
+    store(*fi, t.unused ? From::zero : From::tensor_addr, ti);
     // The slot's bytes and box fields: fields of the same role without access.
-    for (std::size_t k = 0; k < op->fields.size(); ++k) {
+    for (std::size_t k = 0; k < nf; ++k) {
       const Field& g = op->fields[k];
       if (g.role != f.role || g.access != Access::none || done[k]) continue;
       if (g.type == FieldType::box) {
         if (t.unused) {
-          if (!set_box(k, Box{})) return false;
-          continue;
-        }
-        if (!t.box) continue;  // may come from another slot of the same role
-        if (!set_box(k, *t.box)) return false;
+          store(k, From::zero_box, ti);
+        } else if (t.box) {
+          store(k, From::tensor_box, ti);
+        }  // else it may come from another slot of the same role
       } else {
-        if (!set(k, t.unused ? 0 : t.bytes)) return false;
+        store(k, t.unused ? From::zero : From::tensor_bytes, ti);
       }
     }
   }
-  for (const auto& [name, v] : inv.args) {
+  for (std::size_t ai = 0; ai < inv.args.size; ++ai) {
+    const std::string_view name = inv.args[ai].first;
     auto fi = field_index(name);
     if (!fi || op->fields[*fi].access != Access::none || op->fields[*fi].role != Role::none ||
         op->fields[*fi].type == FieldType::box)
       return fail("has no argument slot \"" + std::string(name) + "\"");
     if (done[*fi]) return fail("argument \"" + std::string(name) + "\" bound twice");
-    if (!set(*fi, v)) return false;
+    store(*fi, From::arg, ai);
   }
-  for (const auto& [name, b] : inv.boxes) {
+  for (std::size_t bi = 0; bi < inv.boxes.size; ++bi) {
+    const std::string_view name = inv.boxes[bi].first;
     auto fi = field_index(name);
     if (!fi || op->fields[*fi].type != FieldType::box)
       return fail("has no box slot \"" + std::string(name) + "\"");
-    if (!set_box(*fi, b)) return false;
+    if (done[*fi]) return fail("box \"" + std::string(name) + "\" bound twice");
+    store(*fi, From::box_arg, bi);
   }
-  for (std::size_t i = 0; i < op->fields.size(); ++i)
+  for (std::size_t i = 0; i < nf; ++i)
     if (!done[i]) return fail("slot \"" + std::string(op->fields[i].name) + "\" is not bound");
   return true;
 }
 
-bool RepeatBinder::matches(const Invocation& inv) const {
-  if (!ready_ || inv.op != first_.op || inv.overflow || inv.tensors.size != 0 ||
-      inv.boxes.size != 0 || inv.args.size != n_)
-    return false;
-  for (std::size_t i = 0; i < n_; ++i) {
-    const auto& [name, v] = inv.args[i];
-    if (name != names_[i] || v < fields_[i]->min || v > fields_[i]->max) return false;
+// The value half: `inv`'s values stored through a plan made for its shape,
+// each checked against its field's range first.
+bool apply_plan(const Invocation& inv, const OpInfo& op, const BindPlan& plan, Instr& in,
+                std::string& error) {
+  in = Instr{};
+  in.op = inv.op;
+  in.workload = inv.workload;
+  in.queue = op.engine == Engine::kCount ? *inv.queue : op.engine;
+  in.flags = inv.flag ? 1 : 0;
+  for (std::size_t k = 0; k < plan.size; ++k) {
+    const BindPlan::Store& s = plan.stores[k];
+    const Field& f = *s.field;
+    if (f.type == FieldType::box) {
+      const Box b = s.from == From::tensor_box ? *inv.tensors[s.index].second.box
+                    : s.from == From::box_arg  ? inv.boxes[s.index].second
+                                               : Box{};
+      for (int d = 0; d < 4; ++d)
+        if (b.lo[d] < f.min || b.hi[d] > f.max || b.lo[d] > b.hi[d]) {
+          error = prefix(&op, inv) + std::string(f.name) + " has a coordinate outside [0, " +
+                  std::to_string(f.max) + "] or lower > upper";
+          return false;
+        }
+      std::uint8_t* p = &in.payload[f.offset - kHeaderBytes];
+      for (std::size_t d = 0; d < 4; ++d) {
+        detail::store_le(p + 2 * d, static_cast<std::uint64_t>(b.lo[d]), 2);
+        detail::store_le(p + 8 + 2 * d, static_cast<std::uint64_t>(b.hi[d]), 2);
+      }
+      continue;
+    }
+    std::int64_t v = 0;
+    switch (s.from) {
+      case From::tensor_addr:
+        v = inv.tensors[s.index].second.addr;
+        break;
+      case From::tensor_bytes:
+        v = inv.tensors[s.index].second.bytes;
+        break;
+      case From::arg:
+        v = inv.args[s.index].second;
+        break;
+      default:
+        break;
+    }
+    if (v < f.min || v > f.max) {
+      error = prefix(&op, inv) + std::string(f.name) + "=" + std::to_string(v) + " outside [" +
+              std::to_string(f.min) + ", " + std::to_string(f.max) + "]";
+      return false;
+    }
+    // In range, so it fits the field's bytes (what Instr::set_value does,
+    // without checking again).
+    detail::store_le(&in.payload[f.offset - kHeaderBytes], static_cast<std::uint64_t>(v), s.width);
   }
-  const OpInfo& op = first_.info();
+  return true;
+}
+
+// Names written at one place in the code are usually the same literal.
+inline bool same_name(std::string_view a, std::string_view b) {
+  return (a.data() == b.data() && a.size() == b.size()) || a == b;
+}
+
+}  // namespace
+
+std::optional<Instr> bind(const Invocation& inv, std::string& error) {
+  Instr in;
+  if (!bind(inv, in, error)) return std::nullopt;
+  return in;
+}
+
+bool bind(const Invocation& inv, Instr& in, std::string& error) {
+  const OpInfo* op = op_info(inv.op);
+  BindPlan plan;
+  return plan_bindings(inv, op, plan, error) && apply_plan(inv, *op, plan, in, error);
+}
+
+bool RepeatBinder::matches(const Invocation& inv) const {
+  if (!ready_ || inv.op != op_->op || inv.overflow || inv.tensors.size != n_tensors_ ||
+      inv.args.size != n_args_ || inv.boxes.size != n_boxes_)
+    return false;
+  for (std::size_t i = 0; i < n_tensors_; ++i) {
+    const auto& [name, t] = inv.tensors[i];
+    const TensorShape& s = tensors_[i];
+    if (!same_name(name, s.name) || t.access != s.access || t.unused != s.unused ||
+        t.box.has_value() != s.has_box)
+      return false;
+  }
+  for (std::size_t i = 0; i < n_args_; ++i)
+    if (!same_name(inv.args[i].first, args_[i])) return false;
+  for (std::size_t i = 0; i < n_boxes_; ++i)
+    if (!same_name(inv.boxes[i].first, boxes_[i])) return false;
+  // What the plan's checks depend on besides the names.
+  const OpInfo& op = *op_;
   if (op.engine == Engine::kCount ? !inv.queue : inv.queue && *inv.queue != op.engine) return false;
   return !inv.flag || !op.flag_name.empty();
 }
 
-bool RepeatBinder::bind(const Invocation& inv, Instr& out, std::string& error) {
-  if (matches(inv)) {
-    out = first_;
-    out.workload = inv.workload;
-    if (inv.queue) out.queue = *inv.queue;
-    out.flags = inv.flag ? 1 : 0;
-    for (std::size_t i = 0; i < n_; ++i) out.set_value(*fields_[i], inv.args[i].second);
-    return true;
+void RepeatBinder::remember(const Invocation& inv, const BindPlan& plan) {
+  op_ = op_info(inv.op);
+  n_tensors_ = inv.tensors.size;
+  n_args_ = inv.args.size;
+  n_boxes_ = inv.boxes.size;
+  for (std::size_t i = 0; i < n_tensors_; ++i) {
+    const auto& [name, t] = inv.tensors[i];
+    tensors_[i] = {name, t.access, t.unused, t.box.has_value()};
   }
-  if (!assembler::bind(inv, out, error)) return false;
-  // Remember the shape of the first one bound, when it qualifies.
-  if (ready_ || inv.tensors.size != 0 || inv.boxes.size != 0 || inv.args.size > names_.size())
-    return true;
-  const OpInfo& op = out.info();
-  for (std::size_t i = 0; i < inv.args.size; ++i) {
-    auto slot = find_field(op, inv.args[i].first);
-    if (!slot || slot->is_box) return true;
-    names_[i] = inv.args[i].first;
-    fields_[i] = slot->field;
-  }
-  n_ = inv.args.size;
-  first_ = out;
+  for (std::size_t i = 0; i < n_args_; ++i) args_[i] = inv.args[i].first;
+  for (std::size_t i = 0; i < n_boxes_; ++i) boxes_[i] = inv.boxes[i].first;
+  plan_ = plan;
   ready_ = true;
-  return true;
+}
+
+bool RepeatBinder::bind(const Invocation& inv, Instr& out, std::string& error) {
+  if (matches(inv)) return apply_plan(inv, *op_, plan_, out, error);
+  const OpInfo* op = op_info(inv.op);
+  BindPlan plan;
+  if (!plan_bindings(inv, op, plan, error)) return false;
+  if (!ready_) remember(inv, plan);  // the first shape bound is kept
+  return apply_plan(inv, *op, plan, out, error);
 }
 
 }  // namespace gemini::assembler

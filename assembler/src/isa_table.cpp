@@ -345,12 +345,15 @@ Box Instr::box_value(const Field& f) const {
   return b;
 }
 
-void Instr::set_box_at(std::size_t slot, const Box& b) {
-  const Field& f = box_field(op, slot);
+void Instr::set_box_at(std::size_t slot, const Box& b) { set_box_value(box_field(op, slot), b); }
+
+void Instr::set_box_value(const Field& f, const Box& b) {
+  if (f.type != FieldType::box)
+    instr_bug(op, "box stored into a scalar field at", static_cast<std::size_t>(f.offset));
   std::uint8_t* p = &payload[f.offset - kHeaderBytes];
   for (std::size_t d = 0; d < 4; ++d) {
     if (b.lo[d] < f.min || b.lo[d] > f.max || b.hi[d] < f.min || b.hi[d] > f.max)
-      instr_bug(op, "coordinate out of range for box", slot);
+      instr_bug(op, "coordinate out of range for the box at", static_cast<std::size_t>(f.offset));
     store_le(p + 2 * d, static_cast<std::uint64_t>(b.lo[d]), 2);
     store_le(p + 8 + 2 * d, static_cast<std::uint64_t>(b.hi[d]), 2);
   }

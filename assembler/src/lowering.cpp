@@ -147,20 +147,22 @@ class Lowerer {
   // workload's name is worked out only when the binding fails, for the
   // message (bind() puts the invocation's origin into it).
   bool bind_named(const Invocation& inv, std::uint32_t c, std::uint32_t w, Instr& out,
-                  std::string& err) const {
-    if (bind(inv, out, err)) return true;
+                  std::string& err, RepeatBinder* binder = nullptr) const {
+    if (binder ? binder->bind(inv, out, err) : bind(inv, out, err)) return true;
     const std::string origin = who(c, w);
     Invocation named = inv;
     named.origin = origin;
     (void)bind(named, out, err);
     return false;
   }
-  // The same into the next instruction of the core's ops; an error is
-  // reported and a nop stands in (the lowering then fails before emitting).
-  void bound(CoreEvents& ce, const Invocation& inv, std::uint32_t c, std::uint32_t w) const {
+  // The same into the next instruction of the core's ops, through the
+  // binder of the place that made it; an error is reported and a nop stands
+  // in (the lowering then fails before emitting).
+  void bound(CoreEvents& ce, const Invocation& inv, std::uint32_t c, std::uint32_t w,
+             RepeatBinder& binder) const {
     Instr& in = ce.ops.emplace_back();
     std::string err;
-    if (!bind_named(inv, c, w, in, err)) {
+    if (!bind_named(inv, c, w, in, err, &binder)) {
       error(ce, err);
       in = Instr{};
     }
@@ -224,7 +226,10 @@ class Lowerer {
     std::uint32_t tensor, first, last;
   };
   struct Receivers {
-    std::vector<Receiver> list;
+    // Mostly one tensor, kept in the map's own slot: a send looks up a
+    // list of another core's, and the list's first entry would be one more
+    // cache miss.
+    boost::container::small_vector<Receiver, 1> list;
     std::size_t dead = 0;
   };
   std::vector<TransferMap<Receivers>> receivers_;
@@ -391,7 +396,7 @@ std::optional<std::uint32_t> Lowerer::find_receiver(std::uint32_t c, TransferId 
                                                     std::uint32_t at_least, bool rising) {
   auto it = receivers_[c].find(received(t, from));
   if (it == receivers_[c].end()) return std::nullopt;
-  const std::vector<Receiver>& list = it->second.list;
+  const auto& list = it->second.list;
   // With `rising` (callers whose at_least never decreases for a core), the
   // prefix of tensors dead before at_least is skipped once, not on every call.
   std::size_t from_index = 0;
@@ -422,7 +427,11 @@ void Lowerer::build_core_events(std::uint32_t c, const std::vector<std::int64_t>
   std::vector<std::pair<std::uint32_t, std::uint32_t>> sent;  // of one ofmap
   const ir::Core& core = m_.cores[c];
   std::optional<std::uint32_t> last_pe;  // WL0 reuse: the previous PE compute
-  std::uint32_t next_new = 0;            // the first tensor not yet loaded
+  // One binder per place below that makes an instruction (one shape each).
+  struct {
+    RepeatBinder load, credit, wl0, pe_cfg, pe_run, vp_run, store, send;
+  } binders;
+  std::uint32_t next_new = 0;  // the first tensor not yet loaded
   for (std::uint32_t i = 0; i < core.workloads.size(); ++i) {
     const ir::Workload& w = core.workloads[i];
     const std::int64_t prio = start[g.node_of(c, i)];
@@ -469,7 +478,7 @@ void Lowerer::build_core_events(std::uint32_t c, const std::vector<std::int64_t>
           inv.tensor("l2", {x.addr, s.size, x.box, Access::write});
           inv.tensor("dram", {it->second, s.size, to_box(s.box), Access::read});
           inv.arg("transfer", s.transfer_id);
-          bound(ce, inv, c, i);
+          bound(ce, inv, c, i, binders.load);
           if (auto ro = related_.find(s.transfer_id); ro != related_.end())
             e.dram_after = ro->second;
           const bool anchors = !load_anchor && e.dram_after == nullptr;  // waits for hz alone
@@ -493,7 +502,7 @@ void Lowerer::build_core_events(std::uint32_t c, const std::vector<std::int64_t>
               .arg("transfer", s.transfer_id)
               .arg("to", s.core_id);
           inv.tensor("grant", {x.addr, x.size, std::nullopt, Access::write});
-          bound(ce, inv, c, i);
+          bound(ce, inv, c, i, binders.credit);
           e.tokens.push_back({TokenKind::credit, s.transfer_id, from->second});
           const std::uint32_t id = add(ce, std::move(e));
           if (!credit_anchor) credit_anchor = id;
@@ -563,7 +572,7 @@ void Lowerer::build_core_events(std::uint32_t c, const std::vector<std::int64_t>
         auto d = dram_out_addr_.find(tr);
         inv.arg("dram", from_l2 || d == dram_out_addr_.end() ? 0 : d->second);
         inv.arg("transfer", tr);
-        bound(ce, inv, c, i);
+        bound(ce, inv, c, i, binders.wl0);
         if (from_l2) data_deps(*wt, e);
       }
       wl0_event = add(ce, std::move(e));
@@ -626,7 +635,7 @@ void Lowerer::build_core_events(std::uint32_t c, const std::vector<std::int64_t>
       cfg.arg("stride_h", sh).arg("stride_w", sw);
       cfg.arg("wl0",
               w.wl0_buffer && !w.wl0_buffer->empty() ? (*w.wl0_buffer)[0].address.value_or(0) : 0);
-      bound(ce, cfg, c, i);
+      bound(ce, cfg, c, i, binders.pe_cfg);
       bool acc = false;
       std::vector<std::uint32_t> srcs = ins;
       if (srcs.empty()) srcs.push_back(*out);  // nothing to read: degenerate, reads its own output
@@ -640,7 +649,7 @@ void Lowerer::build_core_events(std::uint32_t c, const std::vector<std::int64_t>
         run.tensor("weight", {wt ? tensors_[c][*wt].addr : 0, wt ? tensors_[c][*wt].size : 0,
                               std::nullopt, Access::read});
         run.tensor("ofmap", {o.addr, out_bytes, to_box(w.workload), Access::write});
-        bound(ce, run, c, i);
+        bound(ce, run, c, i, binders.pe_run);
         acc = true;
       }
     } else {
@@ -684,7 +693,7 @@ void Lowerer::build_core_events(std::uint32_t c, const std::vector<std::int64_t>
           run.tensor("in1", {0, 0, std::nullopt, Access::read, true});
         }
         run.tensor("out", {o.addr, out_bytes, to_box(w.workload), Access::write});
-        bound(ce, run, c, i);
+        bound(ce, run, c, i, binders.vp_run);
         if (!first && k + 1 >= srcs.size()) break;
         if (first && srcs.size() <= 2) break;
       }
@@ -712,7 +721,7 @@ void Lowerer::build_core_events(std::uint32_t c, const std::vector<std::int64_t>
           inv.tensor("dram",
                      {a == dram_in_addr_.end() ? 0 : a->second, 0, std::nullopt, Access::write});
           inv.arg("transfer", of.transfer_id);
-          bound(ce, inv, c, i);
+          bound(ce, inv, c, i, binders.store);
           const std::uint32_t id = add(ce, std::move(s));
           ce.stores.emplace_back(of.transfer_id, id);
           tensors_[c][*out].accesses.push_back(id);
@@ -752,7 +761,7 @@ void Lowerer::build_core_events(std::uint32_t c, const std::vector<std::int64_t>
                    {o.addr, std::max<std::int64_t>(of.size, 1), to_box(of.box), Access::read});
         inv.tensor("dst", {rt.addr, 0, rt.box, Access::write});
         inv.arg("to", d.core_id).arg("transfer", of.transfer_id);
-        bound(ce, inv, c, i);
+        bound(ce, inv, c, i, binders.send);
         s.tokens.push_back({TokenKind::data, of.transfer_id, dc});
         s.receiver = Event::Receiver{dc, TransferKey{of.transfer_id, *r}};
         const std::uint32_t id = add(ce, std::move(s));
@@ -1034,9 +1043,9 @@ void Lowerer::emit(const std::vector<std::uint32_t>& order, Program& p) {
     };
     // Waits and signals are typed invocations too: a transfer or core id
     // the encoding cannot carry is an error naming the workload, not a bad
-    // field. Waits come in two shapes, each bound through a RepeatBinder.
+    // field. Each kind (token wait, local wait, DRAM signal) has its binder.
     std::string err;
-    RepeatBinder token_binder, local_binder;
+    RepeatBinder token_binder, local_binder, signal_binder;
     auto bind_sync = [&](const Invocation& inv, const Event& e, Instr& into,
                          RepeatBinder* binder = nullptr) {
       if (binder ? binder->bind(inv, into, err) : bind(inv, into, err)) return true;
@@ -1098,7 +1107,7 @@ void Lowerer::emit(const std::vector<std::uint32_t>& order, Program& p) {
               .arg("to", m_.cores[k.to].core_id);
           inv.tensor("grant", {0, 0, std::nullopt, Access::write, true});  // a credit's only
           Instr sig;
-          if (bind_sync(inv, e, sig)) push(sig);
+          if (bind_sync(inv, e, sig, &signal_binder)) push(sig);
         }
       facts[id].last_count = count[q];
     }

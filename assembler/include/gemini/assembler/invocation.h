@@ -64,16 +64,19 @@ struct SmallList {
   alignas(Item) unsigned char storage_[N * sizeof(Item)];  // [0, size) hold bindings
 };
 
+// The most bindings of each kind an invocation holds.
+inline constexpr std::size_t kMaxTensorBindings = 4, kMaxArgBindings = 24, kMaxBoxBindings = 2;
+
 struct Invocation {
   Opcode op = Opcode::nop;
   std::optional<Engine> queue;  // for wait_local / wait_token / signal
   std::uint32_t workload = 0xffffffffu;
   std::string_view origin;  // "core 3 workload 12 (conv1)" for diagnostics
   bool flag = false;
-  bool overflow = false;            // more bindings than any opcode has: a bug, reported by bind()
-  SmallList<TensorArg, 4> tensors;  // by address-field name
-  SmallList<std::int64_t, 24> args;
-  SmallList<Box, 2> boxes;  // box arguments
+  bool overflow = false;  // more bindings than any opcode has: a bug, reported by bind()
+  SmallList<TensorArg, kMaxTensorBindings> tensors;  // by address-field name
+  SmallList<std::int64_t, kMaxArgBindings> args;
+  SmallList<Box, kMaxBoxBindings> boxes;  // box arguments
 
   Invocation& tensor(std::string_view slot, TensorArg t) {
     overflow |= !tensors.push(slot, t);
@@ -89,24 +92,57 @@ std::optional<Instr> bind(const Invocation& inv, std::string& error);
 // The same into `out` (the lowering's hot path binds in place); false on error.
 bool bind(const Invocation& inv, Instr& out, std::string& error);
 
-// bind() for a stream of invocations of one shape -- the same opcode and
-// argument names in the same order, no tensor or box slots (waits): the
-// first is bound in full, and each later one whose values all lie in their
-// fields' ranges is the first's instruction with its own queue, workload,
-// flag and values stored in the fields found then. Anything else (another
-// shape, a value out of range) goes through bind(), so the result and the
-// errors are always bind()'s.
+// How an invocation's bindings fill its opcode's fields: one store per
+// field, each naming where its value comes from. bind() works it out from
+// the invocation's shape alone -- the opcode, the names of its bindings in
+// order, each tensor's access, whether it is unused and whether it has a
+// box -- and checks the shape while doing so; the values are checked
+// against their fields' ranges as they are stored.
+struct BindPlan {
+  enum class From : std::uint8_t {
+    tensor_addr,   // the address of tensor binding `index`
+    tensor_bytes,  // its byte count
+    tensor_box,    // its box
+    zero,          // 0: a scalar of an unused tensor slot
+    zero_box,      // the empty box of an unused tensor slot
+    arg,           // argument binding `index`
+    box_arg,       // box argument binding `index`
+  };
+  struct Store {
+    const Field* field = nullptr;
+    From from = From::zero;
+    std::uint8_t index = 0;
+    std::uint8_t width = 0;  // bytes of the field's encoding
+  };
+  std::array<Store, kMaxFields> stores{};
+  std::size_t size = 0;
+};
+
+// bind() for a stream of invocations of one shape (see BindPlan), as made at
+// one place in the lowering: the first is bound in full and its plan kept;
+// each later one of the same shape is checked against its fields' ranges
+// and stored through that plan, without looking up a name. Anything of
+// another shape goes through bind(). The result and the errors are always
+// bind()'s.
 class RepeatBinder {
  public:
   bool bind(const Invocation& inv, Instr& out, std::string& error);
 
  private:
   bool matches(const Invocation& inv) const;
+  void remember(const Invocation& inv, const BindPlan& plan);
+  struct TensorShape {
+    std::string_view name;
+    Access access;
+    bool unused, has_box;
+  };
   bool ready_ = false;
-  Instr first_;
-  std::array<std::string_view, 8> names_{};
-  std::array<const Field*, 8> fields_{};
-  std::size_t n_ = 0;
+  const OpInfo* op_ = nullptr;
+  std::array<TensorShape, kMaxTensorBindings> tensors_{};
+  std::array<std::string_view, kMaxArgBindings> args_{};
+  std::array<std::string_view, kMaxBoxBindings> boxes_{};
+  std::size_t n_tensors_ = 0, n_args_ = 0, n_boxes_ = 0;
+  BindPlan plan_;
 };
 
 }  // namespace gemini::assembler

@@ -132,7 +132,8 @@ struct Instr {
   // no slot lookup, for loops over the table (the printer).
   std::int64_t value(const Field& f) const;
   Box box_value(const Field& f) const;
-  void set_value(const Field& f, std::int64_t v);  // aborts when v is outside f's range
+  void set_value(const Field& f, std::int64_t v);    // aborts when v is outside f's range
+  void set_box_value(const Field& f, const Box& b);  // aborts on a coordinate outside f's range
   // By name (aborts on a name the opcode does not have: a bug).
   std::int64_t get(std::string_view field) const;
   void set(std::string_view field, std::int64_t value);
