@@ -131,8 +131,9 @@ void BM_Listing(benchmark::State& st, std::string name) {
   for (auto _ : st) {
     for (const assembler::LoweredCore& c : s->program.cores) {
       const std::string text = assembler::print_program_to(
-          c.program,
-          [&](std::string& out, const assembler::Instr& in) { append_comment(out, in, c); });
+          c.program, [&](char* at, std::size_t room, const assembler::Instr& in) {
+            return write_comment(at, room, in, c);
+          });
       bytes += static_cast<std::int64_t>(text.size());
     }
   }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <limits>
 #include <random>
 #include <set>
 #include <sstream>
@@ -423,6 +424,67 @@ TEST(Isa, DecodeRejectsANonZeroUnusedByte) {
   (*b)[40] = 1;  // wait_local uses bytes 8 and 12..15 only
   EXPECT_FALSE(decode(b->data(), err));
   EXPECT_EQ(err, "wait_local: unused byte 40 is not zero");
+}
+
+TEST(Text, WriteIntGivesTheDecimalText) {
+  std::vector<std::int64_t> values = {0, std::numeric_limits<std::int64_t>::max(),
+                                      std::numeric_limits<std::int64_t>::min(), -1};
+  for (std::int64_t p = 1; p <= 1000000000000000000LL; p *= 10)
+    for (std::int64_t v : {p - 1, p, p + 1, 2 * p, 9 * p + 7, -p}) values.push_back(v);
+  std::mt19937_64 rng(7);
+  for (int i = 0; i < 2000; ++i) values.push_back(static_cast<std::int64_t>(rng() >> (rng() % 64)));
+  for (std::int64_t v : values) {
+    char buf[kIntTextBytes + 1];
+    const char* end = write_int(buf, v);
+    ASSERT_EQ(std::string(static_cast<const char*>(buf), end), std::to_string(v));
+    std::string s = "x";
+    append_int(s, v);
+    ASSERT_EQ(s, "x" + std::to_string(v));
+  }
+}
+
+TEST(Text, CommentsLongerThanTheRoomGivenAreWrittenWhole) {
+  const CoreProgram p = program(2,
+                                "wait_local q=pe on=dma_in count=2 wl=7\n"
+                                "wait_local q=vp on=pe count=1 wl=8\nend\n");
+  // The second instruction's comment is longer than the room a line is
+  // first given; the third has none.
+  auto text = [&](const Instr& in) {
+    return in.op == Opcode::end ? std::string()
+                                : std::string(in.workload == 8 ? 9000 : 5, 'a' + in.workload % 26);
+  };
+  const std::string expected = ".core 2\n" + print(p.instrs[0]) + "  ; " + text(p.instrs[0]) +
+                               "\n" + print(p.instrs[1]) + "  ; " + text(p.instrs[1]) + "\nend\n";
+  EXPECT_EQ(print_program(p, text), expected);
+  int asked_again = 0;
+  const CommentWriter writer = [&](char* at, std::size_t room, const Instr& in) {
+    const std::string t = text(in);
+    if (t.size() > room) {
+      ++asked_again;
+      return t.size();
+    }
+    std::copy(t.begin(), t.end(), at);
+    return t.size();
+  };
+  EXPECT_EQ(print_program_to(p, writer), expected);
+  // In small pieces: whole lines each, together the same text.
+  for (std::size_t chunk : {std::size_t{1}, std::size_t{100}, std::size_t{1} << 18}) {
+    std::string joined;
+    std::size_t pieces = 0;
+    ASSERT_TRUE(print_program_chunked(
+        p, writer,
+        [&](std::string_view piece) {
+          EXPECT_EQ(piece.back(), '\n');
+          joined += piece;
+          ++pieces;
+          return true;
+        },
+        chunk));
+    EXPECT_EQ(joined, expected) << "chunk " << chunk;
+    // The .core line goes with the first instruction's.
+    EXPECT_EQ(pieces, chunk < 1000 ? 3u : 1u) << "chunk " << chunk;
+  }
+  EXPECT_GT(asked_again, 0);  // the long comment did take the second path
 }
 
 TEST(Isa, TheInPlaceViewOfAProgramIsItsEncoding) {

@@ -1,6 +1,7 @@
 #include "gemini/assembler/program_io.h"
 
 #include <array>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -16,76 +17,77 @@ namespace {
 const Field& field_of(Opcode op, std::string_view name) { return *field_slot(op, name).field; }
 }  // namespace
 
-void append_comment(std::string& out, const Instr& in, const std::string* layer) {
-  if (in.workload == 0xffffffffu) return;
-  out += "wl ";
-  append_int(out, in.workload);
-  if (layer) out.append(" (").append(*layer).append(")");
+namespace {
+char* put(char* p, std::string_view s) {
+  std::memcpy(p, s.data(), s.size());
+  return p + s.size();
+}
+}  // namespace
+
+std::size_t write_comment(char* at, std::size_t room, const Instr& in, const std::string* layer) {
+  if (in.workload == 0xffffffffu) return 0;
+  // The longest: "wl <id> (<layer>)" and a wait's ": until transfer <id>
+  // (in DRAM) from core <id>" (under 64 bytes of text besides the numbers).
+  const std::size_t most = 64 + 3 * kIntTextBytes + (layer ? layer->size() : 0);
+  if (most > room) return most;
+  char* p = write_int(put(at, "wl "), in.workload);
+  if (layer) p = put(put(put(p, " ("), *layer), ")");
+  auto done = [&] { return static_cast<std::size_t>(p - at); };
   switch (in.op) {
     case Opcode::dma_in: {
       static const Field& transfer = field_of(Opcode::dma_in, "transfer");
-      out += ": load transfer ";
-      append_int(out, in.value(transfer));
-      return;
+      p = write_int(put(p, ": load transfer "), in.value(transfer));
+      return done();
     }
     case Opcode::dma_out: {
       static const Field& transfer = field_of(Opcode::dma_out, "transfer");
-      out += ": store transfer ";
-      append_int(out, in.value(transfer));
-      return;
+      p = write_int(put(p, ": store transfer "), in.value(transfer));
+      return done();
     }
     case Opcode::noc_send: {
       static const Field& transfer = field_of(Opcode::noc_send, "transfer");
       static const Field& to = field_of(Opcode::noc_send, "to");
-      out += ": send transfer ";
-      append_int(out, in.value(transfer));
-      out += " to core ";
-      append_int(out, in.value(to));
-      return;
+      p = write_int(put(p, ": send transfer "), in.value(transfer));
+      p = write_int(put(p, " to core "), in.value(to));
+      return done();
     }
     case Opcode::wl0_load: {
       static const Field& transfer = field_of(Opcode::wl0_load, "transfer");
-      out += ": weights (transfer ";
-      append_int(out, in.value(transfer));
-      out += ") into WL0";
-      return;
+      p = put(write_int(put(p, ": weights (transfer "), in.value(transfer)), ") into WL0");
+      return done();
     }
     case Opcode::signal: {
       static const Field& kind = field_of(Opcode::signal, "kind");
       static const Field& transfer = field_of(Opcode::signal, "transfer");
       static const Field& to = field_of(Opcode::signal, "to");
       if (in.value(kind) == static_cast<std::int64_t>(TokenKind::credit)) {
-        out += ": L2 ready for transfer ";
-        append_int(out, in.value(transfer));
-        out += " from core ";
+        p = write_int(put(p, ": L2 ready for transfer "), in.value(transfer));
+        p = put(p, " from core ");
       } else {
-        out += ": transfer ";
-        append_int(out, in.value(transfer));
-        out += " is in DRAM, tell core ";
+        p = write_int(put(p, ": transfer "), in.value(transfer));
+        p = put(p, " is in DRAM, tell core ");
       }
-      append_int(out, in.value(to));
-      return;
+      p = write_int(p, in.value(to));
+      return done();
     }
     case Opcode::wait_token: {
       static const Field& kind_field = field_of(Opcode::wait_token, "kind");
       static const Field& transfer = field_of(Opcode::wait_token, "transfer");
       static const Field& from = field_of(Opcode::wait_token, "from");
-      out += ": until transfer ";
-      append_int(out, in.value(transfer));
+      p = write_int(put(p, ": until transfer "), in.value(transfer));
       const std::int64_t kind = in.value(kind_field);
-      out += kind == 0 ? " (data)" : kind == 1 ? " (credit)" : " (in DRAM)";
-      out += " from core ";
-      append_int(out, in.value(from));
-      return;
+      p = put(p, kind == 0 ? " (data)" : kind == 1 ? " (credit)" : " (in DRAM)");
+      p = write_int(put(p, " from core "), in.value(from));
+      return done();
     }
     default:
-      return;
+      return done();
   }
 }
 
-void append_comment(std::string& out, const Instr& in, const LoweredCore& core) {
+std::size_t write_comment(char* at, std::size_t room, const Instr& in, const LoweredCore& core) {
   auto it = core.layers.find(in.workload);
-  append_comment(out, in, it == core.layers.end() ? nullptr : &it->second);
+  return write_comment(at, room, in, it == core.layers.end() ? nullptr : &it->second);
 }
 
 std::int64_t bytes_moved(const Instr& in) {
@@ -148,13 +150,13 @@ void write_core(const LoweredCore& c, const std::filesystem::path& dir, CoreFile
   std::ofstream f(dir / partial(stem + ".s"), std::ios::binary);
   const bool printed = f && print_program_chunked(
                                 c.program,
-                                [&](std::string& text, const Instr& in) {
+                                [&](char* at, std::size_t room, const Instr& in) {
                                   if (in.workload != workload) {
                                     workload = in.workload;
                                     auto it = c.layers.find(workload);
                                     layer = it == c.layers.end() ? nullptr : &it->second;
                                   }
-                                  append_comment(text, in, layer);
+                                  return write_comment(at, room, in, layer);
                                 },
                                 [&](std::string_view piece) {
                                   f.write(piece.data(), static_cast<std::streamsize>(piece.size()));

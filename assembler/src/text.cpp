@@ -13,10 +13,59 @@
 
 namespace gemini::assembler {
 
+namespace {
+// Decimal digits of 00..99, for the printer's numbers.
+constexpr char kDigitPairs[] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+}  // namespace
+
+char* write_int(char* p, std::int64_t v) {
+  if (v < 0) {
+    // The magnitude as unsigned: -INT64_MIN does not fit an int64.
+    *p++ = '-';
+    return std::to_chars(p, p + kIntTextBytes,
+                         static_cast<std::uint64_t>(0) - static_cast<std::uint64_t>(v))
+        .ptr;
+  }
+  if (v < 10) {
+    *p = static_cast<char>('0' + v);
+    return p + 1;
+  }
+  if (v < 100) {
+    std::memcpy(p, kDigitPairs + 2 * v, 2);
+    return p + 2;
+  }
+  // Most values of a listing (addresses, sizes, ids) have 3 to 8 digits:
+  // written back to front in pairs once their count is known.
+  auto u = static_cast<std::uint64_t>(v);
+  if (u >= 100000000) return std::to_chars(p, p + kIntTextBytes, u).ptr;
+  const int digits = u < 1000       ? 3
+                     : u < 10000    ? 4
+                     : u < 100000   ? 5
+                     : u < 1000000  ? 6
+                     : u < 10000000 ? 7
+                                    : 8;
+  char* end = p + digits;
+  char* q = end;
+  while (u >= 100) {
+    q -= 2;
+    std::memcpy(q, kDigitPairs + 2 * (u % 100), 2);
+    u /= 100;
+  }
+  if (u >= 10) {
+    q -= 2;
+    std::memcpy(q, kDigitPairs + 2 * u, 2);
+  } else {
+    *--q = static_cast<char>('0' + u);
+  }
+  return end;
+}
+
 void append_int(std::string& out, std::int64_t v) {
-  char buf[24];
-  auto [p, ec] = std::to_chars(buf, buf + sizeof buf, v);
-  out.append(buf, static_cast<std::size_t>(p - buf));
+  char buf[kIntTextBytes];
+  out.append(buf, static_cast<std::size_t>(write_int(buf, v) - buf));
 }
 
 namespace {
@@ -59,7 +108,7 @@ std::span<const std::string_view> value_names(FieldType t) {
 
 // The longest text of a field's value: a 20-character number (an int64
 // with its sign) or enumeration name, or a box of eight of them.
-constexpr std::size_t kValueBytes = 20;
+constexpr std::size_t kValueBytes = kIntTextBytes;
 constexpr std::size_t kBoxBytes = 2 * (2 + 4 * kValueBytes + 3) + 1;
 constexpr std::size_t kLineBytes = 4096;
 // The padded length of a mnemonic or of a " name=" before a value.
@@ -181,31 +230,11 @@ const std::array<OpPrint, 256>& print_plans() {
   return plans;
 }
 
-// Decimal digits of 00..99, for the printer's small numbers.
-constexpr char kDigitPairs[] =
-    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-    "8081828384858687888990919293949596979899";
-
 // Copies s to p (no terminator); returns the end.
 char* put_text(char* p, std::string_view s) { return std::copy(s.begin(), s.end(), p); }
 
-// Appends the decimal text of v; the values of a listing are mostly small.
-char* put_number(char* p, std::int64_t v) {
-  if (v >= 0 && v < 10) {
-    *p = static_cast<char>('0' + v);
-    return p + 1;
-  }
-  if (v >= 10 && v < 100) {
-    std::memcpy(p, kDigitPairs + 2 * v, 2);
-    return p + 2;
-  }
-  return std::to_chars(p, p + kValueBytes, v).ptr;
-}
-
-}  // namespace
-
-void print_to(std::string& out, const Instr& in) {
+// The text of `in` written at p, which has room for kLineBytes; the end.
+char* print_raw(char* p, const Instr& in) {
   static const bool fit = lines_fit();
   if (!fit) {
     std::fprintf(stderr, "gemini: internal error: an instruction's text can exceed %zu bytes\n",
@@ -218,8 +247,6 @@ void print_to(std::string& out, const Instr& in) {
                  static_cast<unsigned>(in.op));
     std::abort();
   }
-  std::array<char, kLineBytes> buf;
-  char* p = buf.data();
   // Fixed-size copies of the padded prefixes overrun what a line needs by
   // less than kPrefixBytes; lines_fit() leaves that much room.
   std::memcpy(p, op.head.data(), kPrefixBytes);
@@ -241,7 +268,7 @@ void print_to(std::string& out, const Instr& in) {
         } else if (k != 0) {
           *p++ = ',';
         }
-        p = put_number(p, static_cast<std::int64_t>(detail::load_le(at + 2 * k, 2)));
+        p = write_int(p, static_cast<std::int64_t>(detail::load_le(at + 2 * k, 2)));
       }
       *p++ = ']';
       continue;
@@ -253,7 +280,7 @@ void print_to(std::string& out, const Instr& in) {
     if (v >= 0 && static_cast<std::uint64_t>(v) < f.names.size()) {
       p = put_text(p, f.names[v]);
     } else {
-      p = put_number(p, v);
+      p = write_int(p, v);
     }
   }
   if (in.flags & 1) {
@@ -261,9 +288,16 @@ void print_to(std::string& out, const Instr& in) {
     p = put_text(p, op.flag);
   }
   if (in.workload != 0xffffffffu) {
-    p = put_number(put_text(p, " wl="), in.workload);
+    p = write_int(put_text(p, " wl="), in.workload);
   }
-  out.append(buf.data(), static_cast<std::size_t>(p - buf.data()));
+  return p;
+}
+
+}  // namespace
+
+void print_to(std::string& out, const Instr& in) {
+  std::array<char, kLineBytes> buf;
+  out.append(buf.data(), static_cast<std::size_t>(print_raw(buf.data(), in) - buf.data()));
 }
 
 std::string print(const Instr& in) {
@@ -274,50 +308,120 @@ std::string print(const Instr& in) {
 
 std::string print_program(const CoreProgram& p, const CommentFn& comment) {
   if (!comment) return print_program_to(p, {});
-  return print_program_to(p, [&](std::string& out, const Instr& in) { out += comment(in); });
+  std::string text;  // the last instruction's comment
+  return print_program_to(p, [&](char* at, std::size_t room, const Instr& in) {
+    if (text.empty()) text = comment(in);
+    const std::size_t n = text.size();
+    if (n <= room) {
+      std::memcpy(at, text.data(), n);
+      text.clear();
+    }
+    return n;  // more than `room`: called again for the same instruction
+  });
 }
 
 namespace {
-// The program's text appended to `out`; with a sink, each time `out` holds
-// `chunk` bytes or more it is handed over and emptied (whole lines), and
-// what is left at the end is handed over too.
-bool print_lines(const CoreProgram& p, const AppendCommentFn& comment, std::string& out,
+
+// The buffer lines are printed into: sized once (and grown only for a
+// line longer than what is left of it), written through a pointer, its
+// first `used` bytes the text so far.
+class LineBuffer {
+ public:
+  explicit LineBuffer(std::size_t size) : buf_(size, '\0') {}
+  char* at() { return buf_.data() + used_; }
+  std::size_t room() const { return buf_.size() - used_; }
+  void commit(const char* end) { used_ = static_cast<std::size_t>(end - buf_.data()); }
+  void grow(std::size_t need) { buf_.resize(std::max(buf_.size() * 2, used_ + need)); }
+  std::string_view text() const { return {buf_.data(), used_}; }
+  std::size_t used() const { return used_; }
+  void clear() { used_ = 0; }
+  std::string take() && {
+    buf_.resize(used_);
+    return std::move(buf_);
+  }
+
+ private:
+  std::string buf_;
+  std::size_t used_ = 0;
+};
+
+// Room kept for a comment before its writer is asked (most are far
+// shorter; a longer one asks for more).
+constexpr std::size_t kCommentRoom = 256;
+
+// The program's text printed into `out`; with a sink, each time `out`
+// holds `chunk` bytes or more it is handed over and emptied (whole lines),
+// and what is left at the end is handed over too.
+bool print_lines(const CoreProgram& p, const CommentWriter& comment, LineBuffer& out,
                  const TextSink* sink, std::size_t chunk) {
-  out += ".core ";
-  append_int(out, p.core_id);
-  out += '\n';
-  for (const Instr& in : p.instrs) {
-    print_to(out, in);
-    if (comment) {
-      const std::size_t mark = out.size();
-      out += "  ; ";
-      const std::size_t text = out.size();
-      comment(out, in);
-      if (out.size() == text) out.resize(mark);  // no comment: no "; "
+  // Room for `need` more bytes: what is printed is handed to the sink
+  // first where there is one, else (or if that is not enough) the buffer
+  // grows.
+  auto make_room = [&](std::size_t need) {
+    if (out.room() >= need) return true;
+    if (sink && out.used() > 0) {
+      if (!(*sink)(out.text())) return false;
+      out.clear();
+      if (out.room() >= need) return true;
     }
-    out += '\n';
-    if (sink && out.size() >= chunk) {
-      if (!(*sink)(out)) return false;
+    out.grow(need);
+    return true;
+  };
+  constexpr std::string_view kSeparator = "  ; ";
+  if (!make_room(kIntTextBytes + 8)) return false;
+  char* end = write_int(put_text(out.at(), ".core "), p.core_id);
+  *end++ = '\n';
+  out.commit(end);
+  for (const Instr& in : p.instrs) {
+    if (!make_room(kLineBytes + kSeparator.size() + kCommentRoom + 1)) return false;
+    char* line = out.at();
+    end = print_raw(line, in);
+    if (comment) {
+      char* text = end + kSeparator.size();
+      // The room after the separator, less the newline.
+      std::size_t room = out.room() - static_cast<std::size_t>(text - line) - 1;
+      std::size_t n = comment(text, room, in);
+      if (n > room) {
+        // A long comment: room for the whole line, and the line again.
+        const std::size_t need = kLineBytes + kSeparator.size() + n + 1;
+        if (!make_room(need)) return false;
+        line = out.at();
+        end = print_raw(line, in);
+        text = end + kSeparator.size();
+        room = out.room() - static_cast<std::size_t>(text - line) - 1;
+        n = comment(text, room, in);
+        if (n > room) {
+          std::fprintf(stderr, "gemini: internal error: a comment asked for %zu bytes, then more\n",
+                       need);
+          std::abort();
+        }
+      }
+      if (n > 0) end = put_text(end, kSeparator) + n;
+    }
+    *end++ = '\n';
+    out.commit(end);
+    if (sink && out.used() >= chunk) {
+      if (!(*sink)(out.text())) return false;
       out.clear();
     }
   }
-  return !sink || out.empty() || (*sink)(out);
+  return !sink || out.used() == 0 || (*sink)(out.text());
 }
+
 }  // namespace
 
-std::string print_program_to(const CoreProgram& p, const AppendCommentFn& comment) {
-  std::string out;
-  out.reserve(p.instrs.size() * 200 + 32);
+std::string print_program_to(const CoreProgram& p, const CommentWriter& comment) {
+  LineBuffer out(p.instrs.size() * 200 + kLineBytes + kCommentRoom + 64);
   print_lines(p, comment, out, nullptr, 0);
-  return out;
+  return std::move(out).take();
 }
 
-bool print_program_chunked(const CoreProgram& p, const AppendCommentFn& comment,
-                           const TextSink& sink, std::size_t chunk) {
-  std::string out;
-  // A line (kLineBytes and a comment) is far shorter than the margin, so the
-  // buffer keeps its first size.
-  out.reserve(std::min<std::size_t>(chunk, std::size_t{1} << 30) + 4096);
+bool print_program_chunked(const CoreProgram& p, const CommentWriter& comment, const TextSink& sink,
+                           std::size_t chunk) {
+  // A line is far shorter than the margin, so the buffer keeps its size
+  // unless a comment is longer than that.
+  LineBuffer out(std::min<std::size_t>(chunk, std::size_t{1} << 30) + 2 * kLineBytes +
+                 kCommentRoom);
   return print_lines(p, comment, out, &sink, chunk);
 }
 

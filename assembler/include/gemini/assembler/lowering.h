@@ -39,11 +39,12 @@ struct LoweredCore {
   std::unordered_map<std::uint32_t, std::string> layers;  // workload id -> layer name
 };
 
-// Appends the listing comment of an instruction to `out`: its workload,
-// layer and transfer (nothing for none).
-void append_comment(std::string& out, const Instr& in, const LoweredCore& core);
+// The listing comment of an instruction -- its workload, layer and
+// transfer (nothing for none) -- as a CommentWriter (text.h) writes it:
+// written at `at` if it fits in `room` bytes; its length either way.
+std::size_t write_comment(char* at, std::size_t room, const Instr& in, const LoweredCore& core);
 // The same with the workload's layer name already looked up (nullptr: none).
-void append_comment(std::string& out, const Instr& in, const std::string* layer);
+std::size_t write_comment(char* at, std::size_t room, const Instr& in, const std::string* layer);
 
 struct Program {
   std::vector<LoweredCore> cores;  // ascending core id, every core of the mesh

@@ -21,6 +21,11 @@
 namespace gemini::assembler {
 
 std::string print(const Instr& in);
+// The most bytes the decimal text of an int64 takes (its sign included).
+inline constexpr std::size_t kIntTextBytes = 20;
+// Writes the decimal text of `v` at `p` (at most kIntTextBytes, no
+// terminator); returns the end.
+char* write_int(char* p, std::int64_t v);
 // Appends the decimal text of `v` to `out` (the printer's numbers).
 void append_int(std::string& out, std::int64_t v);
 // Appends the text of `in` to `out` (no newline).
@@ -28,16 +33,20 @@ void print_to(std::string& out, const Instr& in);
 // `comment(instr)`, when given and not empty, follows each instruction after "; ".
 using CommentFn = std::function<std::string(const Instr&)>;
 std::string print_program(const CoreProgram& p, const CommentFn& comment = {});
-// The same with a comment function that appends its text to `out` (nothing
-// appended: no comment); listings of large programs use it.
-using AppendCommentFn = std::function<void(std::string& out, const Instr&)>;
-std::string print_program_to(const CoreProgram& p, const AppendCommentFn& comment);
+// The same for listings of large programs, with a comment writer that puts
+// the comment's text straight into the line: `writer(at, room, instr)`
+// writes the comment at `at` if it fits in `room` bytes and returns its
+// length (0: no comment); one that does not fit is not written, and its
+// length (more than `room`) is returned: the writer is then called again,
+// for the same instruction, with room for it.
+using CommentWriter = std::function<std::size_t(char* at, std::size_t room, const Instr&)>;
+std::string print_program_to(const CoreProgram& p, const CommentWriter& comment);
 // The same text handed to `sink` in pieces of about `chunk` bytes (whole
 // lines), one reused buffer: a listing of tens of MB is written without
 // ever being in memory at once. False as soon as `sink` returns false.
 using TextSink = std::function<bool(std::string_view)>;
-bool print_program_chunked(const CoreProgram& p, const AppendCommentFn& comment,
-                           const TextSink& sink, std::size_t chunk = std::size_t{1} << 18);
+bool print_program_chunked(const CoreProgram& p, const CommentWriter& comment, const TextSink& sink,
+                           std::size_t chunk = std::size_t{1} << 18);
 
 struct ParseError {
   std::size_t line = 0, column = 0;
