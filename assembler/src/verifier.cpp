@@ -93,12 +93,13 @@ bool covers(const ir::Footprint& a, const ir::Footprint& b) {
 
 namespace {
 
-// Scalar slots of the token and wait fields, looked up once.
+// The token and wait fields, looked up once (read by table entry: no slot
+// lookup per read).
 struct SyncSlots {
-  std::size_t send_to, send_transfer, sig_to, sig_kind, sig_transfer;
-  std::size_t wt_kind, wt_transfer, wt_from, wt_count, wl_on, wl_count;
+  const Field *send_to, *send_transfer, *sig_to, *sig_kind, *sig_transfer;
+  const Field *wt_kind, *wt_transfer, *wt_from, *wt_count, *wl_on, *wl_count;
   SyncSlots() {
-    auto slot = [](Opcode op, std::string_view f) { return field_slot(op, f).index; };
+    auto slot = [](Opcode op, std::string_view f) { return field_slot(op, f).field; };
     send_to = slot(Opcode::noc_send, "to");
     send_transfer = slot(Opcode::noc_send, "transfer");
     sig_to = slot(Opcode::signal, "to");
@@ -198,11 +199,11 @@ std::vector<std::string> verify_cores(const std::vector<const CoreProgram*>& cor
       std::optional<std::uint32_t> r;
       std::uint64_t tk = 0;
       if (in.op == Opcode::noc_send) {
-        r = receiver(in.scalar(sl.send_to));
-        tk = transfer_kind(in.scalar(sl.send_transfer), static_cast<std::int64_t>(TokenKind::data));
+        r = receiver(in.value(*sl.send_to));
+        tk = transfer_kind(in.value(*sl.send_transfer), static_cast<std::int64_t>(TokenKind::data));
       } else if (in.op == Opcode::signal) {
-        r = receiver(in.scalar(sl.sig_to));
-        tk = transfer_kind(in.scalar(sl.sig_transfer), in.scalar(sl.sig_kind));
+        r = receiver(in.value(*sl.sig_to));
+        tk = transfer_kind(in.value(*sl.sig_transfer), in.value(*sl.sig_kind));
       }
       if (r)
         sends[c].push_back(
@@ -249,8 +250,8 @@ std::vector<std::string> verify_cores(const std::vector<const CoreProgram*>& cor
       const Instr& in = cores[c]->instrs[i];
       const std::size_t g = base[c] + i;
       if (in.op == Opcode::wait_local) {
-        const auto on = static_cast<std::size_t>(in.scalar(sl.wl_on));
-        const auto cnt = static_cast<std::size_t>(in.scalar(sl.wl_count));
+        const auto on = static_cast<std::size_t>(in.value(*sl.wl_on));
+        const auto cnt = static_cast<std::size_t>(in.value(*sl.wl_count));
         if (on >= kEngines || cnt == 0) {
           found.add(c, name(c, i) + ": waits on queue " + std::to_string(on) + " for " +
                            std::to_string(cnt) +
@@ -267,18 +268,18 @@ std::vector<std::string> verify_cores(const std::vector<const CoreProgram*>& cor
         waits_for[g] = {static_cast<std::uint32_t>(base[c] + queues[c][on][cnt - 1]),
                         static_cast<std::uint32_t>(c * kEngines + on)};
       } else if (in.op == Opcode::wait_token) {
-        const Produced key{in.scalar(sl.wt_from),
-                           transfer_kind(in.scalar(sl.wt_transfer), in.scalar(sl.wt_kind)), 0};
+        const Produced key{in.value(*sl.wt_from),
+                           transfer_kind(in.value(*sl.wt_transfer), in.value(*sl.wt_kind)), 0};
         const auto lo = std::lower_bound(tokens.begin(), tokens.end(), key);
         auto hi = lo;
         while (hi != tokens.end() && hi->from == key.from && hi->transfer_kind == key.transfer_kind)
           ++hi;
-        const auto cnt = static_cast<std::size_t>(in.scalar(sl.wt_count));
+        const auto cnt = static_cast<std::size_t>(in.value(*sl.wt_count));
         const auto have_n = static_cast<std::size_t>(hi - lo);
         if (cnt == 0 || cnt > have_n) {
           found.add(c, name(c, i) + ": waits for " + std::to_string(cnt) +
-                           " token(s) of transfer " + std::to_string(in.scalar(sl.wt_transfer)) +
-                           " from core " + std::to_string(in.scalar(sl.wt_from)) + " but only " +
+                           " token(s) of transfer " + std::to_string(in.value(*sl.wt_transfer)) +
+                           " from core " + std::to_string(in.value(*sl.wt_from)) + " but only " +
                            std::to_string(have_n) + " are ever sent to this core");
           continue;
         }
@@ -405,14 +406,33 @@ std::vector<std::string> verify_cores(const std::vector<const CoreProgram*>& cor
       std::uint32_t pos;
     };
     std::vector<Read> open;
+    // Beside each open read, which of 64 equal sectors of L2 its bytes
+    // touch: a write tests the exact ranges only of the reads that share a
+    // sector with it.
+    std::vector<std::uint64_t> open_sectors;
+    const std::int64_t sector_bytes = lim.l2_bytes / 64 + 1;  // 64 of them cover L2
+    auto sectors = [&](const ir::Footprint& f) {
+      std::uint64_t m = 0;
+      for (const ir::ByteRange& r : f) {
+        // Only [0, l2_bytes) is compared (a read outside it was reported).
+        const std::int64_t b = std::max<std::int64_t>(r.begin, 0);
+        const std::int64_t e = std::min(r.end, lim.l2_bytes);
+        if (e <= b) continue;
+        const auto first = static_cast<std::uint64_t>(b / sector_bytes);
+        const auto last = static_cast<std::uint64_t>((e - 1) / sector_bytes);
+        const std::uint64_t width = last - first + 1;
+        m |= (width >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << width) - 1) << first;
+      }
+      return m;
+    };
     for (std::size_t i = 0; i < ins.size(); ++i) {
       const Instr& in = ins[i];
       const auto q = static_cast<std::size_t>(in.queue);
       Clock k = latest[q];
       k[q] = std::max(k[q], issued[q]);  // the queue's earlier instructions
       if (in.op == Opcode::wait_local) {
-        const auto on = static_cast<std::size_t>(in.scalar(sl.wl_on));
-        const auto cnt = static_cast<std::size_t>(in.scalar(sl.wl_count));
+        const auto on = static_cast<std::size_t>(in.value(*sl.wl_on));
+        const auto cnt = static_cast<std::size_t>(in.value(*sl.wl_count));
         if (on < kEngines) k[on] = std::max<std::uint32_t>(k[on], static_cast<std::uint32_t>(cnt));
         // An earlier instruction it waits for (V1 found it) orders all it was ordered after.
         const Wait& w = waits_for[base[c] + i];
@@ -439,23 +459,31 @@ std::vector<std::string> verify_cores(const std::vector<const CoreProgram*>& cor
         }
         if (x.memory != Memory::l2 || x.remote || !x.write) continue;
         const ir::Footprint a = l2.footprint(x.addr, x.bytes);
-        for (auto it = open.begin(); it != open.end();) {
-          if (it->instr == i || !a.overlaps(it->s)) {
-            ++it;
+        const std::uint64_t mine = sectors(a);
+        for (std::size_t j = 0; j < open.size();) {
+          const Read& r = open[j];
+          if ((open_sectors[j] & mine) == 0 || r.instr == i || !a.overlaps(r.s)) {
+            ++j;
             continue;
           }
-          const bool ordered = it->queue == q || k[it->queue] >= it->pos;
+          const bool ordered = r.queue == q || k[r.queue] >= r.pos;
           if (!ordered)
             found.add(c, name(c, i) + ": writes [" + std::to_string(x.addr) + ", " +
-                             std::to_string(x.addr + x.bytes) + ") which " + name(c, it->instr) +
+                             std::to_string(x.addr + x.bytes) + ") which " + name(c, r.instr) +
                              " reads, and no wait orders the read first");
-          it = ordered && covers(a, it->s) ? open.erase(it) : it + 1;
+          if (ordered && covers(a, r.s)) {
+            open.erase(open.begin() + static_cast<std::ptrdiff_t>(j));
+            open_sectors.erase(open_sectors.begin() + static_cast<std::ptrdiff_t>(j));
+          } else {
+            ++j;
+          }
         }
       }
       for (const MemAccess& x : xs) {
         if (x.memory != Memory::l2 || x.write || x.addr >= lim.l2_bytes || x.bytes > lim.l2_bytes)
           continue;
         open.push_back({l2.footprint(x.addr, x.bytes), i, q, qpos[base[c] + i]});
+        open_sectors.push_back(sectors(open.back().s));
       }
     }
   });
