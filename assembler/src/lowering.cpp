@@ -999,46 +999,48 @@ void Lowerer::emit(const std::vector<std::uint32_t>& order, Program& p) {
   const std::size_t ne = event_count();
   // What emission reads of every dependency, in one compact array (the
   // dependencies are read in schedule order, so at random): its core, its
-  // queue, and its queue's count once it is emitted.
+  // queue, its queue's count once it is emitted, and where its tokens
+  // start in `tokens` (they end where the next event's start: facts[ne]
+  // only marks the end).
   struct DepFacts {
     std::uint32_t core;
     std::uint32_t last_count;
+    std::uint32_t tok_first;
     Engine queue;
   };
-  std::vector<DepFacts> facts(ne);
+  std::vector<DepFacts> facts(ne + 1);
   std::vector<std::uint32_t> pos(ne);
-  // Every token in one array, an event's at [tok_first[i], tok_first[i + 1]),
-  // with the ordinal each receiving core gives it.
+  // Every token in one array, with its sender's core and the ordinal each
+  // receiving core gives it.
   struct FlatToken {
     TransferId transfer;
-    std::uint32_t to, event;
+    std::uint32_t to, event, from;
     TokenKind kind;
     std::int64_t ordinal = 0;
   };
   std::vector<FlatToken> tokens;
-  std::vector<std::uint32_t> tok_first(ne + 1, 0);
   std::vector<std::size_t> ops_per_core(n, 0), tokens_of_core(n + 1, 0);
   // A core's events are a run of ids, so the arrays are filled per core.
   ir::parallel_for(n, [&](std::size_t c) {
     for (std::uint32_t i = event_base_[c]; i < event_base_[c + 1]; ++i) {
       const Event& e = event(static_cast<std::uint32_t>(c), i);
-      facts[i] = {e.core, 0, e.queue};
-      tok_first[i] = static_cast<std::uint32_t>(e.tokens.size());  // for now, the count
+      // tok_first is the count for now.
+      facts[i] = {e.core, 0, static_cast<std::uint32_t>(e.tokens.size()), e.queue};
       tokens_of_core[c + 1] += e.tokens.size();
       ops_per_core[c] += e.op_end - e.op_begin + e.deps.size() / 2 + 1;
     }
   });
   for (std::size_t c = 0; c < n; ++c) tokens_of_core[c + 1] += tokens_of_core[c];
   tokens.resize(tokens_of_core[n]);
-  tok_first[ne] = static_cast<std::uint32_t>(tokens.size());
+  facts[ne].tok_first = static_cast<std::uint32_t>(tokens.size());
   ir::parallel_for(n, [&](std::size_t c) {
     auto at = static_cast<std::uint32_t>(tokens_of_core[c]);
     for (std::uint32_t i = event_base_[c]; i < event_base_[c + 1]; ++i) {
-      const std::uint32_t count = tok_first[i];
-      tok_first[i] = at;
+      const std::uint32_t count = facts[i].tok_first;
+      facts[i].tok_first = at;
       for (std::uint32_t j = 0; j < count; ++j) {
         const Event::Token& k = event(static_cast<std::uint32_t>(c), i).tokens[j];
-        tokens[at++] = {k.transfer, k.to, i, k.kind};
+        tokens[at++] = {k.transfer, k.to, i, static_cast<std::uint32_t>(c), k.kind};
       }
     }
   });
@@ -1065,7 +1067,7 @@ void Lowerer::emit(const std::vector<std::uint32_t>& order, Program& p) {
       sent.reserve(list.size());
       for (const std::uint64_t key : list) {
         FlatToken& k = tokens[static_cast<std::uint32_t>(key)];
-        const std::uint32_t sender = facts[k.event].core;
+        const std::uint32_t sender = k.from;
         k.ordinal =
             ++sent[TransferKey{k.transfer, sender << 2 | static_cast<std::uint32_t>(k.kind)}];
       }
@@ -1107,7 +1109,7 @@ void Lowerer::emit(const std::vector<std::uint32_t>& order, Program& p) {
           if (xq != q) need[xq] = std::max(need[xq], f.last_count);
           continue;
         }
-        for (std::uint32_t t = tok_first[d]; t < tok_first[d + 1]; ++t) {
+        for (std::uint32_t t = f.tok_first; t < facts[d + 1].tok_first; ++t) {
           const FlatToken& k = tokens[t];
           if (k.to != c) continue;
           Invocation inv;
