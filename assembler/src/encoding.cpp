@@ -21,7 +21,6 @@ using detail::store_le;
 // is narrower than their bytes, and a mask of the payload bytes no field uses.
 struct OpChecks {
   std::array<const Field*, kMaxFields> field{};
-  std::array<std::size_t, kMaxFields> slot{};
   std::size_t n = 0;
   std::array<std::uint64_t, (kInstrBytes - kHeaderBytes) / 8> unused{};  // 0xff per unused byte
 };
@@ -38,10 +37,7 @@ const OpChecks& op_checks(Opcode op) {
         if (f.type == FieldType::box) continue;  // 16-bit coordinates: always in [0, 65535]
         const bool full = f.type != FieldType::i32 && w < 8 && f.min == 0 &&
                           f.max == static_cast<std::int64_t>((std::uint64_t{1} << (8 * w)) - 1);
-        if (!full) {
-          c.field[c.n] = &f;
-          c.slot[c.n++] = field_slot_index(o, fi);
-        }
+        if (!full) c.field[c.n++] = &f;
       }
       for (std::size_t i = kHeaderBytes; i < kInstrBytes; ++i)
         if (!used[i])
@@ -77,7 +73,7 @@ bool check(const Instr& in, const OpInfo& op, std::string& error) {
   const OpChecks& oc = op_checks(in.op);
   for (std::size_t k = 0; k < oc.n; ++k) {
     const Field& f = *oc.field[k];
-    const std::int64_t v = in.scalar(oc.slot[k]);
+    const std::int64_t v = in.value(f);
     if (v < f.min || v > f.max) {
       error = std::string(op.mnemonic) + " " + std::string(f.name) + "=" + std::to_string(v) +
               " outside [" + std::to_string(f.min) + ", " + std::to_string(f.max) + "]";
