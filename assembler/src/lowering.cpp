@@ -225,7 +225,8 @@ class Lowerer {
   struct Receiver {
     std::uint32_t tensor, first, last;
   };
-  struct Receivers {
+  // Its moves copy trivially copyable items or take over the heap buffer.
+  struct Receivers {  // NOLINT(bugprone-exception-escape): see above
     // Mostly one tensor, kept in the map's own slot: a send looks up a
     // list of another core's, and the list's first entry would be one more
     // cache miss.

@@ -313,7 +313,7 @@ std::string print_program(const CoreProgram& p, const CommentFn& comment) {
     if (text.empty()) text = comment(in);
     const std::size_t n = text.size();
     if (n <= room) {
-      std::memcpy(at, text.data(), n);
+      put_text(at, text);
       text.clear();
     }
     return n;  // more than `room`: called again for the same instruction
