@@ -4,8 +4,6 @@
 #include <array>
 #include <string>
 
-#include "little_endian.h"
-
 namespace gemini::assembler {
 
 namespace {
@@ -36,9 +34,7 @@ bool plan_bindings(const Invocation& inv, const OpInfo* op, BindPlan& plan, std:
   std::array<bool, kMaxFields> done{};  // per field of the opcode
   plan.size = 0;
   auto store = [&](std::size_t fi, From from, std::size_t index) {
-    const Field& f = op->fields[fi];
-    plan.stores[plan.size++] = {&f, from, static_cast<std::uint8_t>(index),
-                                static_cast<std::uint8_t>(field_width(f.type))};
+    plan.stores[plan.size++] = {&op->fields[fi], from, static_cast<std::uint8_t>(index)};
     done[fi] = true;
   };
   // Bindings mostly come in table order, so the search for a name starts
@@ -127,11 +123,7 @@ bool apply_plan(const Invocation& inv, const OpInfo& op, const BindPlan& plan, I
                   std::to_string(f.max) + "] or lower > upper";
           return false;
         }
-      std::uint8_t* p = &in.payload[f.offset - kHeaderBytes];
-      for (std::size_t d = 0; d < 4; ++d) {
-        detail::store_le(p + 2 * d, static_cast<std::uint64_t>(b.lo[d]), 2);
-        detail::store_le(p + 8 + 2 * d, static_cast<std::uint64_t>(b.hi[d]), 2);
-      }
+      in.set_box_value(f, b);
       continue;
     }
     std::int64_t v = 0;
@@ -153,9 +145,7 @@ bool apply_plan(const Invocation& inv, const OpInfo& op, const BindPlan& plan, I
               std::to_string(f.min) + ", " + std::to_string(f.max) + "]";
       return false;
     }
-    // In range, so it fits the field's bytes (what Instr::set_value does,
-    // without checking again).
-    detail::store_le(&in.payload[f.offset - kHeaderBytes], static_cast<std::uint64_t>(v), s.width);
+    in.set_value(f, v);
   }
   return true;
 }

@@ -147,8 +147,8 @@ class Lowerer {
   // workload's name is worked out only when the binding fails, for the
   // message (bind() puts the invocation's origin into it).
   bool bind_named(const Invocation& inv, std::uint32_t c, std::uint32_t w, Instr& out,
-                  std::string& err, RepeatBinder* binder = nullptr) const {
-    if (binder ? binder->bind(inv, out, err) : bind(inv, out, err)) return true;
+                  std::string& err, RepeatBinder& binder) const {
+    if (binder.bind(inv, out, err)) return true;
     const std::string origin = who(c, w);
     Invocation named = inv;
     named.origin = origin;
@@ -162,7 +162,7 @@ class Lowerer {
              RepeatBinder& binder) const {
     Instr& in = ce.ops.emplace_back();
     std::string err;
-    if (!bind_named(inv, c, w, in, err, &binder)) {
+    if (!bind_named(inv, c, w, in, err, binder)) {
       error(ce, err);
       in = Instr{};
     }
@@ -1068,9 +1068,8 @@ void Lowerer::emit(const std::vector<std::uint32_t>& order, Program& p) {
       sent.reserve(list.size());
       for (const std::uint64_t key : list) {
         FlatToken& k = tokens[static_cast<std::uint32_t>(key)];
-        const std::uint32_t sender = k.from;
         k.ordinal =
-            ++sent[TransferKey{k.transfer, sender << 2 | static_cast<std::uint32_t>(k.kind)}];
+            ++sent[TransferKey{k.transfer, k.from << 2 | static_cast<std::uint32_t>(k.kind)}];
       }
     }
     LoweredCore& out = p.cores[c];
@@ -1089,10 +1088,8 @@ void Lowerer::emit(const std::vector<std::uint32_t>& order, Program& p) {
     // field. Each kind (token wait, local wait, DRAM signal) has its binder.
     std::string err;
     RepeatBinder token_binder, local_binder, signal_binder;
-    auto bind_sync = [&](const Invocation& inv, const Event& e, Instr& into,
-                         RepeatBinder* binder = nullptr) {
-      if (binder ? binder->bind(inv, into, err) : bind(inv, into, err)) return true;
-      (void)bind_named(inv, c, e.workload, into, err);
+    auto bind_sync = [&](const Invocation& inv, const Event& e, Instr& into, RepeatBinder& binder) {
+      if (bind_named(inv, c, e.workload, into, err, binder)) return true;
       errors[c].push_back(err);
       return false;
     };
@@ -1121,7 +1118,7 @@ void Lowerer::emit(const std::vector<std::uint32_t>& order, Program& p) {
               .arg("transfer", k.transfer)
               .arg("from", m_.cores[f.core].core_id)
               .arg("count", k.ordinal);
-          if (!bind_sync(inv, e, token_waits.emplace_back(), &token_binder)) token_waits.pop_back();
+          if (!bind_sync(inv, e, token_waits.emplace_back(), token_binder)) token_waits.pop_back();
         }
       }
       for (std::size_t eng = 0; eng < kEngines; ++eng) {
@@ -1132,7 +1129,7 @@ void Lowerer::emit(const std::vector<std::uint32_t>& order, Program& p) {
         inv.workload = wid;
         inv.arg("on", static_cast<std::int64_t>(eng)).arg("count", need[eng]);
         Instr w;
-        if (bind_sync(inv, e, w, &local_binder)) push(w);
+        if (bind_sync(inv, e, w, local_binder)) push(w);
         waited[q][eng] = need[eng];
       }
       for (const Instr& w : token_waits) push(w);
@@ -1150,7 +1147,7 @@ void Lowerer::emit(const std::vector<std::uint32_t>& order, Program& p) {
               .arg("to", m_.cores[k.to].core_id);
           inv.tensor("grant", {0, 0, std::nullopt, Access::write, true});  // a credit's only
           Instr sig;
-          if (bind_sync(inv, e, sig, &signal_binder)) push(sig);
+          if (bind_sync(inv, e, sig, signal_binder)) push(sig);
         }
       facts[id].last_count = count[q];
     }

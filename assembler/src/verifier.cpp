@@ -95,22 +95,22 @@ namespace {
 
 // The token and wait fields, looked up once (read by table entry: no slot
 // lookup per read).
-struct SyncSlots {
+struct SyncFields {
   const Field *send_to, *send_transfer, *sig_to, *sig_kind, *sig_transfer;
   const Field *wt_kind, *wt_transfer, *wt_from, *wt_count, *wl_on, *wl_count;
-  SyncSlots() {
-    auto slot = [](Opcode op, std::string_view f) { return field_slot(op, f).field; };
-    send_to = slot(Opcode::noc_send, "to");
-    send_transfer = slot(Opcode::noc_send, "transfer");
-    sig_to = slot(Opcode::signal, "to");
-    sig_kind = slot(Opcode::signal, "kind");
-    sig_transfer = slot(Opcode::signal, "transfer");
-    wt_kind = slot(Opcode::wait_token, "kind");
-    wt_transfer = slot(Opcode::wait_token, "transfer");
-    wt_from = slot(Opcode::wait_token, "from");
-    wt_count = slot(Opcode::wait_token, "count");
-    wl_on = slot(Opcode::wait_local, "on");
-    wl_count = slot(Opcode::wait_local, "count");
+  SyncFields() {
+    auto field = [](Opcode op, std::string_view f) { return field_slot(op, f).field; };
+    send_to = field(Opcode::noc_send, "to");
+    send_transfer = field(Opcode::noc_send, "transfer");
+    sig_to = field(Opcode::signal, "to");
+    sig_kind = field(Opcode::signal, "kind");
+    sig_transfer = field(Opcode::signal, "transfer");
+    wt_kind = field(Opcode::wait_token, "kind");
+    wt_transfer = field(Opcode::wait_token, "transfer");
+    wt_from = field(Opcode::wait_token, "from");
+    wt_count = field(Opcode::wait_token, "count");
+    wl_on = field(Opcode::wait_local, "on");
+    wl_count = field(Opcode::wait_local, "count");
   }
 };
 
@@ -173,7 +173,7 @@ std::vector<std::string> verify_cores(const std::vector<const CoreProgram*>& cor
                        " instructions; the verifier numbers them in 32 bits");
     return problems;
   }
-  const SyncSlots sl;
+  const SyncFields sl;
   std::vector<std::uint32_t> qpos(base[n]);
   std::vector<std::array<std::vector<std::uint32_t>, kEngines>> queues(n);
   auto receiver = [&](std::int64_t to) -> std::optional<std::uint32_t> {

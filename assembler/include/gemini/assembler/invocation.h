@@ -112,7 +112,6 @@ struct BindPlan {
     const Field* field = nullptr;
     From from = From::zero;
     std::uint8_t index = 0;
-    std::uint8_t width = 0;  // bytes of the field's encoding
   };
   std::array<Store, kMaxFields> stores{};
   std::size_t size = 0;
