@@ -55,6 +55,7 @@ int run_asm(const AsmOptions& opt) {
     std::cerr << "gemini asm: " << err << "\n";
     return kExitUnreadable;
   }
+  timer.mark("commit");
   if (!opt.quiet) {
     std::size_t total = 0;
     for (const auto& c : prog->cores) total += c.program.instrs.size();

@@ -1,8 +1,10 @@
 #include "gemini/ir/import.h"
 
 #include <algorithm>
+#include <boost/unordered/unordered_flat_map.hpp>
+#include <functional>
 #include <map>
-#include <unordered_map>
+#include <string_view>
 
 #include "gemini/ir/graph.h"
 #include "gemini/ir/parallel.h"
@@ -23,20 +25,45 @@ std::int64_t tensor_bytes(const BufferEntry& e, const HardwareConfig& hw) {
   return aligned_bytes(e.box, hw.l2.align_channels, hw.l2.bitwidth);
 }
 
-// Identity of a buffer entry across snapshots of one core.
-std::string tensor_key(const BufferEntry& e) {
-  std::string k(to_string(e.type));
-  k += '|';
-  k += e.layer_name;
-  for (int d = 0; d < e.box.rank; ++d)
-    k.append("|")
-        .append(std::to_string(e.box.lo[d]))
-        .append(":")
-        .append(std::to_string(e.box.hi[d]));
-  for (TransferId t : e.transfer_id) k.append("#").append(std::to_string(t));
-  if (e.workload_id) k.append("@").append(std::to_string(*e.workload_id));
-  return k;
+// Identity of a buffer entry across snapshots of one core: its type, layer,
+// box, transfer ids and workload id, and which of the identical entries of
+// its snapshot it is (identical entries in one snapshot stay distinct; the
+// k-th of them is the k-th of the previous snapshot's).
+struct EntryKey {
+  const BufferEntry* e;
+  std::uint32_t copy;
+};
+
+bool same_tensor(const BufferEntry& a, const BufferEntry& b) {
+  if (a.type != b.type || a.box.rank != b.box.rank || a.workload_id != b.workload_id ||
+      a.layer_name != b.layer_name || a.transfer_id != b.transfer_id)
+    return false;
+  for (int d = 0; d < a.box.rank; ++d)
+    if (a.box.lo[d] != b.box.lo[d] || a.box.hi[d] != b.box.hi[d]) return false;
+  return true;
 }
+
+struct EntryKeyEq {
+  bool operator()(const EntryKey& a, const EntryKey& b) const {
+    return a.copy == b.copy && same_tensor(*a.e, *b.e);
+  }
+};
+
+struct EntryKeyHash {
+  std::size_t operator()(const EntryKey& k) const {
+    const BufferEntry& e = *k.e;
+    std::size_t h = std::hash<std::string_view>{}(e.layer_name);
+    auto mix = [&h](std::uint64_t v) { h = (h ^ v) * 0x100000001b3ull + (h >> 29); };
+    mix(static_cast<std::uint64_t>(e.type) << 8 | e.box.rank);
+    for (int d = 0; d < e.box.rank; ++d)
+      mix(static_cast<std::uint32_t>(e.box.lo[d]) |
+          std::uint64_t{static_cast<std::uint32_t>(e.box.hi[d])} << 32);
+    for (TransferId t : e.transfer_id) mix(static_cast<std::uint64_t>(t));
+    mix(e.workload_id ? static_cast<std::uint64_t>(*e.workload_id) + 1 : 0);
+    mix(k.copy);
+    return h;
+  }
+};
 
 // Whether a buffer entry holds the workload's weights (shares a transfer id
 // with its weight).
@@ -56,14 +83,14 @@ struct CoreTensors {
 
 CoreTensors collect(const Core& c, const HardwareConfig& hw, std::int64_t alignment) {
   CoreTensors ct;
-  std::unordered_map<std::string, std::uint32_t> prev, cur;
+  boost::unordered_flat_map<EntryKey, std::uint32_t, EntryKeyHash, EntryKeyEq> prev, cur;
   for (std::uint32_t s = 0; s < c.workloads.size(); ++s) {
     const Workload& w = c.workloads[s];
     cur.clear();
     std::vector<std::uint32_t>& ids = ct.entry_tensor.emplace_back();
     for (const BufferEntry& e : w.buffer) {
-      std::string key = tensor_key(e);
-      while (cur.count(key)) key += '+';  // identical entries in one snapshot stay distinct
+      EntryKey key{&e, 0};
+      while (cur.contains(key)) ++key.copy;
       std::uint32_t id = 0;
       auto it = prev.find(key);
       if (it != prev.end()) {
@@ -75,7 +102,7 @@ CoreTensors collect(const Core& c, const HardwareConfig& hw, std::int64_t alignm
             {align_up(std::max<std::int64_t>(tensor_bytes(e, hw), 1), alignment), s, s});
         ct.loaded.push_back(e.type != TensorType::ofmap);
       }
-      cur.emplace(std::move(key), id);
+      cur.emplace(key, id);
       ids.push_back(id);
     }
     std::swap(prev, cur);

@@ -2,12 +2,53 @@
 
 #include <algorithm>
 #include <numeric>
+#include <span>
 
 namespace gemini::ir {
 namespace {
 
 bool overlap_in_time(const AllocTensor& a, const AllocTensor& b) {
   return a.first <= b.last && b.first <= a.last;
+}
+
+// For each tensor, the others live at the same time as it, in compressed
+// rows: tensor i's are list[start[i] .. start[i + 1]). Worked out once per
+// core and shared by every strategy; lifetimes are short, so this is far
+// fewer pairs than all of them.
+struct Overlaps {
+  std::vector<std::uint32_t> start, list;
+  std::span<const std::uint32_t> of(std::size_t i) const {
+    return {list.data() + start[i], list.data() + start[i + 1]};
+  }
+};
+
+Overlaps overlaps_of(const std::vector<AllocTensor>& t) {
+  const std::size_t n = t.size();
+  std::vector<std::uint32_t> by_first(n);
+  std::iota(by_first.begin(), by_first.end(), 0u);
+  std::stable_sort(by_first.begin(), by_first.end(),
+                   [&](auto a, auto b) { return t[a].first < t[b].first; });
+  // With tensors in order of first snapshot, a later one overlaps an earlier
+  // one exactly when it starts before the earlier one ends.
+  auto each_pair = [&](auto&& fn) {
+    for (std::size_t x = 0; x < n; ++x)
+      for (std::size_t y = x + 1; y < n && t[by_first[y]].first <= t[by_first[x]].last; ++y)
+        fn(by_first[x], by_first[y]);
+  };
+  Overlaps o;
+  o.start.assign(n + 1, 0);
+  each_pair([&](std::uint32_t a, std::uint32_t b) {
+    ++o.start[a + 1];
+    ++o.start[b + 1];
+  });
+  for (std::size_t i = 0; i < n; ++i) o.start[i + 1] += o.start[i];
+  o.list.resize(o.start[n]);
+  std::vector<std::uint32_t> fill(o.start.begin(), o.start.end() - 1);
+  each_pair([&](std::uint32_t a, std::uint32_t b) {
+    o.list[fill[a]++] = b;
+    o.list[fill[b]++] = a;
+  });
+  return o;
 }
 
 struct Span {
@@ -58,19 +99,21 @@ const char* to_string(AllocStrategy s) {
   return "?";
 }
 
-Allocation allocate(const std::vector<AllocTensor>& t, AllocStrategy s, std::int64_t base,
-                    std::int64_t alignment) {
+namespace {
+
+Allocation allocate(const std::vector<AllocTensor>& t, const Overlaps& overlaps, AllocStrategy s,
+                    std::int64_t base, std::int64_t alignment) {
   Allocation out;
   out.strategy = s;
   out.address.assign(t.size(), -1);
   out.peak = base;
   const bool best_fit = s == AllocStrategy::size_best_fit || s == AllocStrategy::area_best_fit;
-  std::vector<std::size_t> placed;
+  std::vector<char> placed(t.size(), 0);
   std::vector<Span> busy;
   for (std::size_t i : order_for(t, s)) {
     busy.clear();
-    for (std::size_t j : placed)
-      if (overlap_in_time(t[i], t[j])) busy.push_back({out.address[j], out.address[j] + t[j].size});
+    for (std::uint32_t j : overlaps.of(i))
+      if (placed[j]) busy.push_back({out.address[j], out.address[j] + t[j].size});
     std::sort(busy.begin(), busy.end(),
               [](const Span& a, const Span& b) { return a.begin < b.begin; });
     // Walk the gaps between busy spans; the last gap is unbounded.
@@ -93,17 +136,25 @@ Allocation allocate(const std::vector<AllocTensor>& t, AllocStrategy s, std::int
     if (chosen < 0) chosen = cursor;
     out.address[i] = chosen;
     out.peak = std::max(out.peak, chosen + t[i].size);
-    placed.push_back(i);
+    placed[i] = 1;
   }
   return out;
 }
 
+}  // namespace
+
+Allocation allocate(const std::vector<AllocTensor>& t, AllocStrategy s, std::int64_t base,
+                    std::int64_t alignment) {
+  return allocate(t, overlaps_of(t), s, base, alignment);
+}
+
 Allocation allocate_best(const std::vector<AllocTensor>& t, std::int64_t base,
                          std::int64_t alignment) {
+  const Overlaps overlaps = overlaps_of(t);
   Allocation best;
   bool have = false;
   for (AllocStrategy s : kAllStrategies) {
-    Allocation a = allocate(t, s, base, alignment);
+    Allocation a = allocate(t, overlaps, s, base, alignment);
     if (!have || a.peak < best.peak) {
       best = std::move(a);
       have = true;
@@ -118,13 +169,14 @@ bool ring_fit(const std::vector<AllocTensor>& t, const RingRegion& region, std::
   out.address.assign(t.size(), -1);
   out.wrapped = false;
   out.peak = region.begin;
-  std::vector<std::size_t> placed;
+  const Overlaps overlaps = overlaps_of(t);
+  std::vector<char> placed(t.size(), 0);
   std::vector<Span> busy;  // offsets within the region, split at the wrap
   for (std::size_t i : order_for(t, AllocStrategy::size_best_fit)) {
     if (t[i].size > cap) return false;
     busy.clear();
-    for (std::size_t j : placed) {
-      if (!overlap_in_time(t[i], t[j])) continue;
+    for (std::uint32_t j : overlaps.of(i)) {
+      if (!placed[j]) continue;
       const std::int64_t off = out.address[j] - region.begin;
       if (off + t[j].size <= cap) {
         busy.push_back({off, off + t[j].size});
@@ -164,7 +216,7 @@ bool ring_fit(const std::vector<AllocTensor>& t, const RingRegion& region, std::
     } else {
       out.peak = std::max(out.peak, region.begin + chosen + t[i].size);
     }
-    placed.push_back(i);
+    placed[i] = 1;
   }
   return true;
 }

@@ -3,7 +3,8 @@
 // core's snapshots. Each tensor is live over a closed range of snapshot
 // indices [first, last]; tensors live at the same time must not share a byte.
 //
-// Strategies (all O(n^2) in the tensors of one core, a few hundred here):
+// Strategies (each O(n log n) plus, for every tensor, a scan of the tensors
+// live at the same time; a few hundred tensors a core here):
 //   first_fit_by_start  baseline: tensors in order of first use, each at the
 //                       lowest address free over its lifetime;
 //   size_best_fit       largest first, each into the smallest gap among the
