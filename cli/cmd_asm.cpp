@@ -31,7 +31,24 @@ int run_asm(const AsmOptions& opt) {
   auto hw = load_hw(opt.hw);
   if (!hw) return kExitUnreadable;
   int status = kExitOk;
-  auto lowered = load_and_lower(opt.in, *hw, opt.dialect, "not assembled", status);
+  // The output files are created while the input is validated, on the
+  // core validation leaves idle (program_io.h says why that pays); if the
+  // input turns out bad, they are removed again.
+  std::optional<assembler::StagedProgram> staged;
+  std::string err;
+  std::jthread creating;  // joined before `staged` is read or destroyed
+  auto create_files = [&](const ir::Model& m) {
+    std::vector<std::int32_t> ids;
+    ids.reserve(m.cores.size());
+    for (const ir::Core& c : m.cores) ids.push_back(c.core_id);
+    creating = std::jthread([&, ids = std::move(ids)] {
+      if (auto s = assembler::StagedProgram::create(opt.out, ids, err))
+        staged.emplace(std::move(*s));
+    });
+  };
+  auto lowered =
+      load_and_lower(opt.in, *hw, opt.dialect, "not assembled", status, nullptr, create_files);
+  if (creating.joinable()) creating.join();
   if (!lowered) return status;
   const assembler::Program* prog = &lowered->program;
   PhaseTimer timer;
@@ -40,8 +57,7 @@ int run_asm(const AsmOptions& opt) {
   std::vector<std::string> problems;
   std::thread verifier;
   if (!opt.no_verify) verifier = std::thread([&] { problems = assembler::verify(*prog); });
-  std::string err;
-  auto staged = assembler::stage_program(*prog, opt.out, err);
+  const bool written = staged && staged->write(*prog, err);
   if (verifier.joinable()) verifier.join();
   timer.mark("verify+write");
   if (!problems.empty()) {
@@ -51,7 +67,7 @@ int run_asm(const AsmOptions& opt) {
         << ": the program failed verification; nothing written (--no-verify writes it anyway)\n";
     return kExitInvalid;
   }
-  if (!staged || !staged->commit(err)) {
+  if (!written || !staged->commit(err)) {
     std::cerr << "gemini asm: " << err << "\n";
     return kExitUnreadable;
   }

@@ -71,17 +71,21 @@ void keep_until_exit(Lowered&& l) {
 
 std::optional<Lowered> load_and_lower(const std::string& in, const ir::HardwareConfig& hw,
                                       const std::string& dialect, const char* verb, int& status,
-                                      StatusLine* status_line) {
+                                      StatusLine* status_line,
+                                      const std::function<void(const ir::Model&)>& on_loaded) {
   ir::Diagnostics diags(100);
   ir::LoadOptions lo;
   lo.dialect = parse_dialect(dialect);
   PhaseTimer timer;
-  auto f = assembler::assemble_file(in, hw, lo, diags, [&](const char* phase) {
-    timer.mark(phase);
-    if (!status_line) return;
-    if (std::string_view(phase) == "load+validate") status_line->phase("importing");
-    if (std::string_view(phase) == "import") status_line->phase("lowering");
-  });
+  auto f = assembler::assemble_file(
+      in, hw, lo, diags,
+      [&](const char* phase) {
+        timer.mark(phase);
+        if (!status_line) return;
+        if (std::string_view(phase) == "load+validate") status_line->phase("importing");
+        if (std::string_view(phase) == "import") status_line->phase("lowering");
+      },
+      on_loaded);
   using Failed = assembler::AssembledFile::Failed;
   switch (f.failed) {
     case Failed::input:

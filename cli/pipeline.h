@@ -4,6 +4,7 @@
 // result is empty and `status` holds the exit code.
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -57,9 +58,11 @@ class StatusLine {
 // quiet.
 void keep_until_exit(Lowered&& l);
 
-// `verb` names the refusal ("not assembled", "not simulated").
+// `verb` names the refusal ("not assembled", "not simulated"); `on_loaded`
+// is assemble_file's.
 std::optional<Lowered> load_and_lower(const std::string& in, const ir::HardwareConfig& hw,
                                       const std::string& dialect, const char* verb, int& status,
-                                      StatusLine* status_line = nullptr);
+                                      StatusLine* status_line = nullptr,
+                                      const std::function<void(const ir::Model&)>& on_loaded = {});
 
 }  // namespace gemini::cli

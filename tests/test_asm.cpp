@@ -545,6 +545,39 @@ TEST(ProgramIo, StagedFilesReplaceTheOldOnesOnlyOnCommit) {
   fs::remove_all(dir);
 }
 
+TEST(ProgramIo, FilesCreatedAheadFollowTheProgramAndLeaveNoTraceUncommitted) {
+  const fs::path root = fs::path(::testing::TempDir()) / "gemini_ahead";
+  fs::remove_all(root);
+  Program p;
+  p.l2_bytes = 1024;
+  p.wl0_bytes = 4096;
+  p.cores.resize(1);
+  p.cores[0].program = program(2, "end\n");
+  std::string err;
+  const fs::path dir = root / "a" / "b";
+  {
+    // Created for the model's cores before any program exists, then dropped
+    // (as when the input fails validation): the directories go too.
+    auto staged = StagedProgram::create(dir.string(), {0, 2, 2}, err);
+    ASSERT_TRUE(staged) << err;
+    EXPECT_TRUE(fs::exists(dir / ".core_0.s.partial"));
+    EXPECT_TRUE(fs::exists(dir / ".core_2.bin.partial"));
+  }
+  EXPECT_FALSE(fs::exists(root));
+  {
+    auto staged = StagedProgram::create(dir.string(), {0, 2}, err);
+    ASSERT_TRUE(staged) << err;
+    ASSERT_TRUE(staged->write(p, err)) << err;  // core 0 is not in the program
+    ASSERT_TRUE(staged->commit(err)) << err;
+  }
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(dir)) names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(names, (std::vector<std::string>{"core_2.bin", "core_2.s", "manifest.json"}));
+  EXPECT_EQ(fs::file_size(dir / "core_2.bin"), kFileHeaderBytes + kInstrBytes);
+  fs::remove_all(root);
+}
+
 TEST(Lowering, SpecExampleCore1IsExactlyThis) {
   ir::Diagnostics d;
   auto r = ir::load_file((test::data_dir() / "spec_minimal.json").string(), d);

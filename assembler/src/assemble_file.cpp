@@ -8,7 +8,8 @@ namespace gemini::assembler {
 
 AssembledFile assemble_file(const std::string& path, const ir::HardwareConfig& hw,
                             const ir::LoadOptions& options, ir::Diagnostics& diagnostics,
-                            const std::function<void(const char* phase)>& on_phase) {
+                            const std::function<void(const char* phase)>& on_phase,
+                            const std::function<void(const ir::Model&)>& on_loaded) {
   auto phase = [&](const char* name) {
     if (on_phase) on_phase(name);
   };
@@ -24,6 +25,7 @@ AssembledFile assemble_file(const std::string& path, const ir::HardwareConfig& h
   }
   phase("load+validate/load");
   out.model = std::move(loaded.model);
+  if (on_loaded) on_loaded(out.model);
   // Built once, for validation, import and lowering; it refers to out.model
   // and is not used once the lowering returns.
   auto graph_ptr = std::make_shared<const ir::ModelGraph>(out.model);

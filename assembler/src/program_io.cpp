@@ -1,6 +1,11 @@
 #include "gemini/assembler/program_io.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <array>
+#include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -112,22 +117,51 @@ struct CoreFiles {
 
 std::string partial(const std::string& name) { return "." + name + ".partial"; }
 
-// Writes the pieces one after the other.
-bool write_file(const std::filesystem::path& path, std::span<const std::uint8_t> first,
-                std::span<const std::uint8_t> second = {}) {
-  std::ofstream f(path, std::ios::binary);
-  for (auto piece : {first, second})
-    f.write(reinterpret_cast<const char*>(piece.data()),
-            static_cast<std::streamsize>(piece.size()));
-  f.close();
-  return static_cast<bool>(f);
+std::string stem_of(std::int32_t core_id) { return "core_" + std::to_string(core_id); }
+
+// POSIX files: a listing goes out in pieces of a quarter MB, and nothing is
+// gained from a stream's buffer in between.
+int open_for_writing(const std::filesystem::path& path) {
+  return ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+}
+
+bool write_all(int fd, const void* data, std::size_t n) {
+  const auto* p = static_cast<const char*>(data);
+  while (n > 0) {
+    const ssize_t w = ::write(fd, p, n);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) return false;
+    p += w;
+    n -= static_cast<std::size_t>(w);
+  }
+  return true;
+}
+
+// Reserves the file's blocks up front where the file system can (ext4 then
+// allocates them once instead of write by write); a hint only.
+void reserve(int fd, std::size_t bytes) {
+#ifdef __linux__
+  if (bytes > 0) (void)::fallocate(fd, 0, 0, static_cast<off_t>(bytes));
+#else
+  (void)fd;
+  (void)bytes;
+#endif
+}
+
+// Writes a whole file; false on any failure (the file is closed either way).
+template <typename Body>
+bool write_file(const std::filesystem::path& path, Body&& body) {
+  const int fd = open_for_writing(path);
+  if (fd < 0) return false;
+  const bool ok = body(fd);
+  return ::close(fd) == 0 && ok;
 }
 
 void write_core(const LoweredCore& c, const std::filesystem::path& dir, CoreFiles& out) {
   std::array<std::uint8_t, kFileHeaderBytes> header{};
   std::span<const std::uint8_t> body;
   if (!encode_program_view(c.program, header, body, out.error)) return;
-  const std::string stem = "core_" + std::to_string(c.program.core_id);
+  const std::string stem = stem_of(c.program.core_id);
   std::array<std::int64_t, 256> ops{};
   std::array<std::int64_t, kEngines> moved{};
   for (const Instr& in : c.program.instrs) {
@@ -138,8 +172,12 @@ void write_core(const LoweredCore& c, const std::filesystem::path& dir, CoreFile
     if (ops[op] != 0) out.per_op[op_info(static_cast<Opcode>(op))->mnemonic] = ops[op];
   for (std::size_t e = 0; e < kEngines; ++e)
     if (moved[e] != 0) out.per_engine[to_string(static_cast<Engine>(e))] = moved[e];
-  if (!write_file(dir / partial(stem + ".bin"), {header.data(), header.size()}, body)) {
-    out.error = "cannot write " + (dir / (stem + ".bin")).string();
+  const bool bin = write_file(dir / partial(stem + ".bin"), [&](int fd) {
+    reserve(fd, header.size() + body.size());
+    return write_all(fd, header.data(), header.size()) && write_all(fd, body.data(), body.size());
+  });
+  if (!bin) {
+    out.error = "cannot write " + (dir / (stem + ".bin")).string() + ": " + std::strerror(errno);
     return;
   }
   // The listing goes out in pieces as it is printed (tens of MB for a large
@@ -147,85 +185,105 @@ void write_core(const LoweredCore& c, const std::filesystem::path& dir, CoreFile
   // runs: its layer is looked up once a run.
   std::uint32_t workload = 0xffffffffu;
   const std::string* layer = nullptr;
-  std::ofstream f(dir / partial(stem + ".s"), std::ios::binary);
-  const bool printed = f && print_program_chunked(
-                                c.program,
-                                [&](char* at, std::size_t room, const Instr& in) {
-                                  if (in.workload != workload) {
-                                    workload = in.workload;
-                                    auto it = c.layers.find(workload);
-                                    layer = it == c.layers.end() ? nullptr : &it->second;
-                                  }
-                                  return write_comment(at, room, in, layer);
-                                },
-                                [&](std::string_view piece) {
-                                  f.write(piece.data(), static_cast<std::streamsize>(piece.size()));
-                                  return static_cast<bool>(f);
-                                });
-  f.close();
-  if (!printed || !f) out.error = "cannot write " + (dir / (stem + ".s")).string();
+  const bool text = write_file(dir / partial(stem + ".s"), [&](int fd) {
+    return print_program_chunked(
+        c.program,
+        [&](char* at, std::size_t room, const Instr& in) {
+          if (in.workload != workload) {
+            workload = in.workload;
+            auto it = c.layers.find(workload);
+            layer = it == c.layers.end() ? nullptr : &it->second;
+          }
+          return write_comment(at, room, in, layer);
+        },
+        [&](std::string_view piece) { return write_all(fd, piece.data(), piece.size()); });
+  });
+  if (!text)
+    out.error = "cannot write " + (dir / (stem + ".s")).string() + ": " + std::strerror(errno);
+}
+
+void remove_partial(const std::string& dir, const std::string& name) {
+  std::error_code ec;
+  std::filesystem::remove(std::filesystem::path(dir) / partial(name), ec);
 }
 
 }  // namespace
 
-StagedProgram::StagedProgram(std::string dir, std::vector<std::string> names)
-    : dir_(std::move(dir)), names_(std::move(names)) {}
-
 StagedProgram::StagedProgram(StagedProgram&& o) noexcept
-    : dir_(std::move(o.dir_)), names_(std::move(o.names_)) {
+    : dir_(std::move(o.dir_)), names_(std::move(o.names_)), created_(std::move(o.created_)) {
   o.names_.clear();
+  o.created_.clear();
 }
 
 StagedProgram::~StagedProgram() {
+  for (const std::string& n : names_) remove_partial(dir_, n);
+  // Directories this staging created, innermost first, if they are empty.
   std::error_code ec;
-  for (const std::string& n : names_)
-    std::filesystem::remove(std::filesystem::path(dir_) / partial(n), ec);
+  for (const std::string& d : created_) std::filesystem::remove(d, ec);
 }
 
-bool StagedProgram::commit(std::string& error) {
+std::optional<StagedProgram> StagedProgram::create(const std::string& dir,
+                                                   const std::vector<std::int32_t>& core_ids,
+                                                   std::string& error) {
   namespace fs = std::filesystem;
-  for (const std::string& n : names_) {
-    std::error_code ec;
-    fs::rename(fs::path(dir_) / partial(n), fs::path(dir_) / n, ec);
-    if (ec) {
-      error = "cannot write " + (fs::path(dir_) / n).string() + ": " + ec.message();
-      return false;  // the rest are removed by the destructor
-    }
+  StagedProgram s;
+  s.dir_ = dir;
+  // The directories that do not exist yet, innermost first: removed again
+  // if nothing is committed.
+  std::error_code ec;
+  for (fs::path d = fs::absolute(dir, ec); !d.empty() && !fs::exists(d, ec); d = d.parent_path()) {
+    s.created_.push_back(d.string());
+    if (d == d.parent_path()) break;
   }
-  names_.clear();
-  return true;
-}
-
-std::optional<StagedProgram> stage_program(const Program& p, const std::string& dir,
-                                           std::string& error) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) {
     error = "cannot create " + dir + ": " + ec.message();
     return std::nullopt;
   }
+  std::vector<std::int32_t> ids = core_ids;
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  for (std::int32_t id : ids) {
+    s.names_.push_back(stem_of(id) + ".bin");
+    s.names_.push_back(stem_of(id) + ".s");
+  }
+  s.names_.emplace_back("manifest.json");
+  for (const std::string& n : s.names_) {
+    const int fd = open_for_writing(fs::path(dir) / partial(n));
+    if (fd < 0) {
+      error = "cannot write " + (fs::path(dir) / n).string() + ": " + std::strerror(errno);
+      return std::nullopt;  // what was created is removed
+    }
+    ::close(fd);
+  }
+  return s;
+}
+
+bool StagedProgram::write(const Program& p, std::string& error) {
+  namespace fs = std::filesystem;
+  // Files created for cores the program does not have go again; the
+  // program's cores not created yet are created as they are written.
   std::vector<std::string> names;
   for (const LoweredCore& c : p.cores) {
-    const std::string stem = "core_" + std::to_string(c.program.core_id);
-    names.push_back(stem + ".bin");
-    names.push_back(stem + ".s");
+    names.push_back(stem_of(c.program.core_id) + ".bin");
+    names.push_back(stem_of(c.program.core_id) + ".s");
   }
   names.emplace_back("manifest.json");
-  // From here on, whatever was written is removed unless committed.
-  StagedProgram staged(dir, names);
+  for (const std::string& n : names_)
+    if (std::find(names.begin(), names.end(), n) == names.end()) remove_partial(dir_, n);
+  names_ = std::move(names);
   // Cores are independent.
   std::vector<CoreFiles> files(p.cores.size());
-  ir::parallel_for(p.cores.size(), [&](std::size_t i) { write_core(p.cores[i], dir, files[i]); });
+  ir::parallel_for(p.cores.size(), [&](std::size_t i) { write_core(p.cores[i], dir_, files[i]); });
   for (const CoreFiles& f : files)
     if (!f.error.empty()) {
       error = f.error;
-      return std::nullopt;
+      return false;
     }
-  std::ofstream manifest(fs::path(dir) / partial("manifest.json"), std::ios::binary);
+  std::ofstream manifest(fs::path(dir_) / partial("manifest.json"), std::ios::binary);
   if (!manifest) {
-    error = "cannot write " + dir + "/manifest.json";
-    return std::nullopt;
+    error = "cannot write " + dir_ + "/manifest.json";
+    return false;
   }
   ir::JsonWriter j(manifest);
   j.begin_object();
@@ -245,7 +303,7 @@ std::optional<StagedProgram> stage_program(const Program& p, const std::string& 
     j.key("core_id");
     j.value(std::int64_t{c.program.core_id});
     j.key("binary");
-    j.value("core_" + std::to_string(c.program.core_id) + ".bin");
+    j.value(stem_of(c.program.core_id) + ".bin");
     j.key("instructions");
     j.value(static_cast<std::int64_t>(c.program.instrs.size()));
     j.key("per_opcode");
@@ -269,9 +327,33 @@ std::optional<StagedProgram> stage_program(const Program& p, const std::string& 
   j.flush();
   manifest.close();
   if (!manifest) {
-    error = "cannot write " + dir + "/manifest.json";
-    return std::nullopt;
+    error = "cannot write " + dir_ + "/manifest.json";
+    return false;
   }
+  return true;
+}
+
+bool StagedProgram::commit(std::string& error) {
+  namespace fs = std::filesystem;
+  for (const std::string& n : names_) {
+    std::error_code ec;
+    fs::rename(fs::path(dir_) / partial(n), fs::path(dir_) / n, ec);
+    if (ec) {
+      error = "cannot write " + (fs::path(dir_) / n).string() + ": " + ec.message();
+      return false;  // the rest are removed by the destructor
+    }
+  }
+  names_.clear();
+  created_.clear();
+  return true;
+}
+
+std::optional<StagedProgram> stage_program(const Program& p, const std::string& dir,
+                                           std::string& error) {
+  std::vector<std::int32_t> ids;
+  for (const LoweredCore& c : p.cores) ids.push_back(c.program.core_id);
+  auto staged = StagedProgram::create(dir, ids, error);
+  if (!staged || !staged->write(p, error)) return std::nullopt;
   return staged;
 }
 

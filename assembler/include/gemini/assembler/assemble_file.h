@@ -37,9 +37,13 @@ struct AssembledFile {
 
 // Load and validation diagnostics go to `diagnostics`. `on_phase`, when
 // given, is called after "load+validate", "import", each stage of the
-// lowering ("lower/events", ...) and "lower".
+// lowering ("lower/events", ...) and "lower". `on_loaded`, when given, is
+// called once the file has loaded, before it is validated, with the model
+// as loaded (not yet validated: a caller may only start work there that it
+// can throw away, such as creating output files).
 AssembledFile assemble_file(const std::string& path, const ir::HardwareConfig& hw,
                             const ir::LoadOptions& options, ir::Diagnostics& diagnostics,
-                            const std::function<void(const char* phase)>& on_phase = {});
+                            const std::function<void(const char* phase)>& on_phase = {},
+                            const std::function<void(const ir::Model&)>& on_loaded = {});
 
 }  // namespace gemini::assembler
