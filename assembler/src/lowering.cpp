@@ -5,6 +5,7 @@
 #include <bit>
 #include <boost/container/small_vector.hpp>
 #include <boost/unordered/unordered_flat_map.hpp>
+#include <span>
 #include <thread>
 
 #include "gemini/assembler/invocation.h"
@@ -998,59 +999,51 @@ std::vector<std::uint32_t> Lowerer::schedule() {
 void Lowerer::emit(const std::vector<std::uint32_t>& order, Program& p) {
   const std::size_t n = m_.cores.size();
   const std::size_t ne = event_count();
-  // What emission reads of every dependency, in one compact array (the
-  // dependencies are read in schedule order, so at random): its core, its
-  // queue, its queue's count once it is emitted, and where its tokens
-  // start in `tokens` (they end where the next event's start: facts[ne]
-  // only marks the end).
+  // What emission reads of a dependency on its own core: its core, its
+  // queue and its queue's count once it is emitted.
   struct DepFacts {
     std::uint32_t core;
     std::uint32_t last_count;
-    std::uint32_t tok_first;
     Engine queue;
   };
-  std::vector<DepFacts> facts(ne + 1);
+  std::vector<DepFacts> facts(ne);
   std::vector<std::uint32_t> pos(ne);
-  // Every token in one array, with its sender's core and the ordinal each
-  // receiving core gives it.
+  for (std::uint32_t r = 0; r < order.size(); ++r) pos[order[r]] = r;
+  // Every token, with the receiving core: its sender's core and event, and
+  // `key` = (the sender's schedule position << 32 | the token's number among
+  // its sender core's, in event order), which orders a core's incoming
+  // tokens globally.
   struct FlatToken {
+    std::uint64_t key;
     TransferId transfer;
-    std::uint32_t to, event, from;
+    std::uint32_t event, from;
     TokenKind kind;
     std::int64_t ordinal = 0;
   };
-  std::vector<FlatToken> tokens;
-  std::vector<std::size_t> ops_per_core(n, 0), tokens_of_core(n + 1, 0);
-  // A core's events are a run of ids, so the arrays are filled per core.
-  ir::parallel_for(n, [&](std::size_t c) {
+  // Per sending core, its tokens grouped by receiving core: those to core r
+  // are sent_by[c][to_first[c][r] .. to_first[c][r + 1]).
+  std::vector<std::vector<FlatToken>> sent_by(n);
+  std::vector<std::vector<std::uint32_t>> to_first(n);
+  std::vector<std::size_t> ops_per_core(n, 0);
+  // A core's events are a run of ids, so all of this is filled per core.
+  ir::parallel_for(n, [&](std::size_t ci) {
+    const auto c = static_cast<std::uint32_t>(ci);
+    std::vector<std::uint32_t>& first = to_first[c];
+    first.assign(n + 1, 0);
     for (std::uint32_t i = event_base_[c]; i < event_base_[c + 1]; ++i) {
-      const Event& e = event(static_cast<std::uint32_t>(c), i);
-      // tok_first is the count for now.
-      facts[i] = {e.core, 0, static_cast<std::uint32_t>(e.tokens.size()), e.queue};
-      tokens_of_core[c + 1] += e.tokens.size();
+      const Event& e = event(c, i);
+      facts[i] = {e.core, 0, e.queue};
       ops_per_core[c] += e.op_end - e.op_begin + e.deps.size() / 2 + 1;
+      for (const Event::Token& k : e.tokens) ++first[k.to + 1];
     }
+    for (std::size_t r = 0; r < n; ++r) first[r + 1] += first[r];
+    std::vector<std::uint32_t> fill(first.begin(), first.end() - 1);
+    sent_by[c].resize(first[n]);
+    std::uint32_t t = 0;
+    for (std::uint32_t i = event_base_[c]; i < event_base_[c + 1]; ++i)
+      for (const Event::Token& k : event(c, i).tokens)
+        sent_by[c][fill[k.to]++] = {std::uint64_t{pos[i]} << 32 | t++, k.transfer, i, c, k.kind};
   });
-  for (std::size_t c = 0; c < n; ++c) tokens_of_core[c + 1] += tokens_of_core[c];
-  tokens.resize(tokens_of_core[n]);
-  facts[ne].tok_first = static_cast<std::uint32_t>(tokens.size());
-  ir::parallel_for(n, [&](std::size_t c) {
-    auto at = static_cast<std::uint32_t>(tokens_of_core[c]);
-    for (std::uint32_t i = event_base_[c]; i < event_base_[c + 1]; ++i) {
-      const std::uint32_t count = facts[i].tok_first;
-      facts[i].tok_first = at;
-      for (std::uint32_t j = 0; j < count; ++j) {
-        const Event::Token& k = event(static_cast<std::uint32_t>(c), i).tokens[j];
-        tokens[at++] = {k.transfer, k.to, i, static_cast<std::uint32_t>(c), k.kind};
-      }
-    }
-  });
-  for (std::uint32_t r = 0; r < order.size(); ++r) pos[order[r]] = r;
-  // Tokens by receiving core, as (sender's schedule position << 32 | token):
-  // each core numbers the tokens it receives itself.
-  std::vector<std::vector<std::uint64_t>> tokens_to(n);
-  for (std::uint32_t t = 0; t < tokens.size(); ++t)
-    tokens_to[tokens[t].to].push_back(std::uint64_t{pos[tokens[t].event]} << 32 | t);
   std::vector<std::vector<std::uint32_t>> order_of(n);  // per core, in global order
   for (std::uint32_t c = 0; c < n; ++c) order_of[c].reserve(event_base_[c + 1] - event_base_[c]);
   for (std::uint32_t id : order) order_of[facts[id].core].push_back(id);
@@ -1060,18 +1053,42 @@ void Lowerer::emit(const std::vector<std::uint32_t>& order, Program& p) {
   ir::parallel_for(n, [&](std::size_t ci) {
     const auto c = static_cast<std::uint32_t>(ci);
     // The ordinal of each token this core receives: its number among the
-    // tokens of its (transfer, sender, kind) in global order.
+    // tokens of its (transfer, sender, kind) in global order. The tokens
+    // are then kept here, by sending event, so that a wait finds those of
+    // its dependency in this core's own small list rather than in the
+    // arrays of all events and tokens (a cache miss or two each).
+    std::vector<FlatToken> incoming;
     {
-      auto& list = tokens_to[c];
-      std::sort(list.begin(), list.end());
+      std::size_t count = 0;
+      for (std::uint32_t from = 0; from < n; ++from)
+        count += to_first[from][c + 1] - to_first[from][c];
+      incoming.reserve(count);
+      for (std::uint32_t from = 0; from < n; ++from)
+        incoming.insert(incoming.end(), sent_by[from].begin() + to_first[from][c],
+                        sent_by[from].begin() + to_first[from][c + 1]);
+      std::sort(incoming.begin(), incoming.end(),
+                [](const FlatToken& a, const FlatToken& b) { return a.key < b.key; });
       TransferMap<std::int64_t> sent;  // (transfer, sender << 2 | kind) -> tokens so far
-      sent.reserve(list.size());
-      for (const std::uint64_t key : list) {
-        FlatToken& k = tokens[static_cast<std::uint32_t>(key)];
+      sent.reserve(incoming.size());
+      for (FlatToken& k : incoming)
         k.ordinal =
             ++sent[TransferKey{k.transfer, k.from << 2 | static_cast<std::uint32_t>(k.kind)}];
-      }
+      // By sending event, then in event order (the order a dependency's
+      // tokens are waited for).
+      std::sort(incoming.begin(), incoming.end(), [](const FlatToken& a, const FlatToken& b) {
+        return a.event != b.event
+                   ? a.event < b.event
+                   : static_cast<std::uint32_t>(a.key) < static_cast<std::uint32_t>(b.key);
+      });
     }
+    auto incoming_from = [&](std::uint32_t event) {
+      auto lo = std::lower_bound(incoming.begin(), incoming.end(), event,
+                                 [](const FlatToken& k, std::uint32_t e) { return k.event < e; });
+      auto hi = lo;
+      while (hi != incoming.end() && hi->event == event) ++hi;
+      return std::span<const FlatToken>(lo, hi);
+    };
+    const std::uint32_t own_first = event_base_[c], own_end = event_base_[c + 1];
     LoweredCore& out = p.cores[c];
     out.program.instrs.reserve(ops_per_core[c] + 1);
     out.program.core_id = m_.cores[c].core_id;
@@ -1101,22 +1118,20 @@ void Lowerer::emit(const std::vector<std::uint32_t>& order, Program& p) {
       std::array<std::uint32_t, kEngines> need{};
       token_waits.clear();
       for (std::uint32_t d : e.deps) {
-        const DepFacts& f = facts[d];
-        if (f.core == c) {
+        if (d >= own_first && d < own_end) {
+          const DepFacts& f = facts[d];
           const auto xq = static_cast<std::size_t>(f.queue);
           if (xq != q) need[xq] = std::max(need[xq], f.last_count);
           continue;
         }
-        for (std::uint32_t t = f.tok_first; t < facts[d + 1].tok_first; ++t) {
-          const FlatToken& k = tokens[t];
-          if (k.to != c) continue;
+        for (const FlatToken& k : incoming_from(d)) {
           Invocation inv;
           inv.op = Opcode::wait_token;
           inv.queue = e.queue;
           inv.workload = wid;
           inv.arg("kind", static_cast<std::int64_t>(k.kind))
               .arg("transfer", k.transfer)
-              .arg("from", m_.cores[f.core].core_id)
+              .arg("from", m_.cores[k.from].core_id)
               .arg("count", k.ordinal);
           if (!bind_sync(inv, e, token_waits.emplace_back(), token_binder)) token_waits.pop_back();
         }
