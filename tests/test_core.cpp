@@ -2,6 +2,8 @@
 // summary `gemini info` prints.
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include "fixture.h"
 #include "gemini/ir/graph.h"
 #include "gemini/ir/loader.h"
@@ -25,6 +27,31 @@ TEST(Box, VolumeContainsOverlaps) {
   EXPECT_EQ(k.volume(), 16);
   EXPECT_TRUE(k.contains(ir::Box{{4, 9, 9, 9}, {7, 9, 9, 9}, 4}));  // only K is known
   EXPECT_EQ(ir::to_string(a), "[0,0,0,0]...[0,7,7,7]");
+}
+
+TEST(TensorIdentity, WithoutTheStringIsTheStringsEquality) {
+  // Small value ranges, so that equal identities come up often.
+  std::mt19937 rng(7);
+  auto entry = [&] {
+    ir::BufferEntry e;
+    if (rng() % 3 == 0) e.tensor_id = rng() % 3;
+    e.type = static_cast<ir::TensorType>(rng() % 3);
+    if (rng() % 4 != 0) e.address = static_cast<std::int64_t>(rng() % 3) - 1;
+    for (std::uint32_t k = rng() % 3; k > 0; --k) e.transfer_id.push_back(rng() % 2);
+    return e;
+  };
+  int same = 0;
+  for (int i = 0; i < 4000; ++i) {
+    const ir::BufferEntry a = entry(), b = entry();
+    const bool strings = ir::tensor_identity(a) == ir::tensor_identity(b);
+    ASSERT_EQ(ir::same_tensor_identity(a, b), strings)
+        << ir::tensor_identity(a) << " vs " << ir::tensor_identity(b);
+    if (strings) {
+      ++same;
+      EXPECT_EQ(ir::tensor_identity_hash(a), ir::tensor_identity_hash(b));
+    }
+  }
+  EXPECT_GT(same, 100);  // the case that matters was exercised
 }
 
 TEST(PathTable, PointersEscapeAndNest) {

@@ -78,6 +78,8 @@ struct Event {
   Event& operator=(Event&&) noexcept = default;  // NOLINT(bugprone-exception-escape)
   ~Event() = default;
 
+  // 120 bytes; 130K of them for the largest corpus file, read again by
+  // every later stage, so the fields are packed.
   Kind kind;
   Engine queue;
   std::uint8_t phase = 0;
@@ -86,24 +88,24 @@ struct Event {
   // Its instructions, bound when the event is built (typed binding,
   // invocation.h): ops_[op_begin, op_end) of the lowerer.
   std::uint32_t op_begin = 0, op_end = 0;
+  // A send's receiving tensor (on the core and for the transfer of its data
+  // token, tokens.front()), whose credit it awaits; kNoTensor otherwise.
+  static constexpr std::uint32_t kNoTensor = 0xffffffffu;
+  std::uint32_t receiver_tensor = kNoTensor;
   DepList deps;
-  // Cross-core tokens this event produces: (kind, transfer, to core index).
+  // Cross-core tokens this event produces: (transfer, to core index, kind).
   struct Token {
-    TokenKind kind;
     TransferId transfer;
     std::uint32_t to;
+    TokenKind kind;
   };
   boost::container::small_vector<Token, 1> tokens;
   // Symbolic dependencies resolved after all events exist.
   const std::vector<TransferId>* dram_after = nullptr;  // DRAM writes a load re-reads
-  // A send's receiver: its core and (transfer, tensor), whose credit it awaits.
-  struct Receiver {
-    std::uint32_t core;
-    TransferKey credit;
-  };
-  std::optional<Receiver> receiver;
   std::int64_t prio = 0;
 };
+
+static_assert(sizeof(Event) <= 120, "Event grew: see the note on its fields");
 
 // A received transfer on a core, exactly: (transfer id, source core id).
 TransferKey received(TransferId transfer, std::int32_t from) {
@@ -275,13 +277,25 @@ void Lowerer::build_tensors() {
   ir::parallel_for(n, [&](std::size_t c) {
     const auto& wls = m_.cores[c].workloads;
     for (const ir::Workload& w : wls) workload_ids_[c].push_back(w.workload_id);
-    boost::unordered_flat_map<std::string, std::uint32_t> prev, cur;
+    // Keyed by the entry itself (ir::tensor_identity without the string).
+    struct IdentityHash {
+      std::size_t operator()(const ir::BufferEntry* e) const {
+        return ir::tensor_identity_hash(*e);
+      }
+    };
+    struct IdentityEq {
+      bool operator()(const ir::BufferEntry* a, const ir::BufferEntry* b) const {
+        return ir::same_tensor_identity(*a, *b);
+      }
+    };
+    boost::unordered_flat_map<const ir::BufferEntry*, std::uint32_t, IdentityHash, IdentityEq> prev,
+        cur;
     std::vector<std::uint32_t>& ids = at_[c];
     for (std::uint32_t i = 0; i < wls.size(); ++i) {
       cur.clear();
       at_first_[c].push_back(static_cast<std::uint32_t>(ids.size()));
       for (const ir::BufferEntry& e : wls[i].buffer) {
-        const std::string key = ir::tensor_identity(e);
+        const ir::BufferEntry* key = &e;
         std::uint32_t id = 0;
         auto it = prev.find(key);
         if (it != prev.end()) {
@@ -505,7 +519,7 @@ void Lowerer::build_core_events(std::uint32_t c, const std::vector<std::int64_t>
               .arg("to", s.core_id);
           inv.tensor("grant", {x.addr, x.size, std::nullopt, Access::write});
           bound(ce, inv, c, i, binders.credit);
-          e.tokens.push_back({TokenKind::credit, s.transfer_id, from->second});
+          e.tokens.push_back({s.transfer_id, from->second, TokenKind::credit});
           const std::uint32_t id = add(ce, std::move(e));
           if (!credit_anchor) credit_anchor = id;
           ce.credit_of[TransferKey{s.transfer_id, t}] = id;
@@ -764,8 +778,8 @@ void Lowerer::build_core_events(std::uint32_t c, const std::vector<std::int64_t>
         inv.tensor("dst", {rt.addr, 0, rt.box, Access::write});
         inv.arg("to", d.core_id).arg("transfer", of.transfer_id);
         bound(ce, inv, c, i, binders.send);
-        s.tokens.push_back({TokenKind::data, of.transfer_id, dc});
-        s.receiver = Event::Receiver{dc, TransferKey{of.transfer_id, *r}};
+        s.tokens.push_back({of.transfer_id, dc, TokenKind::data});
+        s.receiver_tensor = *r;
         const std::uint32_t id = add(ce, std::move(s));
         tensors_[c][*out].accesses.push_back(id);
         if (dc == c)
@@ -807,12 +821,13 @@ void Lowerer::build_events(const ir::DependencyGraph& g, const std::vector<std::
     for (std::size_t k = 0; k < local.size(); ++k) {
       Event& e = local[k];
       for (std::uint32_t& d : e.deps) d += b;
-      if (e.receiver) {
+      if (e.receiver_tensor != Event::kNoTensor) {
         // A send waits for the receiver's credit for the tensor it lands in
         // (every core's credits are built by now).
-        const auto& credits = built[e.receiver->core].credit_of;
-        auto cr = credits.find(e.receiver->credit);
-        if (cr != credits.end()) e.deps.push_back(base[e.receiver->core] + cr->second);
+        const Event::Token& data = e.tokens.front();
+        const auto& credits = built[data.to].credit_of;
+        auto cr = credits.find(TransferKey{data.transfer, e.receiver_tensor});
+        if (cr != credits.end()) e.deps.push_back(base[data.to] + cr->second);
       }
       if (e.dram_after != nullptr) dram_readers[c].push_back(b + static_cast<std::uint32_t>(k));
     }
@@ -845,7 +860,7 @@ void Lowerer::build_events(const ir::DependencyGraph& g, const std::vector<std::
           const bool have =
               std::any_of(s.tokens.begin(), s.tokens.end(),
                           [&](const Event::Token& k) { return k.to == e.core && k.transfer == r; });
-          if (!have) s.tokens.push_back({TokenKind::dram, r, e.core});
+          if (!have) s.tokens.push_back({r, e.core, TokenKind::dram});
         }
       }
     }

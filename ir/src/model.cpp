@@ -39,6 +39,25 @@ std::string tensor_identity(const BufferEntry& b) {
   return k;
 }
 
+bool same_tensor_identity(const BufferEntry& a, const BufferEntry& b) {
+  if (a.tensor_id || b.tensor_id) return a.tensor_id == b.tensor_id;
+  return a.type == b.type && a.address.value_or(-1) == b.address.value_or(-1) &&
+         a.transfer_id == b.transfer_id;
+}
+
+std::size_t tensor_identity_hash(const BufferEntry& b) {
+  std::uint64_t h = 0x9e3779b97f4a7c15ull;
+  auto mix = [&h](std::uint64_t v) { h = (h ^ v) * 0x100000001b3ull + (h >> 29); };
+  if (b.tensor_id) {
+    mix(static_cast<std::uint64_t>(*b.tensor_id));
+    return static_cast<std::size_t>(h);
+  }
+  mix(static_cast<std::uint64_t>(b.type) + 1);
+  mix(static_cast<std::uint64_t>(b.address.value_or(-1)));
+  for (TransferId t : b.transfer_id) mix(static_cast<std::uint64_t>(t));
+  return static_cast<std::size_t>(h);
+}
+
 const Core* Model::find_core(std::int32_t core_id) const {
   auto it = std::lower_bound(cores.begin(), cores.end(), core_id,
                              [](const Core& c, std::int32_t id) { return c.core_id < id; });

@@ -251,6 +251,10 @@ struct Workload {
 // tensor_id where given, else its type, address and transfer ids. The same
 // key in consecutive snapshots is the same tensor.
 std::string tensor_identity(const BufferEntry& b);
+// The same identity without building the string: equal exactly when the
+// strings are, and a hash of it, for maps keyed by entry.
+bool same_tensor_identity(const BufferEntry& a, const BufferEntry& b);
+std::size_t tensor_identity_hash(const BufferEntry& b);
 
 struct Core {
   std::int32_t core_id = 0;
