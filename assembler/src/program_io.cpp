@@ -137,8 +137,10 @@ bool write_all(int fd, const void* data, std::size_t n) {
   return true;
 }
 
-// Reserves the file's blocks up front where the file system can (ext4 then
-// allocates them once instead of write by write); a hint only.
+// Reserves the file's first `bytes` up front where the file system can
+// (ext4 then allocates the blocks at once instead of write by write); a
+// hint only. The file's size becomes `bytes`: a writer that may write less
+// cuts it afterwards.
 void reserve(int fd, std::size_t bytes) {
 #ifdef __linux__
   if (bytes > 0) (void)::fallocate(fd, 0, 0, static_cast<off_t>(bytes));
@@ -186,7 +188,11 @@ void write_core(const LoweredCore& c, const std::filesystem::path& dir, CoreFile
   std::uint32_t workload = 0xffffffffu;
   const std::string* layer = nullptr;
   const bool text = write_file(dir / partial(stem + ".s"), [&](int fd) {
-    return print_program_chunked(
+    // A listing line is about 135 bytes on the corpus: its blocks are
+    // reserved for 160 a line, and the file cut to what was written.
+    std::size_t written = 0;
+    reserve(fd, c.program.instrs.size() * 160);
+    const bool ok = print_program_chunked(
         c.program,
         [&](char* at, std::size_t room, const Instr& in) {
           if (in.workload != workload) {
@@ -196,7 +202,11 @@ void write_core(const LoweredCore& c, const std::filesystem::path& dir, CoreFile
           }
           return write_comment(at, room, in, layer);
         },
-        [&](std::string_view piece) { return write_all(fd, piece.data(), piece.size()); });
+        [&](std::string_view piece) {
+          written += piece.size();
+          return write_all(fd, piece.data(), piece.size());
+        });
+    return ok && ::ftruncate(fd, static_cast<off_t>(written)) == 0;
   });
   if (!text)
     out.error = "cannot write " + (dir / (stem + ".s")).string() + ": " + std::strerror(errno);
