@@ -275,6 +275,13 @@ const SlotTable& slots(Opcode op) {
                info ? std::string(info->mnemonic).c_str() : "?");
   std::abort();
 }
+// The same naming a field of the table.
+[[noreturn]] void field_bug(Opcode op, const char* what, const Field& f) {
+  const OpInfo* info = op_info(op);
+  std::fprintf(stderr, "gemini: internal error: %s field %s of opcode %s\n", what,
+               std::string(f.name).c_str(), info ? std::string(info->mnemonic).c_str() : "?");
+  std::abort();
+}
 
 const Field& scalar_field(Opcode op, std::size_t slot) {
   const Field* f = slot < kMaxFields ? slots(op).scalar[slot] : nullptr;
@@ -321,15 +328,12 @@ std::int64_t Instr::value(const Field& f) const {
 }
 
 void Instr::set_scalar(std::size_t slot, std::int64_t value) {
-  const Field& f = scalar_field(op, slot);
-  if (value < f.min || value > f.max) instr_bug(op, "value out of range for", slot);
-  store_le(&payload[f.offset - kHeaderBytes], static_cast<std::uint64_t>(value),
-           field_width(f.type));
+  set_value(scalar_field(op, slot), value);
 }
 
 void Instr::set_value(const Field& f, std::int64_t v) {
   if (v < f.min || v > f.max || f.type == FieldType::box)
-    instr_bug(op, "value out of range for", static_cast<std::size_t>(f.offset));
+    field_bug(op, "value out of range for", f);
   store_le(&payload[f.offset - kHeaderBytes], static_cast<std::uint64_t>(v), field_width(f.type));
 }
 
@@ -348,12 +352,11 @@ Box Instr::box_value(const Field& f) const {
 void Instr::set_box_at(std::size_t slot, const Box& b) { set_box_value(box_field(op, slot), b); }
 
 void Instr::set_box_value(const Field& f, const Box& b) {
-  if (f.type != FieldType::box)
-    instr_bug(op, "box stored into a scalar field at", static_cast<std::size_t>(f.offset));
+  if (f.type != FieldType::box) field_bug(op, "box stored into scalar", f);
   std::uint8_t* p = &payload[f.offset - kHeaderBytes];
   for (std::size_t d = 0; d < 4; ++d) {
     if (b.lo[d] < f.min || b.lo[d] > f.max || b.hi[d] < f.min || b.hi[d] > f.max)
-      instr_bug(op, "coordinate out of range for the box at", static_cast<std::size_t>(f.offset));
+      field_bug(op, "coordinate out of range for box", f);
     store_le(p + 2 * d, static_cast<std::uint64_t>(b.lo[d]), 2);
     store_le(p + 8 + 2 * d, static_cast<std::uint64_t>(b.hi[d]), 2);
   }

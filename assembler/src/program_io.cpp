@@ -20,9 +20,7 @@ namespace gemini::assembler {
 namespace {
 // A field's table entry, found once per (opcode, name) by the callers' statics.
 const Field& field_of(Opcode op, std::string_view name) { return *field_slot(op, name).field; }
-}  // namespace
 
-namespace {
 char* put(char* p, std::string_view s) {
   std::memcpy(p, s.data(), s.size());
   return p + s.size();
@@ -118,6 +116,27 @@ struct CoreFiles {
 std::string partial(const std::string& name) { return "." + name + ".partial"; }
 
 std::string stem_of(std::int32_t core_id) { return "core_" + std::to_string(core_id); }
+
+// The files of a program with these cores (each once): core_<id>.bin and
+// .s, and the manifest.
+std::vector<std::string> file_names(std::vector<std::int32_t> core_ids) {
+  std::sort(core_ids.begin(), core_ids.end());
+  core_ids.erase(std::unique(core_ids.begin(), core_ids.end()), core_ids.end());
+  std::vector<std::string> names;
+  for (std::int32_t id : core_ids) {
+    names.push_back(stem_of(id) + ".bin");
+    names.push_back(stem_of(id) + ".s");
+  }
+  names.emplace_back("manifest.json");
+  return names;
+}
+
+std::vector<std::int32_t> core_ids_of(const Program& p) {
+  std::vector<std::int32_t> ids;
+  ids.reserve(p.cores.size());
+  for (const LoweredCore& c : p.cores) ids.push_back(c.program.core_id);
+  return ids;
+}
 
 // POSIX files: a listing goes out in pieces of a quarter MB, and nothing is
 // gained from a stream's buffer in between.
@@ -250,14 +269,7 @@ std::optional<StagedProgram> StagedProgram::create(const std::string& dir,
     error = "cannot create " + dir + ": " + ec.message();
     return std::nullopt;
   }
-  std::vector<std::int32_t> ids = core_ids;
-  std::sort(ids.begin(), ids.end());
-  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
-  for (std::int32_t id : ids) {
-    s.names_.push_back(stem_of(id) + ".bin");
-    s.names_.push_back(stem_of(id) + ".s");
-  }
-  s.names_.emplace_back("manifest.json");
+  s.names_ = file_names(core_ids);
   for (const std::string& n : s.names_) {
     const int fd = open_for_writing(fs::path(dir) / partial(n));
     if (fd < 0) {
@@ -273,12 +285,7 @@ bool StagedProgram::write(const Program& p, std::string& error) {
   namespace fs = std::filesystem;
   // Files created for cores the program does not have go again; the
   // program's cores not created yet are created as they are written.
-  std::vector<std::string> names;
-  for (const LoweredCore& c : p.cores) {
-    names.push_back(stem_of(c.program.core_id) + ".bin");
-    names.push_back(stem_of(c.program.core_id) + ".s");
-  }
-  names.emplace_back("manifest.json");
+  std::vector<std::string> names = file_names(core_ids_of(p));
   for (const std::string& n : names_)
     if (std::find(names.begin(), names.end(), n) == names.end()) remove_partial(dir_, n);
   names_ = std::move(names);
@@ -360,9 +367,7 @@ bool StagedProgram::commit(std::string& error) {
 
 std::optional<StagedProgram> stage_program(const Program& p, const std::string& dir,
                                            std::string& error) {
-  std::vector<std::int32_t> ids;
-  for (const LoweredCore& c : p.cores) ids.push_back(c.program.core_id);
-  auto staged = StagedProgram::create(dir, ids, error);
+  auto staged = StagedProgram::create(dir, core_ids_of(p), error);
   if (!staged || !staged->write(p, error)) return std::nullopt;
   return staged;
 }

@@ -1,10 +1,9 @@
 #include "gemini/ir/import.h"
 
 #include <algorithm>
+#include <boost/container_hash/hash.hpp>
 #include <boost/unordered/unordered_flat_map.hpp>
-#include <functional>
 #include <map>
-#include <string_view>
 
 #include "gemini/ir/graph.h"
 #include "gemini/ir/parallel.h"
@@ -52,15 +51,14 @@ struct EntryKeyEq {
 struct EntryKeyHash {
   std::size_t operator()(const EntryKey& k) const {
     const BufferEntry& e = *k.e;
-    std::size_t h = std::hash<std::string_view>{}(e.layer_name);
-    auto mix = [&h](std::uint64_t v) { h = (h ^ v) * 0x100000001b3ull + (h >> 29); };
-    mix(static_cast<std::uint64_t>(e.type) << 8 | e.box.rank);
-    for (int d = 0; d < e.box.rank; ++d)
-      mix(static_cast<std::uint32_t>(e.box.lo[d]) |
-          std::uint64_t{static_cast<std::uint32_t>(e.box.hi[d])} << 32);
-    for (TransferId t : e.transfer_id) mix(static_cast<std::uint64_t>(t));
-    mix(e.workload_id ? static_cast<std::uint64_t>(*e.workload_id) + 1 : 0);
-    mix(k.copy);
+    std::size_t h = 0;
+    boost::hash_combine(h, e.layer_name);
+    boost::hash_combine(h, static_cast<int>(e.type));
+    boost::hash_range(h, e.box.lo.begin(), e.box.lo.begin() + e.box.rank);
+    boost::hash_range(h, e.box.hi.begin(), e.box.hi.begin() + e.box.rank);
+    boost::hash_range(h, e.transfer_id.begin(), e.transfer_id.end());
+    boost::hash_combine(h, e.workload_id.value_or(-1));
+    boost::hash_combine(h, k.copy);
     return h;
   }
 };

@@ -1,6 +1,7 @@
 #include "gemini/ir/model.h"
 
 #include <algorithm>
+#include <boost/container_hash/hash.hpp>
 
 namespace gemini::ir {
 
@@ -46,16 +47,15 @@ bool same_tensor_identity(const BufferEntry& a, const BufferEntry& b) {
 }
 
 std::size_t tensor_identity_hash(const BufferEntry& b) {
-  std::uint64_t h = 0x9e3779b97f4a7c15ull;
-  auto mix = [&h](std::uint64_t v) { h = (h ^ v) * 0x100000001b3ull + (h >> 29); };
+  std::size_t h = 0;
   if (b.tensor_id) {
-    mix(static_cast<std::uint64_t>(*b.tensor_id));
-    return static_cast<std::size_t>(h);
+    boost::hash_combine(h, *b.tensor_id);
+    return h;
   }
-  mix(static_cast<std::uint64_t>(b.type) + 1);
-  mix(static_cast<std::uint64_t>(b.address.value_or(-1)));
-  for (TransferId t : b.transfer_id) mix(static_cast<std::uint64_t>(t));
-  return static_cast<std::size_t>(h);
+  boost::hash_combine(h, static_cast<int>(b.type));
+  boost::hash_combine(h, b.address.value_or(-1));
+  boost::hash_range(h, b.transfer_id.begin(), b.transfer_id.end());
+  return h;
 }
 
 const Core* Model::find_core(std::int32_t core_id) const {
