@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bitset>
 #include <fstream>
 #include <limits>
 #include <random>
@@ -358,6 +359,194 @@ TEST(Verifier, WriteAfterReadWithoutWait) {
   p = verify({program(0, read + "wait_local q=dma_in on=pe count=1\n" + write + "end\n")},
              {1024, 4096});
   EXPECT_TRUE(p.empty()) << p[0];
+}
+
+TEST(Verifier, AReadCoveredByAnOrderedWriteStillGuardsItsBytes) {
+  // #2 overwrites what #0 reads and waits for it; #3, on the VP queue, also
+  // overwrites it and waits for nothing, so it may run before the read.
+  const std::string vp_write =
+      "vp_run op=copy inputs=1 window=1 stride=1 in0=256 in1=0 out=0 in_bytes=64 out_bytes=64 "
+      "in_box=" +
+      kBox + " out_box=" + kBox + "\n";
+  auto p = verify({program(0, pe_run_line() + "wait_local q=dma_in on=pe count=1\n" +
+                                  dma_in_line(0) + vp_write + "end\n")},
+                  {1024, 4096});
+  ASSERT_EQ(p.size(), 1u);
+  EXPECT_EQ(p[0],
+            "core 0 #3 vp_run: writes [0, 64) which core 0 #0 pe_run reads, and no wait orders "
+            "the read first");
+}
+
+// V4 against its definition on random single-core programs: a write
+// conflicts with every earlier read of another queue whose bytes it
+// overlaps (L2 as a ring) unless the read happens before it, where
+// happens-before is reachability over queue order and local waits (here
+// always on earlier instructions), worked out by brute force.
+TEST(Verifier, WriteAfterReadMatchesBruteForceHappensBefore) {
+  constexpr std::int64_t kL2 = 1024;
+  using Bytes = std::bitset<kL2>;
+  struct Access {
+    Bytes bytes;
+    std::int64_t addr, size;
+  };
+  struct Made {
+    Instr in;
+    std::vector<Access> reads;            // in operand order
+    std::optional<Access> write;          // local L2 write, if any
+    std::optional<std::size_t> waits_on;  // the instruction a wait_local names
+  };
+  auto access = [](std::int64_t addr, std::int64_t size) {
+    Access a{{}, addr, size};
+    for (std::int64_t b = addr; b < addr + size; ++b)
+      a.bytes.set(static_cast<std::size_t>(b % kL2));
+    return a;
+  };
+  std::mt19937 rng(20261121);
+  auto pick = [&](std::int64_t lo, std::int64_t hi) {
+    return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng);
+  };
+  std::size_t conflicts = 0, ordered_pairs = 0;
+  for (int round = 0; round < 300; ++round) {
+    std::vector<Made> made;
+    std::array<std::vector<std::size_t>, kEngines> queue;  // instructions of each queue
+    const int n = static_cast<int>(pick(10, 70));
+    for (int k = 0; k < n; ++k) {
+      Made m;
+      Instr& in = m.in;
+      auto span = [&] { return std::pair{pick(0, kL2 - 1), pick(1, 200)}; };
+      const auto kind = pick(0, 9);
+      if (kind <= 2) {  // a local wait on an earlier instruction
+        std::vector<std::size_t> nonempty;
+        for (std::size_t e = 0; e < kEngines; ++e)
+          if (!queue[e].empty()) nonempty.push_back(e);
+        if (nonempty.empty()) continue;
+        const std::size_t on = nonempty[static_cast<std::size_t>(
+            pick(0, static_cast<std::int64_t>(nonempty.size()) - 1))];
+        const auto count = pick(1, static_cast<std::int64_t>(queue[on].size()));
+        in.op = Opcode::wait_local;
+        in.queue = static_cast<Engine>(pick(0, kEngines - 1));
+        in.set("on", static_cast<std::int64_t>(on));
+        in.set("count", count);
+        m.waits_on = queue[on][static_cast<std::size_t>(count - 1)];
+      } else if (kind == 3) {
+        const auto [a, b] = span();
+        in.op = Opcode::dma_in;
+        in.queue = Engine::dma_in;
+        in.set("l2", a);
+        in.set("bytes", b);
+        m.write = access(a, b);
+      } else if (kind == 4) {
+        const auto [a, b] = span();
+        const auto [w, wb] = span();
+        const auto [o, ob] = span();
+        const bool weights = pick(0, 1) == 1;
+        in.op = Opcode::pe_run;
+        in.queue = Engine::pe;
+        in.set("ifmap", a);
+        in.set("ifmap_bytes", b);
+        in.set("weight", w);
+        in.set("weight_bytes", weights ? wb : 0);
+        in.set("ofmap", o);
+        in.set("ofmap_bytes", ob);
+        m.reads.push_back(access(a, b));
+        if (weights) m.reads.push_back(access(w, wb));
+        m.write = access(o, ob);
+      } else if (kind == 5) {
+        const auto [a0, b] = span();
+        const auto a1 = pick(0, kL2 - 1);
+        const auto [o, ob] = span();
+        const bool two = pick(0, 1) == 1;
+        in.op = Opcode::vp_run;
+        in.queue = Engine::vp;
+        in.set("inputs", two ? 2 : 1);
+        in.set("in0", a0);
+        in.set("in1", a1);
+        in.set("in_bytes", b);
+        in.set("out", o);
+        in.set("out_bytes", ob);
+        m.reads.push_back(access(a0, b));
+        if (two) m.reads.push_back(access(a1, b));
+        m.write = access(o, ob);
+      } else if (kind == 6) {
+        const auto [a, b] = span();
+        in.op = Opcode::noc_send;
+        in.queue = Engine::noc;
+        in.set("src", a);
+        in.set("dst", pick(0, kL2 - 1));  // another core's L2: not this core's hazard
+        in.set("bytes", b);
+        in.set("to", 1);
+        in.set("transfer", k);
+        m.reads.push_back(access(a, b));
+      } else if (kind == 7) {
+        const auto [a, b] = span();
+        in.op = Opcode::dma_out;
+        in.queue = Engine::dma_out;
+        in.set("l2", a);
+        in.set("bytes", b);
+        m.reads.push_back(access(a, b));
+      } else {
+        const auto [a, b] = span();
+        in.op = Opcode::signal;
+        in.queue = Engine::ctrl;
+        in.set("kind", static_cast<std::int64_t>(TokenKind::credit));
+        in.set("transfer", k);
+        in.set("to", 1);
+        in.set("grant", a);
+        in.set("grant_bytes", b);
+        m.write = access(a, b);
+      }
+      queue[static_cast<std::size_t>(in.queue)].push_back(made.size());
+      made.push_back(std::move(m));
+    }
+    // Happens-before, by brute force: the union over an instruction's
+    // predecessors (the previous one of its queue, the one it waits for).
+    const std::size_t count = made.size();
+    std::vector<std::vector<bool>> before(count, std::vector<bool>(count, false));
+    std::array<std::optional<std::size_t>, kEngines> last{};
+    for (std::size_t i = 0; i < count; ++i) {
+      std::vector<std::size_t> preds;
+      auto& prev = last[static_cast<std::size_t>(made[i].in.queue)];
+      if (prev) preds.push_back(*prev);
+      if (made[i].waits_on) preds.push_back(*made[i].waits_on);
+      for (std::size_t p : preds) {
+        before[i][p] = true;
+        for (std::size_t x = 0; x < count; ++x)
+          if (before[p][x]) before[i][x] = true;
+      }
+      prev = i;
+    }
+    std::vector<std::string> expected;
+    auto name = [&](std::size_t i) {
+      return "core 0 #" + std::to_string(i) + " " + std::string(made[i].in.info().mnemonic);
+    };
+    for (std::size_t i = 0; i < count; ++i) {
+      if (!made[i].write) continue;
+      const Access& w = *made[i].write;
+      for (std::size_t r = 0; r < i; ++r) {
+        if (made[r].in.queue == made[i].in.queue) continue;
+        for (const Access& rd : made[r].reads) {
+          if ((rd.bytes & w.bytes).none()) continue;
+          if (before[i][r]) {
+            ++ordered_pairs;
+            continue;
+          }
+          expected.push_back(name(i) + ": writes [" + std::to_string(w.addr) + ", " +
+                             std::to_string(w.addr + w.size) + ") which " + name(r) +
+                             " reads, and no wait orders the read first");
+        }
+      }
+    }
+    conflicts += expected.size();
+    CoreProgram c;
+    c.core_id = 0;
+    for (const Made& m : made) c.instrs.push_back(m.in);
+    CoreProgram other;  // the receiver of the sends and credits
+    other.core_id = 1;
+    ASSERT_EQ(verify({c, other}, {kL2, 4096}, 1u << 20), expected) << "round " << round;
+  }
+  // Both outcomes were exercised many times.
+  EXPECT_GT(conflicts, 1000u);
+  EXPECT_GT(ordered_pairs, 1000u);
 }
 
 TEST(Verifier, AccessOutsideMemoryAndUnreachableWait) {

@@ -80,15 +80,6 @@ Accesses accesses(const Instr& in) {
   return out;
 }
 
-// Every range of b lies inside some range of a.
-bool covers(const ir::Footprint& a, const ir::Footprint& b) {
-  return std::all_of(b.begin(), b.end(), [&](const ir::ByteRange& y) {
-    return std::any_of(a.begin(), a.end(), [&](const ir::ByteRange& x) {
-      return x.begin <= y.begin && y.end <= x.end;
-    });
-  });
-}
-
 }  // namespace
 
 namespace {
@@ -399,17 +390,30 @@ std::vector<std::string> verify_cores(const std::vector<const CoreProgram*>& cor
     }
     std::array<Clock, kEngines> latest{};          // of the latest instruction of each queue
     std::array<std::uint32_t, kEngines> issued{};  // instructions of each queue so far
+    // The L2 reads so far, per queue, in program order (so by position in
+    // their queue); beside each, which of 64 equal sectors of L2 its bytes
+    // touch, so that a write tests the exact ranges only of the reads that
+    // share a sector with it.
     struct Read {
       ir::Footprint s;
-      std::size_t instr;
-      std::size_t queue;
-      std::uint32_t pos;
+      std::uint64_t sectors;
+      std::uint32_t instr;
+      std::uint32_t pos;  // its position in its queue, from 1
     };
-    std::vector<Read> open;
-    // Beside each open read, which of 64 equal sectors of L2 its bytes
-    // touch: a write tests the exact ranges only of the reads that share a
-    // sector with it.
-    std::vector<std::uint64_t> open_sectors;
+    std::array<std::vector<Read>, kEngines> reads;
+    // A write on queue q is ordered after the reads of queue Q up to position
+    // k[Q] of its clock. Clocks of one queue's instructions only grow, so
+    // the first read of Q that queue q's next write is not known to be
+    // ordered after only moves forward: unordered[q][Q].
+    std::array<std::array<std::size_t, kEngines>, kEngines> unordered{};
+    struct Hazard {
+      std::uint32_t instr;
+      std::size_t index;  // in its queue's list: an instruction's reads in operand order
+      bool operator<(const Hazard& o) const {
+        return std::tie(instr, index) < std::tie(o.instr, o.index);
+      }
+    };
+    std::vector<Hazard> hazards;
     const std::int64_t sector_bytes = lim.l2_bytes / 64 + 1;  // 64 of them cover L2
     auto sectors = [&](const ir::Footprint& f) {
       std::uint64_t m = 0;
@@ -458,32 +462,34 @@ std::vector<std::string> verify_cores(const std::vector<const CoreProgram*>& cor
           continue;
         }
         if (x.memory != Memory::l2 || x.remote || !x.write) continue;
+        // The reads of other queues not ordered before this write: any of
+        // them that overlaps it is a hazard. (A read of its own queue
+        // retires first.)
         const ir::Footprint a = l2.footprint(x.addr, x.bytes);
         const std::uint64_t mine = sectors(a);
-        for (std::size_t j = 0; j < open.size();) {
-          const Read& r = open[j];
-          if ((open_sectors[j] & mine) == 0 || r.instr == i || !a.overlaps(r.s)) {
-            ++j;
-            continue;
-          }
-          const bool ordered = r.queue == q || k[r.queue] >= r.pos;
-          if (!ordered)
-            found.add(c, name(c, i) + ": writes [" + std::to_string(x.addr) + ", " +
-                             std::to_string(x.addr + x.bytes) + ") which " + name(c, r.instr) +
-                             " reads, and no wait orders the read first");
-          if (ordered && covers(a, r.s)) {
-            open.erase(open.begin() + static_cast<std::ptrdiff_t>(j));
-            open_sectors.erase(open_sectors.begin() + static_cast<std::ptrdiff_t>(j));
-          } else {
-            ++j;
+        hazards.clear();
+        for (std::size_t rq = 0; rq < kEngines; ++rq) {
+          if (rq == q) continue;
+          const std::vector<Read>& list = reads[rq];
+          std::size_t& from = unordered[q][rq];
+          while (from < list.size() && list[from].pos <= k[rq]) ++from;
+          for (std::size_t j = from; j < list.size(); ++j) {
+            const Read& r = list[j];
+            if ((r.sectors & mine) != 0 && r.instr != i && a.overlaps(r.s))
+              hazards.push_back({r.instr, j});
           }
         }
+        std::sort(hazards.begin(), hazards.end());  // the report in program order
+        for (const Hazard& h : hazards)
+          found.add(c, name(c, i) + ": writes [" + std::to_string(x.addr) + ", " +
+                           std::to_string(x.addr + x.bytes) + ") which " + name(c, h.instr) +
+                           " reads, and no wait orders the read first");
       }
       for (const MemAccess& x : xs) {
         if (x.memory != Memory::l2 || x.write || x.addr >= lim.l2_bytes || x.bytes > lim.l2_bytes)
           continue;
-        open.push_back({l2.footprint(x.addr, x.bytes), i, q, qpos[base[c] + i]});
-        open_sectors.push_back(sectors(open.back().s));
+        const ir::Footprint f = l2.footprint(x.addr, x.bytes);
+        reads[q].push_back({f, sectors(f), static_cast<std::uint32_t>(i), qpos[base[c] + i]});
       }
     }
   });
