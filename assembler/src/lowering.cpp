@@ -5,6 +5,8 @@
 #include <bit>
 #include <boost/container/small_vector.hpp>
 #include <boost/unordered/unordered_flat_map.hpp>
+#include <cstdio>
+#include <cstdlib>
 #include <span>
 #include <thread>
 
@@ -1067,12 +1069,14 @@ void Lowerer::emit(const std::vector<std::uint32_t>& order, Program& p) {
   phase("lower/emit prep");
   ir::parallel_for(n, [&](std::size_t ci) {
     const auto c = static_cast<std::uint32_t>(ci);
-    // The ordinal of each token this core receives: its number among the
-    // tokens of its (transfer, sender, kind) in global order. The tokens
-    // are then kept here, by sending event, so that a wait finds those of
-    // its dependency in this core's own small list rather than in the
-    // arrays of all events and tokens (a cache miss or two each).
+    // The tokens this core receives, gathered sender by sender: each
+    // sender's are in event order and senders' events are runs of rising
+    // ids, so the list comes out in (sending event, token) order, the order
+    // a dependency's tokens are waited for. A wait finds those of its
+    // dependency in this core's own small list rather than in the arrays
+    // of all events and tokens (a cache miss or two each).
     std::vector<FlatToken> incoming;
+    std::vector<std::uint32_t> incoming_event;  // incoming[k].event, for the search
     {
       std::size_t count = 0;
       for (std::uint32_t from = 0; from < n; ++from)
@@ -1081,27 +1085,43 @@ void Lowerer::emit(const std::vector<std::uint32_t>& order, Program& p) {
       for (std::uint32_t from = 0; from < n; ++from)
         incoming.insert(incoming.end(), sent_by[from].begin() + to_first[from][c],
                         sent_by[from].begin() + to_first[from][c + 1]);
-      std::sort(incoming.begin(), incoming.end(),
-                [](const FlatToken& a, const FlatToken& b) { return a.key < b.key; });
-      TransferMap<std::int64_t> sent;  // (transfer, sender << 2 | kind) -> tokens so far
-      sent.reserve(incoming.size());
-      for (FlatToken& k : incoming)
-        k.ordinal =
-            ++sent[TransferKey{k.transfer, k.from << 2 | static_cast<std::uint32_t>(k.kind)}];
-      // By sending event, then in event order (the order a dependency's
-      // tokens are waited for).
-      std::sort(incoming.begin(), incoming.end(), [](const FlatToken& a, const FlatToken& b) {
-        return a.event != b.event
-                   ? a.event < b.event
-                   : static_cast<std::uint32_t>(a.key) < static_cast<std::uint32_t>(b.key);
-      });
+      incoming_event.reserve(count);
+      for (const FlatToken& k : incoming) incoming_event.push_back(k.event);
+      if (!std::is_sorted(incoming_event.begin(), incoming_event.end())) {
+        std::fprintf(stderr, "gemini: internal error: core %u's incoming tokens are out of order\n",
+                     c);
+        std::abort();
+      }
+      // The ordinal of each: its number among the tokens of its (transfer,
+      // sender, kind) in global order (by key). Most such groups hold one
+      // token; only the tokens of larger groups are put in that order.
+      TransferMap<std::int64_t> group;  // (transfer, sender << 2 | kind) -> size
+      group.reserve(incoming.size());
+      auto group_key = [](const FlatToken& k) {
+        return TransferKey{k.transfer, k.from << 2 | static_cast<std::uint32_t>(k.kind)};
+      };
+      for (const FlatToken& k : incoming) ++group[group_key(k)];
+      std::vector<std::uint32_t> shared;  // tokens of groups of two or more
+      for (std::uint32_t k = 0; k < incoming.size(); ++k) {
+        if (group[group_key(incoming[k])] > 1)
+          shared.push_back(k);
+        else
+          incoming[k].ordinal = 1;
+      }
+      if (!shared.empty()) {
+        std::sort(shared.begin(), shared.end(), [&](std::uint32_t a, std::uint32_t b) {
+          return incoming[a].key < incoming[b].key;
+        });
+        for (auto& [key, size] : group) size = 0;  // now: tokens numbered so far
+        for (std::uint32_t k : shared) incoming[k].ordinal = ++group[group_key(incoming[k])];
+      }
     }
     auto incoming_from = [&](std::uint32_t event) {
-      auto lo = std::lower_bound(incoming.begin(), incoming.end(), event,
-                                 [](const FlatToken& k, std::uint32_t e) { return k.event < e; });
+      const auto lo = std::lower_bound(incoming_event.begin(), incoming_event.end(), event);
       auto hi = lo;
-      while (hi != incoming.end() && hi->event == event) ++hi;
-      return std::span<const FlatToken>(lo, hi);
+      while (hi != incoming_event.end() && *hi == event) ++hi;
+      return std::span<const FlatToken>(incoming.data() + (lo - incoming_event.begin()),
+                                        incoming.data() + (hi - incoming_event.begin()));
     };
     const std::uint32_t own_first = event_base_[c], own_end = event_base_[c + 1];
     LoweredCore& out = p.cores[c];
