@@ -817,8 +817,23 @@ void Lowerer::build_events(const ir::DependencyGraph& g, const std::vector<std::
   ops_.resize(n);
   // Loads that re-read DRAM written by stores, per core: resolved below.
   std::vector<std::vector<std::uint32_t>> dram_readers(n);
+  // Each core's sends into other cores' tensors, put in order of receiving
+  // core (stably): those into core r are remote_writes[rw_first[c][r] ..
+  // rw_first[c][r + 1]), added below by the receiving core's own pass.
+  std::vector<std::vector<std::uint32_t>> rw_first(n);
   ir::parallel_for(n, [&](std::size_t c) {
     const std::uint32_t b = base[c];
+    {
+      auto& list = built[c].remote_writes;
+      std::vector<std::uint32_t>& first = rw_first[c];
+      first.assign(n + 1, 0);
+      for (const CoreEvents::RemoteWrite& w : list) ++first[w.core + 1];
+      for (std::size_t r = 0; r < n; ++r) first[r + 1] += first[r];
+      std::vector<std::uint32_t> fill(first.begin(), first.end() - 1);
+      std::vector<CoreEvents::RemoteWrite> by_core(list.size());
+      for (const CoreEvents::RemoteWrite& w : list) by_core[fill[w.core]++] = w;
+      list.swap(by_core);
+    }
     std::vector<Event>& local = built[c].events;
     for (std::size_t k = 0; k < local.size(); ++k) {
       Event& e = local[k];
@@ -843,8 +858,6 @@ void Lowerer::build_events(const ir::DependencyGraph& g, const std::vector<std::
   FlatMap<TransferId, std::uint32_t> store_of;  // DRAM in transfer -> its (last) store
   for (std::size_t c = 0; c < n; ++c) {
     for (std::string& e : built[c].errors) error(std::move(e));
-    for (const CoreEvents::RemoteWrite& w : built[c].remote_writes)
-      tensors_[w.core][w.tensor].writers.push_back(base[c] + w.event);
     for (const auto& [transfer, id] : built[c].stores) store_of[transfer] = base[c] + id;
   }
 
@@ -867,9 +880,15 @@ void Lowerer::build_events(const ir::DependencyGraph& g, const std::vector<std::
       }
     }
   // Tensor writers recorded after their readers were built (sends from
-  // other cores): the readers' data dependencies must include them. A
-  // tensor's accesses are its own core's events, so cores are independent.
+  // other cores, in sending core order): the readers' data dependencies
+  // must include them. A tensor's accesses are its own core's events, so
+  // cores are independent.
   ir::parallel_for(n, [&](std::size_t c) {
+    for (std::size_t from = 0; from < n; ++from) {
+      const auto& list = built[from].remote_writes;
+      for (std::uint32_t k = rw_first[from][c]; k < rw_first[from][c + 1]; ++k)
+        tensors_[c][list[k].tensor].writers.push_back(base[from] + list[k].event);
+    }
     for (const Tensor& x : tensors_[c])
       for (std::uint32_t a : x.accesses) {
         Event& e = event(static_cast<std::uint32_t>(c), a);
