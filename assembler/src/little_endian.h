@@ -2,19 +2,67 @@
 // Little-endian loads and stores of n <= 8 bytes: the byte order of the
 // encoding (docs/isa.md), used by the instruction table's field access and by
 // the encoder's headers. Internal to the assembler library.
+//
+// The field widths (1, 2, 4 and 8 bytes) are one native load or store each
+// on a little-endian host, which is what the encoder requires anyway; other
+// widths, or a big-endian host, go byte by byte.
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 namespace gemini::assembler::detail {
 
+template <typename T>
+inline std::uint64_t load_native(const std::uint8_t* p) {
+  T v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
+template <typename T>
+inline void store_native(std::uint8_t* p, std::uint64_t v) {
+  const auto x = static_cast<T>(v);
+  std::memcpy(p, &x, sizeof x);
+}
+
 inline std::uint64_t load_le(const std::uint8_t* p, std::size_t n) {
+  if constexpr (std::endian::native == std::endian::little) {
+    switch (n) {
+      case 1:
+        return p[0];
+      case 2:
+        return load_native<std::uint16_t>(p);
+      case 4:
+        return load_native<std::uint32_t>(p);
+      case 8:
+        return load_native<std::uint64_t>(p);
+      default:
+        break;
+    }
+  }
   std::uint64_t v = 0;
   for (std::size_t i = 0; i < n; ++i) v |= std::uint64_t{p[i]} << (8 * i);
   return v;
 }
 
 inline void store_le(std::uint8_t* p, std::uint64_t v, std::size_t n) {
+  if constexpr (std::endian::native == std::endian::little) {
+    switch (n) {
+      case 1:
+        p[0] = static_cast<std::uint8_t>(v);
+        return;
+      case 2:
+        return store_native<std::uint16_t>(p, v);
+      case 4:
+        return store_native<std::uint32_t>(p, v);
+      case 8:
+        return store_native<std::uint64_t>(p, v);
+      default:
+        break;
+    }
+  }
   for (std::size_t i = 0; i < n; ++i) p[i] = static_cast<std::uint8_t>(v >> (8 * i));
 }
 
