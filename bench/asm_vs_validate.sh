@@ -33,3 +33,18 @@ for i in $(seq 0 $((n - 1))); do
   r+=("$(awk -v a="${a[$i]}" -v b="${v[$i]}" 'BEGIN { printf "%.3f", a / b }')")
 done
 echo "median of per-run ratios: $(median "${r[@]}") (${r[*]})"
+# The two distributions compared quantile by quantile: on a machine whose
+# speed swings from run to run, the fast runs of each (low quantiles) show
+# the ratio with the least interference, the median the typical one.
+quantile() {  # quantile P VALUES...: the value at fraction P of the sorted list
+  local p=$1
+  shift
+  printf '%s\n' "$@" | sort -n | awk -v p="$p" '{ x[NR] = $1 } END { i = int(p * (NR - 1)) + 1; print x[i] }'
+}
+line="ratio by quantile:"
+for p in 0.1 0.25 0.5 0.75; do
+  qv=$(quantile "$p" "${v[@]}")
+  qa=$(quantile "$p" "${a[@]}")
+  line+=" p$(awk -v p="$p" 'BEGIN { printf "%d", p * 100 }') $(awk -v a="$qa" -v b="$qv" 'BEGIN { printf "%.2f", a / b }')"
+done
+echo "$line"
