@@ -241,10 +241,9 @@ FieldSlot field_slot(Opcode op, std::string_view name) {
 }
 
 namespace {
-// Per opcode, worked out once from the table: each field's slot (its index
-// among the opcode's scalar, or box, fields) and the field of each slot.
+// Per opcode, worked out once from the table: the field of each slot (its
+// index among the opcode's scalar, or box, fields).
 struct SlotTable {
-  std::array<std::uint8_t, kMaxFields> slot_of{};
   std::array<const Field*, kMaxFields> scalar{};
   std::array<const Field*, 2> box{};
 };
@@ -254,11 +253,9 @@ const SlotTable& slots(Opcode op) {
     for (const OpInfo& o : all_ops()) {
       SlotTable& x = t[static_cast<std::size_t>(o.op)];
       std::size_t scalar = 0, box = 0;
-      for (std::size_t i = 0; i < o.fields.size(); ++i) {
-        const Field& f = o.fields[i];
+      for (const Field& f : o.fields) {
         const bool is_box = f.type == FieldType::box;
         std::size_t& k = is_box ? box : scalar;
-        x.slot_of[i] = static_cast<std::uint8_t>(k);
         if (is_box && k < x.box.size()) x.box[k] = &f;
         if (!is_box) x.scalar[k] = &f;
         ++k;
@@ -297,10 +294,6 @@ const Field& box_field(Opcode op, std::size_t slot) {
 using detail::load_le;
 using detail::store_le;
 }  // namespace
-
-std::size_t field_slot_index(const OpInfo& op, std::size_t field) {
-  return slots(op.op).slot_of[field];
-}
 
 std::size_t field_width(FieldType t) {
   switch (t) {

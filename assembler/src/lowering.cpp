@@ -280,18 +280,9 @@ void Lowerer::build_tensors() {
     const auto& wls = m_.cores[c].workloads;
     for (const ir::Workload& w : wls) workload_ids_[c].push_back(w.workload_id);
     // Keyed by the entry itself (ir::tensor_identity without the string).
-    struct IdentityHash {
-      std::size_t operator()(const ir::BufferEntry* e) const {
-        return ir::tensor_identity_hash(*e);
-      }
-    };
-    struct IdentityEq {
-      bool operator()(const ir::BufferEntry* a, const ir::BufferEntry* b) const {
-        return ir::same_tensor_identity(*a, *b);
-      }
-    };
-    boost::unordered_flat_map<const ir::BufferEntry*, std::uint32_t, IdentityHash, IdentityEq> prev,
-        cur;
+    boost::unordered_flat_map<const ir::BufferEntry*, std::uint32_t, ir::TensorIdentityHash,
+                              ir::TensorIdentityEq>
+        prev, cur;
     std::vector<std::uint32_t>& ids = at_[c];
     for (std::uint32_t i = 0; i < wls.size(); ++i) {
       cur.clear();

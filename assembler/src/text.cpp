@@ -122,7 +122,7 @@ bool lines_fit() {
     for (const Field& f : op.fields)
       n += 2 + f.name.size() + (f.type == FieldType::box ? kBoxBytes : kValueBytes);
     n += 1 + op.flag_name.size() + 4 + kValueBytes;   // flag, " wl=<id>"
-    if (n + kPrefixBytes > kLineBytes) return false;  // print_to's fixed-size copies
+    if (n + kPrefixBytes > kLineBytes) return false;  // print_raw's fixed-size copies
   }
   return true;
 }

@@ -3,7 +3,7 @@
 // inside it; no two tensors of a snapshot overlapping; cur_wl_ifmap and
 // newly_added consistent; WL0 contents inside the WL0 capacity.
 #include <algorithm>
-#include <map>
+#include <boost/unordered/unordered_flat_set.hpp>
 #include <set>
 
 #include "gemini/ir/validator.h"
@@ -123,16 +123,17 @@ void cur_wl_ifmap(const Model& m, const Workload& w, Diagnostics& d) {
 
 void newly_added(const Model& m, const Core& c, const Workload* prev, const Workload& w,
                  Diagnostics& d) {
-  std::map<std::string, const BufferEntry*> before;
+  // The previous snapshot's entries by tensor identity (the first of equals).
+  boost::unordered_flat_set<const BufferEntry*, TensorIdentityHash, TensorIdentityEq> before;
   if (prev)
-    for (const BufferEntry& b : prev->buffer) before.emplace(tensor_identity(b), &b);
+    for (const BufferEntry& b : prev->buffer) before.insert(&b);
   for (const BufferEntry& b : w.buffer) {
     if (!b.newly_added) continue;
-    auto it = before.find(tensor_identity(b));
+    auto it = before.find(&b);
     if (*b.newly_added && it != before.end()) {
       d.report(Check::newly_added_mismatch, m.pointer(b.origin, "/newly_added"),
                "newly_added is true but the tensor is already in the snapshot of workload " +
-                   std::to_string(prev->workload_id) + " (" + m.pointer(it->second->origin) + ")");
+                   std::to_string(prev->workload_id) + " (" + m.pointer((*it)->origin) + ")");
     } else if (!*b.newly_added && it == before.end()) {
       d.report(
           Check::newly_added_mismatch, m.pointer(b.origin, "/newly_added"),
@@ -141,7 +142,7 @@ void newly_added(const Model& m, const Core& c, const Workload* prev, const Work
                     : std::string("any earlier snapshot (this is the first workload of core ") +
                           std::to_string(c.core_id) + ")"));
     } else if (!*b.newly_added && it != before.end()) {
-      const BufferEntry& p = *it->second;
+      const BufferEntry& p = **it;
       if (p.address != b.address || p.size != b.size || !(p.box == b.box))
         d.report(Check::tensor_identity, m.pointer(b.origin),
                  "tensor kept from workload " + std::to_string(prev->workload_id) +

@@ -154,7 +154,5 @@ std::optional<FieldSlot> find_field(const OpInfo& op, std::string_view name);
 FieldSlot field_slot(Opcode op, std::string_view name);
 // The bytes a field of this type takes in the encoding.
 std::size_t field_width(FieldType t);
-// The same for field number `field` of the opcode (a table lookup).
-std::size_t field_slot_index(const OpInfo& op, std::size_t field);
 
 }  // namespace gemini::assembler

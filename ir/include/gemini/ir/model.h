@@ -255,6 +255,15 @@ std::string tensor_identity(const BufferEntry& b);
 // strings are, and a hash of it, for maps keyed by entry.
 bool same_tensor_identity(const BufferEntry& a, const BufferEntry& b);
 std::size_t tensor_identity_hash(const BufferEntry& b);
+// The two as the hash and equality of a map keyed by `const BufferEntry*`.
+struct TensorIdentityHash {
+  std::size_t operator()(const BufferEntry* e) const { return tensor_identity_hash(*e); }
+};
+struct TensorIdentityEq {
+  bool operator()(const BufferEntry* a, const BufferEntry* b) const {
+    return same_tensor_identity(*a, *b);
+  }
+};
 
 struct Core {
   std::int32_t core_id = 0;
