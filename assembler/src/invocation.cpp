@@ -4,6 +4,8 @@
 #include <array>
 #include <string>
 
+#include "little_endian.h"
+
 namespace gemini::assembler {
 
 namespace {
@@ -34,7 +36,15 @@ bool plan_bindings(const Invocation& inv, const OpInfo* op, BindPlan& plan, std:
   std::array<bool, kMaxFields> done{};  // per field of the opcode
   plan.size = 0;
   auto store = [&](std::size_t fi, From from, std::size_t index) {
-    plan.stores[plan.size++] = {&op->fields[fi], from, static_cast<std::uint8_t>(index)};
+    const Field& f = op->fields[fi];
+    plan.stores[plan.size++] = {&f,
+                                from,
+                                static_cast<std::uint8_t>(index),
+                                static_cast<std::uint8_t>(f.offset - kHeaderBytes),
+                                static_cast<std::uint8_t>(field_width(f.type)),
+                                f.type == FieldType::box,
+                                f.min,
+                                f.max};
     done[fi] = true;
   };
   // Bindings mostly come in table order, so the search for a name starts
@@ -102,28 +112,33 @@ bool plan_bindings(const Invocation& inv, const OpInfo* op, BindPlan& plan, std:
 }
 
 // The value half: `inv`'s values stored through a plan made for its shape,
-// each checked against its field's range first.
+// each checked against its field's range first. The plan holds each
+// field's offset, width and range, so a store is one check and one write
+// (the same bytes as Instr::set_value and set_box_value).
 bool apply_plan(const Invocation& inv, const OpInfo& op, const BindPlan& plan, Instr& in,
                 std::string& error) {
-  in = Instr{};
   in.op = inv.op;
-  in.workload = inv.workload;
   in.queue = op.engine == Engine::kCount ? *inv.queue : op.engine;
   in.flags = inv.flag ? 1 : 0;
+  in.workload = inv.workload;
+  in.payload.fill(0);
+  std::uint8_t* payload = in.payload.data();
   for (std::size_t k = 0; k < plan.size; ++k) {
     const BindPlan::Store& s = plan.stores[k];
-    const Field& f = *s.field;
-    if (f.type == FieldType::box) {
+    if (s.box) {
       const Box b = s.from == From::tensor_box ? *inv.tensors[s.index].second.box
                     : s.from == From::box_arg  ? inv.boxes[s.index].second
                                                : Box{};
       for (int d = 0; d < 4; ++d)
-        if (b.lo[d] < f.min || b.hi[d] > f.max || b.lo[d] > b.hi[d]) {
-          error = prefix(&op, inv) + std::string(f.name) + " has a coordinate outside [0, " +
-                  std::to_string(f.max) + "] or lower > upper";
+        if (b.lo[d] < s.min || b.hi[d] > s.max || b.lo[d] > b.hi[d]) {
+          error = prefix(&op, inv) + std::string(s.field->name) + " has a coordinate outside [0, " +
+                  std::to_string(s.max) + "] or lower > upper";
           return false;
         }
-      in.set_box_value(f, b);
+      for (std::size_t d = 0; d < 4; ++d) {
+        detail::store_le(payload + s.at + 2 * d, static_cast<std::uint64_t>(b.lo[d]), 2);
+        detail::store_le(payload + s.at + 8 + 2 * d, static_cast<std::uint64_t>(b.hi[d]), 2);
+      }
       continue;
     }
     std::int64_t v = 0;
@@ -140,12 +155,12 @@ bool apply_plan(const Invocation& inv, const OpInfo& op, const BindPlan& plan, I
       default:
         break;
     }
-    if (v < f.min || v > f.max) {
-      error = prefix(&op, inv) + std::string(f.name) + "=" + std::to_string(v) + " outside [" +
-              std::to_string(f.min) + ", " + std::to_string(f.max) + "]";
+    if (v < s.min || v > s.max) {
+      error = prefix(&op, inv) + std::string(s.field->name) + "=" + std::to_string(v) +
+              " outside [" + std::to_string(s.min) + ", " + std::to_string(s.max) + "]";
       return false;
     }
-    in.set_value(f, v);
+    detail::store_le(payload + s.at, static_cast<std::uint64_t>(v), s.width);
   }
   return true;
 }

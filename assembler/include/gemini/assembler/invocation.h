@@ -108,10 +108,16 @@ struct BindPlan {
     arg,           // argument binding `index`
     box_arg,       // box argument binding `index`
   };
+  // What a store needs of its field, copied out of the table when the plan
+  // is made (a plan is applied hundreds of thousands of times).
   struct Store {
-    const Field* field = nullptr;
+    const Field* field = nullptr;  // for messages
     From from = From::zero;
     std::uint8_t index = 0;
+    std::uint8_t at = 0;     // offset into the payload
+    std::uint8_t width = 0;  // bytes (a box: 16)
+    bool box = false;
+    std::int64_t min = 0, max = 0;
   };
   std::array<Store, kMaxFields> stores{};
   std::size_t size = 0;
