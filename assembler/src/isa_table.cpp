@@ -313,11 +313,8 @@ std::size_t field_width(FieldType t) {
 
 std::int64_t Instr::scalar(std::size_t slot) const { return value(scalar_field(op, slot)); }
 
-std::int64_t Instr::value(const Field& f) const {
-  const std::size_t n = field_width(f.type);
-  const std::uint64_t raw = load_le(&payload[f.offset - kHeaderBytes], n);
-  if (f.type == FieldType::i32) return static_cast<std::int32_t>(static_cast<std::uint32_t>(raw));
-  return static_cast<std::int64_t>(raw);
+void scalar_read_of_box(const Instr& in, const Field& f) {
+  field_bug(in.op, "scalar read of box", f);
 }
 
 void Instr::set_scalar(std::size_t slot, std::int64_t value) {

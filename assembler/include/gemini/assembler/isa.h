@@ -13,7 +13,9 @@
 // addresses.
 
 #include <array>
+#include <bit>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -130,7 +132,7 @@ struct Instr {
   void set_box_at(std::size_t slot, const Box& b);
   // By table entry: `f` must be one of this opcode's fields (OpInfo::fields);
   // no slot lookup, for loops over the table (the printer).
-  std::int64_t value(const Field& f) const;
+  std::int64_t value(const Field& f) const;  // inline below: the hot read of every pass
   Box box_value(const Field& f) const;
   void set_value(const Field& f, std::int64_t v);    // aborts when v is outside f's range
   void set_box_value(const Field& f, const Box& b);  // aborts on a coordinate outside f's range
@@ -141,6 +143,33 @@ struct Instr {
   void set_box(std::string_view field, const Box& b);
 };
 static_assert(sizeof(Instr) == kInstrBytes, "an instruction is its encoding");
+static_assert(std::endian::native == std::endian::little,
+              "fields are read as native integers: gemini assumes a little-endian host");
+
+// A scalar field's value: one native load of its bytes (a box field, which
+// has no scalar value, aborts as a bug).
+[[noreturn]] void scalar_read_of_box(const Instr& in, const Field& f);
+inline std::int64_t Instr::value(const Field& f) const {
+  const std::uint8_t* p = &payload[f.offset - kHeaderBytes];
+  auto load = [p](auto v) {
+    std::memcpy(&v, p, sizeof v);
+    return static_cast<std::int64_t>(v);
+  };
+  switch (f.type) {
+    case FieldType::u16:
+      return load(std::uint16_t{});
+    case FieldType::u32:
+      return load(std::uint32_t{});
+    case FieldType::i32:
+      return load(std::int32_t{});
+    case FieldType::u64:
+      return load(std::uint64_t{});
+    case FieldType::box:
+      scalar_read_of_box(*this, f);
+    default:
+      return p[0];
+  }
+}
 
 // Index of a field among the scalar (or box) fields of its opcode.
 struct FieldSlot {
