@@ -187,9 +187,9 @@ class Lowerer {
     return e;
   }
   // Adds e to the core's events; its local id.
-  static std::uint32_t add(CoreEvents& ce, Event e) {
+  static std::uint32_t add(CoreEvents& ce, Event&& e) {
     e.op_end = static_cast<std::uint32_t>(ce.ops.size());
-    ce.events.push_back(std::move(e));
+    ce.events.push_back(std::move(e));  // one move (its lists are copied item by item)
     return static_cast<std::uint32_t>(ce.events.size() - 1);
   }
   void build_tensors();
