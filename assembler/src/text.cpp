@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <span>
 #include <string>
 
@@ -327,21 +328,27 @@ namespace {
 // first `used` bytes the text so far.
 class LineBuffer {
  public:
-  explicit LineBuffer(std::size_t size) : buf_(size, '\0') {}
-  char* at() { return buf_.data() + used_; }
-  std::size_t room() const { return buf_.size() - used_; }
-  void commit(const char* end) { used_ = static_cast<std::size_t>(end - buf_.data()); }
-  void grow(std::size_t need) { buf_.resize(std::max(buf_.size() * 2, used_ + need)); }
-  std::string_view text() const { return {buf_.data(), used_}; }
+  // Not zeroed: every byte handed out is written before it is read (a
+  // listing's chunk buffer is a quarter MB per core).
+  explicit LineBuffer(std::size_t size) : buf_(new char[size]), size_(size) {}
+  char* at() { return buf_.get() + used_; }
+  std::size_t room() const { return size_ - used_; }
+  void commit(const char* end) { used_ = static_cast<std::size_t>(end - buf_.get()); }
+  void grow(std::size_t need) {
+    const std::size_t size = std::max(size_ * 2, used_ + need);
+    std::unique_ptr<char[]> bigger(new char[size]);
+    std::memcpy(bigger.get(), buf_.get(), used_);
+    buf_ = std::move(bigger);
+    size_ = size;
+  }
+  std::string_view text() const { return {buf_.get(), used_}; }
   std::size_t used() const { return used_; }
   void clear() { used_ = 0; }
-  std::string take() && {
-    buf_.resize(used_);
-    return std::move(buf_);
-  }
+  std::string take() const { return std::string(text()); }
 
  private:
-  std::string buf_;
+  std::unique_ptr<char[]> buf_;
+  std::size_t size_;
   std::size_t used_ = 0;
 };
 
@@ -413,7 +420,7 @@ bool print_lines(const CoreProgram& p, const CommentWriter& comment, LineBuffer&
 std::string print_program_to(const CoreProgram& p, const CommentWriter& comment) {
   LineBuffer out(p.instrs.size() * 200 + kLineBytes + kCommentRoom + 64);
   print_lines(p, comment, out, nullptr, 0);
-  return std::move(out).take();
+  return out.take();
 }
 
 bool print_program_chunked(const CoreProgram& p, const CommentWriter& comment, const TextSink& sink,
