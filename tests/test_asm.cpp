@@ -9,6 +9,7 @@
 #include <random>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 #include "fixture.h"
 #include "gemini/assembler/encoding.h"
@@ -263,6 +264,57 @@ TEST(Binding, RepeatBinderWithTensorSlotsGivesWhatBindGives) {
   }
   EXPECT_FALSE(rb.bind(swapped, out, err));
   EXPECT_NE(err.find("reads through write slot \"out\""), std::string::npos) << err;
+}
+
+TEST(Binding, PreparedBindingGivesWhatBindGives) {
+  // A signal: arguments and an unused tensor slot, the queue per call.
+  Invocation proto;
+  proto.op = Opcode::signal;
+  proto.queue = Engine::ctrl;
+  proto.arg("kind", 0).arg("transfer", 0).arg("to", 0);
+  proto.tensor("grant", {0, 0, std::nullopt, Access::write, true});
+  const PreparedBinding prepared(proto);
+  auto full = [&](Engine q, std::uint32_t wl, std::int64_t kind, std::int64_t transfer,
+                  std::int64_t to) {
+    Invocation inv = prepared.with(q, wl, {kind, transfer, to});
+    EXPECT_EQ(inv.args.size, 3u);
+    return inv;
+  };
+  std::string err;
+  for (auto [q, wl, kind, transfer, to] :
+       {std::tuple{Engine::ctrl, 3u, 2, 7, 1}, std::tuple{Engine::dma_out, 0u, 2, 123456, 63},
+        std::tuple{Engine::noc, 0xffffffffu, 1, 0, 0}}) {
+    Instr fast;
+    ASSERT_TRUE(prepared.bind(q, wl, {kind, transfer, to}, fast));
+    const auto slow = assembler::bind(full(q, wl, kind, transfer, to), err);
+    ASSERT_TRUE(slow) << err;
+    EXPECT_EQ(fast, *slow) << print(fast);
+  }
+  // Out of range (a negative transfer, a core id past u16) and a missing
+  // queue fail, as bind() fails for the same invocation.
+  Instr out;
+  for (auto [transfer, to] : {std::pair{-1, 0}, std::pair{5, 70000}}) {
+    EXPECT_FALSE(prepared.bind(Engine::ctrl, 1, {2, transfer, to}, out));
+    EXPECT_FALSE(assembler::bind(full(Engine::ctrl, 1, 2, transfer, to), err));
+  }
+  EXPECT_FALSE(prepared.bind(std::nullopt, 1, {2, 5, 0}, out));
+  EXPECT_FALSE(assembler::bind(prepared.with(std::nullopt, 1, {2, 5, 0}), err));
+  // Too few values is refused, not read past.
+  EXPECT_FALSE(prepared.bind(Engine::ctrl, 1, {2, 5}, out));
+}
+
+TEST(BindingDeathTest, PreparedBindingRefusesABadPrototype) {
+  Invocation used;  // a used tensor slot: its values would differ per call
+  used.op = Opcode::signal;
+  used.queue = Engine::ctrl;
+  used.arg("kind", 1).arg("transfer", 0).arg("to", 0);
+  used.tensor("grant", {64, 128, std::nullopt, Access::write});
+  EXPECT_DEATH(PreparedBinding{used}, "prototype");
+  Invocation missing;  // "count" not bound
+  missing.op = Opcode::wait_local;
+  missing.queue = Engine::pe;
+  missing.arg("on", 0);
+  EXPECT_DEATH(PreparedBinding{missing}, "not bound");
 }
 
 CoreProgram program(std::int32_t id, const std::string& text) {

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdio>
+#include <cstdlib>
 #include <string>
 
 #include "little_endian.h"
@@ -227,6 +229,57 @@ bool RepeatBinder::bind(const Invocation& inv, Instr& out, std::string& error) {
   if (!plan_bindings(inv, op, plan, error)) return false;
   if (!ready_) remember(inv, plan);  // the first shape bound is kept
   return apply_plan(inv, *op, plan, out, error);
+}
+
+PreparedBinding::PreparedBinding(const Invocation& prototype)
+    : prototype_(prototype), op_(op_info(prototype.op)) {
+  std::string error;
+  bool ok = op_ && plan_bindings(prototype, op_, plan_, error);
+  for (const auto& t : prototype.tensors) ok &= t.second.unused;
+  ok &= prototype.boxes.size == 0;
+  if (!ok) {
+    std::fprintf(stderr, "gemini: internal error: a prepared binding's prototype: %s\n",
+                 error.empty() ? "a tensor slot or box argument is used" : error.c_str());
+    std::abort();
+  }
+}
+
+bool PreparedBinding::bind(std::optional<Engine> queue, std::uint32_t workload,
+                           std::initializer_list<std::int64_t> args, Instr& out) const {
+  const OpInfo& op = *op_;
+  if (args.size() != prototype_.args.size ||
+      (op.engine == Engine::kCount ? !queue : queue && *queue != op.engine))
+    return false;
+  out.op = op.op;
+  out.queue = op.engine == Engine::kCount ? *queue : op.engine;
+  out.flags = prototype_.flag ? 1 : 0;
+  out.workload = workload;
+  out.payload.fill(0);
+  const std::int64_t* values = args.begin();
+  for (std::size_t k = 0; k < plan_.size; ++k) {
+    const BindPlan::Store& s = plan_.stores[k];
+    if (s.from != From::arg) continue;  // an unused tensor slot's field: zero
+    const std::int64_t v = values[s.index];
+    if (v < s.min || v > s.max) return false;
+    detail::store_le(out.payload.data() + s.at, static_cast<std::uint64_t>(v), s.width);
+  }
+  return true;
+}
+
+Invocation PreparedBinding::with(std::optional<Engine> queue, std::uint32_t workload,
+                                 std::initializer_list<std::int64_t> args) const {
+  Invocation inv;
+  inv.op = prototype_.op;
+  inv.queue = queue;
+  inv.workload = workload;
+  inv.flag = prototype_.flag;
+  for (const auto& t : prototype_.tensors) inv.tensor(t.first, t.second);
+  std::size_t i = 0;
+  for (std::int64_t v : args) {
+    inv.arg(i < prototype_.args.size ? prototype_.args[i].first : std::string_view("?"), v);
+    ++i;
+  }
+  return inv;
 }
 
 }  // namespace gemini::assembler

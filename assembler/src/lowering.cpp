@@ -1023,6 +1023,31 @@ std::vector<std::uint32_t> Lowerer::schedule() {
 // counts of its own earlier events and the ordinals of the tokens it waits
 // for. So the ordinals are numbered first, in global order, and the cores
 // are then emitted independently (in parallel).
+// The shapes of the waits and signals emission adds, prepared once (their
+// values here are placeholders).
+struct SyncBindings {
+  PreparedBinding token_wait, local_wait, dram_signal;
+};
+const SyncBindings& sync_bindings() {
+  static const SyncBindings b = [] {
+    Invocation token;
+    token.op = Opcode::wait_token;
+    token.queue = Engine::ctrl;
+    token.arg("kind", 0).arg("transfer", 0).arg("from", 0).arg("count", 1);
+    Invocation local;
+    local.op = Opcode::wait_local;
+    local.queue = Engine::ctrl;
+    local.arg("on", 0).arg("count", 1);
+    Invocation signal;
+    signal.op = Opcode::signal;
+    signal.queue = Engine::ctrl;
+    signal.arg("kind", 0).arg("transfer", 0).arg("to", 0);
+    signal.tensor("grant", {0, 0, std::nullopt, Access::write, true});  // a credit's only
+    return SyncBindings{PreparedBinding(token), PreparedBinding(local), PreparedBinding(signal)};
+  }();
+  return b;
+}
+
 void Lowerer::emit(const std::vector<std::uint32_t>& order, Program& p) {
   const std::size_t n = m_.cores.size();
   const std::size_t ne = event_count();
@@ -1147,11 +1172,16 @@ void Lowerer::emit(const std::vector<std::uint32_t>& order, Program& p) {
     };
     // Waits and signals are typed invocations too: a transfer or core id
     // the encoding cannot carry is an error naming the workload, not a bad
-    // field. Each kind (token wait, local wait, DRAM signal) has its binder.
+    // field. Each kind (token wait, local wait, DRAM signal) is one shape,
+    // prepared once (sync_bindings()); a value out of range is reported
+    // as bind() reports it for the whole invocation.
     std::string err;
-    RepeatBinder token_binder, local_binder, signal_binder;
-    auto bind_sync = [&](const Invocation& inv, const Event& e, Instr& into, RepeatBinder& binder) {
-      if (bind_named(inv, c, e.workload, into, err, binder)) return true;
+    const SyncBindings& sync = sync_bindings();
+    auto bind_sync = [&](const PreparedBinding& b, const Event& e, std::uint32_t wid,
+                         std::initializer_list<std::int64_t> args, Instr& into) {
+      if (b.bind(e.queue, wid, args, into)) return true;
+      RepeatBinder once;
+      (void)bind_named(b.with(e.queue, wid, args), c, e.workload, into, err, once);
       errors[c].push_back(err);
       return false;
     };
@@ -1169,27 +1199,18 @@ void Lowerer::emit(const std::vector<std::uint32_t>& order, Program& p) {
           if (xq != q) need[xq] = std::max(need[xq], f.last_count);
           continue;
         }
-        for (const FlatToken& k : incoming_from(d)) {
-          Invocation inv;
-          inv.op = Opcode::wait_token;
-          inv.queue = e.queue;
-          inv.workload = wid;
-          inv.arg("kind", static_cast<std::int64_t>(k.kind))
-              .arg("transfer", k.transfer)
-              .arg("from", m_.cores[k.from].core_id)
-              .arg("count", k.ordinal);
-          if (!bind_sync(inv, e, token_waits.emplace_back(), token_binder)) token_waits.pop_back();
-        }
+        for (const FlatToken& k : incoming_from(d))
+          if (!bind_sync(sync.token_wait, e, wid,
+                         {static_cast<std::int64_t>(k.kind), k.transfer, m_.cores[k.from].core_id,
+                          k.ordinal},
+                         token_waits.emplace_back()))
+            token_waits.pop_back();
       }
       for (std::size_t eng = 0; eng < kEngines; ++eng) {
         if (need[eng] <= waited[q][eng]) continue;
-        Invocation inv;
-        inv.op = Opcode::wait_local;
-        inv.queue = e.queue;
-        inv.workload = wid;
-        inv.arg("on", static_cast<std::int64_t>(eng)).arg("count", need[eng]);
         Instr w;
-        if (bind_sync(inv, e, w, local_binder)) push(w);
+        if (bind_sync(sync.local_wait, e, wid, {static_cast<std::int64_t>(eng), need[eng]}, w))
+          push(w);
         waited[q][eng] = need[eng];
       }
       for (const Instr& w : token_waits) push(w);
@@ -1198,16 +1219,12 @@ void Lowerer::emit(const std::vector<std::uint32_t>& order, Program& p) {
       // credit is its own signal; a store signals each core re-reading it.
       if (e.kind == Kind::store)
         for (const Event::Token& k : e.tokens) {
-          Invocation inv;
-          inv.op = Opcode::signal;
-          inv.queue = e.queue;
-          inv.workload = wid;
-          inv.arg("kind", static_cast<std::int64_t>(TokenKind::dram))
-              .arg("transfer", k.transfer)
-              .arg("to", m_.cores[k.to].core_id);
-          inv.tensor("grant", {0, 0, std::nullopt, Access::write, true});  // a credit's only
           Instr sig;
-          if (bind_sync(inv, e, sig, signal_binder)) push(sig);
+          if (bind_sync(
+                  sync.dram_signal, e, wid,
+                  {static_cast<std::int64_t>(TokenKind::dram), k.transfer, m_.cores[k.to].core_id},
+                  sig))
+            push(sig);
         }
       facts[id].last_count = count[q];
     }

@@ -15,6 +15,7 @@
 // (encoding.h).
 
 #include <array>
+#include <initializer_list>
 #include <new>
 #include <optional>
 #include <string>
@@ -147,6 +148,32 @@ class RepeatBinder {
   std::array<std::string_view, kMaxArgBindings> args_{};
   std::array<std::string_view, kMaxBoxBindings> boxes_{};
   std::size_t n_tensors_ = 0, n_args_ = 0, n_boxes_ = 0;
+  BindPlan plan_;
+};
+
+// bind() for a call site whose invocations differ only in their queue,
+// workload and argument values (the lowering's waits and signals, a few
+// hundred thousand of them): the shape is checked once, from a prototype
+// invocation, as bind() checks it; bind() then checks each value against
+// its field's range and stores it, the arguments given in the order of the
+// prototype's argument bindings. The prototype's tensor bindings must all be
+// unused slots (their fields are zero), and it binds no box argument. A failed bind() leaves
+// `error` empty: the caller binds the full invocation (prototype() with the values) for bind()'s
+// message.
+class PreparedBinding {
+ public:
+  // Aborts when the prototype does not bind or has a used tensor slot: the
+  // prototype is written in code, so that is a bug.
+  explicit PreparedBinding(const Invocation& prototype);
+  bool bind(std::optional<Engine> queue, std::uint32_t workload,
+            std::initializer_list<std::int64_t> args, Instr& out) const;
+  // The prototype with these values, for bind()'s message on failure.
+  Invocation with(std::optional<Engine> queue, std::uint32_t workload,
+                  std::initializer_list<std::int64_t> args) const;
+
+ private:
+  Invocation prototype_;
+  const OpInfo* op_ = nullptr;
   BindPlan plan_;
 };
 
