@@ -27,14 +27,24 @@ char* put(char* p, std::string_view s) {
 }
 }  // namespace
 
+std::string comment_head(std::uint32_t workload, const std::string* layer) {
+  if (workload == 0xffffffffu) return {};
+  std::string head = "wl " + std::to_string(workload);
+  if (layer) head += " (" + *layer + ")";
+  return head;
+}
+
 std::size_t write_comment(char* at, std::size_t room, const Instr& in, const std::string* layer) {
+  return write_comment(at, room, in, comment_head(in.workload, layer));
+}
+
+std::size_t write_comment(char* at, std::size_t room, const Instr& in, std::string_view head) {
   if (in.workload == 0xffffffffu) return 0;
-  // The longest: "wl <id> (<layer>)" and a wait's ": until transfer <id>
-  // (in DRAM) from core <id>" (under 64 bytes of text besides the numbers).
-  const std::size_t most = 64 + 3 * kIntTextBytes + (layer ? layer->size() : 0);
+  // The longest: the head and a wait's ": until transfer <id> (in DRAM)
+  // from core <id>" (under 64 bytes of text besides the numbers).
+  const std::size_t most = 64 + 2 * kIntTextBytes + head.size();
   if (most > room) return most;
-  char* p = write_int(put(at, "wl "), in.workload);
-  if (layer) p = put(put(put(p, " ("), *layer), ")");
+  char* p = put(at, head);
   auto done = [&] { return static_cast<std::size_t>(p - at); };
   switch (in.op) {
     case Opcode::dma_in: {
@@ -203,9 +213,10 @@ void write_core(const LoweredCore& c, const std::filesystem::path& dir, CoreFile
   }
   // The listing goes out in pieces as it is printed (tens of MB for a large
   // program, never in memory at once). Instructions of one workload come in
-  // runs: its layer is looked up once a run.
+  // runs: the head of their comments ("wl <id> (<layer>)") is made once a
+  // run.
   std::uint32_t workload = 0xffffffffu;
-  const std::string* layer = nullptr;
+  std::string head;
   const bool text = write_file(dir / partial(stem + ".s"), [&](int fd) {
     // A listing line is about 135 bytes on the corpus: its blocks are
     // reserved for 160 a line, and the file cut to what was written.
@@ -217,9 +228,9 @@ void write_core(const LoweredCore& c, const std::filesystem::path& dir, CoreFile
           if (in.workload != workload) {
             workload = in.workload;
             auto it = c.layers.find(workload);
-            layer = it == c.layers.end() ? nullptr : &it->second;
+            head = comment_head(workload, it == c.layers.end() ? nullptr : &it->second);
           }
-          return write_comment(at, room, in, layer);
+          return write_comment(at, room, in, std::string_view(head));
         },
         [&](std::string_view piece) {
           written += piece.size();
