@@ -670,8 +670,12 @@ TEST(Isa, DecodeRejectsANonZeroUnusedByte) {
 TEST(Text, WriteIntGivesTheDecimalText) {
   std::vector<std::int64_t> values = {0, std::numeric_limits<std::int64_t>::max(),
                                       std::numeric_limits<std::int64_t>::min(), -1};
-  for (std::int64_t p = 1; p <= 1000000000000000000LL; p *= 10)
+  // Every power of ten an int64 holds (1e18 is the last: the loop stops
+  // before multiplying past it).
+  for (std::int64_t p = 1;; p *= 10) {
     for (std::int64_t v : {p - 1, p, p + 1, 2 * p, 9 * p + 7, -p}) values.push_back(v);
+    if (p == 1000000000000000000LL) break;
+  }
   std::mt19937_64 rng(7);
   for (int i = 0; i < 2000; ++i) values.push_back(static_cast<std::int64_t>(rng() >> (rng() % 64)));
   for (std::int64_t v : values) {
