@@ -157,13 +157,15 @@ class RepeatBinder {
 // invocation, as bind() checks it; bind() then checks each value against
 // its field's range and stores it, the arguments given in the order of the
 // prototype's argument bindings. The prototype's tensor bindings must all be
-// unused slots (their fields are zero), and it binds no box argument. A failed bind() leaves
-// `error` empty: the caller binds the full invocation (prototype() with the values) for bind()'s
-// message.
+// unused slots (their fields are zero), and it binds no box argument.
+// bind() says only whether the values fit (or the queue is missing); for
+// the message, the caller binds with() -- the prototype with those values --
+// through ::bind(), which names the field, the instruction and the workload.
 class PreparedBinding {
  public:
-  // Aborts when the prototype does not bind or has a used tensor slot: the
-  // prototype is written in code, so that is a bug.
+  // Aborts when the prototype's shape does not bind, or it has a used tensor
+  // slot or a box argument: the prototype is written in code, so that is a
+  // bug.
   explicit PreparedBinding(const Invocation& prototype);
   bool bind(std::optional<Engine> queue, std::uint32_t workload,
             std::initializer_list<std::int64_t> args, Instr& out) const;
