@@ -130,10 +130,8 @@ void BM_Listing(benchmark::State& st, std::string name) {
   std::int64_t bytes = 0;
   for (auto _ : st) {
     for (const assembler::LoweredCore& c : s->program.cores) {
-      const std::string text = assembler::print_program_to(
-          c.program, [&](char* at, std::size_t room, const assembler::Instr& in) {
-            return write_comment(at, room, in, c);
-          });
+      const std::string text =
+          assembler::print_program_to(c.program, assembler::listing_comments(c));
       bytes += static_cast<std::int64_t>(text.size());
     }
   }

@@ -113,17 +113,32 @@ bool plan_bindings(const Invocation& inv, const OpInfo* op, BindPlan& plan, std:
   return true;
 }
 
+// An instruction's header, its payload zero: where the plan's stores go.
+// `queue` is the one given for an opcode whose queue is a field (its plan
+// was made knowing it is there).
+void start_instr(const OpInfo& op, std::optional<Engine> queue, bool flag, std::uint32_t workload,
+                 Instr& in) {
+  in.op = op.op;
+  in.queue = op.engine == Engine::kCount ? *queue : op.engine;
+  in.flags = flag ? 1 : 0;
+  in.workload = workload;
+  in.payload.fill(0);
+}
+
+// A scalar store of a plan: false when `v` is outside the field's range.
+// The plan holds the field's offset, width and range, so a store is one
+// check and one write (the same bytes as Instr::set_value).
+bool store_scalar(const BindPlan::Store& s, std::int64_t v, Instr& in) {
+  if (v < s.min || v > s.max) return false;
+  detail::store_le(in.payload.data() + s.at, static_cast<std::uint64_t>(v), s.width);
+  return true;
+}
+
 // The value half: `inv`'s values stored through a plan made for its shape,
-// each checked against its field's range first. The plan holds each
-// field's offset, width and range, so a store is one check and one write
-// (the same bytes as Instr::set_value and set_box_value).
+// each checked against its field's range first.
 bool apply_plan(const Invocation& inv, const OpInfo& op, const BindPlan& plan, Instr& in,
                 std::string& error) {
-  in.op = inv.op;
-  in.queue = op.engine == Engine::kCount ? *inv.queue : op.engine;
-  in.flags = inv.flag ? 1 : 0;
-  in.workload = inv.workload;
-  in.payload.fill(0);
+  start_instr(op, inv.queue, inv.flag, inv.workload, in);
   std::uint8_t* payload = in.payload.data();
   for (std::size_t k = 0; k < plan.size; ++k) {
     const BindPlan::Store& s = plan.stores[k];
@@ -157,12 +172,11 @@ bool apply_plan(const Invocation& inv, const OpInfo& op, const BindPlan& plan, I
       default:
         break;
     }
-    if (v < s.min || v > s.max) {
+    if (!store_scalar(s, v, in)) {
       error = prefix(&op, inv) + std::string(s.field->name) + "=" + std::to_string(v) +
               " outside [" + std::to_string(s.min) + ", " + std::to_string(s.max) + "]";
       return false;
     }
-    detail::store_le(payload + s.at, static_cast<std::uint64_t>(v), s.width);
   }
   return true;
 }
@@ -250,18 +264,12 @@ bool PreparedBinding::bind(std::optional<Engine> queue, std::uint32_t workload,
   if (args.size() != prototype_.args.size ||
       (op.engine == Engine::kCount ? !queue : queue && *queue != op.engine))
     return false;
-  out.op = op.op;
-  out.queue = op.engine == Engine::kCount ? *queue : op.engine;
-  out.flags = prototype_.flag ? 1 : 0;
-  out.workload = workload;
-  out.payload.fill(0);
+  start_instr(op, queue, prototype_.flag, workload, out);
   const std::int64_t* values = args.begin();
   for (std::size_t k = 0; k < plan_.size; ++k) {
     const BindPlan::Store& s = plan_.stores[k];
     if (s.from != From::arg) continue;  // an unused tensor slot's field: zero
-    const std::int64_t v = values[s.index];
-    if (v < s.min || v > s.max) return false;
-    detail::store_le(out.payload.data() + s.at, static_cast<std::uint64_t>(v), s.width);
+    if (!store_scalar(s, values[s.index], out)) return false;
   }
   return true;
 }

@@ -1018,11 +1018,6 @@ std::vector<std::uint32_t> Lowerer::schedule() {
   return order;
 }
 
-// Emission is per core once every token's ordinal is known: a core's
-// instructions depend only on its own events (in global order), the queue
-// counts of its own earlier events and the ordinals of the tokens it waits
-// for. So the ordinals are numbered first, in global order, and the cores
-// are then emitted independently (in parallel).
 // The shapes of the waits and signals emission adds, prepared once (their
 // values here are placeholders).
 struct SyncBindings {
@@ -1048,6 +1043,11 @@ const SyncBindings& sync_bindings() {
   return b;
 }
 
+// Emission is per core once every token's ordinal is known: a core's
+// instructions depend only on its own events (in global order), the queue
+// counts of its own earlier events and the ordinals of the tokens it waits
+// for. So the ordinals are numbered first, in global order, and the cores
+// are then emitted independently (in parallel).
 void Lowerer::emit(const std::vector<std::uint32_t>& order, Program& p) {
   const std::size_t n = m_.cores.size();
   const std::size_t ne = event_count();

@@ -25,19 +25,9 @@ char* put(char* p, std::string_view s) {
   std::memcpy(p, s.data(), s.size());
   return p + s.size();
 }
-}  // namespace
 
-std::string comment_head(std::uint32_t workload, const std::string* layer) {
-  if (workload == 0xffffffffu) return {};
-  std::string head = "wl " + std::to_string(workload);
-  if (layer) head += " (" + *layer + ")";
-  return head;
-}
-
-std::size_t write_comment(char* at, std::size_t room, const Instr& in, const std::string* layer) {
-  return write_comment(at, room, in, comment_head(in.workload, layer));
-}
-
+// The comment of `in` whose head -- "wl <id> (<layer>)" -- is given, as a
+// CommentWriter writes it.
 std::size_t write_comment(char* at, std::size_t room, const Instr& in, std::string_view head) {
   if (in.workload == 0xffffffffu) return 0;
   // The longest: the head and a wait's ": until transfer <id> (in DRAM)
@@ -98,9 +88,22 @@ std::size_t write_comment(char* at, std::size_t room, const Instr& in, std::stri
   }
 }
 
-std::size_t write_comment(char* at, std::size_t room, const Instr& in, const LoweredCore& core) {
-  auto it = core.layers.find(in.workload);
-  return write_comment(at, room, in, it == core.layers.end() ? nullptr : &it->second);
+}  // namespace
+
+CommentWriter listing_comments(const LoweredCore& core) {
+  // Instructions of one workload come in runs: the head of their comments
+  // is made once a run.
+  return [&core, workload = std::uint32_t{0xffffffffu}, head = std::string()](
+             char* at, std::size_t room, const Instr& in) mutable {
+    if (in.workload == 0xffffffffu) return std::size_t{0};
+    if (in.workload != workload) {
+      workload = in.workload;
+      head = "wl " + std::to_string(workload);
+      if (auto it = core.layers.find(workload); it != core.layers.end())
+        head += " (" + it->second + ")";
+    }
+    return write_comment(at, room, in, head);
+  };
 }
 
 std::int64_t bytes_moved(const Instr& in) {
@@ -212,27 +215,14 @@ void write_core(const LoweredCore& c, const std::filesystem::path& dir, CoreFile
     return;
   }
   // The listing goes out in pieces as it is printed (tens of MB for a large
-  // program, never in memory at once). Instructions of one workload come in
-  // runs: the head of their comments ("wl <id> (<layer>)") is made once a
-  // run.
-  std::uint32_t workload = 0xffffffffu;
-  std::string head;
+  // program, never in memory at once).
   const bool text = write_file(dir / partial(stem + ".s"), [&](int fd) {
     // A listing line is about 135 bytes on the corpus: its blocks are
     // reserved for 160 a line, and the file cut to what was written.
     std::size_t written = 0;
     reserve(fd, c.program.instrs.size() * 160);
-    const bool ok = print_program_chunked(
-        c.program,
-        [&](char* at, std::size_t room, const Instr& in) {
-          if (in.workload != workload) {
-            workload = in.workload;
-            auto it = c.layers.find(workload);
-            head = comment_head(workload, it == c.layers.end() ? nullptr : &it->second);
-          }
-          return write_comment(at, room, in, std::string_view(head));
-        },
-        [&](std::string_view piece) {
+    const bool ok =
+        print_program_chunked(c.program, listing_comments(c), [&](std::string_view piece) {
           written += piece.size();
           return write_all(fd, piece.data(), piece.size());
         });

@@ -20,7 +20,6 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -39,17 +38,6 @@ struct LoweredCore {
   CoreProgram program;
   std::unordered_map<std::uint32_t, std::string> layers;  // workload id -> layer name
 };
-
-// The listing comment of an instruction -- its workload, layer and
-// transfer (nothing for none) -- as a CommentWriter (text.h) writes it:
-// written at `at` if it fits in `room` bytes; its length either way.
-std::size_t write_comment(char* at, std::size_t room, const Instr& in, const LoweredCore& core);
-// The same with the workload's layer name already looked up (nullptr: none).
-std::size_t write_comment(char* at, std::size_t room, const Instr& in, const std::string* layer);
-// The same with the comment's head already made: comment_head(in.workload,
-// layer), "wl <id> (<layer>)", shared by a run of one workload's instructions.
-std::string comment_head(std::uint32_t workload, const std::string* layer);
-std::size_t write_comment(char* at, std::size_t room, const Instr& in, std::string_view head);
 
 struct Program {
   std::vector<LoweredCore> cores;  // ascending core id, every core of the mesh

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "gemini/assembler/lowering.h"
+#include "gemini/assembler/text.h"
 
 namespace gemini::assembler {
 
@@ -53,6 +54,13 @@ std::optional<StagedProgram> stage_program(const Program& p, const std::string& 
                                            std::string& error);
 // stage_program, then commit.
 bool write_program(const Program& p, const std::string& dir, std::string& error);
+
+// The listing comments of a core's instructions (its .s file), as a
+// CommentWriter: each names the instruction's workload and layer, and what
+// it does with which transfer ("wl 12 (conv1): send transfer 166 to core
+// 12"); none for an instruction of no workload. The writer refers to
+// `core` and keeps the last comment head it made.
+CommentWriter listing_comments(const LoweredCore& core);
 
 // Bytes moved by an instruction's engine (dma_in, dma_out, noc, wl0), else 0.
 std::int64_t bytes_moved(const Instr& in);
