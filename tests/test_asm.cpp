@@ -367,6 +367,34 @@ TEST(Verifier, CrossCoreCycle) {
   EXPECT_NE(p[0].find("core 1 #1 signal"), std::string::npos) << p[0];
 }
 
+TEST(Verifier, AWaitForTheNthTokenWaitsForItsNthSend) {
+  // Core 0 sends credit 5 twice, with credit 6 between, and the second only
+  // after core 1's credit 7. Core 1 waits for `count` credits 5 before
+  // sending its credit 7: one is there early; the second never comes.
+  auto core0 = program(0,
+                       "signal q=ctrl kind=credit transfer=5 to=1 grant=0 grant_bytes=0\n"
+                       "signal q=ctrl kind=credit transfer=6 to=1 grant=0 grant_bytes=0\n"
+                       "wait_token q=ctrl kind=credit transfer=7 from=1 count=1\n"
+                       "signal q=ctrl kind=credit transfer=5 to=1 grant=0 grant_bytes=0\nend\n");
+  auto core1 = [](int count) {
+    return program(
+        1, "wait_token q=ctrl kind=credit transfer=5 from=0 count=" + std::to_string(count) +
+               "\nsignal q=ctrl kind=credit transfer=7 to=0 grant=0 grant_bytes=0\n"
+               "wait_token q=ctrl kind=credit transfer=6 from=0 count=1\nend\n");
+  };
+  EXPECT_TRUE(verify({core0, core1(1)}, {1024, 4096}).empty());
+  auto p = verify({core0, core1(2)}, {1024, 4096});
+  ASSERT_EQ(p.size(), 1u);
+  EXPECT_EQ(p[0],
+            "deadlock: core 0 #3 signal -> core 1 #0 wait_token -> core 1 #1 signal -> core 0 "
+            "#2 wait_token -> core 0 #2 wait_token");
+  p = verify({core0, core1(3)}, {1024, 4096});
+  ASSERT_EQ(p.size(), 1u);
+  EXPECT_EQ(p[0],
+            "core 1 #0 wait_token: waits for 3 token(s) of transfer 5 from core 0 but only 2 are "
+            "ever sent to this core");
+}
+
 // A pe_run reading [0, 64) and writing [512, 576); a dma_in writing
 // [l2, l2 + 64).
 std::string pe_run_line() {

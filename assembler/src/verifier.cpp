@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <boost/unordered/unordered_flat_map.hpp>
 #include <limits>
+#include <span>
 #include <tuple>
 #include <unordered_map>
 
@@ -105,18 +106,59 @@ struct SyncFields {
   }
 };
 
-// A token sent to a core, as its receiver looks it up: (sending core id,
-// transfer << 2 | kind), then the sending instruction's global number, so
-// that the sends of one token sort into a run in program order. Packed
-// without loss: transfers are u32 fields, kinds take two bits. The sending
-// instruction's queue (core index * kEngines + engine) rides along for V2.
-struct Produced {
+// A token sent to a core: which token it is -- (sending core id, transfer
+// << 2 | kind), packed without loss: transfers are u32 fields, kinds take
+// two bits -- and the sending instruction's global number and queue (core
+// index * kEngines + engine), which V2 needs.
+struct TokenKey {
   std::int64_t from;
   std::uint64_t transfer_kind;
+  bool operator==(const TokenKey&) const = default;
+};
+struct TokenKeyHash {
+  std::size_t operator()(const TokenKey& k) const {
+    return static_cast<std::size_t>((static_cast<std::uint64_t>(k.from) * 0x9e3779b97f4a7c15ULL) ^
+                                    (k.transfer_kind * 0xc2b2ae3d27d4eb4fULL));
+  }
+};
+struct Produced {
+  TokenKey key;
   std::uint32_t instr;
   std::uint32_t queue = 0;
-  bool operator<(const Produced& o) const {
-    return std::tie(from, transfer_kind, instr) < std::tie(o.from, o.transfer_kind, o.instr);
+};
+
+// The tokens sent to one core, grouped by token, each group in program
+// order (the order a wait counts them in), and where each group lies.
+struct Received {
+  static constexpr std::uint32_t kUnplaced = std::numeric_limits<std::uint32_t>::max();
+  struct Run {
+    std::uint32_t first = 0, count = 0;
+    std::uint32_t next = kUnplaced;  // while grouping: where its next token goes
+  };
+  std::vector<Produced> tokens;
+  boost::unordered_flat_map<TokenKey, Run, TokenKeyHash> runs;
+
+  // `arrived`: the tokens in program order within each token's sends.
+  // Grouped by a counting sort, which keeps that order; groups lie in the
+  // order of their first token.
+  explicit Received(const std::vector<Produced>& arrived) : tokens(arrived.size()) {
+    runs.reserve(arrived.size());
+    for (const Produced& x : arrived) ++runs[x.key].count;
+    std::uint32_t at = 0;
+    for (const Produced& x : arrived) {
+      Run& r = runs.find(x.key)->second;
+      if (r.next == kUnplaced) {
+        r.first = r.next = at;
+        at += r.count;
+      }
+      tokens[r.next++] = x;
+    }
+  }
+  // The run of token `key`, in program order (empty if it is never sent here).
+  std::span<const Produced> of(const TokenKey& key) const {
+    auto it = runs.find(key);
+    if (it == runs.end()) return {};
+    return {tokens.data() + it->second.first, it->second.count};
   }
 };
 std::uint64_t transfer_kind(std::int64_t transfer, std::int64_t kind) {
@@ -197,26 +239,27 @@ std::vector<std::string> verify_cores(const std::vector<const CoreProgram*>& cor
         tk = transfer_kind(in.value(*sl.sig_transfer), in.value(*sl.sig_kind));
       }
       if (r)
-        sends[c].push_back(
-            {*r, Produced{cores[c]->core_id, tk, static_cast<std::uint32_t>(base[c] + i),
-                          static_cast<std::uint32_t>(c * kEngines +
-                                                     static_cast<std::size_t>(in.queue))}});
+        sends[c].push_back({*r, Produced{{cores[c]->core_id, tk},
+                                         static_cast<std::uint32_t>(base[c] + i),
+                                         static_cast<std::uint32_t>(
+                                             c * kEngines + static_cast<std::size_t>(in.queue))}});
     }
   });
-  // received[r]: the tokens sent to core r, sorted, so that the sends of
-  // one token are a run in program order.
-  std::vector<std::vector<Produced>> received(n);
+  // arrived[r]: the tokens sent to core r, gathered sender by sender, each
+  // sender's in its program order: so each token's sends arrive in program
+  // order (they all come from one sender, or from cores sharing its id, in
+  // core order). They are grouped by token (Received) where they are used.
+  std::vector<std::vector<Produced>> arrived(n);
   {
     std::vector<std::size_t> count(n, 0);
     for (const auto& list : sends)
       for (const auto& x : list) ++count[x.first];
-    for (std::size_t r = 0; r < n; ++r) received[r].reserve(count[r]);
+    for (std::size_t r = 0; r < n; ++r) arrived[r].reserve(count[r]);
     for (auto& list : sends) {
-      for (const auto& [r, x] : list) received[r].push_back(x);
+      for (const auto& [r, x] : list) arrived[r].push_back(x);
       std::vector<std::pair<std::uint32_t, Produced>>().swap(list);
     }
   }
-  ir::parallel_for(n, [&](std::size_t r) { std::sort(received[r].begin(), received[r].end()); });
 
   auto name = [&](std::size_t c, std::size_t i) {
     return "core " + std::to_string(cores[c]->core_id) + " #" + std::to_string(i) + " " +
@@ -233,10 +276,12 @@ std::vector<std::string> verify_cores(const std::vector<const CoreProgram*>& cor
     std::uint32_t queue = 0;      // that instruction's queue
   };
   std::vector<Wait> waits_for(base[n]);
-  ir::parallel_for(n, [&](std::size_t c) {
+  // V1 for a core, which fills its part of waits_for.
+  auto check_waits = [&](std::size_t c) {
     // The tokens this core can wait for (those sent to the last core with
-    // its id, which is where index sends them).
-    const std::vector<Produced>& tokens = received[index.at(cores[c]->core_id)];
+    // its id, which is where index sends them), grouped on the thread that
+    // reads them, while they are in its cache.
+    const Received tokens(arrived[index.at(cores[c]->core_id)]);
     for (std::size_t i = 0; i < cores[c]->instrs.size(); ++i) {
       const Instr& in = cores[c]->instrs[i];
       const std::size_t g = base[c] + i;
@@ -259,14 +304,11 @@ std::vector<std::string> verify_cores(const std::vector<const CoreProgram*>& cor
         waits_for[g] = {static_cast<std::uint32_t>(base[c] + queues[c][on][cnt - 1]),
                         static_cast<std::uint32_t>(c * kEngines + on)};
       } else if (in.op == Opcode::wait_token) {
-        const Produced key{in.value(*sl.wt_from),
-                           transfer_kind(in.value(*sl.wt_transfer), in.value(*sl.wt_kind)), 0};
-        const auto lo = std::lower_bound(tokens.begin(), tokens.end(), key);
-        auto hi = lo;
-        while (hi != tokens.end() && hi->from == key.from && hi->transfer_kind == key.transfer_kind)
-          ++hi;
+        const std::span<const Produced> run =
+            tokens.of({in.value(*sl.wt_from),
+                       transfer_kind(in.value(*sl.wt_transfer), in.value(*sl.wt_kind))});
         const auto cnt = static_cast<std::size_t>(in.value(*sl.wt_count));
-        const auto have_n = static_cast<std::size_t>(hi - lo);
+        const std::size_t have_n = run.size();
         if (cnt == 0 || cnt > have_n) {
           found.add(c, name(c, i) + ": waits for " + std::to_string(cnt) +
                            " token(s) of transfer " + std::to_string(in.value(*sl.wt_transfer)) +
@@ -274,10 +316,146 @@ std::vector<std::string> verify_cores(const std::vector<const CoreProgram*>& cor
                            std::to_string(have_n) + " are ever sent to this core");
           continue;
         }
-        const Produced& w = lo[static_cast<std::ptrdiff_t>(cnt) - 1];
+        const Produced& w = run[cnt - 1];
         waits_for[g] = {w.instr, w.queue};
       }
     }
+  };
+  // V3 and V4, per core.
+  // L2 is checked as one ring over [0, l2_bytes).
+  const ir::RingRegion l2{0, lim.l2_bytes};
+  Problems hazards_found(n, max_problems);
+  auto check_accesses = [&](std::size_t c) {
+    const auto& ins = cores[c]->instrs;
+    // Vector clocks: for each queue, how many of its instructions are
+    // ordered before an instruction. Kept for the latest instruction of each
+    // queue and for the instructions a wait_local of this core names (the
+    // only earlier clocks read), not for every instruction.
+    using Clock = std::array<std::uint32_t, kEngines>;
+    std::vector<std::uint32_t> snapshot_of(ins.size(), kNone);
+    std::vector<Clock> snapshots;
+    for (std::size_t i = 0; i < ins.size(); ++i) {
+      const Wait& w = waits_for[base[c] + i];
+      if (ins[i].op != Opcode::wait_local || w.instr == kNone) continue;
+      const std::size_t j = w.instr - base[c];
+      if (j < i && snapshot_of[j] == kNone) {
+        snapshot_of[j] = static_cast<std::uint32_t>(snapshots.size());
+        snapshots.emplace_back();
+      }
+    }
+    std::array<Clock, kEngines> latest{};          // of the latest instruction of each queue
+    std::array<std::uint32_t, kEngines> issued{};  // instructions of each queue so far
+    // The L2 reads so far, per queue, in program order (so by position in
+    // their queue); beside each, which of 64 equal sectors of L2 its bytes
+    // touch, so that a write tests the exact ranges only of the reads that
+    // share a sector with it.
+    struct Read {
+      ir::Footprint s;
+      std::uint64_t sectors;
+      std::uint32_t instr;
+      std::uint32_t pos;  // its position in its queue, from 1
+    };
+    std::array<std::vector<Read>, kEngines> reads;
+    // A write on queue q is ordered after the reads of queue Q up to position
+    // k[Q] of its clock. Clocks of one queue's instructions only grow, so
+    // the first read of Q that queue q's next write is not known to be
+    // ordered after only moves forward: unordered[q][Q].
+    std::array<std::array<std::size_t, kEngines>, kEngines> unordered{};
+    struct Hazard {
+      std::uint32_t instr;
+      std::size_t index;  // in its queue's list: an instruction's reads in operand order
+      bool operator<(const Hazard& o) const {
+        return std::tie(instr, index) < std::tie(o.instr, o.index);
+      }
+    };
+    std::vector<Hazard> hazards;
+    const std::int64_t sector_bytes = lim.l2_bytes / 64 + 1;  // 64 of them cover L2
+    auto sectors = [&](const ir::Footprint& f) {
+      std::uint64_t m = 0;
+      for (const ir::ByteRange& r : f) {
+        // Only [0, l2_bytes) is compared (a read outside it was reported).
+        const std::int64_t b = std::max<std::int64_t>(r.begin, 0);
+        const std::int64_t e = std::min(r.end, lim.l2_bytes);
+        if (e <= b) continue;
+        const auto first = static_cast<std::uint64_t>(b / sector_bytes);
+        const auto last = static_cast<std::uint64_t>((e - 1) / sector_bytes);
+        const std::uint64_t width = last - first + 1;
+        m |= (width >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << width) - 1) << first;
+      }
+      return m;
+    };
+    for (std::size_t i = 0; i < ins.size(); ++i) {
+      const Instr& in = ins[i];
+      const auto q = static_cast<std::size_t>(in.queue);
+      // Updated in place: a copy of the whole clock right after one of its
+      // entries is stored cannot be forwarded from the store, and stalls.
+      Clock& k = latest[q];
+      k[q] = std::max(k[q], issued[q]);  // the queue's earlier instructions
+      if (in.op == Opcode::wait_local) {
+        const auto on = static_cast<std::size_t>(in.value(*sl.wl_on));
+        const auto cnt = static_cast<std::size_t>(in.value(*sl.wl_count));
+        if (on < kEngines) k[on] = std::max<std::uint32_t>(k[on], static_cast<std::uint32_t>(cnt));
+        // An earlier instruction it waits for (V1 found it) orders all it was ordered after.
+        const Wait& w = waits_for[base[c] + i];
+        if (w.instr != kNone && w.instr - base[c] < i) {
+          const Clock& kj = snapshots[snapshot_of[w.instr - base[c]]];
+          for (std::size_t e = 0; e < kEngines; ++e) k[e] = std::max(k[e], kj[e]);
+        }
+      }
+      ++issued[q];
+      if (snapshot_of[i] != kNone) snapshots[snapshot_of[i]] = k;
+
+      const Accesses xs = accesses(in);
+      for (const MemAccess& x : xs) {
+        const std::int64_t cap = x.memory == Memory::wl0 ? lim.wl0_bytes : lim.l2_bytes;
+        if (x.memory == Memory::dram) continue;
+        if (x.addr < 0 || x.addr >= cap || x.bytes > cap ||
+            (x.memory == Memory::wl0 && x.addr + x.bytes > cap)) {
+          hazards_found.add(c, name(c, i) + ": accesses [" + std::to_string(x.addr) + ", " +
+                                   std::to_string(x.addr + x.bytes) + ") outside " +
+                                   (x.memory == Memory::wl0 ? "WL0" : "L2") + " of " +
+                                   std::to_string(cap) + " bytes");
+          continue;
+        }
+        if (x.memory != Memory::l2 || x.remote || !x.write) continue;
+        // The reads of other queues not ordered before this write: any of
+        // them that overlaps it is a hazard. (A read of its own queue
+        // retires first.)
+        const ir::Footprint a = l2.footprint(x.addr, x.bytes);
+        const std::uint64_t mine = sectors(a);
+        hazards.clear();
+        for (std::size_t rq = 0; rq < kEngines; ++rq) {
+          if (rq == q) continue;
+          const std::vector<Read>& list = reads[rq];
+          std::size_t& from = unordered[q][rq];
+          while (from < list.size() && list[from].pos <= k[rq]) ++from;
+          for (std::size_t j = from; j < list.size(); ++j) {
+            const Read& r = list[j];
+            if ((r.sectors & mine) != 0 && r.instr != i && a.overlaps(r.s))
+              hazards.push_back({r.instr, j});
+          }
+        }
+        std::sort(hazards.begin(), hazards.end());  // the report in program order
+        for (const Hazard& h : hazards)
+          hazards_found.add(c, name(c, i) + ": writes [" + std::to_string(x.addr) + ", " +
+                                   std::to_string(x.addr + x.bytes) + ") which " +
+                                   name(c, h.instr) + " reads, and no wait orders the read first");
+      }
+      for (const MemAccess& x : xs) {
+        if (x.memory != Memory::l2 || x.write || x.addr >= lim.l2_bytes || x.bytes > lim.l2_bytes)
+          continue;
+        const ir::Footprint f = l2.footprint(x.addr, x.bytes);
+        reads[q].push_back({f, sectors(f), static_cast<std::uint32_t>(i), qpos[base[c] + i]});
+      }
+    }
+  };
+  // Per core, V1 and then V3 and V4, which read only that core's part of
+  // waits_for: one pass over the core while its instructions are in the
+  // cache of the thread that checks it. Their problems are reported in
+  // the order of the checks: V1, V2, then V3 and V4.
+  ir::parallel_for(n, [&](std::size_t c) {
+    check_waits(c);
+    check_accesses(c);
   });
   found.drain_into(problems);
   // V2: every queue retires in order, and an instruction that waits
@@ -367,133 +545,7 @@ std::vector<std::string> verify_cores(const std::vector<const CoreProgram*>& cor
     }
   }
 
-  // V3 and V4, per core.
-  // L2 is checked as one ring over [0, l2_bytes).
-  const ir::RingRegion l2{0, lim.l2_bytes};
-  ir::parallel_for(n, [&](std::size_t c) {
-    const auto& ins = cores[c]->instrs;
-    // Vector clocks: for each queue, how many of its instructions are
-    // ordered before an instruction. Kept for the latest instruction of each
-    // queue and for the instructions a wait_local of this core names (the
-    // only earlier clocks read), not for every instruction.
-    using Clock = std::array<std::uint32_t, kEngines>;
-    std::vector<std::uint32_t> snapshot_of(ins.size(), kNone);
-    std::vector<Clock> snapshots;
-    for (std::size_t i = 0; i < ins.size(); ++i) {
-      const Wait& w = waits_for[base[c] + i];
-      if (ins[i].op != Opcode::wait_local || w.instr == kNone) continue;
-      const std::size_t j = w.instr - base[c];
-      if (j < i && snapshot_of[j] == kNone) {
-        snapshot_of[j] = static_cast<std::uint32_t>(snapshots.size());
-        snapshots.emplace_back();
-      }
-    }
-    std::array<Clock, kEngines> latest{};          // of the latest instruction of each queue
-    std::array<std::uint32_t, kEngines> issued{};  // instructions of each queue so far
-    // The L2 reads so far, per queue, in program order (so by position in
-    // their queue); beside each, which of 64 equal sectors of L2 its bytes
-    // touch, so that a write tests the exact ranges only of the reads that
-    // share a sector with it.
-    struct Read {
-      ir::Footprint s;
-      std::uint64_t sectors;
-      std::uint32_t instr;
-      std::uint32_t pos;  // its position in its queue, from 1
-    };
-    std::array<std::vector<Read>, kEngines> reads;
-    // A write on queue q is ordered after the reads of queue Q up to position
-    // k[Q] of its clock. Clocks of one queue's instructions only grow, so
-    // the first read of Q that queue q's next write is not known to be
-    // ordered after only moves forward: unordered[q][Q].
-    std::array<std::array<std::size_t, kEngines>, kEngines> unordered{};
-    struct Hazard {
-      std::uint32_t instr;
-      std::size_t index;  // in its queue's list: an instruction's reads in operand order
-      bool operator<(const Hazard& o) const {
-        return std::tie(instr, index) < std::tie(o.instr, o.index);
-      }
-    };
-    std::vector<Hazard> hazards;
-    const std::int64_t sector_bytes = lim.l2_bytes / 64 + 1;  // 64 of them cover L2
-    auto sectors = [&](const ir::Footprint& f) {
-      std::uint64_t m = 0;
-      for (const ir::ByteRange& r : f) {
-        // Only [0, l2_bytes) is compared (a read outside it was reported).
-        const std::int64_t b = std::max<std::int64_t>(r.begin, 0);
-        const std::int64_t e = std::min(r.end, lim.l2_bytes);
-        if (e <= b) continue;
-        const auto first = static_cast<std::uint64_t>(b / sector_bytes);
-        const auto last = static_cast<std::uint64_t>((e - 1) / sector_bytes);
-        const std::uint64_t width = last - first + 1;
-        m |= (width >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << width) - 1) << first;
-      }
-      return m;
-    };
-    for (std::size_t i = 0; i < ins.size(); ++i) {
-      const Instr& in = ins[i];
-      const auto q = static_cast<std::size_t>(in.queue);
-      Clock k = latest[q];
-      k[q] = std::max(k[q], issued[q]);  // the queue's earlier instructions
-      if (in.op == Opcode::wait_local) {
-        const auto on = static_cast<std::size_t>(in.value(*sl.wl_on));
-        const auto cnt = static_cast<std::size_t>(in.value(*sl.wl_count));
-        if (on < kEngines) k[on] = std::max<std::uint32_t>(k[on], static_cast<std::uint32_t>(cnt));
-        // An earlier instruction it waits for (V1 found it) orders all it was ordered after.
-        const Wait& w = waits_for[base[c] + i];
-        if (w.instr != kNone && w.instr - base[c] < i) {
-          const Clock& kj = snapshots[snapshot_of[w.instr - base[c]]];
-          for (std::size_t e = 0; e < kEngines; ++e) k[e] = std::max(k[e], kj[e]);
-        }
-      }
-      latest[q] = k;
-      ++issued[q];
-      if (snapshot_of[i] != kNone) snapshots[snapshot_of[i]] = k;
-
-      const Accesses xs = accesses(in);
-      for (const MemAccess& x : xs) {
-        const std::int64_t cap = x.memory == Memory::wl0 ? lim.wl0_bytes : lim.l2_bytes;
-        if (x.memory == Memory::dram) continue;
-        if (x.addr < 0 || x.addr >= cap || x.bytes > cap ||
-            (x.memory == Memory::wl0 && x.addr + x.bytes > cap)) {
-          found.add(c, name(c, i) + ": accesses [" + std::to_string(x.addr) + ", " +
-                           std::to_string(x.addr + x.bytes) + ") outside " +
-                           (x.memory == Memory::wl0 ? "WL0" : "L2") + " of " + std::to_string(cap) +
-                           " bytes");
-          continue;
-        }
-        if (x.memory != Memory::l2 || x.remote || !x.write) continue;
-        // The reads of other queues not ordered before this write: any of
-        // them that overlaps it is a hazard. (A read of its own queue
-        // retires first.)
-        const ir::Footprint a = l2.footprint(x.addr, x.bytes);
-        const std::uint64_t mine = sectors(a);
-        hazards.clear();
-        for (std::size_t rq = 0; rq < kEngines; ++rq) {
-          if (rq == q) continue;
-          const std::vector<Read>& list = reads[rq];
-          std::size_t& from = unordered[q][rq];
-          while (from < list.size() && list[from].pos <= k[rq]) ++from;
-          for (std::size_t j = from; j < list.size(); ++j) {
-            const Read& r = list[j];
-            if ((r.sectors & mine) != 0 && r.instr != i && a.overlaps(r.s))
-              hazards.push_back({r.instr, j});
-          }
-        }
-        std::sort(hazards.begin(), hazards.end());  // the report in program order
-        for (const Hazard& h : hazards)
-          found.add(c, name(c, i) + ": writes [" + std::to_string(x.addr) + ", " +
-                           std::to_string(x.addr + x.bytes) + ") which " + name(c, h.instr) +
-                           " reads, and no wait orders the read first");
-      }
-      for (const MemAccess& x : xs) {
-        if (x.memory != Memory::l2 || x.write || x.addr >= lim.l2_bytes || x.bytes > lim.l2_bytes)
-          continue;
-        const ir::Footprint f = l2.footprint(x.addr, x.bytes);
-        reads[q].push_back({f, sectors(f), static_cast<std::uint32_t>(i), qpos[base[c] + i]});
-      }
-    }
-  });
-  found.drain_into(problems);
+  hazards_found.drain_into(problems);
   return problems;
 }
 }  // namespace
