@@ -1111,7 +1111,6 @@ void Lowerer::emit(const std::vector<std::uint32_t>& order, Program& p) {
     // dependency in this core's own small list rather than in the arrays
     // of all events and tokens (a cache miss or two each).
     std::vector<FlatToken> incoming;
-    std::vector<std::uint32_t> incoming_event;  // incoming[k].event, for the search
     {
       std::size_t count = 0;
       for (std::uint32_t from = 0; from < n; ++from)
@@ -1120,9 +1119,9 @@ void Lowerer::emit(const std::vector<std::uint32_t>& order, Program& p) {
       for (std::uint32_t from = 0; from < n; ++from)
         incoming.insert(incoming.end(), sent_by[from].begin() + to_first[from][c],
                         sent_by[from].begin() + to_first[from][c + 1]);
-      incoming_event.reserve(count);
-      for (const FlatToken& k : incoming) incoming_event.push_back(k.event);
-      if (!std::is_sorted(incoming_event.begin(), incoming_event.end())) {
+      if (!std::is_sorted(
+              incoming.begin(), incoming.end(),
+              [](const FlatToken& a, const FlatToken& b) { return a.event < b.event; })) {
         std::fprintf(stderr, "gemini: internal error: core %u's incoming tokens are out of order\n",
                      c);
         std::abort();
@@ -1151,12 +1150,19 @@ void Lowerer::emit(const std::vector<std::uint32_t>& order, Program& p) {
         for (std::uint32_t k : shared) incoming[k].ordinal = ++group[group_key(incoming[k])];
       }
     }
+    // Each sending event's run of tokens in `incoming`, found by hash (a
+    // binary search per dependency mispredicts at every step).
+    struct Run {
+      std::uint32_t first, count;
+    };
+    FlatMap<std::uint32_t, Run> runs;
+    runs.reserve(incoming.size());
+    for (std::uint32_t k = 0; k < incoming.size(); ++k)
+      ++runs.try_emplace(incoming[k].event, Run{k, 0}).first->second.count;
     auto incoming_from = [&](std::uint32_t event) {
-      const auto lo = std::lower_bound(incoming_event.begin(), incoming_event.end(), event);
-      auto hi = lo;
-      while (hi != incoming_event.end() && *hi == event) ++hi;
-      return std::span<const FlatToken>(incoming.data() + (lo - incoming_event.begin()),
-                                        incoming.data() + (hi - incoming_event.begin()));
+      auto it = runs.find(event);
+      if (it == runs.end()) return std::span<const FlatToken>();
+      return std::span<const FlatToken>(incoming.data() + it->second.first, it->second.count);
     };
     const std::uint32_t own_first = event_base_[c], own_end = event_base_[c + 1];
     LoweredCore& out = p.cores[c];
