@@ -908,6 +908,42 @@ TEST(Lowering, SpecExampleCore1IsExactlyThis) {
       << c0;
 }
 
+TEST(Lowering, ASendWithNoReceivingTensorIsAnErrorNamingIt) {
+  ir::Diagnostics d;
+  auto r = ir::load_file((test::data_dir() / "spec_minimal.json").string(), d);
+  ASSERT_EQ(d.errors(), 0u);
+  auto core1 = std::find_if(r.model.cores.begin(), r.model.cores.end(),
+                            [](const ir::Core& c) { return c.core_id == 1; });
+  ASSERT_NE(core1, r.model.cores.end());
+  ir::Model late = r.model;  // transfer 3 received only from workload 1 on
+  // Nothing on core 1 receives transfer 3 any more.
+  for (ir::Source& s : core1->workloads[0].buffer[0].source)
+    if (s.transfer_id == 3) s.transfer_id = 99;
+  std::vector<std::string> errors;
+  EXPECT_FALSE(lower(r.model, ir::HardwareConfig{}, errors));
+  auto names = [&](const std::string& what) {
+    return std::any_of(errors.begin(), errors.end(),
+                       [&](const std::string& e) { return e.find(what) != std::string::npos; });
+  };
+  EXPECT_TRUE(names("core 1 has no buffer tensor receiving transfer 3 by its workload 0"))
+      << ::testing::PrintToString(errors);
+  // A tensor that receives it, but not by the workload the send names.
+  auto late1 = std::find_if(late.cores.begin(), late.cores.end(),
+                            [](const ir::Core& c) { return c.core_id == 1; });
+  ir::BufferEntry moved = late1->workloads[0].buffer[0];
+  for (ir::Source& s : late1->workloads[0].buffer[0].source)
+    if (s.transfer_id == 3) s.transfer_id = 99;
+  moved.address = 4096;
+  moved.source.erase(std::remove_if(moved.source.begin(), moved.source.end(),
+                                    [](const ir::Source& s) { return s.transfer_id != 3; }),
+                     moved.source.end());
+  late1->workloads[1].buffer.push_back(moved);
+  errors.clear();
+  EXPECT_FALSE(lower(late, ir::HardwareConfig{}, errors));
+  EXPECT_TRUE(names("core 1 has no buffer tensor receiving transfer 3 by its workload 0"))
+      << ::testing::PrintToString(errors);
+}
+
 TEST(Lowering, PublicDialectNeedsImportFirst) {
   ir::Diagnostics d;
   auto r = ir::load_file((test::data_dir() / "set_minimal.json").string(), d);

@@ -226,19 +226,32 @@ class Lowerer {
   // per core: the tensors that receive a (transfer, source core), in tensor
   // order, and how long a prefix of them find_receiver(rising) found dead
   // (The tensors' snapshot ranges are copied in: the list is read for
-  // every send, and the receiving core's tensors are elsewhere in memory.)
+  // every received ofmap, and the tensors are elsewhere in memory.)
   struct Receiver {
     std::uint32_t tensor, first, last;
   };
   // Its moves copy trivially copyable items or take over the heap buffer.
   struct Receivers {  // NOLINT(bugprone-exception-escape): see above
-    // Mostly one tensor, kept in the map's own slot: a send looks up a
-    // list of another core's, and the list's first entry would be one more
-    // cache miss.
+    // Mostly one tensor, kept in the map's own slot (the list's first
+    // entry would be one more cache miss).
     boost::container::small_vector<Receiver, 1> list;
     std::size_t dead = 0;
   };
   std::vector<TransferMap<Receivers>> receivers_;
+  // What a send looks up, found where the receiving core's data is local
+  // and handed to the sending core: the first tensor of core `core` that
+  // receives `transfer` from the sender (find_receiver with at_least 0),
+  // its address and box. inbound_[r] holds core r's, in runs by sending
+  // core: those from core s are [inbound_first_[r][s], inbound_first_[r][s + 1]).
+  struct Inbound {
+    TransferId transfer;
+    std::uint32_t core, tensor, first;
+    std::int64_t addr;
+    Box box;
+  };
+  std::vector<std::vector<Inbound>> inbound_;
+  std::vector<std::vector<std::uint32_t>> inbound_first_;
+  void build_inbound();
   // The tensor of each buffer entry: core c's workload i's entry k holds
   // tensor at_[c][at_first_[c][i] + k].
   std::vector<std::vector<std::uint32_t>> at_, at_first_;
@@ -399,7 +412,9 @@ void Lowerer::hazards(std::uint32_t c, std::uint32_t t, DepList& deps) const {
 }
 
 // The tensor of core c carrying transfer t from core `from` that is live
-// somewhere in snapshots [at_least, at_most]; the earliest such.
+// somewhere in snapshots [at_least, at_most]; the earliest such. (Sends,
+// which ask with at_least 0 for another core's, read build_inbound()'s
+// copy of the answer instead.)
 std::optional<std::uint32_t> Lowerer::find_receiver(std::uint32_t c, TransferId t,
                                                     std::int32_t from, std::uint32_t at_most,
                                                     std::uint32_t at_least, bool rising) {
@@ -436,6 +451,20 @@ void Lowerer::build_core_events(std::uint32_t c, const std::vector<std::int64_t>
   std::vector<std::pair<std::uint32_t, std::uint32_t>> sent;  // of one ofmap
   const ir::Core& core = m_.cores[c];
   std::optional<std::uint32_t> last_pe;  // WL0 reuse: the previous PE compute
+  // Where this core's sends go, by (transfer, receiving core): gathered
+  // from every receiving core's inbound_ here, on the thread that reads it.
+  TransferMap<const Inbound*> outbox;
+  {
+    std::size_t count = 0;
+    for (std::size_t r = 0; r < inbound_.size(); ++r)
+      count += inbound_first_[r][c + 1] - inbound_first_[r][c];
+    outbox.reserve(count);
+    for (std::size_t r = 0; r < inbound_.size(); ++r)
+      for (std::uint32_t k = inbound_first_[r][c]; k < inbound_first_[r][c + 1]; ++k) {
+        const Inbound& x = inbound_[r][k];
+        outbox.emplace(TransferKey{x.transfer, static_cast<std::uint32_t>(r)}, &x);
+      }
+  }
   // One binder per place below that makes an instruction (one shape each).
   struct {
     RepeatBinder load, credit, wl0, pe_cfg, pe_run, vp_run, store, send;
@@ -749,43 +778,75 @@ void Lowerer::build_core_events(std::uint32_t c, const std::vector<std::int64_t>
                         " does not exist");
           continue;
         }
-        auto r = find_receiver(dc, of.transfer_id, core.core_id, *di, 0);
-        if (!r) {
+        // find_receiver(dc, of.transfer_id, core.core_id, *di, 0), from the outbox.
+        auto to = outbox.find(TransferKey{of.transfer_id, dc});
+        const Inbound* rt = to == outbox.end() || to->second->first > *di ? nullptr : to->second;
+        if (!rt) {
           error(ce, who(c, i) + ": core " + std::to_string(d.core_id) +
                         " has no buffer tensor receiving transfer " +
                         std::to_string(of.transfer_id) + " by its workload " +
                         std::to_string(*d.workload_id));
           continue;
         }
-        if (dc == c && *r == *out) continue;  // written there directly
-        if (std::find(sent.begin(), sent.end(), std::pair{dc, *r}) != sent.end()) continue;
-        sent.emplace_back(dc, *r);
+        const std::uint32_t r = rt->tensor;
+        if (dc == c && r == *out) continue;  // written there directly
+        if (std::find(sent.begin(), sent.end(), std::pair{dc, r}) != sent.end()) continue;
+        sent.emplace_back(dc, r);
         Event s = make(Kind::send, Engine::noc, 3);
         s.deps.push_back(comp);
-        const Tensor& rt = tensors_[dc][*r];
         Invocation inv;
         inv.op = Opcode::noc_send;
         inv.workload = wid;
         inv.tensor("src",
                    {o.addr, std::max<std::int64_t>(of.size, 1), to_box(of.box), Access::read});
-        inv.tensor("dst", {rt.addr, 0, rt.box, Access::write});
+        inv.tensor("dst", {rt->addr, 0, rt->box, Access::write});
         inv.arg("to", d.core_id).arg("transfer", of.transfer_id);
         bound(ce, inv, c, i, binders.send);
         s.tokens.push_back({of.transfer_id, dc, TokenKind::data});
-        s.receiver_tensor = *r;
+        s.receiver_tensor = r;
         const std::uint32_t id = add(ce, std::move(s));
         tensors_[c][*out].accesses.push_back(id);
         if (dc == c)
-          tensors_[c][*r].writers.push_back(id);
+          tensors_[c][r].writers.push_back(id);
         else
-          ce.remote_writes.push_back({dc, *r, id});
+          ce.remote_writes.push_back({dc, r, id});
       }
     }
   }
 }
 
+void Lowerer::build_inbound() {
+  const std::size_t n = m_.cores.size();
+  inbound_.resize(n);
+  inbound_first_.resize(n);
+  ir::parallel_for(n, [&](std::size_t r) {
+    std::vector<std::uint32_t>& first = inbound_first_[r];
+    first.assign(n + 1, 0);
+    auto sender = [&](const TransferKey& k) -> std::optional<std::uint32_t> {
+      auto it = core_index_.find(static_cast<std::int32_t>(k.part));
+      if (it == core_index_.end()) return std::nullopt;  // no core sends it
+      return it->second;
+    };
+    for (const auto& [key, rs] : receivers_[r])
+      if (auto s = sender(key); s && !rs.list.empty()) ++first[*s + 1];
+    for (std::size_t s = 0; s < n; ++s) first[s + 1] += first[s];
+    std::vector<std::uint32_t> fill(first.begin(), first.end() - 1);
+    std::vector<Inbound>& out = inbound_[r];
+    out.resize(first[n]);
+    for (const auto& [key, rs] : receivers_[r]) {
+      auto s = sender(key);
+      if (!s || rs.list.empty()) continue;
+      const Receiver& x = rs.list.front();
+      const Tensor& t = tensors_[r][x.tensor];
+      out[fill[*s]++] = {key.transfer, static_cast<std::uint32_t>(r), x.tensor, x.first, t.addr,
+                         t.box};
+    }
+  });
+}
+
 void Lowerer::build_events(const ir::DependencyGraph& g, const std::vector<std::int64_t>& start) {
   for (std::uint32_t c = 0; c < m_.cores.size(); ++c) core_index_[m_.cores[c].core_id] = c;
+  build_inbound();
   // Each core's events are built on their own (in parallel): what a core's
   // events wait for while they are built is its own events only. Sends into
   // other cores' tensors are recorded as remote writes and added once all
