@@ -998,8 +998,7 @@ std::vector<std::uint32_t> Lowerer::schedule() {
   const std::size_t n = event_count();
   const std::size_t cores = events_.size();
   std::vector<std::uint32_t> indeg(n, 0);
-  // Successors in one array (CSR): out[first[p] .. first[p + 1]) follow p
-  // (in no particular order: the ready queue orders by rank alone).
+  // Successors (CSR): out[first[p] .. first[p + 1]) follow p.
   std::vector<std::uint32_t> first(n + 1, 0);
   // The priority of an event (earliest predicted start, then workload,
   // phase, core, event) as a compact key, so that ranking sorts plain values.
@@ -1013,32 +1012,61 @@ std::vector<std::uint32_t> Lowerer::schedule() {
   };
   std::vector<RankKey> keys(n);
   // Per event, in parallel (by core): its dependencies sorted and unique,
-  // its in-degree and key; successor counts added atomically.
+  // its in-degree and key; and each core's edges (dependency, event) put in
+  // runs by the dependency's core: core c's edges from core s are
+  // edges[c][edge_first[c][s] .. edge_first[c][s + 1]), in event order.
+  std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> edges(cores);
+  std::vector<std::vector<std::uint32_t>> edge_first(cores);
   ir::parallel_for(cores, [&](std::size_t c) {
-    for (std::uint32_t i = event_base_[c]; i < event_base_[c + 1]; ++i) {
+    std::vector<std::uint32_t>& at = edge_first[c];
+    at.assign(cores + 1, 0);
+    const std::uint32_t own_first = event_base_[c], own_end = event_base_[c + 1];
+    auto core_of = [&](std::uint32_t p) {
+      return p >= own_first && p < own_end ? static_cast<std::uint32_t>(c) : core_of_event(p);
+    };
+    for (std::uint32_t i = own_first; i < own_end; ++i) {
       Event& e = event(static_cast<std::uint32_t>(c), i);
       auto& d = e.deps;
       std::sort(d.begin(), d.end());
       d.erase(std::unique(d.begin(), d.end()), d.end());
-      d.erase(std::remove(d.begin(), d.end(), static_cast<std::uint32_t>(i)), d.end());
+      d.erase(std::remove(d.begin(), d.end(), i), d.end());
       indeg[i] = static_cast<std::uint32_t>(d.size());
-      for (std::uint32_t p : d)
-        std::atomic_ref<std::uint32_t>(first[p + 1]).fetch_add(1, std::memory_order_relaxed);
+      for (std::uint32_t p : d) ++at[core_of(p) + 1];
       keys[i] = {e.prio, std::uint64_t{e.workload} << 8 | e.phase,
                  std::uint64_t{e.core} << 32 | static_cast<std::uint32_t>(i)};
     }
+    for (std::size_t k = 0; k < cores; ++k) at[k + 1] += at[k];
+    std::vector<std::uint32_t> fill(at.begin(), at.end() - 1);
+    edges[c].resize(at[cores]);
+    for (std::uint32_t i = own_first; i < own_end; ++i)
+      for (std::uint32_t p : event(static_cast<std::uint32_t>(c), i).deps)
+        edges[c][fill[core_of(p)]++] = {p, i};
   });
-  for (std::size_t i = 0; i < n; ++i) first[i + 1] += first[i];
-  std::vector<std::uint32_t> out(first[n]);
-  {
-    std::vector<std::uint32_t> fill(first.begin(), first.end() - 1);
-    ir::parallel_for(cores, [&](std::size_t c) {
-      for (std::uint32_t i = event_base_[c]; i < event_base_[c + 1]; ++i)
-        for (std::uint32_t p : event(static_cast<std::uint32_t>(c), i).deps)
-          out[std::atomic_ref<std::uint32_t>(fill[p]).fetch_add(1, std::memory_order_relaxed)] =
-              static_cast<std::uint32_t>(i);
-    });
+  // Successors in one array (CSR), each core's part of it built by that
+  // core from the edges into its events (no two threads write one place).
+  std::vector<std::size_t> out_base(cores + 1, 0);
+  for (std::size_t s = 0; s < cores; ++s) {
+    std::size_t count = 0;
+    for (std::size_t c = 0; c < cores; ++c) count += edge_first[c][s + 1] - edge_first[c][s];
+    out_base[s + 1] = out_base[s] + count;
   }
+  std::vector<std::uint32_t> out(out_base[cores]);
+  first[n] = static_cast<std::uint32_t>(out.size());
+  ir::parallel_for(cores, [&](std::size_t s) {
+    const std::uint32_t b = event_base_[s], events = event_base_[s + 1] - b;
+    std::vector<std::uint32_t> count(events + 1, 0);
+    for (std::size_t c = 0; c < cores; ++c)
+      for (std::uint32_t k = edge_first[c][s]; k < edge_first[c][s + 1]; ++k)
+        ++count[edges[c][k].first - b + 1];
+    for (std::uint32_t j = 0; j < events; ++j) count[j + 1] += count[j];
+    for (std::uint32_t j = 0; j < events; ++j)
+      first[b + j] = static_cast<std::uint32_t>(out_base[s] + count[j]);
+    for (std::size_t c = 0; c < cores; ++c)
+      for (std::uint32_t k = edge_first[c][s]; k < edge_first[c][s + 1]; ++k) {
+        const auto [p, i] = edges[c][k];
+        out[out_base[s] + count[p - b]++] = i;
+      }
+  });
   phase("lower/deps");
   // Ranked once, so that the ready queue holds plain ranks: the two halves
   // sorted side by side, then merged (keys are unique, so the order is one).
