@@ -856,6 +856,10 @@ void Lowerer::build_events(const ir::DependencyGraph& g, const std::vector<std::
   ir::parallel_for(m_.cores.size(), [&](std::size_t c) {
     build_core_events(static_cast<std::uint32_t>(c), start, g, built[c]);
   });
+  // Read by the sends only: its memory goes back to the heap for the stages
+  // below (fresh pages cost a fault each).
+  std::vector<std::vector<Inbound>>().swap(inbound_);
+  std::vector<std::vector<std::uint32_t>>().swap(inbound_first_);
   phase("lower/events");
 
   // Numbering: core c's local event k becomes event base[c] + k, which is
