@@ -10,6 +10,7 @@
 #include <span>
 #include <thread>
 
+#include "buckets.h"
 #include "gemini/assembler/invocation.h"
 #include "gemini/ir/graph.h"
 #include "gemini/ir/parallel.h"
@@ -17,6 +18,8 @@
 namespace gemini::assembler {
 namespace {
 
+using detail::bucket;
+using detail::Buckets;
 using ir::TransferId;
 
 Box to_box(const ir::Box& b) {
@@ -241,16 +244,15 @@ class Lowerer {
   // What a send looks up, found where the receiving core's data is local
   // and handed to the sending core: the first tensor of core `core` that
   // receives `transfer` from the sender (find_receiver with at_least 0),
-  // its address and box. inbound_[r] holds core r's, in runs by sending
-  // core: those from core s are [inbound_first_[r][s], inbound_first_[r][s + 1]).
+  // its address and box. inbound_[r] holds core r's, bucketed by sending
+  // core.
   struct Inbound {
     TransferId transfer;
     std::uint32_t core, tensor, first;
     std::int64_t addr;
     Box box;
   };
-  std::vector<std::vector<Inbound>> inbound_;
-  std::vector<std::vector<std::uint32_t>> inbound_first_;
+  std::vector<Buckets<Inbound>> inbound_;
   void build_inbound();
   // The tensor of each buffer entry: core c's workload i's entry k holds
   // tensor at_[c][at_first_[c][i] + k].
@@ -456,14 +458,10 @@ void Lowerer::build_core_events(std::uint32_t c, const std::vector<std::int64_t>
   TransferMap<const Inbound*> outbox;
   {
     std::size_t count = 0;
-    for (std::size_t r = 0; r < inbound_.size(); ++r)
-      count += inbound_first_[r][c + 1] - inbound_first_[r][c];
+    for (const Buckets<Inbound>& from : inbound_) count += from.of(c).size();
     outbox.reserve(count);
-    for (std::size_t r = 0; r < inbound_.size(); ++r)
-      for (std::uint32_t k = inbound_first_[r][c]; k < inbound_first_[r][c + 1]; ++k) {
-        const Inbound& x = inbound_[r][k];
-        outbox.emplace(TransferKey{x.transfer, static_cast<std::uint32_t>(r)}, &x);
-      }
+    for (const Buckets<Inbound>& from : inbound_)
+      for (const Inbound& x : from.of(c)) outbox.emplace(TransferKey{x.transfer, x.core}, &x);
   }
   // One binder per place below that makes an instruction (one shape each).
   struct {
@@ -818,29 +816,17 @@ void Lowerer::build_core_events(std::uint32_t c, const std::vector<std::int64_t>
 void Lowerer::build_inbound() {
   const std::size_t n = m_.cores.size();
   inbound_.resize(n);
-  inbound_first_.resize(n);
   ir::parallel_for(n, [&](std::size_t r) {
-    std::vector<std::uint32_t>& first = inbound_first_[r];
-    first.assign(n + 1, 0);
-    auto sender = [&](const TransferKey& k) -> std::optional<std::uint32_t> {
-      auto it = core_index_.find(static_cast<std::int32_t>(k.part));
-      if (it == core_index_.end()) return std::nullopt;  // no core sends it
-      return it->second;
-    };
-    for (const auto& [key, rs] : receivers_[r])
-      if (auto s = sender(key); s && !rs.list.empty()) ++first[*s + 1];
-    for (std::size_t s = 0; s < n; ++s) first[s + 1] += first[s];
-    std::vector<std::uint32_t> fill(first.begin(), first.end() - 1);
-    std::vector<Inbound>& out = inbound_[r];
-    out.resize(first[n]);
-    for (const auto& [key, rs] : receivers_[r]) {
-      auto s = sender(key);
-      if (!s || rs.list.empty()) continue;
-      const Receiver& x = rs.list.front();
-      const Tensor& t = tensors_[r][x.tensor];
-      out[fill[*s]++] = {key.transfer, static_cast<std::uint32_t>(r), x.tensor, x.first, t.addr,
-                         t.box};
-    }
+    inbound_[r] = bucket<Inbound>(n, [&](const auto& put) {
+      for (const auto& [key, rs] : receivers_[r]) {
+        auto sender = core_index_.find(static_cast<std::int32_t>(key.part));
+        if (sender == core_index_.end() || rs.list.empty()) continue;  // no core sends it
+        const Receiver& x = rs.list.front();
+        const Tensor& t = tensors_[r][x.tensor];
+        put(sender->second,
+            Inbound{key.transfer, static_cast<std::uint32_t>(r), x.tensor, x.first, t.addr, t.box});
+      }
+    });
   });
 }
 
@@ -858,8 +844,7 @@ void Lowerer::build_events(const ir::DependencyGraph& g, const std::vector<std::
   });
   // Read by the sends only: its memory goes back to the heap for the stages
   // below (fresh pages cost a fault each).
-  std::vector<std::vector<Inbound>>().swap(inbound_);
-  std::vector<std::vector<std::uint32_t>>().swap(inbound_first_);
+  std::vector<Buckets<Inbound>>().swap(inbound_);
   phase("lower/events");
 
   // Numbering: core c's local event k becomes event base[c] + k, which is
@@ -873,23 +858,15 @@ void Lowerer::build_events(const ir::DependencyGraph& g, const std::vector<std::
   ops_.resize(n);
   // Loads that re-read DRAM written by stores, per core: resolved below.
   std::vector<std::vector<std::uint32_t>> dram_readers(n);
-  // Each core's sends into other cores' tensors, put in order of receiving
-  // core (stably): those into core r are remote_writes[rw_first[c][r] ..
-  // rw_first[c][r + 1]), added below by the receiving core's own pass.
-  std::vector<std::vector<std::uint32_t>> rw_first(n);
+  // Each core's sends into other cores' tensors (with global event ids) by
+  // receiving core, added below by the receiving core's own pass.
+  std::vector<Buckets<CoreEvents::RemoteWrite>> remote_writes(n);
   ir::parallel_for(n, [&](std::size_t c) {
     const std::uint32_t b = base[c];
-    {
-      auto& list = built[c].remote_writes;
-      std::vector<std::uint32_t>& first = rw_first[c];
-      first.assign(n + 1, 0);
-      for (const CoreEvents::RemoteWrite& w : list) ++first[w.core + 1];
-      for (std::size_t r = 0; r < n; ++r) first[r + 1] += first[r];
-      std::vector<std::uint32_t> fill(first.begin(), first.end() - 1);
-      std::vector<CoreEvents::RemoteWrite> by_core(list.size());
-      for (const CoreEvents::RemoteWrite& w : list) by_core[fill[w.core]++] = w;
-      list.swap(by_core);
-    }
+    remote_writes[c] = bucket<CoreEvents::RemoteWrite>(n, [&](const auto& put) {
+      for (const CoreEvents::RemoteWrite& w : built[c].remote_writes)
+        put(w.core, CoreEvents::RemoteWrite{w.core, w.tensor, b + w.event});
+    });
     std::vector<Event>& local = built[c].events;
     for (std::size_t k = 0; k < local.size(); ++k) {
       Event& e = local[k];
@@ -940,11 +917,9 @@ void Lowerer::build_events(const ir::DependencyGraph& g, const std::vector<std::
   // must include them. A tensor's accesses are its own core's events, so
   // cores are independent.
   ir::parallel_for(n, [&](std::size_t c) {
-    for (std::size_t from = 0; from < n; ++from) {
-      const auto& list = built[from].remote_writes;
-      for (std::uint32_t k = rw_first[from][c]; k < rw_first[from][c + 1]; ++k)
-        tensors_[c][list[k].tensor].writers.push_back(base[from] + list[k].event);
-    }
+    for (const Buckets<CoreEvents::RemoteWrite>& from : remote_writes)
+      for (const CoreEvents::RemoteWrite& w : from.of(c))
+        tensors_[c][w.tensor].writers.push_back(w.event);
     for (const Tensor& x : tensors_[c])
       for (std::uint32_t a : x.accesses) {
         Event& e = event(static_cast<std::uint32_t>(c), a);
@@ -1016,18 +991,11 @@ std::vector<std::uint32_t> Lowerer::schedule() {
   };
   std::vector<RankKey> keys(n);
   // Per event, in parallel (by core): its dependencies sorted and unique,
-  // its in-degree and key; and each core's edges (dependency, event) put in
-  // runs by the dependency's core: core c's edges from core s are
-  // edges[c][edge_first[c][s] .. edge_first[c][s + 1]), in event order.
-  std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> edges(cores);
-  std::vector<std::vector<std::uint32_t>> edge_first(cores);
+  // its in-degree and key; and each core's edges (dependency, event)
+  // bucketed by the dependency's core, in event order.
+  std::vector<Buckets<std::pair<std::uint32_t, std::uint32_t>>> edges(cores);
   ir::parallel_for(cores, [&](std::size_t c) {
-    std::vector<std::uint32_t>& at = edge_first[c];
-    at.assign(cores + 1, 0);
     const std::uint32_t own_first = event_base_[c], own_end = event_base_[c + 1];
-    auto core_of = [&](std::uint32_t p) {
-      return p >= own_first && p < own_end ? static_cast<std::uint32_t>(c) : core_of_event(p);
-    };
     for (std::uint32_t i = own_first; i < own_end; ++i) {
       Event& e = event(static_cast<std::uint32_t>(c), i);
       auto& d = e.deps;
@@ -1035,41 +1003,38 @@ std::vector<std::uint32_t> Lowerer::schedule() {
       d.erase(std::unique(d.begin(), d.end()), d.end());
       d.erase(std::remove(d.begin(), d.end(), i), d.end());
       indeg[i] = static_cast<std::uint32_t>(d.size());
-      for (std::uint32_t p : d) ++at[core_of(p) + 1];
       keys[i] = {e.prio, std::uint64_t{e.workload} << 8 | e.phase,
                  std::uint64_t{e.core} << 32 | static_cast<std::uint32_t>(i)};
     }
-    for (std::size_t k = 0; k < cores; ++k) at[k + 1] += at[k];
-    std::vector<std::uint32_t> fill(at.begin(), at.end() - 1);
-    edges[c].resize(at[cores]);
-    for (std::uint32_t i = own_first; i < own_end; ++i)
-      for (std::uint32_t p : event(static_cast<std::uint32_t>(c), i).deps)
-        edges[c][fill[core_of(p)]++] = {p, i};
+    auto core_of = [&](std::uint32_t p) {
+      return p >= own_first && p < own_end ? static_cast<std::uint32_t>(c) : core_of_event(p);
+    };
+    edges[c] = bucket<std::pair<std::uint32_t, std::uint32_t>>(cores, [&](const auto& put) {
+      for (std::uint32_t i = own_first; i < own_end; ++i)
+        for (std::uint32_t p : event(static_cast<std::uint32_t>(c), i).deps)
+          put(core_of(p), std::pair{p, i});
+    });
   });
   // Successors in one array (CSR), each core's part of it built by that
   // core from the edges into its events (no two threads write one place).
   std::vector<std::size_t> out_base(cores + 1, 0);
   for (std::size_t s = 0; s < cores; ++s) {
     std::size_t count = 0;
-    for (std::size_t c = 0; c < cores; ++c) count += edge_first[c][s + 1] - edge_first[c][s];
+    for (const auto& from : edges) count += from.of(s).size();
     out_base[s + 1] = out_base[s] + count;
   }
   std::vector<std::uint32_t> out(out_base[cores]);
   first[n] = static_cast<std::uint32_t>(out.size());
   ir::parallel_for(cores, [&](std::size_t s) {
     const std::uint32_t b = event_base_[s], events = event_base_[s + 1] - b;
-    std::vector<std::uint32_t> count(events + 1, 0);
-    for (std::size_t c = 0; c < cores; ++c)
-      for (std::uint32_t k = edge_first[c][s]; k < edge_first[c][s + 1]; ++k)
-        ++count[edges[c][k].first - b + 1];
-    for (std::uint32_t j = 0; j < events; ++j) count[j + 1] += count[j];
+    const auto succ = bucket<std::uint32_t>(events, [&](const auto& put) {
+      for (const auto& from : edges)
+        for (const auto& [p, i] : from.of(s)) put(p - b, i);
+    });
+    std::copy(succ.items.begin(), succ.items.end(),
+              out.begin() + static_cast<std::ptrdiff_t>(out_base[s]));
     for (std::uint32_t j = 0; j < events; ++j)
-      first[b + j] = static_cast<std::uint32_t>(out_base[s] + count[j]);
-    for (std::size_t c = 0; c < cores; ++c)
-      for (std::uint32_t k = edge_first[c][s]; k < edge_first[c][s + 1]; ++k) {
-        const auto [p, i] = edges[c][k];
-        out[out_base[s] + count[p - b]++] = i;
-      }
+      first[b + j] = static_cast<std::uint32_t>(out_base[s] + succ.first[j]);
   });
   phase("lower/deps");
   // Ranked once, so that the ready queue holds plain ranks: the two halves
@@ -1165,29 +1130,23 @@ void Lowerer::emit(const std::vector<std::uint32_t>& order, Program& p) {
     TokenKind kind;
     std::int64_t ordinal = 0;
   };
-  // Per sending core, its tokens grouped by receiving core: those to core r
-  // are sent_by[c][to_first[c][r] .. to_first[c][r + 1]).
-  std::vector<std::vector<FlatToken>> sent_by(n);
-  std::vector<std::vector<std::uint32_t>> to_first(n);
+  // Per sending core, its tokens bucketed by receiving core.
+  std::vector<Buckets<FlatToken>> sent_by(n);
   std::vector<std::size_t> ops_per_core(n, 0);
   // A core's events are a run of ids, so all of this is filled per core.
   ir::parallel_for(n, [&](std::size_t ci) {
     const auto c = static_cast<std::uint32_t>(ci);
-    std::vector<std::uint32_t>& first = to_first[c];
-    first.assign(n + 1, 0);
     for (std::uint32_t i = event_base_[c]; i < event_base_[c + 1]; ++i) {
       const Event& e = event(c, i);
       facts[i] = {e.core, 0, e.queue};
       ops_per_core[c] += e.op_end - e.op_begin + e.deps.size() / 2 + 1;
-      for (const Event::Token& k : e.tokens) ++first[k.to + 1];
     }
-    for (std::size_t r = 0; r < n; ++r) first[r + 1] += first[r];
-    std::vector<std::uint32_t> fill(first.begin(), first.end() - 1);
-    sent_by[c].resize(first[n]);
-    std::uint32_t t = 0;
-    for (std::uint32_t i = event_base_[c]; i < event_base_[c + 1]; ++i)
-      for (const Event::Token& k : event(c, i).tokens)
-        sent_by[c][fill[k.to]++] = {std::uint64_t{pos[i]} << 32 | t++, k.transfer, i, c, k.kind};
+    sent_by[c] = bucket<FlatToken>(n, [&](const auto& put) {
+      std::uint32_t t = 0;
+      for (std::uint32_t i = event_base_[c]; i < event_base_[c + 1]; ++i)
+        for (const Event::Token& k : event(c, i).tokens)
+          put(k.to, FlatToken{std::uint64_t{pos[i]} << 32 | t++, k.transfer, i, c, k.kind});
+    });
   });
   std::vector<std::vector<std::uint32_t>> order_of(n);  // per core, in global order
   for (std::uint32_t c = 0; c < n; ++c) order_of[c].reserve(event_base_[c + 1] - event_base_[c]);
@@ -1206,12 +1165,10 @@ void Lowerer::emit(const std::vector<std::uint32_t>& order, Program& p) {
     std::vector<FlatToken> incoming;
     {
       std::size_t count = 0;
-      for (std::uint32_t from = 0; from < n; ++from)
-        count += to_first[from][c + 1] - to_first[from][c];
+      for (const Buckets<FlatToken>& from : sent_by) count += from.of(c).size();
       incoming.reserve(count);
-      for (std::uint32_t from = 0; from < n; ++from)
-        incoming.insert(incoming.end(), sent_by[from].begin() + to_first[from][c],
-                        sent_by[from].begin() + to_first[from][c + 1]);
+      for (const Buckets<FlatToken>& from : sent_by)
+        incoming.insert(incoming.end(), from.of(c).begin(), from.of(c).end());
       if (!std::is_sorted(
               incoming.begin(), incoming.end(),
               [](const FlatToken& a, const FlatToken& b) { return a.event < b.event; })) {

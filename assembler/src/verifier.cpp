@@ -7,6 +7,7 @@
 #include <tuple>
 #include <unordered_map>
 
+#include "buckets.h"
 #include "gemini/ir/parallel.h"
 
 namespace gemini::assembler {
@@ -138,21 +139,28 @@ struct Received {
   std::vector<Produced> tokens;
   boost::unordered_flat_map<TokenKey, Run, TokenKeyHash> runs;
 
-  // `arrived`: the tokens in program order within each token's sends.
-  // Grouped by a counting sort, which keeps that order; groups lie in the
-  // order of their first token.
-  explicit Received(const std::vector<Produced>& arrived) : tokens(arrived.size()) {
-    runs.reserve(arrived.size());
-    for (const Produced& x : arrived) ++runs[x.key].count;
+  // The tokens of core r's bucket of every core's sends, taken sender by
+  // sender, each sender's in its program order: so each token's sends come
+  // in program order (they all come from one sender, or from cores sharing
+  // its id, in core order). Grouped by a counting sort, which keeps that
+  // order; groups lie in the order of their first token.
+  Received(const std::vector<detail::Buckets<Produced>>& sent, std::size_t r) {
+    std::size_t count = 0;
+    for (const auto& from : sent) count += from.of(r).size();
+    tokens.resize(count);
+    runs.reserve(count);
+    for (const auto& from : sent)
+      for (const Produced& x : from.of(r)) ++runs[x.key].count;
     std::uint32_t at = 0;
-    for (const Produced& x : arrived) {
-      Run& r = runs.find(x.key)->second;
-      if (r.next == kUnplaced) {
-        r.first = r.next = at;
-        at += r.count;
+    for (const auto& from : sent)
+      for (const Produced& x : from.of(r)) {
+        Run& g = runs.find(x.key)->second;
+        if (g.next == kUnplaced) {
+          g.first = g.next = at;
+          at += g.count;
+        }
+        tokens[g.next++] = x;
       }
-      tokens[r.next++] = x;
-    }
   }
   // The run of token `key`, in program order (empty if it is never sent here).
   std::span<const Produced> of(const TokenKey& key) const {
@@ -217,9 +225,10 @@ std::vector<std::string> verify_cores(const std::vector<const CoreProgram*>& cor
     if (it == index.end()) return std::nullopt;
     return it->second;
   };
-  // Per core: its queues, and the tokens it sends as (receiving core, token).
-  std::vector<std::vector<std::pair<std::uint32_t, Produced>>> sends(n);
+  // Per core: its queues, and the tokens it sends bucketed by receiving core.
+  std::vector<detail::Buckets<Produced>> sent(n);
   ir::parallel_for(n, [&](std::size_t c) {
+    std::vector<std::pair<std::uint32_t, Produced>> sends;  // (receiving core, token)
     const auto& ins = cores[c]->instrs;
     std::array<std::size_t, kEngines> per_queue{};
     for (const Instr& in : ins) ++per_queue[static_cast<std::size_t>(in.queue)];
@@ -239,27 +248,15 @@ std::vector<std::string> verify_cores(const std::vector<const CoreProgram*>& cor
         tk = transfer_kind(in.value(*sl.sig_transfer), in.value(*sl.sig_kind));
       }
       if (r)
-        sends[c].push_back({*r, Produced{{cores[c]->core_id, tk},
-                                         static_cast<std::uint32_t>(base[c] + i),
-                                         static_cast<std::uint32_t>(
-                                             c * kEngines + static_cast<std::size_t>(in.queue))}});
+        sends.push_back({*r, Produced{{cores[c]->core_id, tk},
+                                      static_cast<std::uint32_t>(base[c] + i),
+                                      static_cast<std::uint32_t>(
+                                          c * kEngines + static_cast<std::size_t>(in.queue))}});
     }
+    sent[c] = detail::bucket<Produced>(n, [&](const auto& put) {
+      for (const auto& [r, x] : sends) put(r, x);
+    });
   });
-  // arrived[r]: the tokens sent to core r, gathered sender by sender, each
-  // sender's in its program order: so each token's sends arrive in program
-  // order (they all come from one sender, or from cores sharing its id, in
-  // core order). They are grouped by token (Received) where they are used.
-  std::vector<std::vector<Produced>> arrived(n);
-  {
-    std::vector<std::size_t> count(n, 0);
-    for (const auto& list : sends)
-      for (const auto& x : list) ++count[x.first];
-    for (std::size_t r = 0; r < n; ++r) arrived[r].reserve(count[r]);
-    for (auto& list : sends) {
-      for (const auto& [r, x] : list) arrived[r].push_back(x);
-      std::vector<std::pair<std::uint32_t, Produced>>().swap(list);
-    }
-  }
 
   auto name = [&](std::size_t c, std::size_t i) {
     return "core " + std::to_string(cores[c]->core_id) + " #" + std::to_string(i) + " " +
@@ -281,7 +278,7 @@ std::vector<std::string> verify_cores(const std::vector<const CoreProgram*>& cor
     // The tokens this core can wait for (those sent to the last core with
     // its id, which is where index sends them), grouped on the thread that
     // reads them, while they are in its cache.
-    const Received tokens(arrived[index.at(cores[c]->core_id)]);
+    const Received tokens(sent, index.at(cores[c]->core_id));
     for (std::size_t i = 0; i < cores[c]->instrs.size(); ++i) {
       const Instr& in = cores[c]->instrs[i];
       const std::size_t g = base[c] + i;
