@@ -139,7 +139,6 @@ bool store_scalar(const BindPlan::Store& s, std::int64_t v, Instr& in) {
 bool apply_plan(const Invocation& inv, const OpInfo& op, const BindPlan& plan, Instr& in,
                 std::string& error) {
   start_instr(op, inv.queue, inv.flag, inv.workload, in);
-  std::uint8_t* payload = in.payload.data();
   for (std::size_t k = 0; k < plan.size; ++k) {
     const BindPlan::Store& s = plan.stores[k];
     if (s.box) {
@@ -152,10 +151,7 @@ bool apply_plan(const Invocation& inv, const OpInfo& op, const BindPlan& plan, I
                   std::to_string(s.max) + "] or lower > upper";
           return false;
         }
-      for (std::size_t d = 0; d < 4; ++d) {
-        detail::store_le(payload + s.at + 2 * d, static_cast<std::uint64_t>(b.lo[d]), 2);
-        detail::store_le(payload + s.at + 8 + 2 * d, static_cast<std::uint64_t>(b.hi[d]), 2);
-      }
+      detail::store_box(in.payload.data() + s.at, b);
       continue;
     }
     std::int64_t v = 0;

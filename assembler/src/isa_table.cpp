@@ -330,26 +330,17 @@ void Instr::set_value(const Field& f, std::int64_t v) {
 Box Instr::box_at(std::size_t slot) const { return box_value(box_field(op, slot)); }
 
 Box Instr::box_value(const Field& f) const {
-  const std::uint8_t* p = &payload[f.offset - kHeaderBytes];
-  Box b;
-  for (std::size_t d = 0; d < 4; ++d) {
-    b.lo[d] = static_cast<std::int64_t>(load_le(p + 2 * d, 2));
-    b.hi[d] = static_cast<std::int64_t>(load_le(p + 8 + 2 * d, 2));
-  }
-  return b;
+  return detail::load_box(&payload[f.offset - kHeaderBytes]);
 }
 
 void Instr::set_box_at(std::size_t slot, const Box& b) { set_box_value(box_field(op, slot), b); }
 
 void Instr::set_box_value(const Field& f, const Box& b) {
   if (f.type != FieldType::box) field_bug(op, "box stored into scalar", f);
-  std::uint8_t* p = &payload[f.offset - kHeaderBytes];
-  for (std::size_t d = 0; d < 4; ++d) {
+  for (std::size_t d = 0; d < 4; ++d)
     if (b.lo[d] < f.min || b.lo[d] > f.max || b.hi[d] < f.min || b.hi[d] > f.max)
       field_bug(op, "coordinate out of range for box", f);
-    store_le(p + 2 * d, static_cast<std::uint64_t>(b.lo[d]), 2);
-    store_le(p + 8 + 2 * d, static_cast<std::uint64_t>(b.hi[d]), 2);
-  }
+  detail::store_box(&payload[f.offset - kHeaderBytes], b);
 }
 
 std::int64_t Instr::get(std::string_view field) const {

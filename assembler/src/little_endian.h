@@ -1,7 +1,8 @@
 #pragma once
 // Little-endian loads and stores of n <= 8 bytes: the byte order of the
 // encoding (docs/isa.md), used by the instruction table's field access and by
-// the encoder's headers. Internal to the assembler library.
+// the encoder's headers; and a box field's 16 bytes, built on them. Internal
+// to the assembler library.
 //
 // The field widths (1, 2, 4 and 8 bytes) are one native load or store each
 // on a little-endian host, which is what the encoder requires anyway; other
@@ -11,6 +12,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+
+#include "gemini/assembler/isa.h"
 
 namespace gemini::assembler::detail {
 
@@ -64,6 +67,24 @@ inline void store_le(std::uint8_t* p, std::uint64_t v, std::size_t n) {
     }
   }
   for (std::size_t i = 0; i < n; ++i) p[i] = static_cast<std::uint8_t>(v >> (8 * i));
+}
+
+// A box field's bytes: lo[0..3], then hi[0..3], two bytes each. The
+// coordinates are stored as they are: callers check their range first.
+inline void store_box(std::uint8_t* p, const Box& b) {
+  for (std::size_t d = 0; d < 4; ++d) {
+    store_le(p + 2 * d, static_cast<std::uint64_t>(b.lo[d]), 2);
+    store_le(p + 8 + 2 * d, static_cast<std::uint64_t>(b.hi[d]), 2);
+  }
+}
+
+inline Box load_box(const std::uint8_t* p) {
+  Box b;
+  for (std::size_t d = 0; d < 4; ++d) {
+    b.lo[d] = static_cast<std::int64_t>(load_le(p + 2 * d, 2));
+    b.hi[d] = static_cast<std::int64_t>(load_le(p + 8 + 2 * d, 2));
+  }
+  return b;
 }
 
 }  // namespace gemini::assembler::detail
