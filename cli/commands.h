@@ -16,5 +16,6 @@ Command add_import(CLI::App& app);
 Command add_asm(CLI::App& app);  // asm, disasm, as
 Command add_sim(CLI::App& app);
 Command add_golden(CLI::App& app);  // golden check, golden update
+Command add_ref(CLI::App& app);
 
 }  // namespace gemini::cli

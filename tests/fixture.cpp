@@ -5,6 +5,7 @@
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -243,6 +244,35 @@ CheckFixture materialise(const fs::path& fixture) {
     out.codes.emplace_back(c.as_string());
   if (const json::value* p = f.at("expect").as_object().if_contains("pointer"))
     out.pointer = std::string(p->as_string());
+  return out;
+}
+
+}  // namespace gemini::test
+
+namespace gemini::test {
+
+std::filesystem::path corpus_model(const std::string& corpus_file) {
+  const std::filesystem::path dir = corpus_dir();
+  if (dir.empty()) return {};
+  // <network>_b<batch>_<mesh>_<kind>_IR.json[.gz]: the model is the part up to
+  // the batch.
+  const auto b = corpus_file.find("_b");
+  if (b == std::string::npos) return {};
+  const auto end = corpus_file.find('_', b + 2);
+  if (end == std::string::npos) return {};
+  const std::filesystem::path p = dir / "models" / (corpus_file.substr(0, end) + ".model.json");
+  return std::filesystem::exists(p) ? p : std::filesystem::path{};
+}
+
+std::vector<std::string> corpus_model_names() {
+  std::vector<std::string> out;
+  const std::filesystem::path dir = corpus_dir();
+  if (!dir.empty() && std::filesystem::exists(dir / "models"))
+    for (const auto& e : std::filesystem::directory_iterator(dir / "models"))
+      if (e.path().filename().string().find(".model.json") != std::string::npos)
+        out.push_back(e.path().filename().string());
+  std::sort(out.begin(), out.end());
+  if (out.empty()) out.push_back(kCorpusAbsent);
   return out;
 }
 

@@ -48,3 +48,12 @@ struct CheckFixture {
 CheckFixture materialise(const std::filesystem::path& fixture);
 
 }  // namespace gemini::test
+
+namespace gemini::test {
+// The layer-semantics model of a corpus IR file (models/<network>_b<batch>.model.json
+// beside the corpus: "resnet_b1_2x2_LS_IR.json.gz" -> models/resnet_b1.model.json);
+// empty when there is none.
+std::filesystem::path corpus_model(const std::string& corpus_file);
+// The model files of the corpus (models/*.model.json), or {"corpus_absent"}.
+std::vector<std::string> corpus_model_names();
+}  // namespace gemini::test

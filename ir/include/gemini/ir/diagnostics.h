@@ -79,6 +79,16 @@ enum class Check : std::uint16_t {
   // A: allocation (gemini import)
   l2_grown,         // A001
   l2_does_not_fit,  // A002
+  // M: against the layer semantics (validate --model, model/)
+  model_file,             // M001
+  unknown_layer,          // M002
+  layer_type_mismatch,    // M003
+  ofmap_outside_layer,    // M004
+  ifmap_box_mismatch,     // M005
+  input_source_mismatch,  // M006
+  weight_mismatch,        // M007
+  forbidden_split,        // M008
+  quirk_corrected,        // M009
   kCount
 };
 

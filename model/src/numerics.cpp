@@ -1,0 +1,31 @@
+// The shift rule (docs/numerics.md): a requantising layer's shift is
+// calibrated on its own exact sums for the seeded data -- the largest
+// s >= 0 with mean(sum^2) >= (kTargetStd * 2^s)^2 -- so the output's RMS
+// lands in [kTargetStd, 2 kTargetStd). Integer arithmetic only: the same
+// shift on every machine and in every backend.
+#include "gemini/model/reference.h"
+
+namespace gemini::model {
+namespace {
+// Exact sums of squares of up to 2^31 int32 values (GCC/Clang extension).
+__extension__ using U128 = unsigned __int128;
+}  // namespace
+
+std::int32_t calibrated_shift(const std::int32_t* sums, std::int64_t n) {
+  if (n <= 0) return 0;
+  U128 sq = 0;
+  for (std::int64_t i = 0; i < n; ++i) {
+    const std::int64_t v = sums[i];
+    sq += static_cast<U128>(static_cast<std::uint64_t>(v * v));
+  }
+  const auto t2 = static_cast<U128>(kTargetStd * kTargetStd);
+  U128 bound = t2 * static_cast<U128>(n) * 4;
+  std::int32_t s = 0;
+  while (s < 31 && sq >= bound) {
+    bound *= 4;
+    ++s;
+  }
+  return s;
+}
+
+}  // namespace gemini::model

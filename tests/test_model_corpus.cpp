@@ -1,0 +1,39 @@
+// The corpus's layer-semantics models (../shared/ir-corpus/set/models): each
+// loads and checks, and its seeded reference neither saturates nor
+// collapses on any layer (docs/numerics.md, "The shift rule"). Skipped,
+// saying why, without the corpus.
+#include <gtest/gtest.h>
+
+#include "fixture.h"
+#include "gemini/model/network.h"
+#include "gemini/model/reference.h"
+#include "gemini/model/stats.h"
+
+using namespace gemini;  // NOLINT(google-build-using-namespace): test file
+
+namespace {
+
+class CorpusModel : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(CorpusModel, LoadsAndEveryLayerNeitherSaturatesNorCollapses) {
+  if (GetParam() == test::kCorpusAbsent) GTEST_SKIP() << test::corpus_absent_message();
+  const auto path = test::corpus_dir() / "models" / GetParam();
+  ir::Diagnostics d;
+  auto net = model::load_network(path.string(), d);
+  ASSERT_TRUE(net) << GetParam() << ": " << (d.items().empty() ? "" : d.items()[0].message);
+  EXPECT_EQ(d.errors() + d.warnings(), 0u);
+  EXPECT_EQ(net->order.size(), net->ops.size());
+  EXPECT_GE(net->externals.size(), 1u);
+  const model::Reference r = model::compute_reference(*net, 1);
+  for (std::int32_t i : net->order) {
+    const model::Op& op = net->ops[static_cast<std::size_t>(i)];
+    const model::ValueStats s = model::value_stats(r.outputs[static_cast<std::size_t>(i)].data);
+    EXPECT_LT(s.saturated_fraction(), 0.02) << op.name << " saturates";
+    EXPECT_GE(s.distinct, 64) << op.name << " collapses";
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Set, CorpusModel, ::testing::ValuesIn(test::corpus_model_names()),
+                         [](const auto& info) { return test::param_name(info.param); });
+
+}  // namespace
