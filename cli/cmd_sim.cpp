@@ -8,6 +8,7 @@
 #include "common.h"
 #include "gemini/sim/simulator.h"
 #include "pipeline.h"
+#include "semantics.h"
 
 namespace gemini::cli {
 namespace {
@@ -17,6 +18,8 @@ struct SimCliOptions {
   std::int64_t expect = -1;
   std::int64_t until = 0;
   bool quiet = false;
+  SemanticsOptions semantics;
+  bool functional = false;
 };
 
 template <typename Fn>
@@ -35,7 +38,18 @@ int run_sim(const SimCliOptions& opt) {
   if (!hw) return kExitUnreadable;
   int status = kExitOk;
   StatusLine line(isatty(STDERR_FILENO) != 0);
-  auto lowered = load_and_lower(opt.in, *hw, opt.dialect, "not simulated", status, &line);
+  if (opt.functional && opt.semantics.model.empty()) {
+    std::cerr << "gemini sim: --functional needs --model (the layer semantics)\n";
+    return kExitUnreadable;
+  }
+  std::unique_ptr<Semantics> semantics;
+  if (!opt.semantics.model.empty()) {
+    line.phase("computing the reference");
+    semantics = load_semantics(opt.semantics, status);
+    if (!semantics) return status;
+  }
+  auto lowered = load_and_lower(opt.in, *hw, opt.dialect, "not simulated", status, &line, {},
+                                semantics.get());
   if (!lowered) return status;
   sim::SimOptions so;
   so.input_name = opt.in;
@@ -46,6 +60,10 @@ int run_sim(const SimCliOptions& opt) {
   so.until_cycles = opt.until;
   so.xlen = lowered->model.xlen;
   so.ylen = lowered->model.ylen;
+  if (opt.functional) {
+    so.network = &semantics->net;
+    so.reference = &semantics->ref;
+  }
   sim::Report report;
   std::string error;
   PhaseTimer timer;
@@ -55,6 +73,7 @@ int run_sim(const SimCliOptions& opt) {
     return kExitInvalid;
   }
   timer.mark("simulate");
+  if (report.functional.enabled) report.functional.quirks = semantics->quirks.named();
   if (opt.expect >= 0) report.expect_cycles = opt.expect;
   if (!opt.quiet) sim::print_report(std::cout, report);
   if (!opt.report.empty() &&
@@ -67,6 +86,13 @@ int run_sim(const SimCliOptions& opt) {
     std::cerr << opt.in << ": deadlock at cycle " << report.total_cycles
               << ": nothing can progress\n";
     for (const std::string& b : report.blocked) std::cerr << "  " << b << "\n";
+    return kExitInvalid;
+  }
+  if (report.functional.enabled && !report.functional.passed()) {
+    if (opt.quiet) sim::print_functional(std::cerr, report.functional);
+    std::cerr << opt.in << ": the programs do not compute the network: "
+              << report.functional.mismatches() << " mismatches, " << report.functional.fault_count
+              << " faults\n";
     return kExitInvalid;
   }
   keep_until_exit(std::move(*lowered));
@@ -94,6 +120,10 @@ Command add_sim(CLI::App& app) {
                 "stop after N cycles and list what is still waiting (debugging)")
       ->check(CLI::PositiveNumber);
   s->add_flag("-q,--quiet", opt->quiet, "print nothing on success");
+  add_semantics_options(*s, opt->semantics, true);
+  s->add_flag("--functional", opt->functional,
+              "move real bytes and compute every tile; compare with the reference from --model "
+              "(exit 1 on any mismatch)");
   return [s, opt] { return s->parsed() ? run_sim(*opt) : -1; };
 }
 

@@ -9,6 +9,7 @@
 
 #include "common.h"
 #include "gemini/assembler/assemble_file.h"
+#include "semantics.h"
 
 namespace gemini::cli {
 
@@ -72,11 +73,17 @@ void keep_until_exit(Lowered&& l) {
 std::optional<Lowered> load_and_lower(const std::string& in, const ir::HardwareConfig& hw,
                                       const std::string& dialect, const char* verb, int& status,
                                       StatusLine* status_line,
-                                      const std::function<void(const ir::Model&)>& on_loaded) {
+                                      const std::function<void(const ir::Model&)>& on_loaded,
+                                      const Semantics* semantics) {
   ir::Diagnostics diags(100);
   ir::LoadOptions lo;
   lo.dialect = parse_dialect(dialect);
   PhaseTimer timer;
+  assembler::AssembleOptions ao;
+  if (semantics) {
+    ao.lower.geometry = &semantics->geometry;
+    ao.semantics = [semantics](ir::Model& m, ir::Diagnostics& d) { return semantics->apply(m, d); };
+  }
   auto f = assembler::assemble_file(
       in, hw, lo, diags,
       [&](const char* phase) {
@@ -85,7 +92,7 @@ std::optional<Lowered> load_and_lower(const std::string& in, const ir::HardwareC
         if (std::string_view(phase) == "load+validate") status_line->phase("importing");
         if (std::string_view(phase) == "import") status_line->phase("lowering");
       },
-      on_loaded);
+      on_loaded, ao);
   using Failed = assembler::AssembledFile::Failed;
   switch (f.failed) {
     case Failed::input:

@@ -60,9 +60,13 @@ void keep_until_exit(Lowered&& l);
 
 // `verb` names the refusal ("not assembled", "not simulated"); `on_loaded`
 // is assemble_file's.
+// With `semantics` (--model), the file is checked and corrected against the
+// layer semantics and lowered with their exact geometry.
+struct Semantics;
 std::optional<Lowered> load_and_lower(const std::string& in, const ir::HardwareConfig& hw,
                                       const std::string& dialect, const char* verb, int& status,
                                       StatusLine* status_line = nullptr,
-                                      const std::function<void(const ir::Model&)>& on_loaded = {});
+                                      const std::function<void(const ir::Model&)>& on_loaded = {},
+                                      const Semantics* semantics = nullptr);
 
 }  // namespace gemini::cli

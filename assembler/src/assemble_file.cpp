@@ -9,7 +9,8 @@ namespace gemini::assembler {
 AssembledFile assemble_file(const std::string& path, const ir::HardwareConfig& hw,
                             const ir::LoadOptions& options, ir::Diagnostics& diagnostics,
                             const std::function<void(const char* phase)>& on_phase,
-                            const std::function<void(const ir::Model&)>& on_loaded) {
+                            const std::function<void(const ir::Model&)>& on_loaded,
+                            const AssembleOptions& assemble) {
   auto phase = [&](const char* name) {
     if (on_phase) on_phase(name);
   };
@@ -29,14 +30,27 @@ AssembledFile assemble_file(const std::string& path, const ir::HardwareConfig& h
   // Built once, for validation, import and lowering; it refers to out.model
   // and is not used once the lowering returns.
   auto graph_ptr = std::make_shared<const ir::ModelGraph>(out.model);
-  const ir::ModelGraph& graph = *graph_ptr;
   phase("load+validate/graph");
-  ir::validate(graph, hw, diagnostics);
+  ir::validate(*graph_ptr, hw, diagnostics);
   phase("load+validate");
   if (diagnostics.errors() > 0) {
     out.failed = AssembledFile::Failed::input;
     return out;
   }
+  if (assemble.semantics) {
+    const bool changed = assemble.semantics(out.model, diagnostics);
+    if (changed && diagnostics.errors() == 0) {
+      // The corrected model, graph and checks again.
+      graph_ptr = std::make_shared<const ir::ModelGraph>(out.model);
+      ir::validate(*graph_ptr, hw, diagnostics);
+    }
+    phase("semantics");
+    if (diagnostics.errors() > 0) {
+      out.failed = AssembledFile::Failed::input;
+      return out;
+    }
+  }
+  const ir::ModelGraph& graph = *graph_ptr;
   if (out.model.dialect == ir::Dialect::set &&
       !ir::import_model(out.model, hw, {}, out.import_diagnostics, &graph)) {
     out.failed = AssembledFile::Failed::import;
@@ -44,7 +58,8 @@ AssembledFile assemble_file(const std::string& path, const ir::HardwareConfig& h
   }
   phase("import");
   std::shared_ptr<void> lowering_scratch;
-  out.program = lower(out.model, hw, out.lower_errors, on_phase, &graph, &lowering_scratch);
+  out.program = lower(out.model, hw, out.lower_errors, on_phase, &graph, &lowering_scratch,
+                      assemble.lower);
   phase("lower");
   out.scratch =
       std::make_shared<std::pair<std::shared_ptr<const ir::ModelGraph>, std::shared_ptr<void>>>(

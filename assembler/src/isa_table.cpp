@@ -37,6 +37,14 @@ constexpr Field kSignal[] = {
     {"grant", F::u32, 20, 0, U32, R::grant, A::write, M::l2},
     {"grant_bytes", F::u32, 24, 0, U32, R::grant},
 };
+// The layouts of the operands of the queue's next data instruction that
+// the instruction itself does not carry, and the channel shift from its
+// source frame to its destination frame (docs/isa.md, "Data layout").
+constexpr Field kView[] = {
+    {"shift", F::i32, 8, INT32_MIN, INT32_MAX},
+    {"box0", F::box, 12, 0, U16},
+    {"box1", F::box, 28, 0, U16},
+};
 constexpr Field kDmaIn[] = {
     {"l2", F::u32, 8, 0, U32, R::dst, A::write, M::l2},
     {"bytes", F::u32, 12, 1, U32, R::dst},
@@ -78,6 +86,13 @@ constexpr Field kPeCfg[] = {
     {"pad_r", F::u8, 35, 0, U8},       {"r", F::u8, 36, 1, U8},
     {"s", F::u8, 37, 1, U8},           {"stride_h", F::u8, 38, 1, U8},
     {"stride_w", F::u8, 39, 1, U8},    {"wl0", F::u16, 40, 0, U16},
+    // The layer's geometry for the computation itself (docs/isa.md):
+    // output / input channels per group, the input's rows and columns
+    // (outside is padding), the requantisation shift and how many pe_runs
+    // accumulate before it.
+    {"gk", F::u16, 42, 1, U16},        {"gc", F::u16, 44, 1, U16},
+    {"in_h", F::u16, 46, 1, U16},      {"in_w", F::u16, 48, 1, U16},
+    {"shift", F::u8, 50, 0, 31},       {"chain", F::u8, 51, 1, U8},
 };
 constexpr Field kPeRun[] = {
     {"ifmap", F::u32, 8, 0, U32, R::ifmap, A::read, M::l2},
@@ -103,19 +118,29 @@ constexpr Field kVpRun[] = {
     {"out_box", F::box, 48, 0, U16, R::dst},
 };
 
+constexpr Field kVpCfg[] = {
+    {"r", F::u8, 8, 1, U8},        {"s", F::u8, 9, 1, U8},         {"stride_h", F::u8, 10, 1, U8},
+    {"stride_w", F::u8, 11, 1, U8}, {"pad_t", F::u8, 12, 0, U8},    {"pad_l", F::u8, 13, 0, U8},
+    {"in_h", F::u16, 14, 1, U16},  {"in_w", F::u16, 16, 1, U16},   {"shift", F::u8, 18, 0, 31},
+    // Transpose: input dimension i becomes output dimension (perm >> 2i) & 3.
+    {"perm", F::u8, 19, 0, U8},
+};
+
 constexpr OpInfo kOps[] = {
     {Opcode::nop, "nop", Engine::ctrl, {}, ""},
     {Opcode::end, "end", Engine::ctrl, {}, ""},
     {Opcode::wait_local, "wait_local", Engine::kCount, kWaitLocal, ""},
     {Opcode::wait_token, "wait_token", Engine::kCount, kWaitToken, ""},
     {Opcode::signal, "signal", Engine::kCount, kSignal, ""},
+    {Opcode::view, "view", Engine::kCount, kView, ""},
     {Opcode::dma_in, "dma_in", Engine::dma_in, kDmaIn, ""},
     {Opcode::dma_out, "dma_out", Engine::dma_out, kDmaOut, ""},
     {Opcode::noc_send, "noc_send", Engine::noc, kNocSend, ""},
     {Opcode::wl0_load, "wl0_load", Engine::wl0, kWl0Load, ""},
-    {Opcode::pe_cfg, "pe_cfg", Engine::pe, kPeCfg, ""},
+    {Opcode::pe_cfg, "pe_cfg", Engine::pe, kPeCfg, "per_sample"},
     {Opcode::pe_run, "pe_run", Engine::pe, kPeRun, "acc"},
     {Opcode::vp_run, "vp_run", Engine::vp, kVpRun, ""},
+    {Opcode::vp_cfg, "vp_cfg", Engine::vp, kVpCfg, ""},
 };
 
 // Every opcode fits the fixed-size per-field tables (binding, slot indices).
@@ -165,7 +190,7 @@ const bool kTableOk = [] {
         used[b] = true;
       }
     }
-    if (scalars > 24 || boxes > 2) {
+    if (scalars > kMaxFields || boxes > 2) {
       std::fprintf(stderr, "gemini: internal error: ISA op %s has too many fields\n",
                    std::string(op.mnemonic).c_str());
       std::abort();

@@ -32,12 +32,43 @@ Box to_box(const ir::Box& b) {
   return x;
 }
 
+// Box helpers for layouts (docs/isa.md, "Data layout"): a tensor is dense
+// over its layout box, N then C then H then W.
+std::int64_t volume(const Box& b) {
+  std::int64_t v = 1;
+  for (int d = 0; d < 4; ++d) v *= std::max<std::int64_t>(0, b.hi[d] - b.lo[d] + 1);
+  return v;
+}
+// The dense offset of `at` (a point) in `layout`.
+std::int64_t offset_in(const Box& layout, const std::array<std::int64_t, 4>& at) {
+  std::int64_t o = 0;
+  for (int d = 0; d < 4; ++d) o = o * (layout.hi[d] - layout.lo[d] + 1) + (at[d] - layout.lo[d]);
+  return o;
+}
+// `b` moved by `shift` channels (dimension 1): the same data seen from
+// another frame.
+Box shifted(Box b, std::int64_t shift) {
+  b.lo[1] += shift;
+  b.hi[1] += shift;
+  return b;
+}
+// A source's channel shift from its producer's frame to the receiving
+// tensor's (the public dialect's `channel`, corrected from the model where
+// it is wrong); 0 where the IR gives none.
+std::int64_t source_shift(const ir::Source& s) {
+  return s.channel && s.box.rank == 4 ? std::int64_t{(*s.channel)[0]} - s.box.lo[1] : 0;
+}
+
 // A tensor of one core: one run of snapshots (tensor_id in the full dialect).
 struct Tensor {
   std::int64_t addr = 0, size = 0;
-  // Its first entry's box (an operand's box in instructions), copied here
-  // beside the address: a send reads both from another core's tensors.
+  // Its layout box (docs/isa.md): its first entry's box, 4-D; weights as
+  // [K, C/G, R, S] or, per sample, [N, K, C/G, R*S]. Copied here beside the
+  // address: a send reads both from another core's tensors.
   Box box;
+  // An elementwise layer's operands: each producer's slab of volume(box)
+  // bytes, in this order (ir::operand_producers); empty for one input.
+  std::vector<std::string> operands;
   std::uint32_t first = 0, last = 0;
   ir::TensorType type = ir::TensorType::ifmap;
   const ir::BufferEntry* entry = nullptr;  // first occurrence
@@ -138,8 +169,14 @@ struct CoreEvents {
 class Lowerer {
  public:
   Lowerer(const ir::Model& m, const ir::HardwareConfig& hw, std::vector<std::string>& errors,
-          const PhaseFn& on_phase, const ir::ModelGraph* graph)
-      : m_(m), hw_(hw), errors_(errors), on_phase_(on_phase), shared_graph_(graph) {}
+          const PhaseFn& on_phase, const ir::ModelGraph* graph, const LowerOptions& options)
+      : m_(m),
+        hw_(hw),
+        errors_(errors),
+        on_phase_(on_phase),
+        shared_graph_(graph),
+        inferred_(options.geometry ? ir::GeometryTable{} : infer_geometry(m)),
+        geo_(options.geometry ? *options.geometry : inferred_) {}
 
   std::optional<Program> run();
 
@@ -221,6 +258,33 @@ class Lowerer {
   std::vector<std::string>& errors_;
   const PhaseFn& on_phase_;
   const ir::ModelGraph* shared_graph_;
+  const ir::GeometryTable inferred_;  // when no geometry was given
+  const ir::GeometryTable& geo_;
+  const ir::LayerGeometry& geometry(const std::string& layer) const {
+    static const ir::LayerGeometry none;
+    const ir::LayerGeometry* g = geo_.find(layer);
+    return g ? *g : none;
+  }
+  // The layout box of a buffer entry (docs/isa.md, "Data layout").
+  Box layout_of(const ir::BufferEntry& e) const;
+  // A tensor's address for the slab of `producer` (its own address when it
+  // holds one input), wrapped into its ring region.
+  std::int64_t slab_address(std::uint32_t c, const Tensor& x, const std::string& producer) const;
+  // How the tensor receiving (transfer, from core) sees that data: its
+  // channel shift from the producer's frame and its slab address.
+  struct Reception {
+    std::int64_t shift = 0, addr = 0;
+  };
+  Reception reception(std::uint32_t c, std::uint32_t t, TransferId transfer, std::int32_t from) const;
+  // The DRAM tensors (docs/isa.md): regions_, and the region of each DRAM
+  // out (read) and DRAM in (written) transfer.
+  std::vector<DramRegion> regions_;
+  FlatMap<TransferId, std::uint32_t> out_region_, in_region_;
+  // The DRAM address of `moved`'s first element in region r.
+  std::int64_t dram_address(std::uint32_t r, const Box& moved) const {
+    const DramRegion& g = regions_[r];
+    return g.base + offset_in(g.layout, moved.lo);
+  }
   void phase(const char* name) const {
     if (on_phase_) on_phase_(name);
   }
@@ -249,7 +313,8 @@ class Lowerer {
   struct Inbound {
     TransferId transfer;
     std::uint32_t core, tensor, first;
-    std::int64_t addr;
+    std::int64_t addr;   // where the sender writes: the tensor's, or its slab's
+    std::int64_t shift;  // the tensor's channel shift from the sender's frame
     Box box;
   };
   std::vector<Buckets<Inbound>> inbound_;
@@ -257,7 +322,7 @@ class Lowerer {
   // The tensor of each buffer entry: core c's workload i's entry k holds
   // tensor at_[c][at_first_[c][i] + k].
   std::vector<std::vector<std::uint32_t>> at_, at_first_;
-  FlatMap<TransferId, std::int64_t> dram_out_addr_, dram_in_addr_;
+  FlatMap<TransferId, std::int64_t> dram_out_addr_;  // a DRAM out entry's first byte
   FlatMap<TransferId, const std::vector<TransferId>*> related_;  // DRAM out -> related_ifmap
   std::int64_t dram_end_ = 0;
   FlatMap<std::int32_t, std::uint32_t> core_index_;
@@ -317,7 +382,8 @@ void Lowerer::build_tensors() {
           t.first = t.last = i;
           t.type = e.type;
           t.entry = &e;
-          t.box = to_box(e.box);
+          t.box = layout_of(e);
+          t.operands = ir::operand_producers(e);
           tensors_[c].push_back(std::move(t));
         }
         cur[key] = id;
@@ -340,26 +406,196 @@ void Lowerer::build_tensors() {
   });
 }
 
-// DRAM address map: every DRAM out entry, then every DRAM in entry, in file
-// order, each 4 KiB aligned. Read-backs of written data (related_ifmap) are
-// ordered by tokens, not by sharing addresses.
+Box Lowerer::layout_of(const ir::BufferEntry& e) const {
+  if (e.type != ir::TensorType::weight) return to_box(e.box);
+  const ir::LayerGeometry& g = geometry(e.layer_name);
+  Box b;
+  if (e.box.rank == 3) {  // per-sample weights [n, k, c] (+ R*S)
+    for (int d = 0; d < 3; ++d) {
+      b.lo[d] = e.box.lo[d];
+      b.hi[d] = e.box.hi[d];
+    }
+    b.hi[3] = std::max<std::int64_t>(1, std::int64_t{g.kernel[0]} * g.kernel[1]) - 1;
+    return b;
+  }
+  if (e.box.rank == 4) return to_box(e.box);
+  // A K range: [k0, k1] x C/G x R x S, or, where the geometry does not say,
+  // the bytes per output channel as one dimension.
+  b.lo[0] = e.box.lo[0];
+  b.hi[0] = e.box.hi[0];
+  const std::int64_t ks = std::max<std::int64_t>(1, b.hi[0] - b.lo[0] + 1);
+  if (g.weight_shape[1] > 0) {
+    for (int d = 1; d < 4; ++d) b.hi[d] = g.weight_shape[static_cast<std::size_t>(d)] - 1;
+  } else {
+    b.hi[1] = std::max<std::int64_t>(1, e.size.value_or(ks) / ks) - 1;
+  }
+  return b;
+}
+
+std::int64_t Lowerer::slab_address(std::uint32_t c, const Tensor& x,
+                                   const std::string& producer) const {
+  const auto it = std::find(x.operands.begin(), x.operands.end(), producer);
+  if (it == x.operands.end()) return x.addr;
+  const std::int64_t a = x.addr + (it - x.operands.begin()) * volume(x.box);
+  ir::RingRegion r{0, m_.buffersize.value_or(hw_.l2.size_bytes)};
+  const auto& regs = m_.cores[c].workloads[x.first].ring_buffer_info;
+  if (regs)
+    for (const ir::RingRegion& g : *regs)
+      if (x.addr >= g.begin && x.addr < g.end) r = g;
+  return r.size() > 0 && a >= r.end ? r.begin + (a - r.begin) % r.size() : a;
+}
+
+Lowerer::Reception Lowerer::reception(std::uint32_t c, std::uint32_t t, TransferId transfer,
+                                      std::int32_t from) const {
+  const Tensor& x = tensors_[c][t];
+  for (const ir::Source& s : x.entry->source)
+    if (s.transfer_id == transfer && s.core_id == from)
+      return {source_shift(s), slab_address(c, x, s.layer_name.value_or(""))};
+  return {0, x.addr};
+}
+
+const char* region_kind_prefix(DramRegion::Kind k) {
+  return k == DramRegion::Kind::input ? "input:" : k == DramRegion::Kind::weight ? "weight:" : "ofmap:";
+}
+
+// The DRAM tensors (docs/isa.md, "Data layout"): every layer's output that
+// goes to DRAM, every layer's constant weights and every network input,
+// each dense over its whole shape, 4 KiB aligned, in order of first
+// appearance (DRAM out entries, then DRAM in entries, in file order). A
+// DRAM transfer moves a box of one of them: a read-back of spilled data
+// (related_ifmap) reads the bytes the producer's dma_out wrote.
 void Lowerer::build_dram_map(const ir::TransferIndex& ix) {
-  std::int64_t a = 0;
-  auto place = [&](std::int64_t bytes) {
-    const std::int64_t at = a;
-    a += (std::max<std::int64_t>(bytes, 1) + 4095) / 4096 * 4096;
-    return at;
+  // The producer of each DRAM out fmap: the layer its readers' buffer
+  // sources name, else that of the DRAM in entries it re-reads.
+  FlatMap<TransferId, const std::string*> producer;
+  for (const ir::Core& c : m_.cores)
+    for (const ir::Workload& w : c.workloads)
+      for (const ir::BufferEntry& b : w.buffer)
+        for (const ir::Source& s : b.source)
+          if (s.type == ir::EndpointType::dram && s.layer_name) producer.try_emplace(s.transfer_id, &*s.layer_name);
+  FlatMap<TransferId, const ir::DramIn*> dram_in;
+  for (const ir::DramIn& e : m_.dram_in) dram_in.emplace(e.transfer_id, &e);
+  auto in_layer = [&](const ir::DramIn& e) -> std::string {
+    if (e.layer_name) return *e.layer_name;
+    const ir::Workload* w = m_.find_workload(e.core_id, e.workload_id);
+    return w ? w->layer_name : std::string();
+  };
+  // The consumer of a DRAM out entry: its layer name (the public dialect
+  // names the consumer), else its first destination's layer.
+  auto consumer_of = [&](const ir::DramOut& e) -> std::string {
+    for (const ir::Endpoint& d : e.destination)
+      if (d.workload_id)
+        if (const ir::Workload* w = m_.find_workload(d.core_id, *d.workload_id)) return w->layer_name;
+    return e.layer_name.value_or("");
+  };
+  struct Pending {
+    DramRegion::Kind kind;
+    std::string layer;
+    std::int64_t tensor_id;
+    std::array<std::int64_t, 4> shape;
+  };
+  std::vector<Pending> pending;
+  FlatMap<std::string, std::uint32_t> by_name;
+  auto region = [&](DramRegion::Kind kind, const std::string& layer, std::int64_t tensor_id) {
+    const std::string name =
+        region_kind_prefix(kind) + (tensor_id >= 0 ? std::to_string(tensor_id) : layer);
+    auto [it, fresh] = by_name.try_emplace(name, static_cast<std::uint32_t>(pending.size()));
+    if (fresh) pending.push_back({kind, layer, tensor_id, {0, 0, 0, 0}});
+    return it->second;
+  };
+  auto grow = [&](std::uint32_t r, const Box& b) {
+    for (int d = 0; d < 4; ++d)
+      pending[r].shape[static_cast<std::size_t>(d)] =
+          std::max(pending[r].shape[static_cast<std::size_t>(d)], b.hi[d] + 1);
+  };
+  auto set_shape = [&](std::uint32_t r, const std::array<std::int32_t, 4>& shape) {
+    if (shape[0] <= 0) return;
+    for (std::size_t d = 0; d < 4; ++d)
+      pending[r].shape[d] = std::max<std::int64_t>(pending[r].shape[d], shape[d]);
   };
   for (const ir::DramOut& e : m_.dram_out) {
-    dram_out_addr_[e.transfer_id] = place(e.size);
     related_[e.transfer_id] = &e.related_ifmap;
+    const std::string consumer = consumer_of(e);
+    if (e.type == ir::DataType::weight) {
+      const std::uint32_t r = region(DramRegion::Kind::weight, consumer, -1);
+      const ir::LayerGeometry& g = geometry(consumer);
+      Box moved;
+      if (e.box.rank == 4) {
+        moved = to_box(e.box);
+      } else {
+        moved.lo[0] = e.box.lo[0];
+        moved.hi[0] = e.box.hi[0];
+        const std::int64_t ks = std::max<std::int64_t>(1, e.box.hi[0] - e.box.lo[0] + 1);
+        moved.hi[1] = g.weight_shape[1] > 0 ? g.weight_shape[1] - 1
+                                            : std::max<std::int64_t>(1, e.size / ks) - 1;
+        moved.hi[2] = std::max(g.weight_shape[2], 1) - 1;
+        moved.hi[3] = std::max(g.weight_shape[3], 1) - 1;
+      }
+      grow(r, moved);
+      if (g.weight_shape[0] > 0) set_shape(r, g.weight_shape);
+      out_region_[e.transfer_id] = r;
+      continue;
+    }
+    std::string from;
+    if (auto p = producer.find(e.transfer_id); p != producer.end()) {
+      from = *p->second;
+    } else {
+      for (TransferId t : e.related_ifmap)
+        if (auto d = dram_in.find(t); d != dram_in.end()) {
+          from = in_layer(*d->second);
+          break;
+        }
+    }
+    std::uint32_t r = 0;
+    if (from.empty() || from == "input" || !geo_.find(from)) {
+      // Network input: the consumer's external tensor whose channels the
+      // transfer's box covers, where the geometry lists them.
+      std::int64_t tensor_id = -1;
+      std::array<std::int32_t, 4> shape{};
+      for (const ir::LayerGeometry::External& x : geometry(consumer).externals) {
+        tensor_id = x.tensor_id;
+        shape = x.shape;
+        if (e.box.rank == 4 && e.box.hi[1] < x.shape[1]) break;
+      }
+      r = region(DramRegion::Kind::input, consumer, tensor_id);
+      set_shape(r, shape);
+    } else {
+      r = region(DramRegion::Kind::ofmap, from, -1);
+      set_shape(r, geometry(from).ofmap_shape);
+    }
+    if (e.box.rank == 4) grow(r, to_box(e.box));
+    out_region_[e.transfer_id] = r;
   }
   for (const ir::DramIn& e : m_.dram_in) {
-    std::int64_t bytes = 1;
-    if (const auto* ps = ix.producers(e.transfer_id);
-        ps && ps->size() == 1 && !ps->front().from_dram)
-      bytes = ix.ofmap(ps->front()).size;
-    dram_in_addr_[e.transfer_id] = place(bytes);
+    const std::string layer = in_layer(e);
+    const std::uint32_t r = region(DramRegion::Kind::ofmap, layer, -1);
+    set_shape(r, geometry(layer).ofmap_shape);
+    if (e.box.rank == 4) grow(r, to_box(e.box));
+    in_region_[e.transfer_id] = r;
+  }
+  (void)ix;
+  // Addresses, in order of first appearance.
+  std::int64_t a = 0;
+  for (std::size_t i = 0; i < pending.size(); ++i) {
+    const Pending& p = pending[i];
+    DramRegion g;
+    g.kind = p.kind;
+    g.layer = p.layer;
+    g.tensor_id = p.tensor_id;
+    g.name = region_kind_prefix(p.kind) + (p.tensor_id >= 0 ? std::to_string(p.tensor_id) : p.layer);
+    for (int d = 0; d < 4; ++d) g.layout.hi[d] = std::max<std::int64_t>(p.shape[static_cast<std::size_t>(d)], 1) - 1;
+    g.bytes = volume(g.layout);
+    g.base = a;
+    a += (std::max<std::int64_t>(g.bytes, 1) + 4095) / 4096 * 4096;
+    regions_.push_back(std::move(g));
+  }
+  // A weight slice's address (WL0 loads straight from DRAM read it raw).
+  for (const ir::DramOut& e : m_.dram_out) {
+    const std::uint32_t r = out_region_[e.transfer_id];
+    Box at;
+    at.lo[0] = e.box.lo[0];
+    if (e.type != ir::DataType::weight && e.box.rank == 4) at = to_box(e.box);
+    dram_out_addr_[e.transfer_id] = dram_address(r, at);
   }
   dram_end_ = a;
 }
@@ -465,8 +701,19 @@ void Lowerer::build_core_events(std::uint32_t c, const std::vector<std::int64_t>
   }
   // One binder per place below that makes an instruction (one shape each).
   struct {
-    RepeatBinder load, credit, wl0, pe_cfg, pe_run, vp_run, store, send;
+    RepeatBinder load, credit, wl0, pe_cfg, pe_run, vp_cfg, vp_run, store, send, view;
   } binders;
+  // The view before a data instruction (docs/isa.md): the layouts of its
+  // operands that it does not carry and its channel shift.
+  auto view = [&](Engine q, std::uint32_t wid, std::uint32_t w, std::int64_t shift, const Box& box0,
+                  const Box& box1) {
+    Invocation v;
+    v.op = Opcode::view;
+    v.queue = q;
+    v.workload = wid;
+    v.arg("shift", shift).box("box0", box0).box("box1", box1);
+    bound(ce, v, c, w, binders.view);
+  };
   std::uint32_t next_new = 0;  // the first tensor not yet loaded
   for (std::uint32_t i = 0; i < core.workloads.size(); ++i) {
     const ir::Workload& w = core.workloads[i];
@@ -502,17 +749,27 @@ void Lowerer::build_core_events(std::uint32_t c, const std::vector<std::int64_t>
         if (s.type == ir::EndpointType::dram) {
           Event e = make(Kind::load, Engine::dma_in, 0);
           e.deps = hazard_deps(load_anchor);
-          auto it = dram_out_addr_.find(s.transfer_id);
-          if (it == dram_out_addr_.end()) {
+          auto rg = out_region_.find(s.transfer_id);
+          if (rg == out_region_.end()) {
             error(ce, who(c, i) + ": DRAM source transfer " + std::to_string(s.transfer_id) +
                           " is not a DRAM out entry");
             continue;
           }
+          // What moves, in the DRAM tensor's frame: the source's box (a K
+          // range of whole output channels for constant weights).
+          Box moved = to_box(s.box);
+          if (s.box.rank == 1)
+            for (int d = 1; d < 4; ++d) {
+              moved.lo[d] = x.box.lo[d];
+              moved.hi[d] = x.box.hi[d];
+            }
+          view(Engine::dma_in, wid, i, source_shift(s), regions_[rg->second].layout, Box{});
           Invocation inv;
           inv.op = Opcode::dma_in;
           inv.workload = wid;
-          inv.tensor("l2", {x.addr, s.size, x.box, Access::write});
-          inv.tensor("dram", {it->second, s.size, to_box(s.box), Access::read});
+          inv.tensor("l2", {slab_address(c, x, s.layer_name.value_or("")), s.size, x.box,
+                            Access::write});
+          inv.tensor("dram", {dram_address(rg->second, moved), s.size, moved, Access::read});
           inv.arg("transfer", s.transfer_id);
           bound(ce, inv, c, i, binders.load);
           if (auto ro = related_.find(s.transfer_id); ro != related_.end())
@@ -572,11 +829,15 @@ void Lowerer::build_core_events(std::uint32_t c, const std::vector<std::int64_t>
         wt = t;
       if (b.type == ir::TensorType::ofmap && !out && b.layer_name == w.layer_name) out = t;
     }
+    std::optional<TransferId> out_via;
     if (!out) {
       // No ofmap entry: the result goes straight into a tensor of this
       // core that receives it (a same-core consumer's ifmap).
       for (const ir::Ofmap& o : w.ofmap)
-        if (!out) out = find_receiver(c, o.transfer_id, core.core_id, i + 1, i, true);
+        if (!out) {
+          out = find_receiver(c, o.transfer_id, core.core_id, i + 1, i, true);
+          if (out) out_via = o.transfer_id;
+        }
     }
     if (!out) {
       error(ce, who(c, i) +
@@ -584,6 +845,12 @@ void Lowerer::build_core_events(std::uint32_t c, const std::vector<std::int64_t>
                     "tensor of this core receives it)");
       continue;
     }
+    // Where the result lands and how that tensor sees the layer's output:
+    // its own ofmap tensor, or a consumer's tensor (its slab, its frame).
+    const Reception out_at = out_via ? reception(c, *out, *out_via, core.core_id)
+                                     : Reception{0, tensors_[c][*out].addr};
+    const ir::LayerGeometry& geo = geometry(w.layer_name);
+    const bool exact = geo_.from_model;
     // Data a tensor waits for: local loads, or sends from other cores.
     auto data_deps = [&](std::uint32_t t, Event& e) {
       const Tensor& x = tensors_[c][t];
@@ -646,9 +913,12 @@ void Lowerer::build_core_events(std::uint32_t c, const std::vector<std::int64_t>
         cfg.arg(om[d], clamp1(tile ? tile->out_mini_tile[d] : 1));
         cfg.arg(am[d], clamp1(tile ? tile->act_mini_tile[d] : 1));
       }
-      const auto pad = w.tile_padding_tblr.value_or(std::array<std::int32_t, 4>{0, 0, 0, 0});
-      cfg.arg("pad_t", std::min(pad[0], 255)).arg("pad_b", std::min(pad[1], 255));
-      cfg.arg("pad_l", std::min(pad[2], 255)).arg("pad_r", std::min(pad[3], 255));
+      // Padding, kernel and stride: the layer's where the geometry is exact
+      // (a model); else the tile's padding and what the boxes imply.
+      auto pad = w.tile_padding_tblr.value_or(std::array<std::int32_t, 4>{0, 0, 0, 0});
+      if (exact) pad = geo.pad;
+      cfg.arg("pad_t", std::clamp(pad[0], 0, 255)).arg("pad_b", std::clamp(pad[1], 0, 255));
+      cfg.arg("pad_l", std::clamp(pad[2], 0, 255)).arg("pad_r", std::clamp(pad[3], 0, 255));
       // Kernel: the weight box's R and S where it has them (full dialect);
       // else what the activation mini tile implies for its output mini tile.
       const ir::Box* ib = w.ifmap.empty() ? nullptr : &w.ifmap.front().box;
@@ -657,7 +927,7 @@ void Lowerer::build_core_events(std::uint32_t c, const std::vector<std::int64_t>
         return std::clamp<std::int64_t>(
             ib->extent(d) / std::max<std::int64_t>(w.workload.extent(d), 1), 1, 255);
       };
-      const std::int64_t sh = stride(2), sw = stride(3);
+      std::int64_t sh = stride(2), sw = stride(3);
       std::int64_t r = 1, sk = 1;
       if (w.weight && w.weight->box.rank == 4) {
         r = w.weight->box.extent(2);
@@ -666,17 +936,32 @@ void Lowerer::build_core_events(std::uint32_t c, const std::vector<std::int64_t>
         r = tile->act_mini_tile[2] - (tile->out_mini_tile[2] - 1) * sh;
         sk = tile->act_mini_tile[3] - (tile->out_mini_tile[3] - 1) * sw;
       }
+      if (exact) {
+        r = geo.kernel[0];
+        sk = geo.kernel[1];
+        sh = geo.stride[0];
+        sw = geo.stride[1];
+      }
       cfg.arg("r", std::clamp<std::int64_t>(r, 1, 255))
           .arg("s", std::clamp<std::int64_t>(sk, 1, 255));
       cfg.arg("stride_h", sh).arg("stride_w", sw);
       cfg.arg("wl0",
               w.wl0_buffer && !w.wl0_buffer->empty() ? (*w.wl0_buffer)[0].address.value_or(0) : 0);
-      bound(ce, cfg, c, i, binders.pe_cfg);
-      bool acc = false;
       std::vector<std::uint32_t> srcs = ins;
       if (srcs.empty()) srcs.push_back(*out);  // nothing to read: degenerate, reads its own output
+      cfg.arg("gk", std::clamp<std::int64_t>(geo.group_k, 1, 0xffff))
+          .arg("gc", std::clamp<std::int64_t>(geo.group_c, 1, 0xffff))
+          .arg("in_h", std::clamp<std::int64_t>(geo.ifmap_shape[2], 1, 0xffff))
+          .arg("in_w", std::clamp<std::int64_t>(geo.ifmap_shape[3], 1, 0xffff))
+          .arg("shift", geo.shift)
+          .arg("chain", std::min<std::int64_t>(static_cast<std::int64_t>(srcs.size()), 255));
+      cfg.flag = geo.per_sample_weights;
+      bound(ce, cfg, c, i, binders.pe_cfg);
+      bool acc = false;
+      const Box wt_box = wt ? tensors_[c][*wt].box : Box{};
       for (std::uint32_t t : srcs) {
         const Tensor& x = tensors_[c][t];
+        view(Engine::pe, wid, i, out_at.shift, wt_box, o.box);
         Invocation run;
         run.op = Opcode::pe_run;
         run.workload = wid;
@@ -684,51 +969,118 @@ void Lowerer::build_core_events(std::uint32_t c, const std::vector<std::int64_t>
         run.tensor("ifmap", {x.addr, x.size, x.box, Access::read});
         run.tensor("weight", {wt ? tensors_[c][*wt].addr : 0, wt ? tensors_[c][*wt].size : 0,
                               std::nullopt, Access::read});
-        run.tensor("ofmap", {o.addr, out_bytes, to_box(w.workload), Access::write});
+        run.tensor("ofmap", {out_at.addr, out_bytes, to_box(w.workload), Access::write});
         bound(ce, run, c, i, binders.pe_run);
         acc = true;
       }
     } else {
-      // The operation: the public dialect names it; the full dialect's "vp"
-      // does not, so the shapes decide (two inputs add; a spatially
-      // smaller output pools; else a copy).
+      // The operation: the geometry's where it knows it; else the public
+      // dialect's layer type names it, and for the full dialect's "vp" the
+      // shapes decide (two inputs add; a spatially smaller output pools;
+      // else a copy).
       const std::string& lt = w.layer_type;
       const ir::Box* ib = ins.empty() ? nullptr : &tensors_[c][ins.front()].entry->box;
       const bool shrinks =
           ib && ib->rank == 4 && w.workload.rank == 4 &&
           (w.workload.extent(2) < ib->extent(2) || w.workload.extent(3) < ib->extent(3));
-      const VpOp op = w.kind == ir::LayerKind::dt  ? VpOp::transpose
-                      : lt == "pool"               ? VpOp::pool_max
-                      : lt == "element_wise"       ? VpOp::add
-                      : ins.size() > 1 && !shrinks ? VpOp::add
-                      : shrinks                    ? VpOp::pool_max
-                                                   : VpOp::copy;
+      VpOp op = w.kind == ir::LayerKind::dt  ? VpOp::transpose
+                : lt == "pool"               ? VpOp::pool_max
+                : lt == "element_wise"       ? VpOp::add
+                : ins.size() > 1 && !shrinks ? VpOp::add
+                : shrinks                    ? VpOp::pool_max
+                                             : VpOp::copy;
+      switch (geo.op) {
+        case ir::LayerOp::pool_max:
+          op = VpOp::pool_max;
+          break;
+        case ir::LayerOp::pool_avg:
+          op = VpOp::pool_avg;
+          break;
+        case ir::LayerOp::eltwise:
+          op = VpOp::add;
+          break;
+        case ir::LayerOp::copy:
+          op = VpOp::copy;
+          break;
+        case ir::LayerOp::transpose:
+          op = VpOp::transpose;
+          break;
+        default:
+          break;
+      }
       std::vector<std::uint32_t> srcs = ins;
       if (srcs.empty()) srcs.push_back(*out);
-      std::int64_t stride = 1;
+      std::int64_t stride = 1, window = 1;
       const Tensor& i0 = tensors_[c][srcs.front()];
-      if (op == VpOp::pool_max && i0.entry->box.rank == 4 && w.workload.rank == 4)
-        stride = std::max<std::int64_t>(
+      if ((op == VpOp::pool_max || op == VpOp::pool_avg) && i0.entry->box.rank == 4 &&
+          w.workload.rank == 4)
+        window = stride = std::max<std::int64_t>(
             1, i0.entry->box.extent(2) / std::max<std::int64_t>(w.workload.extent(2), 1));
+      const bool pool = geo.op == ir::LayerOp::pool_max || geo.op == ir::LayerOp::pool_avg;
+      const bool global = geo.op == ir::LayerOp::pool_avg && geo.ofmap_shape[2] == 1 && geo.ofmap_shape[3] == 1;
+      // The window: the layer's where the geometry is exact, else the
+      // estimate from the boxes.
+      std::array<std::int32_t, 2> kernel = geo.kernel, vstride = geo.stride;
+      if (global) {
+        kernel = {geo.ifmap_shape[2], geo.ifmap_shape[3]};
+        vstride = {1, 1};
+      }
+      if (exact && pool) {
+        window = kernel[0];
+        stride = vstride[0];
+      } else if (!global) {
+        kernel = {static_cast<std::int32_t>(window), static_cast<std::int32_t>(window)};
+        vstride = {static_cast<std::int32_t>(stride), static_cast<std::int32_t>(stride)};
+      }
+      Invocation cfg;
+      cfg.op = Opcode::vp_cfg;
+      cfg.workload = wid;
+      cfg.arg("r", std::clamp<std::int64_t>(pool ? kernel[0] : window, 1, 255))
+          .arg("s", std::clamp<std::int64_t>(pool ? kernel[1] : window, 1, 255))
+          .arg("stride_h", std::clamp<std::int64_t>(pool ? vstride[0] : stride, 1, 255))
+          .arg("stride_w", std::clamp<std::int64_t>(pool ? vstride[1] : stride, 1, 255))
+          .arg("pad_t", std::clamp(global ? 0 : geo.pad[0], 0, 255))
+          .arg("pad_l", std::clamp(global ? 0 : geo.pad[2], 0, 255))
+          .arg("in_h", std::clamp<std::int64_t>(geo.ifmap_shape[2], 1, 0xffff))
+          .arg("in_w", std::clamp<std::int64_t>(geo.ifmap_shape[3], 1, 0xffff))
+          .arg("shift", geo.shift);
+      std::int64_t perm = 0;
+      for (int d = 0; d < 4; ++d) perm |= std::int64_t{geo.permutation[static_cast<std::size_t>(d)] & 3} << (2 * d);
+      cfg.arg("perm", perm);
+      bound(ce, cfg, c, i, binders.vp_cfg);
+      // One tensor holding the operands of an elementwise add as slabs:
+      // one vp_run over them. Else a chain over tensors: out = in0 + in1,
+      // then out = out + in_k.
+      const Tensor& first_in = tensors_[c][srcs.front()];
+      const bool slabs = srcs.size() == 1 && first_in.operands.size() >= 2 && op == VpOp::add;
       for (std::size_t k = 0; k < srcs.size(); k += (k == 0 ? 2 : 1)) {
-        // add chains: out = in0 + in1, then out = out + in_k.
         const bool first = k == 0;
         const Tensor& a = first ? tensors_[c][srcs[0]] : o;
         const Tensor* b =
             first ? (srcs.size() > 1 ? &tensors_[c][srcs[1]] : nullptr) : &tensors_[c][srcs[k]];
+        std::int64_t a_addr = first ? a.addr : out_at.addr, a_bytes = a.size;
+        std::int64_t b_addr = b ? b->addr : 0;
+        const std::int64_t b_bytes = b ? b->size : 0;
+        if (slabs) {
+          a_addr = slab_address(c, a, a.operands[0]);
+          b_addr = slab_address(c, a, a.operands[1]);
+          a_bytes = std::max<std::int64_t>(1, a.size / static_cast<std::int64_t>(a.operands.size()));
+        }
+        const bool two = b != nullptr || slabs;
+        view(Engine::vp, wid, i, out_at.shift, slabs ? a.box : b ? b->box : Box{}, o.box);
         Invocation run;
         run.op = Opcode::vp_run;
         run.workload = wid;
-        run.arg("op", static_cast<std::int64_t>(op)).arg("inputs", b ? 2 : 1);
-        run.arg("window", std::min<std::int64_t>(stride, 255))
-            .arg("stride", std::min<std::int64_t>(stride, 255));
-        run.tensor("in0", {a.addr, a.size, a.box, Access::read});
-        if (b) {
-          run.tensor("in1", {b->addr, b->size, b->box, Access::read});
+        run.arg("op", static_cast<std::int64_t>(op)).arg("inputs", two ? 2 : 1);
+        run.arg("window", std::clamp<std::int64_t>(window, 1, 255))
+            .arg("stride", std::clamp<std::int64_t>(stride, 1, 255));
+        run.tensor("in0", {a_addr, a_bytes, a.box, Access::read});
+        if (two) {
+          run.tensor("in1", {b_addr, slabs ? a_bytes : b_bytes, slabs ? a.box : b->box, Access::read});
         } else {
           run.tensor("in1", {0, 0, std::nullopt, Access::read, true});
         }
-        run.tensor("out", {o.addr, out_bytes, to_box(w.workload), Access::write});
+        run.tensor("out", {out_at.addr, out_bytes, to_box(w.workload), Access::write});
         bound(ce, run, c, i, binders.vp_run);
         if (!first && k + 1 >= srcs.size()) break;
         if (first && srcs.size() <= 2) break;
@@ -748,14 +1100,22 @@ void Lowerer::build_core_events(std::uint32_t c, const std::vector<std::int64_t>
         if (d.type == ir::EndpointType::dram) {
           Event s = make(Kind::store, Engine::dma_out, 3);
           s.deps.push_back(comp);
+          // The ofmap's box, seen in the L2 tensor's frame, to the
+          // producer's DRAM tensor.
+          auto rg = in_region_.find(of.transfer_id);
+          std::int64_t dram = 0;
+          Box dram_layout;
+          if (rg != in_region_.end()) {
+            dram = dram_address(rg->second, to_box(of.box));
+            dram_layout = regions_[rg->second].layout;
+          }
+          view(Engine::dma_out, wid, i, -out_at.shift, o.box, dram_layout);
           Invocation inv;
           inv.op = Opcode::dma_out;
           inv.workload = wid;
-          auto a = dram_in_addr_.find(of.transfer_id);
-          inv.tensor("l2",
-                     {o.addr, std::max<std::int64_t>(of.size, 1), to_box(of.box), Access::read});
-          inv.tensor("dram",
-                     {a == dram_in_addr_.end() ? 0 : a->second, 0, std::nullopt, Access::write});
+          inv.tensor("l2", {out_at.addr, std::max<std::int64_t>(of.size, 1),
+                            shifted(to_box(of.box), out_at.shift), Access::read});
+          inv.tensor("dram", {dram, 0, std::nullopt, Access::write});
           inv.arg("transfer", of.transfer_id);
           bound(ce, inv, c, i, binders.store);
           const std::uint32_t id = add(ce, std::move(s));
@@ -792,11 +1152,14 @@ void Lowerer::build_core_events(std::uint32_t c, const std::vector<std::int64_t>
         sent.emplace_back(dc, r);
         Event s = make(Kind::send, Engine::noc, 3);
         s.deps.push_back(comp);
+        // The ofmap's box, seen in the L2 tensor's frame, into the
+        // receiver's tensor (its slab, its frame).
+        view(Engine::noc, wid, i, rt->shift - out_at.shift, o.box, Box{});
         Invocation inv;
         inv.op = Opcode::noc_send;
         inv.workload = wid;
-        inv.tensor("src",
-                   {o.addr, std::max<std::int64_t>(of.size, 1), to_box(of.box), Access::read});
+        inv.tensor("src", {out_at.addr, std::max<std::int64_t>(of.size, 1),
+                           shifted(to_box(of.box), out_at.shift), Access::read});
         inv.tensor("dst", {rt->addr, 0, rt->box, Access::write});
         inv.arg("to", d.core_id).arg("transfer", of.transfer_id);
         bound(ce, inv, c, i, binders.send);
@@ -823,8 +1186,10 @@ void Lowerer::build_inbound() {
         if (sender == core_index_.end() || rs.list.empty()) continue;  // no core sends it
         const Receiver& x = rs.list.front();
         const Tensor& t = tensors_[r][x.tensor];
-        put(sender->second,
-            Inbound{key.transfer, static_cast<std::uint32_t>(r), x.tensor, x.first, t.addr, t.box});
+        const Reception at = reception(static_cast<std::uint32_t>(r), x.tensor, key.transfer,
+                                       static_cast<std::int32_t>(key.part));
+        put(sender->second, Inbound{key.transfer, static_cast<std::uint32_t>(r), x.tensor, x.first,
+                                    at.addr, at.shift, t.box});
       }
     });
   });
@@ -1314,7 +1679,16 @@ std::optional<Program> Lowerer::run() {
   p.l2_bytes = m_.buffersize.value_or(hw_.l2.size_bytes);
   p.wl0_bytes = hw_.wl0.size_bytes;
   p.dram_bytes = dram_end_;
+  p.dram_regions = regions_;
+  p.exact_geometry = geo_.from_model;
   emit(order, p);
+  for (std::size_t c = 0; c < p.cores.size(); ++c) {
+    const auto& wls = m_.cores[c].workloads;
+    if (!wls.empty() && wls.front().ring_buffer_info)
+      p.cores[c].ring = *wls.front().ring_buffer_info;
+    else
+      p.cores[c].ring = {ir::RingRegion{0, p.l2_bytes}};
+  }
   phase("lower/emit");
   if (!errors_.empty()) return std::nullopt;
   return p;
@@ -1322,13 +1696,18 @@ std::optional<Program> Lowerer::run() {
 
 }  // namespace
 
+const char* to_string(DramRegion::Kind k) {
+  return k == DramRegion::Kind::input ? "input" : k == DramRegion::Kind::weight ? "weight" : "ofmap";
+}
+
 std::optional<Program> lower(const ir::Model& m, const ir::HardwareConfig& hw,
                              std::vector<std::string>& errors, const PhaseFn& on_phase,
-                             const ir::ModelGraph* graph, std::shared_ptr<void>* keep_scratch) {
-  if (!keep_scratch) return Lowerer(m, hw, errors, on_phase, graph).run();
+                             const ir::ModelGraph* graph, std::shared_ptr<void>* keep_scratch,
+                             const LowerOptions& options) {
+  if (!keep_scratch) return Lowerer(m, hw, errors, on_phase, graph, options).run();
   // Its references (model, errors, callback) are not touched by its
   // destructor, so it may outlive them.
-  auto l = std::make_shared<Lowerer>(m, hw, errors, on_phase, graph);
+  auto l = std::make_shared<Lowerer>(m, hw, errors, on_phase, graph, options);
   auto p = l->run();
   *keep_scratch = std::move(l);
   return p;

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "gemini/ir/graph.h"
+#include "gemini/ir/layer_geometry.h"
 #include "gemini/ir/parallel.h"
 #include "import_tiling.h"
 
@@ -21,7 +22,9 @@ std::int64_t tensor_bytes(const BufferEntry& e, const HardwareConfig& hw) {
     if (sum > 0) return sum;
     return (e.box.volume() * hw.l2.bitwidth + 7) / 8;
   }
-  return aligned_bytes(e.box, hw.l2.align_channels, hw.l2.bitwidth);
+  // An elementwise layer's operands each take a slab of the box's size.
+  const auto slabs = std::max<std::size_t>(1, operand_producers(e).size());
+  return static_cast<std::int64_t>(slabs) * aligned_bytes(e.box, hw.l2.align_channels, hw.l2.bitwidth);
 }
 
 // Identity of a buffer entry across snapshots of one core: its type, layer,

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "functional.h"
 #include "gemini/assembler/text.h"
 #include "noc_module.h"
 
@@ -107,6 +108,7 @@ void CoreModule::retire(std::uint8_t e, Tick now) {
   const OpRec& o = img_.ops[i];
   if (en.in_flight) {
     en.in_flight = false;
+    if (ctx_.functional) ctx_.functional->complete(index_, e);
     if (en.l2_stream) {
       en.l2_stream = false;
       --l2_streams_;
@@ -171,6 +173,11 @@ void CoreModule::step(std::uint8_t e) {
         noc_.send_token(index_, o.peer, token_key(o.kind, index_, o.transfer), now);
         retire(e, now);
         continue;
+      case Opcode::view:
+      case Opcode::vp_cfg:
+        if (ctx_.functional) ctx_.functional->start(index_, i);
+        retire(e, now);
+        continue;
       case Opcode::nop:
       case Opcode::end:
         retire(e, now);
@@ -189,6 +196,7 @@ void CoreModule::step(std::uint8_t e) {
 
 void CoreModule::start(std::uint8_t e, const OpRec& o, Tick now) {
   Engine& en = eng_[e];
+  if (ctx_.functional) ctx_.functional->start(index_, en.queue[en.head]);
   en.in_flight = true;
   en.started = now;
   en.done_at = kNever;

@@ -1,5 +1,7 @@
 #include "noc_module.h"
 
+#include "functional.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -212,6 +214,8 @@ void NocModule::arrive(std::uint32_t id, Tick now) {
   Message& m = msgs_[id];
   switch (m.kind) {
     case Kind::data:
+      // The bytes land before the token that announces them.
+      if (ctx_.functional) ctx_.functional->arrived(m.sender, m.engine);
       cores_[m.core]->deliver(m.key, now);
       cores_[m.sender]->finish(m.engine, now, now);
       release(id);

@@ -248,6 +248,8 @@ bool build_images(const assembler::Program& p, std::vector<CoreImage>& out, std:
         }
         case Opcode::nop:
         case Opcode::end:
+        case Opcode::view:    // layouts for the functional units: no time
+        case Opcode::vp_cfg:  // VP registers: no time
           break;
       }
     }

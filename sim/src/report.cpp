@@ -23,6 +23,51 @@ std::string fmt(const char* f, ...) {
 
 }  // namespace
 
+std::int64_t FunctionalReport::mismatches() const {
+  std::int64_t n = 0;
+  for (const LayerCheck& l : layers) n += l.mismatches();
+  return n;
+}
+
+std::int64_t FunctionalReport::elements() const {
+  std::int64_t n = 0;
+  for (const LayerCheck& l : layers) n += l.elements();
+  return n;
+}
+
+void print_functional(std::ostream& os, const FunctionalReport& f) {
+  if (!f.enabled) return;
+  std::int64_t layers = 0;
+  for (const LayerCheck& l : f.layers) layers += l.elements() > 0;
+  os << fmt("\nfunctional (seed %" PRIu64 ", %s): %" PRId64 " elements of %" PRId64
+            " layers checked against the reference, %" PRId64 " mismatches, %" PRId64
+            " faults; %" PRId64 " bytes moved, %.3f GMAC\n",
+            f.seed, f.model.c_str(), f.elements(), layers, f.mismatches(), f.fault_count,
+            f.bytes_moved, static_cast<double>(f.macs) / 1e9);
+  for (const auto& [quirk, n] : f.quirks)
+    os << fmt("  corrected from the model: %s x %" PRId64 "\n", quirk.c_str(), n);
+  os << fmt("%-32s %12s %10s %12s %10s %8s  %s\n", "layer", "tile elems", "mismatch", "DRAM elems",
+            "mismatch", "max|d|", "first mismatch [n,k,h,w] (core, workload)");
+  for (const LayerCheck& l : f.layers) {
+    if (l.elements() == 0) continue;
+    std::string first = "-";
+    if (l.first)
+      first = fmt("[%d,%d,%d,%d] %s on core %d, workload %" PRId64 ": %d, want %d", l.first->n,
+                  l.first->k, l.first->h, l.first->w, l.first->where.c_str(), l.first->core_id,
+                  l.first->workload_id, l.first->got, l.first->want);
+    os << fmt("%-32s %12" PRId64 " %10" PRId64 " %12" PRId64 " %10" PRId64 " %8d  %s\n",
+              l.layer.c_str(), l.tile_elements, l.tile_mismatches, l.dram_elements,
+              l.dram_mismatches, l.max_abs_diff, first.c_str());
+  }
+  for (const FunctionalFault& x : f.faults)
+    os << fmt("fault: core %d #%u workload %" PRId64 " (%s): %s\n", x.core_id, x.instruction,
+              x.workload_id, x.layer.c_str(), x.message.c_str());
+  if (f.fault_count > static_cast<std::int64_t>(f.faults.size()))
+    os << fmt("... %" PRId64 " more faults\n",
+              f.fault_count - static_cast<std::int64_t>(f.faults.size()));
+  os << (f.passed() ? "functional: PASS (bit-exact)\n" : "functional: FAIL\n");
+}
+
 std::int64_t Report::predicted_total() const {
   std::int64_t s = 0;
   for (const LayerReport& l : layers) s += l.predicted_cycles;
@@ -91,6 +136,7 @@ void print_report(std::ostream& os, const Report& r) {
   const std::int64_t pred = r.predicted_total();
   os << fmt("%-32s %6zu %14" PRId64 " %14" PRId64 " %9.3f\n", "(all)", r.workloads.size(), pred,
             sim, pred > 0 ? static_cast<double>(sim) / pred : 0.0);
+  print_functional(os, r.functional);
 }
 
 void write_report_json(std::ostream& os, const Report& r, bool host) {
@@ -206,6 +252,64 @@ void write_report_json(std::ostream& os, const Report& r, bool host) {
     w.end_object();
   }
   w.end_array();
+  if (r.functional.enabled) {
+    const FunctionalReport& f = r.functional;
+    w.key("functional");
+    w.begin_object();
+    kv("seed", static_cast<std::int64_t>(f.seed));
+    kv("passed", f.passed());
+    kv("elements", f.elements());
+    kv("mismatches", f.mismatches());
+    kv("faults", f.fault_count);
+    kv("bytes_moved", f.bytes_moved);
+    kv("macs", f.macs);
+    w.key("quirks");
+    w.begin_object();
+    for (const auto& [quirk, n] : f.quirks) kv(quirk.c_str(), n);
+    w.end_object();
+    w.key("layers");
+    w.begin_array();
+    for (const LayerCheck& l : f.layers) {
+      w.begin_object();
+      kv("name", std::string_view(l.layer));
+      kv("tile_elements", l.tile_elements);
+      kv("tile_mismatches", l.tile_mismatches);
+      kv("dram_elements", l.dram_elements);
+      kv("dram_mismatches", l.dram_mismatches);
+      kv("max_abs_diff", l.max_abs_diff);
+      w.key("first_mismatch");
+      if (l.first) {
+        w.begin_object();
+        w.key("nkhw");
+        w.begin_array();
+        for (std::int32_t v : {l.first->n, l.first->k, l.first->h, l.first->w}) w.value(std::int64_t{v});
+        w.end_array();
+        kv("core_id", l.first->core_id);
+        kv("workload_id", l.first->workload_id);
+        kv("where", std::string_view(l.first->where));
+        kv("got", l.first->got);
+        kv("want", l.first->want);
+        w.end_object();
+      } else {
+        w.null();
+      }
+      w.end_object();
+    }
+    w.end_array();
+    w.key("fault_list");
+    w.begin_array();
+    for (const FunctionalFault& x : f.faults) {
+      w.begin_object();
+      kv("core_id", x.core_id);
+      kv("instruction", static_cast<std::int64_t>(x.instruction));
+      kv("workload_id", x.workload_id);
+      kv("layer", std::string_view(x.layer));
+      kv("message", std::string_view(x.message));
+      w.end_object();
+    }
+    w.end_array();
+    w.end_object();
+  }
   if (host) {
     w.key("host");
     w.begin_object();

@@ -49,8 +49,11 @@ class Progress {
   std::chrono::steady_clock::time_point start_, last_{};
 };
 
+class Functional;
+
 struct SimContext {
   Params params;
+  Functional* functional = nullptr;  // gemini sim --functional; null: timing only
   bool tracing = false;
   std::vector<TraceEvent> trace;
   std::int64_t retired = 0;

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <fstream>
 
+#include "functional.h"
 #include "system.h"
 #include "trace_writer.h"
 
@@ -58,6 +59,12 @@ bool simulate(const assembler::Program& program, const ir::HardwareConfig& hw,
   if (!build_images(program, images, error)) return false;
   std::int64_t total = 0;
   for (const CoreImage& c : images) total += static_cast<std::int64_t>(c.ops.size());
+  std::unique_ptr<Functional> functional;
+  if (options.network && options.reference) {
+    functional = Functional::create(program, *options.network, *options.reference, error);
+    if (!functional) return false;
+    ctx.functional = functional.get();
+  }
   ctx.tracing = !options.trace_path.empty();
   ctx.progress = Progress(options.progress, total, options.progress_since);
   report = Report{};
@@ -74,6 +81,7 @@ bool simulate(const assembler::Program& program, const ir::HardwareConfig& hw,
     }
   }
   ctx.progress.done();
+  if (functional) report.functional = functional->finish();
   if (ctx.tracing && !write_chrome_trace(options.trace_path, ctx, images, error)) return false;
   report.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -35,6 +35,17 @@ struct AssembledFile {
   std::shared_ptr<void> scratch;
 };
 
+struct AssembleOptions {
+  LowerOptions lower;
+  // Called once the file has loaded and validated without errors, before
+  // the import: checks and corrections from the layer semantics (the CLI's
+  // --model). What it reports goes to the file's diagnostics; an error
+  // there refuses the file. It returns whether it changed the model's
+  // transfers (sources, destinations, tensors): the model is then
+  // validated again.
+  std::function<bool(ir::Model&, ir::Diagnostics&)> semantics;
+};
+
 // Load and validation diagnostics go to `diagnostics`. `on_phase`, when
 // given, is called after "load+validate", "import", each stage of the
 // lowering ("lower/events", ...) and "lower". `on_loaded`, when given, is
@@ -44,6 +55,7 @@ struct AssembledFile {
 AssembledFile assemble_file(const std::string& path, const ir::HardwareConfig& hw,
                             const ir::LoadOptions& options, ir::Diagnostics& diagnostics,
                             const std::function<void(const char* phase)>& on_phase = {},
-                            const std::function<void(const ir::Model&)>& on_loaded = {});
+                            const std::function<void(const ir::Model&)>& on_loaded = {},
+                            const AssembleOptions& assemble = {});
 
 }  // namespace gemini::assembler

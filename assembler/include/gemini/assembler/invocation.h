@@ -66,7 +66,7 @@ struct SmallList {
 };
 
 // The most bindings of each kind an invocation holds.
-inline constexpr std::size_t kMaxTensorBindings = 4, kMaxArgBindings = 24, kMaxBoxBindings = 2;
+inline constexpr std::size_t kMaxTensorBindings = 4, kMaxArgBindings = 28, kMaxBoxBindings = 2;
 
 struct Invocation {
   Opcode op = Opcode::nop;
@@ -85,6 +85,10 @@ struct Invocation {
   }
   Invocation& arg(std::string_view name, std::int64_t v) {
     overflow |= !args.push(name, v);
+    return *this;
+  }
+  Invocation& box(std::string_view name, const Box& b) {
+    overflow |= !boxes.push(name, b);
     return *this;
   }
 };

@@ -26,7 +26,7 @@ inline constexpr std::size_t kInstrBytes = 64;
 inline constexpr std::size_t kHeaderBytes = 8;
 // The most fields an opcode has (checked against the table at compile time):
 // the size of the per-field tables of binding, encoding and slot lookup.
-inline constexpr std::size_t kMaxFields = 26;
+inline constexpr std::size_t kMaxFields = 28;
 
 // The engine queues of a core. Instructions are dispatched in program order
 // into the queue of their engine; queues run concurrently, each in order.
@@ -41,6 +41,7 @@ enum class Opcode : std::uint8_t {
   wait_local = 0x02,  // block the queue until engine `on` has retired `count` instructions
   wait_token = 0x03,  // block the queue until token (kind, transfer, from) has arrived
   signal = 0x04,      // after the queue's earlier instructions retire, send a token
+  view = 0x05,        // operand layouts of the queue's next data instruction
   dma_in = 0x10,      // DRAM -> L2
   dma_out = 0x11,     // L2 -> DRAM
   noc_send = 0x12,    // L2 -> another core's L2 (delivers a data token)
@@ -48,6 +49,7 @@ enum class Opcode : std::uint8_t {
   pe_cfg = 0x20,      // PE tiling registers for the following pe_run
   pe_run = 0x21,      // convolution / matrix product over L2 and WL0
   vp_run = 0x30,      // vector operation over L2
+  vp_cfg = 0x31,      // vector-processor window / requantisation registers for the next vp_run
 };
 
 enum class FieldType : std::uint8_t {

@@ -26,6 +26,7 @@
 #include "gemini/assembler/encoding.h"
 #include "gemini/ir/diagnostics.h"
 #include "gemini/ir/hw_config.h"
+#include "gemini/ir/layer_geometry.h"
 #include "gemini/ir/model.h"
 
 namespace gemini::ir {
@@ -37,14 +38,46 @@ namespace gemini::assembler {
 struct LoweredCore {
   CoreProgram program;
   std::unordered_map<std::uint32_t, std::string> layers;  // workload id -> layer name
+  // The core's L2 ring regions [begin, end): an L2 operand's bytes wrap
+  // inside the region holding its address (docs/isa.md, "Data layout").
+  std::vector<ir::RingRegion> ring;
 };
+
+// A tensor in DRAM: a layer's whole output, a layer's constant weights or
+// an input of the network, dense over `layout` (docs/isa.md, "Data
+// layout"). The program's DMAs address parts of it.
+struct DramRegion {
+  enum class Kind : std::uint8_t { input, weight, ofmap };
+  Kind kind = Kind::ofmap;
+  std::string name;   // "ofmap:conv1", "weight:conv1", "input:144" (model tensor id) or "input:conv1"
+  std::string layer;  // ofmap: the producer; weight: the consumer; input: the first reader
+  std::int64_t tensor_id = -1;  // input: the model's tensor id, when the geometry gives it
+  Box layout;                   // [0, shape - 1]
+  std::int64_t base = 0, bytes = 0;
+};
+const char* to_string(DramRegion::Kind k);
 
 struct Program {
   std::vector<LoweredCore> cores;  // ascending core id, every core of the mesh
   std::int64_t l2_bytes = 0;       // buffersize
   std::int64_t wl0_bytes = 0;
   std::int64_t dram_bytes = 0;  // extent of the DRAM address map
+  std::vector<DramRegion> dram_regions;  // ascending base
+  // Whether the layer geometry came from a model (the programs then compute
+  // the network exactly) or was inferred from the IR.
+  bool exact_geometry = false;
 };
+
+struct LowerOptions {
+  // The layer semantics the compute instructions and DRAM tensors follow;
+  // inferred from the IR (infer_geometry) when absent.
+  const ir::GeometryTable* geometry = nullptr;
+};
+
+// What the IR implies of each layer's geometry: the operation from its
+// layer type, the whole output from its workloads' boxes, kernel, stride
+// and padding from boxes and tiles, groups 1, shift 0.
+ir::GeometryTable infer_geometry(const ir::Model& m);
 
 // Called after each stage of a run with its name ("lower/events"), for
 // timing.
@@ -59,6 +92,7 @@ using PhaseFn = std::function<void(const char* phase)>;
 std::optional<Program> lower(const ir::Model& m, const ir::HardwareConfig& hw,
                              std::vector<std::string>& errors, const PhaseFn& on_phase = {},
                              const ir::ModelGraph* graph = nullptr,
-                             std::shared_ptr<void>* keep_scratch = nullptr);
+                             std::shared_ptr<void>* keep_scratch = nullptr,
+                             const LowerOptions& options = {});
 
 }  // namespace gemini::assembler

@@ -61,6 +61,50 @@ struct WorkloadReport {
   std::int64_t simulated_cycles() const { return end - compute_start; }
 };
 
+// Functional simulation (gemini sim --functional): every tile a pe_run /
+// vp_run chain computed and every DRAM tensor element a dma_out wrote,
+// compared with the CPU reference computed from the model alone.
+struct Mismatch {
+  std::int32_t n = 0, k = 0, h = 0, w = 0;  // in the layer's output
+  std::int32_t core_id = -1;
+  std::int64_t workload_id = -1;
+  std::string where;  // "tile" (computed on the core) or "dram" (stored by the core)
+  std::int32_t got = 0, want = 0;
+};
+struct LayerCheck {
+  std::string layer;
+  std::int64_t tile_elements = 0, tile_mismatches = 0;
+  std::int64_t dram_elements = 0, dram_mismatches = 0;
+  std::int32_t max_abs_diff = 0;
+  std::optional<Mismatch> first;
+  std::int64_t elements() const { return tile_elements + dram_elements; }
+  std::int64_t mismatches() const { return tile_mismatches + dram_mismatches; }
+};
+// A program's data access that its own operands contradict (a box outside
+// its tensor's layout, an input the tile lacks, a missing view): named by
+// core, instruction and workload.
+struct FunctionalFault {
+  std::int32_t core_id = 0;
+  std::uint32_t instruction = 0;
+  std::int64_t workload_id = -1;
+  std::string layer, message;
+};
+struct FunctionalReport {
+  bool enabled = false;
+  std::uint64_t seed = 0;
+  std::string model;
+  std::vector<LayerCheck> layers;  // in the model's order
+  std::vector<FunctionalFault> faults;  // the first 100
+  std::int64_t fault_count = 0;
+  std::int64_t bytes_moved = 0;  // by DMAs, sends and WL0 loads, functionally
+  std::int64_t macs = 0;         // multiply-accumulates computed by the PEs
+  // Corrections of known IR quirks from the model (Q1-Q4): count per quirk.
+  std::vector<std::pair<std::string, std::int64_t>> quirks;
+  std::int64_t mismatches() const;
+  std::int64_t elements() const;
+  bool passed() const { return fault_count == 0 && mismatches() == 0; }
+};
+
 struct Report {
   std::string input, hw_name, dram_model;
   std::int32_t xlen = 0, ylen = 0;
@@ -85,6 +129,7 @@ struct Report {
   bool deadlock = false;
   bool stopped = false;  // SimOptions::until_cycles ended the run with work left
   std::vector<std::string> blocked;
+  FunctionalReport functional;
   // Host fields (excluded from golden comparisons).
   double wall_seconds = 0;
   std::int64_t predicted_total() const;
@@ -92,6 +137,8 @@ struct Report {
 };
 
 void print_report(std::ostream& os, const Report& r);
+// The functional part of print_report (nothing when it did not run).
+void print_functional(std::ostream& os, const FunctionalReport& f);
 // `host`: include the wall-time fields (golden files leave them out).
 void write_report_json(std::ostream& os, const Report& r, bool host);
 void write_workload_csv(std::ostream& os, const Report& r);

@@ -15,6 +15,8 @@
 #include "gemini/assembler/lowering.h"
 #include "gemini/ir/hw_config.h"
 #include "gemini/ir/model.h"
+#include "gemini/model/network.h"
+#include "gemini/model/reference.h"
 #include "gemini/sim/report.h"
 
 namespace gemini::sim {
@@ -40,6 +42,12 @@ struct SimOptions {
   // until_cycles * period happens); 0 runs to the end. For tests and
   // debugging: the report then says `stopped` and counts what retired.
   std::int64_t until_cycles = 0;
+  // Functional simulation (docs/isa.md, "Functional semantics"): with both,
+  // every instruction also acts on real bytes and the results are compared
+  // with the reference (Report::functional). The program must have been
+  // lowered with the model's geometry. The timing is the same either way.
+  const model::Network* network = nullptr;
+  const model::Reference* reference = nullptr;
 };
 
 // Returns false (with `error`) when the program cannot be simulated on this

@@ -1,0 +1,74 @@
+// Layer geometry as far as the IR implies it (lowering.h, infer_geometry):
+// used when no layer-semantics model is given. Kernel, stride and padding
+// for timing come from each workload's own boxes (the lowering keeps its
+// per-workload estimates for those); this table gives the rest.
+#include <algorithm>
+
+#include "gemini/assembler/lowering.h"
+
+namespace gemini::assembler {
+namespace {
+
+ir::LayerOp op_of(const ir::Workload& w) {
+  const std::string& t = w.layer_type;
+  if (t == "conv2d" || t == "pe") return ir::LayerOp::conv;
+  if (t == "fc") return ir::LayerOp::fc;
+  if (t == "pool") return ir::LayerOp::pool_max;
+  if (t == "element_wise") return ir::LayerOp::eltwise;
+  if (t == "point_to_point") return ir::LayerOp::copy;
+  if (w.kind == ir::LayerKind::dt) return ir::LayerOp::transpose;
+  if (w.kind == ir::LayerKind::pe) return ir::LayerOp::conv;
+  return ir::LayerOp::unknown;  // a full-dialect "vp": the shapes decide per workload
+}
+
+void grow(std::array<std::int32_t, 4>& shape, const ir::Box& b) {
+  if (b.rank != 4) return;
+  for (int d = 0; d < 4; ++d)
+    shape[static_cast<std::size_t>(d)] = std::max(shape[static_cast<std::size_t>(d)], b.hi[d] + 1);
+}
+
+}  // namespace
+
+ir::GeometryTable infer_geometry(const ir::Model& m) {
+  ir::GeometryTable t;
+  for (const ir::Core& c : m.cores)
+    for (const ir::Workload& w : c.workloads) {
+      auto [it, fresh] = t.layers.try_emplace(w.layer_name);
+      ir::LayerGeometry& g = it->second;
+      if (fresh) {
+        g.op = op_of(w);
+        g.per_sample_weights = w.weight && w.weight->from_ofmap.value_or(false);
+      }
+      grow(g.ofmap_shape, w.workload);
+      for (const ir::Ifmap& f : w.ifmap) grow(g.ifmap_shape, f.box);
+      if (w.weight && w.weight->box.rank == 4) {
+        g.kernel = {w.weight->box.extent(2) > 0 ? static_cast<std::int32_t>(w.weight->box.extent(2)) : 1,
+                    w.weight->box.extent(3) > 0 ? static_cast<std::int32_t>(w.weight->box.extent(3)) : 1};
+      }
+      if (w.tile_padding_tblr && w.workload.rank == 4) {
+        const auto& p = *w.tile_padding_tblr;
+        if (w.workload.lo[2] == 0) g.pad[0] = std::max(g.pad[0], p[0]);
+        if (w.workload.lo[3] == 0) g.pad[2] = std::max(g.pad[2], p[2]);
+      }
+      for (const ir::BufferEntry& b : w.buffer)
+        if (b.layer_name == w.layer_name && b.type == ir::TensorType::ifmap)
+          g.operands = std::max<std::int32_t>(
+              g.operands, static_cast<std::int32_t>(std::max<std::size_t>(1, ir::operand_producers(b).size())));
+    }
+  for (auto& [name, g] : t.layers) {
+    for (std::size_t d = 0; d < 4; ++d) {
+      g.ofmap_shape[d] = std::max(g.ofmap_shape[d], 1);
+      g.ifmap_shape[d] = std::max(g.ifmap_shape[d], 1);
+    }
+    g.group_k = g.ofmap_shape[1];
+    g.group_c = g.ifmap_shape[1];
+    if (g.op == ir::LayerOp::transpose) g.permutation = {0, 2, 1, 3};
+    if (g.op == ir::LayerOp::pool_max && g.ofmap_shape[2] == 1 && g.ofmap_shape[3] == 1 &&
+        g.ifmap_shape[2] * g.ifmap_shape[3] > 1)
+      g.op = ir::LayerOp::pool_avg;  // a global pool: average (the models README)
+    if (g.op == ir::LayerOp::fc) g.kernel = {g.ifmap_shape[2], g.ifmap_shape[3]};
+  }
+  return t;
+}
+
+}  // namespace gemini::assembler

@@ -1,0 +1,50 @@
+#pragma once
+// A schedule against its layer semantics (`--model`): the checks of
+// `gemini validate --model` (M002-M008, docs/validation.md) and the
+// corrections of the scheduler's known IR quirks (Q1-Q4 of the models
+// README). The model is the truth about what a layer computes; the IR about
+// where and when.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "gemini/ir/diagnostics.h"
+#include "gemini/ir/model.h"
+#include "gemini/model/network.h"
+
+namespace gemini::model {
+
+// Every workload against its op: the layer exists (M002) and has the op's
+// type (M003); its ofmap box lies in the op's output (M004); its ifmap box
+// is what the ofmap box needs (M005; narrower along a reduced or
+// unpartitionable dimension: M008); its input tensor's sources are the
+// op's inputs at their channels and cover what it needs (M006); its weight
+// range is its output channels' (M007). Run it on a corrected model.
+void check_semantics(const ir::Model& m, const Network& net, ir::Diagnostics& d);
+
+struct QuirkCounts {
+  std::int64_t q1 = 0, q2 = 0, q3 = 0, q4 = 0;
+  // The corrections added or removed sources, destinations or tensors:
+  // graphs built on the model before are stale.
+  bool structure_changed = false;
+  std::int64_t total() const { return q1 + q2 + q3 + q4; }
+  // ("Q2 weight producers at offset 0", 12), ... for the ones seen.
+  std::vector<std::pair<std::string, std::int64_t>> named() const;
+};
+
+// Corrects the quirks in place, one M009 warning per quirk seen (its count
+// and first location):
+//   Q1  producer channels of layers that also read network input start at
+//       ExternalChannels (the IR starts them at 0);
+//   Q2  the weights of a WeightFromFmap op with several weight producers:
+//       every weight tensor gets the sources the model says (the producers
+//       whose K range meets its own, at their offsets), from the DRAM
+//       read-back of the producer's output or a send from its core; a
+//       workload the IR gave no weight tensor gets one (public dialect: the
+//       import allocates it; a full-dialect file cannot take one: M007);
+//   Q3  DRAM weight sizes of grouped convolutions: R*S*(C/G)*K bytes;
+//   Q4  workloads without layer_type take their op's (transpose).
+QuirkCounts correct_quirks(ir::Model& m, const Network& net, ir::Diagnostics& d);
+
+}  // namespace gemini::model

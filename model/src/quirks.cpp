@@ -1,0 +1,377 @@
+// Corrections of the scheduler's known IR quirks from the layer semantics
+// (semantics.h; the models README, "Known quirks of SET's IR").
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "gemini/model/semantics.h"
+
+namespace gemini::model {
+namespace {
+
+using ir::Box;
+
+Box box4(std::array<std::int32_t, 4> lo, std::array<std::int32_t, 4> hi) {
+  Box b;
+  b.lo = lo;
+  b.hi = hi;
+  b.rank = 4;
+  return b;
+}
+
+Box intersect(const Box& a, const Box& b) {
+  Box r = a;
+  r.rank = 4;
+  for (int d = 0; d < 4; ++d) {
+    r.lo[d] = std::max(a.lo[d], b.lo[d]);
+    r.hi[d] = std::min(a.hi[d], b.hi[d]);
+  }
+  return r;
+}
+bool empty(const Box& b) {
+  for (int d = 0; d < 4; ++d)
+    if (b.lo[d] > b.hi[d]) return true;
+  return false;
+}
+std::int64_t volume(const Box& b) { return empty(b) ? 0 : b.volume(); }
+bool contains(const Box& outer, const Box& inner) {
+  for (int d = 0; d < 4; ++d)
+    if (inner.lo[d] < outer.lo[d] || inner.hi[d] > outer.hi[d]) return false;
+  return true;
+}
+
+struct First {
+  std::int64_t count = 0;
+  std::string where;
+  void add(const std::string& at, std::int64_t n = 1) {
+    if (count == 0) where = at;
+    count += n;
+  }
+};
+
+// Where one op's output can be read: DRAM out entries holding it (read-backs
+// of what its workloads stored) and its workloads' ofmaps.
+struct Availability {
+  std::vector<std::uint32_t> dram;  // Model::dram_out indices
+  struct Ofmap {
+    std::uint32_t core, workload, ofmap;
+  };
+  std::vector<Ofmap> ofmaps;
+};
+
+class Q2 {
+ public:
+  Q2(ir::Model& m, const Network& net, ir::Diagnostics& d, First& seen, bool& changed)
+      : m_(m), net_(net), d_(d), seen_(seen), changed_(changed) {
+    // Producers of DRAM out entries: the layer of the DRAM in entries they re-read.
+    std::map<ir::TransferId, std::string> stored;
+    for (const ir::DramIn& e : m.dram_in) {
+      const ir::Workload* w = m.find_workload(e.core_id, e.workload_id);
+      if (w) stored[e.transfer_id] = w->layer_name;
+    }
+    for (std::uint32_t i = 0; i < m.dram_out.size(); ++i) {
+      const ir::DramOut& e = m.dram_out[i];
+      if (e.type != ir::DataType::fmap) continue;
+      for (ir::TransferId t : e.related_ifmap)
+        if (auto it = stored.find(t); it != stored.end()) {
+          avail_[it->second].dram.push_back(i);
+          break;
+        }
+    }
+    for (std::uint32_t c = 0; c < m.cores.size(); ++c)
+      for (std::uint32_t w = 0; w < m.cores[c].workloads.size(); ++w) {
+        const ir::Workload& x = m.cores[c].workloads[w];
+        for (std::uint32_t o = 0; o < x.ofmap.size(); ++o)
+          avail_[x.layer_name].ofmaps.push_back({c, w, o});
+      }
+  }
+
+  void run(const Op& op) {
+    // Targets: (core, workload) -> the transfers its weight tensors use.
+    std::map<std::pair<std::int32_t, std::int32_t>, std::set<ir::TransferId>> used;
+    for (ir::Core& core : m_.cores)
+      for (ir::Workload& w : core.workloads) {
+        bool own = false;
+        for (ir::BufferEntry& e : w.buffer) {
+          if (e.type != ir::TensorType::weight || e.layer_name != op.name) continue;
+          const std::int32_t target = e.workload_id.value_or(w.workload_id);
+          own |= target == w.workload_id;
+          correct(op, e);
+          auto& u = used[{core.core_id, target}];
+          for (const ir::Source& s : e.source) u.insert(s.transfer_id);
+        }
+        if (w.layer_name != op.name) continue;
+        used.try_emplace({core.core_id, w.workload_id});
+        if (!own) add_tensor(op, w, used[{core.core_id, w.workload_id}]);
+        // The workload's weight names the transfers of its tensor.
+        if (w.weight) {
+          std::vector<ir::TransferId> ids(used[{core.core_id, w.workload_id}].begin(),
+                                          used[{core.core_id, w.workload_id}].end());
+          if (w.weight->transfer_id != ids) {
+            w.weight->transfer_id = ids;
+            changed_ = true;
+          }
+        }
+      }
+    // Destinations of the weight producers' transfers follow the sources.
+    std::set<std::pair<std::int32_t, std::int32_t>> targets;
+    for (const auto& [t, ids] : used) targets.insert(t);
+    auto rebuild = [&](std::vector<ir::Endpoint>& dst, ir::TransferId transfer) {
+      std::vector<ir::Endpoint> out;
+      for (const ir::Endpoint& e : dst)
+        if (!(e.type == ir::EndpointType::core && e.workload_id &&
+              targets.count({e.core_id, *e.workload_id})))
+          out.push_back(e);
+      for (const auto& [t, ids] : used)
+        if (ids.count(transfer)) {
+          ir::Endpoint e;
+          e.type = ir::EndpointType::core;
+          e.core_id = t.first;
+          e.workload_id = t.second;
+          e.layer_name = op.name;
+          out.push_back(e);
+        }
+      auto key = [](const ir::Endpoint& e) {
+        return std::tuple(e.type, e.core_id, e.workload_id.value_or(-1));
+      };
+      std::vector<ir::Endpoint> before = dst;
+      auto by = [&](const ir::Endpoint& a, const ir::Endpoint& b) { return key(a) < key(b); };
+      std::sort(before.begin(), before.end(), by);
+      std::vector<ir::Endpoint> after = out;
+      std::sort(after.begin(), after.end(), by);
+      bool same = before.size() == after.size();
+      for (std::size_t i = 0; same && i < before.size(); ++i) same = key(before[i]) == key(after[i]);
+      if (!same) {
+        dst = std::move(out);
+        changed_ = true;
+      }
+    };
+    for (const InputPart& p : op.weights) {
+      const Availability& a = avail_[net_.ops[static_cast<std::size_t>(p.producer)].name];
+      for (std::uint32_t i : a.dram) rebuild(m_.dram_out[i].destination, m_.dram_out[i].transfer_id);
+      for (const Availability::Ofmap& o : a.ofmaps) {
+        ir::Ofmap& of = m_.cores[o.core].workloads[o.workload].ofmap[o.ofmap];
+        rebuild(of.destination, of.transfer_id);
+      }
+    }
+  }
+
+ private:
+  // The sources the model says a weight tensor of `op` for output channels
+  // [k0, k1] and samples [n0, n1] has.
+  std::vector<ir::Source> sources(const Op& op, std::int32_t n0, std::int32_t n1, std::int32_t k0,
+                                  std::int32_t k1, const std::vector<ir::Source>& have,
+                                  const std::string& at, bool& ok) {
+    std::vector<ir::Source> out;
+    const auto c1 = static_cast<std::int32_t>(op.weight_shape[1] - 1);
+    const auto x1 = static_cast<std::int32_t>(op.weight_shape[2] * op.weight_shape[3] - 1);
+    for (const InputPart& p : op.weights) {
+      const Op& prod = net_.ops[static_cast<std::size_t>(p.producer)];
+      const auto off = static_cast<std::int32_t>(p.offset);
+      const std::int32_t a = std::max(k0, off), b = std::min(k1, static_cast<std::int32_t>(off + p.channels - 1));
+      if (a > b) continue;
+      // What this tensor needs of the producer's output [N, k', C/G, R*S].
+      const Box need = box4({n0, a - off, 0, 0}, {n1, b - off, c1, x1});
+      std::int64_t covered = 0;
+      std::vector<Box> added;
+      auto take = [&](ir::Source s, const Box& from) {
+        const Box part = intersect(from, need);
+        if (empty(part)) return;
+        for (const Box& x : added)
+          if (contains(x, part)) return;
+        s.box = part;
+        s.size = volume(part);
+        s.channel = std::array<std::int32_t, 2>{part.lo[1] + off, part.hi[1] + off};
+        s.layer_name = prod.name;
+        added.push_back(part);
+        covered += volume(part);
+        out.push_back(std::move(s));
+      };
+      for (const ir::Source& s : have)
+        if (s.layer_name && *s.layer_name == prod.name && s.box.rank == 4) take(s, s.box);
+      if (covered >= volume(need)) continue;
+      // Data the IR never brings: its DRAM read-back, else a send from the
+      // producer's core.
+      const Availability& av = avail_[prod.name];
+      for (std::uint32_t i : av.dram) {
+        const ir::DramOut& e = m_.dram_out[i];
+        if (e.box.rank != 4 || covered >= volume(need)) continue;
+        ir::Source s;
+        s.type = ir::EndpointType::dram;
+        s.core_id = ir::kDramCore;
+        s.transfer_id = e.transfer_id;
+        take(s, e.box);
+      }
+      for (const Availability::Ofmap& o : av.ofmaps) {
+        if (covered >= volume(need)) break;
+        const ir::Ofmap& of = m_.cores[o.core].workloads[o.workload].ofmap[o.ofmap];
+        ir::Source s;
+        s.type = ir::EndpointType::core;
+        s.core_id = m_.cores[o.core].core_id;
+        s.transfer_id = of.transfer_id;
+        take(s, of.box);
+      }
+      if (covered < volume(need)) {
+        d_.report(ir::Check::weight_mismatch, at,
+                  "the weights of " + op.name + " output channels [" + std::to_string(a) + ", " +
+                      std::to_string(b) + "] come from " + prod.name +
+                      ", whose output neither reaches DRAM nor leaves its cores for them; the "
+                      "quirk (Q2) cannot be corrected");
+        ok = false;
+      }
+    }
+    return out;
+  }
+
+  void correct(const Op& op, ir::BufferEntry& e) {
+    if (e.box.rank < 3) return;
+    bool ok = true;
+    const std::string at = m_.pointer(e.origin);
+    std::vector<ir::Source> now =
+        sources(op, e.box.lo[0], e.box.hi[0], e.box.lo[1], e.box.hi[1], e.source, at, ok);
+    if (!ok) return;
+    if (now == e.source) return;
+    seen_.add(at);
+    e.source = std::move(now);
+    e.has_source = true;
+    e.source_null = false;
+    std::vector<ir::TransferId> ids;
+    for (const ir::Source& s : e.source)
+      if (std::find(ids.begin(), ids.end(), s.transfer_id) == ids.end()) ids.push_back(s.transfer_id);
+    e.transfer_id = ids;
+    e.has_transfer_id = true;
+    changed_ = true;
+  }
+
+  void add_tensor(const Op& op, ir::Workload& w, std::set<ir::TransferId>& used) {
+    const std::string at = m_.pointer(w.origin, "/buffer");
+    if (w.workload.rank != 4) return;
+    if (m_.dialect == ir::Dialect::full) {
+      d_.report(ir::Check::weight_mismatch, at,
+                "the weights of " + op.name + " workload " + std::to_string(w.workload_id) +
+                    " need a tensor its L2 snapshot does not have (quirk Q2) and a full-dialect "
+                    "file has no room to add one: import the public-dialect file with --model");
+      return;
+    }
+    ir::BufferEntry e;
+    e.layer_name = op.name;
+    e.type = ir::TensorType::weight;
+    e.box.rank = 3;
+    e.box.lo = {w.workload.lo[0], w.workload.lo[1], 0, 0};
+    e.box.hi = {w.workload.hi[0], w.workload.hi[1], static_cast<std::int32_t>(op.weight_shape[1] - 1), 0};
+    e.workload_id = w.workload_id;
+    e.origin = w.origin;
+    bool ok = true;
+    e.source = sources(op, e.box.lo[0], e.box.hi[0], e.box.lo[1], e.box.hi[1], {}, at, ok);
+    if (!ok || e.source.empty()) return;
+    e.has_source = true;
+    for (const ir::Source& s : e.source) {
+      if (std::find(e.transfer_id.begin(), e.transfer_id.end(), s.transfer_id) == e.transfer_id.end())
+        e.transfer_id.push_back(s.transfer_id);
+      used.insert(s.transfer_id);
+    }
+    e.has_transfer_id = true;
+    w.buffer.push_back(std::move(e));
+    seen_.add(at);
+    changed_ = true;
+  }
+
+  ir::Model& m_;
+  const Network& net_;
+  ir::Diagnostics& d_;
+  First& seen_;
+  bool& changed_;
+  std::map<std::string, Availability> avail_;
+};
+
+}  // namespace
+
+std::vector<std::pair<std::string, std::int64_t>> QuirkCounts::named() const {
+  std::vector<std::pair<std::string, std::int64_t>> out;
+  if (q1) out.emplace_back("Q1 external channels", q1);
+  if (q2) out.emplace_back("Q2 weight producers", q2);
+  if (q3) out.emplace_back("Q3 grouped weight sizes", q3);
+  if (q4) out.emplace_back("Q4 missing layer_type", q4);
+  return out;
+}
+
+QuirkCounts correct_quirks(ir::Model& m, const Network& net, ir::Diagnostics& d) {
+  QuirkCounts q;
+  First q1, q2, q3, q4;
+  // Q4: workloads without layer_type take their op's.
+  for (ir::Core& c : m.cores)
+    for (ir::Workload& w : c.workloads) {
+      const Op* op = net.find(w.layer_name);
+      if (!op || !w.layer_type.empty()) continue;
+      q4.add(m.pointer(w.origin));
+      const bool pe = op->type == OpType::conv2d || op->type == OpType::fully_connected;
+      const bool vp = op->type == OpType::pool || op->type == OpType::eltwise;
+      w.kind = pe ? ir::LayerKind::pe : vp ? ir::LayerKind::vp : ir::LayerKind::dt;
+    }
+  // Q3: DRAM weight sizes of grouped convolutions with constant weights.
+  std::map<ir::TransferId, std::int64_t> sizes;
+  for (ir::DramOut& e : m.dram_out) {
+    if (e.type != ir::DataType::weight) continue;
+    const std::string layer = e.layer_name.value_or("");
+    const Op* op = net.find(layer);
+    if (!op || op->type != OpType::conv2d || op->groups <= 1 || op->weight_from_fmap) continue;
+    const std::int64_t ks = e.box.extent(0);
+    const std::int64_t per_k = op->weight_shape[1] * op->weight_shape[2] * op->weight_shape[3];
+    if (e.size == per_k * op->groups * ks) {
+      q3.add(m.pointer(e.origin, "/size"));
+      e.size = per_k * ks;
+      sizes[e.transfer_id] = e.size;
+    }
+  }
+  if (!sizes.empty())
+    for (ir::Core& c : m.cores)
+      for (ir::Workload& w : c.workloads)
+        for (ir::BufferEntry& b : w.buffer)
+          for (ir::Source& s : b.source)
+            if (auto it = sizes.find(s.transfer_id); it != sizes.end()) s.size = it->second;
+  // Q1: producer channels of layers reading external data and producer
+  // outputs start at ExternalChannels.
+  for (ir::Core& c : m.cores)
+    for (ir::Workload& w : c.workloads) {
+      const Op* op = net.find(w.layer_name);
+      if (!op || op->external_channels == 0 || op->external_channels == op->ifmap_shape[1]) continue;
+      for (ir::BufferEntry& b : w.buffer) {
+        if (b.type != ir::TensorType::ifmap || b.layer_name != op->name) continue;
+        for (ir::Source& s : b.source) {
+          if (!s.layer_name || !s.channel || s.box.rank != 4) continue;
+          const Op* prod = net.find(*s.layer_name);
+          if (!prod) continue;
+          for (const InputPart& p : op->inputs)
+            if (!p.external && p.producer == net.index_of(prod->name) &&
+                (*s.channel)[0] == s.box.lo[1] + p.offset - op->external_channels) {
+              q1.add(m.pointer(s.origin, "/channel"));
+              (*s.channel)[0] += static_cast<std::int32_t>(op->external_channels);
+              (*s.channel)[1] += static_cast<std::int32_t>(op->external_channels);
+            }
+        }
+      }
+    }
+  // Q2: the weights of WeightFromFmap ops with several weight producers.
+  {
+    Q2 fix(m, net, d, q2, q.structure_changed);
+    for (const Op& op : net.ops)
+      if (op.weight_from_fmap && op.weights.size() > 1) fix.run(op);
+  }
+  q.q1 = q1.count;
+  q.q2 = q2.count;
+  q.q3 = q3.count;
+  q.q4 = q4.count;
+  auto warn = [&](const First& f, const char* what) {
+    if (f.count == 0) return;
+    d.report(ir::Check::quirk_corrected, f.where,
+             std::string(what) + ": corrected " + std::to_string(f.count) +
+                 " time(s) from the model (first here)");
+  };
+  warn(q1, "Q1 producer channels of a layer that also reads network input start at 0");
+  warn(q2, "Q2 weights of a multi-producer WeightFromFmap op taken from producers at offset 0");
+  warn(q3, "Q3 DRAM weight size of a grouped convolution counts all input channels");
+  warn(q4, "Q4 workload without layer_type");
+  return q;
+}
+
+}  // namespace gemini::model

@@ -1,0 +1,129 @@
+#pragma once
+// The functional half of `gemini sim --functional` (docs/isa.md, "Data
+// layout" and "Functional semantics"): the DRAM image and every core's L2
+// and WL0 as real bytes, and the effect of every instruction on them.
+//
+// Contract with the timing units, which call it and never read anything
+// back (so the cycles are identical with and without it):
+//   * start(): when an instruction starts on its engine. A view or a
+//     pe_cfg / vp_cfg sets its engine's registers; a data instruction reads
+//     its sources (and a pe_run / vp_run computes its tile) at that time.
+//   * complete(): when the engine's in-flight data instruction retires; it
+//     writes its results (not noc_send: see arrived()).
+//   * arrived(): when a noc_send's last packet lands at the receiver, just
+//     before its data token is delivered: the bytes are in the receiver's
+//     L2 before any instruction waiting for the token can read them.
+// Every computed tile is compared with the reference when it is written;
+// finish() compares what the program stored in DRAM and reports.
+//
+// Timing: none. This unit only observes.
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "gemini/assembler/lowering.h"
+#include "gemini/model/network.h"
+#include "gemini/model/reference.h"
+#include "gemini/model/tile_ops.h"
+#include "gemini/sim/report.h"
+
+namespace gemini::sim {
+
+class Functional {
+ public:
+  // False (with `error`) when the program cannot be run functionally: it
+  // was lowered without the model's geometry, or its DRAM tensors do not
+  // match the model's.
+  static std::unique_ptr<Functional> create(const assembler::Program& p, const model::Network& net,
+                                            const model::Reference& ref, std::string& error);
+
+  void start(std::int32_t core, std::uint32_t instr);
+  void complete(std::int32_t core, std::uint8_t engine);
+  void arrived(std::int32_t sender, std::uint8_t engine);
+  FunctionalReport finish();
+
+ private:
+  Functional(const assembler::Program& p, const model::Network& net, const model::Reference& ref);
+
+  // A tensor in one of the memories: dense over `layout` from `base`; L2
+  // addresses wrap inside their ring region.
+  enum class Mem : std::uint8_t { l2, wl0, dram };
+  struct Place {
+    Mem mem = Mem::l2;
+    std::int32_t core = 0;
+    std::int64_t base = 0;
+    model::Box4 layout;
+  };
+  struct View {
+    bool valid = false;
+    std::int64_t shift = 0;
+    model::Box4 box0, box1;
+  };
+  // An operation between its start and its completion.
+  struct InFlight {
+    bool active = false;
+    std::uint32_t instr = 0;
+    std::vector<std::int8_t> data;  // dense over `box` (raw bytes for WL0 loads)
+    Place dst;
+    model::Box4 box;            // in the destination's frame
+    std::int64_t raw_addr = 0;  // WL0 loads: destination address
+    bool compare = false;       // a computed tile: compare with the reference
+    std::int32_t layer = -1;    // model op index
+    model::Box4 out;            // the tile in the layer's output frame
+    bool store = false;         // a dma_out: record what it wrote
+  };
+  struct Core {
+    std::vector<std::int8_t> l2, wl0;
+    std::vector<ir::RingRegion> ring;
+    std::array<View, 7> view{};
+    std::array<InFlight, 7> flight{};
+    // PE registers (pe_cfg) and the chain's int32 partial sums.
+    model::ConvParams pe;
+    std::int32_t pe_shift = 0, pe_chain = 1, pe_done = 0;
+    std::int64_t pe_wl0 = 0;
+    std::vector<std::int32_t> partial;
+    std::int64_t chain_needed = 0, chain_covered = 0;
+    // VP registers (vp_cfg).
+    model::PoolParams vp;
+    std::int32_t vp_shift = 0;
+    std::int32_t perm[4] = {0, 1, 2, 3};
+  };
+  struct Store {
+    model::Box4 box;  // in the DRAM tensor's frame
+    std::int32_t core = 0;
+    std::int64_t workload = -1;
+  };
+
+  std::int8_t* byte(Mem mem, std::int32_t core, std::int64_t addr, bool& ok);
+  void copy_rows(const Place& p, const model::Box4& b, std::int8_t* dense, bool write);
+  void gather(const Place& p, const model::Box4& b, std::int8_t* out) { copy_rows(p, b, out, false); }
+  void scatter(const Place& p, const model::Box4& b, const std::int8_t* in) {
+    copy_rows(p, b, const_cast<std::int8_t*>(in), true);
+  }
+  // A box of `p` into a dense tile over `want` (zero where `p` lacks it).
+  void gather_part(const Place& p, const model::Box4& want, std::vector<std::int8_t>& out);
+  View take_view(std::int32_t core, std::uint8_t queue, std::uint32_t instr);
+  void fault(std::int32_t core, std::uint32_t instr, const std::string& message);
+  std::int32_t layer_of(std::int32_t core, std::uint32_t workload) const;
+  void compare_tile(std::int32_t core, const InFlight& f);
+  void start_move(std::int32_t core, std::uint32_t i);
+  void start_pe(std::int32_t core, std::uint32_t i);
+  void start_vp(std::int32_t core, std::uint32_t i);
+  void write(std::int32_t core, InFlight& f);
+
+  const assembler::Program& program_;
+  const model::Network& net_;
+  const model::Reference& ref_;
+  std::vector<std::int8_t> dram_;
+  std::vector<Core> cores_;
+  std::vector<std::int32_t> region_layer_;  // per DRAM region: model op (ofmap), else -1
+  std::vector<std::vector<Store>> stores_;  // per DRAM region
+  std::vector<LayerCheck> checks_;          // per model op
+  std::vector<FunctionalFault> faults_;
+  std::int64_t fault_count_ = 0, bytes_ = 0, macs_ = 0;
+};
+
+}  // namespace gemini::sim
