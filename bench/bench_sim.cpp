@@ -125,7 +125,7 @@ assembler::Program synthetic(int rounds) {
     assembler::ParseError e;
     auto cp = assembler::parse_program(t, e);
     if (!cp) std::abort();  // the generator is wrong: a bug
-    p.cores.push_back({*cp, {}});
+    p.cores.push_back({*cp, {}, {}});
   }
   return p;
 }

@@ -8,12 +8,14 @@
 #include "gemini/ir/import.h"
 #include "gemini/ir/validator.h"
 #include "gemini/ir/writer.h"
+#include "gemini/model/network.h"
+#include "gemini/model/semantics.h"
 
 namespace gemini::cli {
 namespace {
 
 struct ImportOptions {
-  std::string in, out, hw, dialect;
+  std::string in, out, hw, dialect, model;
   std::int64_t buffersize = 0;
   bool quiet = false;
 };
@@ -35,6 +37,26 @@ int run(const ImportOptions& opt) {
     print_diagnostics(std::cerr, opt.in, diags, 20);
     std::cerr << opt.in << ": not imported: the input is invalid (gemini validate lists all)\n";
     return f.load.status == ir::LoadStatus::unreadable ? kExitUnreadable : kExitInvalid;
+  }
+  if (!opt.model.empty()) {
+    // The layer semantics first: the corrected schedule is what gets
+    // allocated and written (weight tensors a quirk left out included).
+    ir::Diagnostics md(100);
+    auto net = model::load_network(opt.model, md);
+    if (!net) {
+      print_diagnostics(std::cerr, opt.model, md, 20);
+      std::cerr << opt.model << ": the model file is invalid\n";
+      return kExitInvalid;
+    }
+    ir::Diagnostics sd(100);
+    const model::QuirkCounts q = model::correct_quirks(f.load.model, *net, sd);
+    model::check_semantics(f.load.model, *net, sd);
+    if (q.structure_changed && sd.errors() == 0) ir::validate(f.load.model, *hw, sd);
+    print_diagnostics(std::cerr, opt.in, sd, 20);
+    if (sd.errors() > 0) {
+      std::cerr << opt.in << ": not imported: the schedule does not compute " << opt.model << "\n";
+      return kExitInvalid;
+    }
   }
   const bool was_full = f.load.model.dialect == ir::Dialect::full;
   ir::ImportOptions io;
@@ -104,6 +126,9 @@ Command add_import(CLI::App& app) {
                   "L2 bytes per core (overrides the configuration; not fitting is then an error)")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40));
   add_dialect_option(*cmd, opt->dialect);
+  cmd->add_option("--model", opt->model,
+                  "layer-semantics model file: check the schedule against it and correct the "
+                  "scheduler's known quirks before allocating (M-codes, docs/validation.md)");
   cmd->add_flag("-q,--quiet", opt->quiet, "print no summary");
   return [cmd, opt] { return cmd->parsed() ? run(*opt) : -1; };
 }

@@ -48,8 +48,8 @@ int run_sim(const SimCliOptions& opt) {
     semantics = load_semantics(opt.semantics, status);
     if (!semantics) return status;
   }
-  auto lowered = load_and_lower(opt.in, *hw, opt.dialect, "not simulated", status, &line, {},
-                                semantics.get());
+  auto lowered =
+      load_and_lower(opt.in, *hw, opt.dialect, "not simulated", status, &line, {}, semantics.get());
   if (!lowered) return status;
   sim::SimOptions so;
   so.input_name = opt.in;
@@ -90,9 +90,9 @@ int run_sim(const SimCliOptions& opt) {
   }
   if (report.functional.enabled && !report.functional.passed()) {
     if (opt.quiet) sim::print_functional(std::cerr, report.functional);
-    std::cerr << opt.in << ": the programs do not compute the network: "
-              << report.functional.mismatches() << " mismatches, " << report.functional.fault_count
-              << " faults\n";
+    std::cerr << opt.in
+              << ": the programs do not compute the network: " << report.functional.mismatches()
+              << " mismatches, " << report.functional.fault_count << " faults\n";
     return kExitInvalid;
   }
   keep_until_exit(std::move(*lowered));

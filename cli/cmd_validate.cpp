@@ -7,6 +7,8 @@
 #include "common.h"
 #include "gemini/ir/loader.h"
 #include "gemini/ir/validator.h"
+#include "gemini/model/network.h"
+#include "gemini/model/semantics.h"
 
 namespace gemini::cli {
 namespace {
@@ -17,6 +19,7 @@ struct ValidateOptions {
   std::size_t max_errors = 100;
   std::string dialect;
   std::string hw;
+  std::string model;
 };
 
 boost::json::object to_json(const ir::Diagnostic& x) {
@@ -38,12 +41,28 @@ int run(const ValidateOptions& opt) {
   auto hw = load_hw(opt.hw);
   if (!hw) return kExitUnreadable;
   int status = kExitOk;
+  std::optional<model::Network> net;
+  if (!opt.model.empty()) {
+    ir::Diagnostics md(100);
+    net = model::load_network(opt.model, md);
+    if (!net) {
+      print_diagnostics(std::cerr, opt.model, md, 20);
+      std::cerr << opt.model << ": the model file is invalid\n";
+      return kExitInvalid;
+    }
+  }
   boost::json::array files;
   for (const std::string& file : opt.files) {
     ir::Diagnostics diags(opt.max_errors);
     ir::LoadOptions lo;
     lo.dialect = parse_dialect(opt.dialect);
     ir::CheckedFile checked = ir::load_and_validate(file, lo, *hw, diags);
+    // Against the layer semantics: once the file itself is clean, the
+    // known quirks are corrected (and counted) and every workload checked.
+    if (net && checked.semantic_checks_ran && diags.errors() == 0) {
+      model::correct_quirks(checked.load.model, *net, diags);
+      model::check_semantics(checked.load.model, *net, diags);
+    }
     const ir::LoadResult& res = checked.load;
     const char* verdict = res.status == ir::LoadStatus::unreadable ? "unreadable"
                           : diags.errors() > 0                     ? "invalid"
@@ -101,6 +120,9 @@ Command add_validate(CLI::App& app) {
       ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 30));
   add_dialect_option(*cmd, opt->dialect);
   add_hw_option(*cmd, opt->hw);
+  cmd->add_option("--model", opt->model,
+                  "layer-semantics model file (ARK format): also check every workload against "
+                  "it (M-codes) and count the scheduler's known quirks it corrects");
   return [cmd, opt] { return cmd->parsed() ? run(*opt) : -1; };
 }
 

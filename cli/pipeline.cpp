@@ -74,7 +74,7 @@ std::optional<Lowered> load_and_lower(const std::string& in, const ir::HardwareC
                                       const std::string& dialect, const char* verb, int& status,
                                       StatusLine* status_line,
                                       const std::function<void(const ir::Model&)>& on_loaded,
-                                      const Semantics* semantics) {
+                                      const model::LayerSemantics* semantics) {
   ir::Diagnostics diags(100);
   ir::LoadOptions lo;
   lo.dialect = parse_dialect(dialect);

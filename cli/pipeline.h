@@ -12,6 +12,7 @@
 #include "gemini/assembler/lowering.h"
 #include "gemini/ir/hw_config.h"
 #include "gemini/ir/model.h"
+#include "gemini/model/layer_semantics.h"
 
 namespace gemini::cli {
 
@@ -62,11 +63,11 @@ void keep_until_exit(Lowered&& l);
 // is assemble_file's.
 // With `semantics` (--model), the file is checked and corrected against the
 // layer semantics and lowered with their exact geometry.
-struct Semantics;
+
 std::optional<Lowered> load_and_lower(const std::string& in, const ir::HardwareConfig& hw,
                                       const std::string& dialect, const char* verb, int& status,
                                       StatusLine* status_line = nullptr,
                                       const std::function<void(const ir::Model&)>& on_loaded = {},
-                                      const Semantics* semantics = nullptr);
+                                      const model::LayerSemantics* semantics = nullptr);
 
 }  // namespace gemini::cli

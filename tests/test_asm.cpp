@@ -862,36 +862,34 @@ TEST(Lowering, SpecExampleCore1IsExactlyThis) {
   // waits for both data tokens, its result goes to DRAM (transfer 5), and
   // workload 1 re-reads that from DRAM (transfer 6, related_ifmap [5]),
   // ordered by a local wait on the store.
+  // Every data instruction follows the view of its operands' layouts; the
+  // store and the read-back use the same DRAM address (Pool_0's output).
   const std::string b = "[0,0,0,0]:[0,15,3,3]";
+  const std::string z = "[0,0,0,0]:[0,0,0,0]";
   const std::string expected =
       ".core 1\n"
       "signal q=ctrl kind=credit transfer=3 to=0 grant=0 grant_bytes=1024 wl=0\n"
       "signal q=ctrl kind=credit transfer=4 to=0 grant=0 grant_bytes=1024 wl=0\n"
       "wait_token q=vp kind=data transfer=3 from=0 count=1 wl=0\n"
       "wait_token q=vp kind=data transfer=4 from=0 count=1 wl=0\n"
+      "vp_cfg r=2 s=2 stride_h=2 stride_w=2 pad_t=0 pad_l=0 in_h=8 in_w=8 shift=0 perm=228 wl=0\n"
+      "view q=vp shift=0 box0=" + z + " box1=" + b + " wl=0\n"
       "vp_run op=pool_max inputs=1 window=2 stride=2 in0=0 in1=0 out=1024 in_bytes=1024 "
-      "out_bytes=256 "
-      "in_box=[0,0,0,0]:[0,15,7,7] out_box=" +
-      b +
-      " wl=0\n"
-      "wait_local q=dma_out on=vp count=3 wl=0\n"
-      "dma_out l2=1024 bytes=256 dram=24576 transfer=5 src_box=" +
-      b +
-      " wl=0\n"
-      "wait_local q=dma_in on=dma_out count=2 wl=1\n"
-      "dma_in l2=1280 bytes=256 dram=12288 transfer=6 dst_box=" +
-      b + " src_box=" + b +
-      " wl=1\n"
-      "wait_local q=vp on=dma_in count=2 wl=1\n"
+      "out_bytes=256 in_box=[0,0,0,0]:[0,15,7,7] out_box=" + b + " wl=0\n"
+      "wait_local q=dma_out on=vp count=5 wl=0\n"
+      "view q=dma_out shift=0 box0=" + b + " box1=" + b + " wl=0\n"
+      "dma_out l2=1024 bytes=256 dram=8192 transfer=5 src_box=" + b + " wl=0\n"
+      "wait_local q=dma_in on=dma_out count=3 wl=1\n"
+      "view q=dma_in shift=0 box0=" + b + " box1=" + z + " wl=1\n"
+      "dma_in l2=1280 bytes=256 dram=8192 transfer=6 dst_box=" + b + " src_box=" + b + " wl=1\n"
+      "wait_local q=vp on=dma_in count=3 wl=1\n"
+      "vp_cfg r=1 s=1 stride_h=1 stride_w=1 pad_t=0 pad_l=0 in_h=4 in_w=4 shift=0 perm=228 wl=1\n"
+      "view q=vp shift=0 box0=" + z + " box1=" + b + " wl=1\n"
       "vp_run op=copy inputs=1 window=1 stride=1 in0=1280 in1=0 out=1536 in_bytes=256 "
-      "out_bytes=256 "
-      "in_box=" +
-      b + " out_box=" + b +
-      " wl=1\n"
-      "wait_local q=dma_out on=vp count=5 wl=1\n"
-      "dma_out l2=1536 bytes=256 dram=28672 transfer=7 src_box=" +
-      b +
-      " wl=1\n"
+      "out_bytes=256 in_box=" + b + " out_box=" + b + " wl=1\n"
+      "wait_local q=dma_out on=vp count=9 wl=1\n"
+      "view q=dma_out shift=0 box0=" + b + " box1=" + b + " wl=1\n"
+      "dma_out l2=1536 bytes=256 dram=16384 transfer=7 src_box=" + b + " wl=1\n"
       "end\n";
   ASSERT_EQ(p->cores.size(), 2u);
   EXPECT_EQ(print_program(p->cores[1].program), expected);
@@ -903,7 +901,7 @@ TEST(Lowering, SpecExampleCore1IsExactlyThis) {
   // first was stored and sent.
   const std::string c0 = print_program(p->cores[0].program);
   EXPECT_NE(
-      c0.find("wait_local q=pe on=dma_out count=2 wl=1\nwait_local q=pe on=noc count=3 wl=1\n"),
+      c0.find("wait_local q=pe on=dma_out count=3 wl=1\nwait_local q=pe on=noc count=4 wl=1\n"),
       std::string::npos)
       << c0;
 }

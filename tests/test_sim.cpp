@@ -14,7 +14,8 @@ namespace {
 
 const std::string kCfg =
     "pe_cfg loop=KNHW cut=none ci_cut=1 mtc0=1 mtk0=1 om_n=1 om_k=1 om_h=1 om_w=1 am_n=1 am_c=1 "
-    "am_h=1 am_w=1 pad_t=0 pad_b=0 pad_l=0 pad_r=0 r=3 s=3 stride_h=1 stride_w=1 wl0=0\n";
+    "am_h=1 am_w=1 pad_t=0 pad_b=0 pad_l=0 pad_r=0 r=3 s=3 stride_h=1 stride_w=1 wl0=0 gk=16 gc=32 "
+    "in_h=10 in_w=10 shift=0 chain=1\n";
 const std::string kRun =
     "pe_run ifmap=0 ifmap_bytes=1024 weight=0 weight_bytes=0 ofmap=4096 ofmap_bytes=512 "
     "ifmap_box=[0,0,0,0]:[0,31,9,9] ofmap_box=[0,0,0,0]:[0,15,7,7]\n";
@@ -30,7 +31,7 @@ assembler::Program program(const std::vector<std::string>& texts) {
     assembler::ParseError e;
     auto cp = assembler::parse_program(t, e);
     EXPECT_TRUE(cp) << e.line << ":" << e.column << ": " << e.message << "\n" << t;
-    p.cores.push_back({cp ? *cp : assembler::CoreProgram{}, {}});
+    p.cores.push_back({cp ? *cp : assembler::CoreProgram{}, {}, {}});
   }
   return p;
 }

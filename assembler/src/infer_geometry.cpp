@@ -42,8 +42,9 @@ ir::GeometryTable infer_geometry(const ir::Model& m) {
       grow(g.ofmap_shape, w.workload);
       for (const ir::Ifmap& f : w.ifmap) grow(g.ifmap_shape, f.box);
       if (w.weight && w.weight->box.rank == 4) {
-        g.kernel = {w.weight->box.extent(2) > 0 ? static_cast<std::int32_t>(w.weight->box.extent(2)) : 1,
-                    w.weight->box.extent(3) > 0 ? static_cast<std::int32_t>(w.weight->box.extent(3)) : 1};
+        g.kernel = {
+            w.weight->box.extent(2) > 0 ? static_cast<std::int32_t>(w.weight->box.extent(2)) : 1,
+            w.weight->box.extent(3) > 0 ? static_cast<std::int32_t>(w.weight->box.extent(3)) : 1};
       }
       if (w.tile_padding_tblr && w.workload.rank == 4) {
         const auto& p = *w.tile_padding_tblr;
@@ -53,7 +54,8 @@ ir::GeometryTable infer_geometry(const ir::Model& m) {
       for (const ir::BufferEntry& b : w.buffer)
         if (b.layer_name == w.layer_name && b.type == ir::TensorType::ifmap)
           g.operands = std::max<std::int32_t>(
-              g.operands, static_cast<std::int32_t>(std::max<std::size_t>(1, ir::operand_producers(b).size())));
+              g.operands,
+              static_cast<std::int32_t>(std::max<std::size_t>(1, ir::operand_producers(b).size())));
     }
   for (auto& [name, g] : t.layers) {
     for (std::size_t d = 0; d < 4; ++d) {

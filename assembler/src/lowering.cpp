@@ -275,7 +275,8 @@ class Lowerer {
   struct Reception {
     std::int64_t shift = 0, addr = 0;
   };
-  Reception reception(std::uint32_t c, std::uint32_t t, TransferId transfer, std::int32_t from) const;
+  Reception reception(std::uint32_t c, std::uint32_t t, TransferId transfer,
+                      std::int32_t from) const;
   // The DRAM tensors (docs/isa.md): regions_, and the region of each DRAM
   // out (read) and DRAM in (written) transfer.
   std::vector<DramRegion> regions_;
@@ -322,7 +323,7 @@ class Lowerer {
   // The tensor of each buffer entry: core c's workload i's entry k holds
   // tensor at_[c][at_first_[c][i] + k].
   std::vector<std::vector<std::uint32_t>> at_, at_first_;
-  FlatMap<TransferId, std::int64_t> dram_out_addr_;  // a DRAM out entry's first byte
+  FlatMap<TransferId, std::int64_t> dram_out_addr_;              // a DRAM out entry's first byte
   FlatMap<TransferId, const std::vector<TransferId>*> related_;  // DRAM out -> related_ifmap
   std::int64_t dram_end_ = 0;
   FlatMap<std::int32_t, std::uint32_t> core_index_;
@@ -455,7 +456,9 @@ Lowerer::Reception Lowerer::reception(std::uint32_t c, std::uint32_t t, Transfer
 }
 
 const char* region_kind_prefix(DramRegion::Kind k) {
-  return k == DramRegion::Kind::input ? "input:" : k == DramRegion::Kind::weight ? "weight:" : "ofmap:";
+  return k == DramRegion::Kind::input    ? "input:"
+         : k == DramRegion::Kind::weight ? "weight:"
+                                         : "ofmap:";
 }
 
 // The DRAM tensors (docs/isa.md, "Data layout"): every layer's output that
@@ -472,7 +475,8 @@ void Lowerer::build_dram_map(const ir::TransferIndex& ix) {
     for (const ir::Workload& w : c.workloads)
       for (const ir::BufferEntry& b : w.buffer)
         for (const ir::Source& s : b.source)
-          if (s.type == ir::EndpointType::dram && s.layer_name) producer.try_emplace(s.transfer_id, &*s.layer_name);
+          if (s.type == ir::EndpointType::dram && s.layer_name)
+            producer.try_emplace(s.transfer_id, &*s.layer_name);
   FlatMap<TransferId, const ir::DramIn*> dram_in;
   for (const ir::DramIn& e : m_.dram_in) dram_in.emplace(e.transfer_id, &e);
   auto in_layer = [&](const ir::DramIn& e) -> std::string {
@@ -485,7 +489,8 @@ void Lowerer::build_dram_map(const ir::TransferIndex& ix) {
   auto consumer_of = [&](const ir::DramOut& e) -> std::string {
     for (const ir::Endpoint& d : e.destination)
       if (d.workload_id)
-        if (const ir::Workload* w = m_.find_workload(d.core_id, *d.workload_id)) return w->layer_name;
+        if (const ir::Workload* w = m_.find_workload(d.core_id, *d.workload_id))
+          return w->layer_name;
     return e.layer_name.value_or("");
   };
   struct Pending {
@@ -582,8 +587,10 @@ void Lowerer::build_dram_map(const ir::TransferIndex& ix) {
     g.kind = p.kind;
     g.layer = p.layer;
     g.tensor_id = p.tensor_id;
-    g.name = region_kind_prefix(p.kind) + (p.tensor_id >= 0 ? std::to_string(p.tensor_id) : p.layer);
-    for (int d = 0; d < 4; ++d) g.layout.hi[d] = std::max<std::int64_t>(p.shape[static_cast<std::size_t>(d)], 1) - 1;
+    g.name =
+        region_kind_prefix(p.kind) + (p.tensor_id >= 0 ? std::to_string(p.tensor_id) : p.layer);
+    for (int d = 0; d < 4; ++d)
+      g.layout.hi[d] = std::max<std::int64_t>(p.shape[static_cast<std::size_t>(d)], 1) - 1;
     g.bytes = volume(g.layout);
     g.base = a;
     a += (std::max<std::int64_t>(g.bytes, 1) + 4095) / 4096 * 4096;
@@ -767,8 +774,8 @@ void Lowerer::build_core_events(std::uint32_t c, const std::vector<std::int64_t>
           Invocation inv;
           inv.op = Opcode::dma_in;
           inv.workload = wid;
-          inv.tensor("l2", {slab_address(c, x, s.layer_name.value_or("")), s.size, x.box,
-                            Access::write});
+          inv.tensor("l2",
+                     {slab_address(c, x, s.layer_name.value_or("")), s.size, x.box, Access::write});
           inv.tensor("dram", {dram_address(rg->second, moved), s.size, moved, Access::read});
           inv.arg("transfer", s.transfer_id);
           bound(ce, inv, c, i, binders.load);
@@ -847,8 +854,8 @@ void Lowerer::build_core_events(std::uint32_t c, const std::vector<std::int64_t>
     }
     // Where the result lands and how that tensor sees the layer's output:
     // its own ofmap tensor, or a consumer's tensor (its slab, its frame).
-    const Reception out_at = out_via ? reception(c, *out, *out_via, core.core_id)
-                                     : Reception{0, tensors_[c][*out].addr};
+    const Reception out_at =
+        out_via ? reception(c, *out, *out_via, core.core_id) : Reception{0, tensors_[c][*out].addr};
     const ir::LayerGeometry& geo = geometry(w.layer_name);
     const bool exact = geo_.from_model;
     // Data a tensor waits for: local loads, or sends from other cores.
@@ -1017,7 +1024,8 @@ void Lowerer::build_core_events(std::uint32_t c, const std::vector<std::int64_t>
         window = stride = std::max<std::int64_t>(
             1, i0.entry->box.extent(2) / std::max<std::int64_t>(w.workload.extent(2), 1));
       const bool pool = geo.op == ir::LayerOp::pool_max || geo.op == ir::LayerOp::pool_avg;
-      const bool global = geo.op == ir::LayerOp::pool_avg && geo.ofmap_shape[2] == 1 && geo.ofmap_shape[3] == 1;
+      const bool global =
+          geo.op == ir::LayerOp::pool_avg && geo.ofmap_shape[2] == 1 && geo.ofmap_shape[3] == 1;
       // The window: the layer's where the geometry is exact, else the
       // estimate from the boxes.
       std::array<std::int32_t, 2> kernel = geo.kernel, vstride = geo.stride;
@@ -1045,7 +1053,8 @@ void Lowerer::build_core_events(std::uint32_t c, const std::vector<std::int64_t>
           .arg("in_w", std::clamp<std::int64_t>(geo.ifmap_shape[3], 1, 0xffff))
           .arg("shift", geo.shift);
       std::int64_t perm = 0;
-      for (int d = 0; d < 4; ++d) perm |= std::int64_t{geo.permutation[static_cast<std::size_t>(d)] & 3} << (2 * d);
+      for (int d = 0; d < 4; ++d)
+        perm |= std::int64_t{geo.permutation[static_cast<std::size_t>(d)] & 3} << (2 * d);
       cfg.arg("perm", perm);
       bound(ce, cfg, c, i, binders.vp_cfg);
       // One tensor holding the operands of an elementwise add as slabs:
@@ -1064,7 +1073,8 @@ void Lowerer::build_core_events(std::uint32_t c, const std::vector<std::int64_t>
         if (slabs) {
           a_addr = slab_address(c, a, a.operands[0]);
           b_addr = slab_address(c, a, a.operands[1]);
-          a_bytes = std::max<std::int64_t>(1, a.size / static_cast<std::int64_t>(a.operands.size()));
+          a_bytes =
+              std::max<std::int64_t>(1, a.size / static_cast<std::int64_t>(a.operands.size()));
         }
         const bool two = b != nullptr || slabs;
         view(Engine::vp, wid, i, out_at.shift, slabs ? a.box : b ? b->box : Box{}, o.box);
@@ -1076,7 +1086,8 @@ void Lowerer::build_core_events(std::uint32_t c, const std::vector<std::int64_t>
             .arg("stride", std::clamp<std::int64_t>(stride, 1, 255));
         run.tensor("in0", {a_addr, a_bytes, a.box, Access::read});
         if (two) {
-          run.tensor("in1", {b_addr, slabs ? a_bytes : b_bytes, slabs ? a.box : b->box, Access::read});
+          run.tensor("in1",
+                     {b_addr, slabs ? a_bytes : b_bytes, slabs ? a.box : b->box, Access::read});
         } else {
           run.tensor("in1", {0, 0, std::nullopt, Access::read, true});
         }
@@ -1697,7 +1708,9 @@ std::optional<Program> Lowerer::run() {
 }  // namespace
 
 const char* to_string(DramRegion::Kind k) {
-  return k == DramRegion::Kind::input ? "input" : k == DramRegion::Kind::weight ? "weight" : "ofmap";
+  return k == DramRegion::Kind::input    ? "input"
+         : k == DramRegion::Kind::weight ? "weight"
+                                         : "ofmap";
 }
 
 std::optional<Program> lower(const ir::Model& m, const ir::HardwareConfig& hw,

@@ -2,12 +2,14 @@
 
 #include <boost/json/parse.hpp>
 #include <boost/json/value.hpp>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <ostream>
 #include <sstream>
 
 #include "gemini/assembler/assemble_file.h"
+#include "gemini/model/layer_semantics.h"
 #include "gemini/sim/simulator.h"
 
 namespace gemini::golden {
@@ -24,6 +26,20 @@ std::optional<std::string> slurp(const fs::path& p) {
 }
 fs::path report_path(const std::string& dir, const Case& c) {
   return fs::path(dir) / "reports" / (c.name + ".json");
+}
+// A case's path: relative to the golden directory, or "corpus:<path>"
+// inside the corpus (empty when the corpus is absent).
+constexpr std::string_view kCorpus = "corpus:";
+fs::path resolve(const std::string& dir, const std::string& p) {
+  if (p.rfind(kCorpus, 0) != 0) return fs::path(dir) / p;
+  fs::path root;
+  if (const char* env = std::getenv("GEMINI_CORPUS"); env && *env) {
+    root = env;
+  } else {
+    root = fs::path(dir) / ".." / ".." / "shared" / "ir-corpus" / "set";
+  }
+  const fs::path f = root / p.substr(kCorpus.size());
+  return fs::exists(f) ? f : fs::path{};
 }
 }  // namespace
 
@@ -53,13 +69,37 @@ std::optional<std::vector<Case>> read_cases(const std::string& dir, std::string&
               ": a case needs string members name, input and hw";
       return std::nullopt;
     }
-    out.push_back({std::string(*str("name")), std::string(*str("input")), std::string(*str("hw"))});
+    Case c{std::string(*str("name")), std::string(*str("input")), std::string(*str("hw"))};
+    if (str("model")) c.model = std::string(*str("model"));
+    if (const json::value* seed = o->if_contains("seed")) {
+      if (!seed->is_int64() || seed->get_int64() < 0) {
+        error = path.string() + ":/" + std::to_string(i) + "/seed: a non-negative integer";
+        return std::nullopt;
+      }
+      c.seed = static_cast<std::uint64_t>(seed->get_int64());
+    }
+    out.push_back(std::move(c));
   }
   return out;
 }
 
 bool run_case(const std::string& dir, const Case& c, std::string& report, std::string& error) {
-  const std::string input = (fs::path(dir) / c.input).string();
+  const std::string input = resolve(dir, c.input).string();
+  std::unique_ptr<model::LayerSemantics> semantics;
+  if (!c.model.empty()) {
+    ir::Diagnostics md(20);
+    const fs::path mp = resolve(dir, c.model);
+    semantics = model::LayerSemantics::load(mp.string(), c.seed, md);
+    if (!semantics) {
+      error = mp.string() + ": " + (md.items().empty() ? "unreadable" : md.items()[0].message);
+      return false;
+    }
+  }
+  assembler::AssembleOptions ao;
+  if (semantics) {
+    ao.lower.geometry = &semantics->geometry;
+    ao.semantics = [&](ir::Model& m, ir::Diagnostics& d) { return semantics->apply(m, d); };
+  }
   std::vector<std::string> errors;
   auto hw = ir::load_hw_config((fs::path(dir) / c.hw).string(), errors);
   if (!hw) {
@@ -67,7 +107,7 @@ bool run_case(const std::string& dir, const Case& c, std::string& report, std::s
     return false;
   }
   ir::Diagnostics diags(20);
-  auto f = assembler::assemble_file(input, *hw, {}, diags);
+  auto f = assembler::assemble_file(input, *hw, {}, diags, {}, {}, ao);
   using Failed = assembler::AssembledFile::Failed;
   switch (f.failed) {
     case Failed::input:
@@ -87,8 +127,13 @@ bool run_case(const std::string& dir, const Case& c, std::string& report, std::s
   so.input_name = c.name;
   so.xlen = m.xlen;
   so.ylen = m.ylen;
+  if (semantics) {
+    so.network = &semantics->net;
+    so.reference = &semantics->ref;
+  }
   sim::Report r;
   if (!sim::simulate(*f.program, *hw, sim::workload_table(m), so, r, error)) return false;
+  if (semantics) r.functional.quirks = semantics->quirks.named();
   std::ostringstream os;
   sim::write_report_json(os, r, false);
   report = os.str();
@@ -120,6 +165,11 @@ int for_each_case(const std::string& dir, std::ostream& out, Judge judge) {
   }
   int failed = 0;
   for (const Case& c : *cases) {
+    if (resolve(dir, c.input).empty() || (!c.model.empty() && resolve(dir, c.model).empty())) {
+      out << "skip " << c.name << ": the corpus (" << c.input
+          << ") is not here; set GEMINI_CORPUS or put it at ../shared/ir-corpus/set\n";
+      continue;
+    }
     std::string report;
     if (!run_case(dir, c, report, error)) {
       out << "FAIL " << c.name << ": " << error << "\n";

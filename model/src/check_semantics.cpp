@@ -76,7 +76,8 @@ class Checker {
     }
     if (w.workload.rank != 4) return;
     ir::Box whole;
-    for (int d = 0; d < 4; ++d) whole.hi[d] = static_cast<std::int32_t>(op->ofmap_shape[static_cast<std::size_t>(d)] - 1);
+    for (int d = 0; d < 4; ++d)
+      whole.hi[d] = static_cast<std::int32_t>(op->ofmap_shape[static_cast<std::size_t>(d)] - 1);
     if (!whole.contains(w.workload)) {
       d_.report(ir::Check::ofmap_outside_layer, m_.pointer(w.origin, "/workload"),
                 "ofmap box " + show(w.workload) + " lies outside " + op->name + "'s output " +
@@ -99,7 +100,8 @@ class Checker {
     if (have.lo == need.lo && have.hi == need.hi) return;
     const std::array<char, 4> kinds = ifmap_dim_kinds(op);
     for (int d = 0; d < 4; ++d)
-      if ((kinds[static_cast<std::size_t>(d)] == '+' || kinds[static_cast<std::size_t>(d)] == '^') &&
+      if ((kinds[static_cast<std::size_t>(d)] == '+' ||
+           kinds[static_cast<std::size_t>(d)] == '^') &&
           (have.lo[d] > need.lo[d] || have.hi[d] < need.hi[d])) {
         d_.report(ir::Check::forbidden_split, m_.pointer(w.ifmap.front().origin),
                   op.name + " (" + annotation_of(op) + ") reduces its input's " + dim_name(d) +
@@ -139,7 +141,8 @@ class Checker {
       if (s.channel) {
         std::int64_t want = s.box.lo[1] + part->offset;
         if (op.type == OpType::eltwise) want %= k;  // operand coordinates
-        if ((*s.channel)[0] != want || (*s.channel)[1] - (*s.channel)[0] != s.box.hi[1] - s.box.lo[1]) {
+        if ((*s.channel)[0] != want ||
+            (*s.channel)[1] - (*s.channel)[0] != s.box.hi[1] - s.box.lo[1]) {
           d_.report(ir::Check::input_source_mismatch, m_.pointer(s.origin, "/channel"),
                     prod + "'s channels [" + std::to_string(s.box.lo[1]) + ", " +
                         std::to_string(s.box.hi[1]) + "] are " + op.name + "'s input channels [" +
@@ -164,11 +167,13 @@ class Checker {
         want.hi[1] = static_cast<std::int32_t>(std::min<std::int64_t>(want.hi[1], hi));
       } else {
         want.lo[1] = static_cast<std::int32_t>(std::max<std::int64_t>(want.lo[1], p.offset));
-        want.hi[1] = static_cast<std::int32_t>(std::min<std::int64_t>(want.hi[1], p.offset + p.channels - 1));
+        want.hi[1] = static_cast<std::int32_t>(
+            std::min<std::int64_t>(want.hi[1], p.offset + p.channels - 1));
       }
       if (want.lo[1] > want.hi[1]) continue;
       const std::int64_t need = want.volume();
-      const std::int64_t got = covered.count(static_cast<std::int64_t>(i)) ? covered[static_cast<std::int64_t>(i)] : 0;
+      const std::int64_t got =
+          covered.count(static_cast<std::int64_t>(i)) ? covered[static_cast<std::int64_t>(i)] : 0;
       if (got < need) {
         const std::string name = p.external ? std::string("network input")
                                             : net_.ops[static_cast<std::size_t>(p.producer)].name;
@@ -195,9 +200,10 @@ class Checker {
                           b.lo[1] != w.workload.lo[1] || b.hi[1] != w.workload.hi[1] ||
                           b.lo[2] != 0 || b.hi[2] != op.weight_shape[1] - 1))
         d_.report(ir::Check::weight_mismatch, m_.pointer(w.weight->origin),
-                  op.name + ": ofmap " + show(w.workload) + " needs per-sample weights [n, k, c] = [" +
-                      std::to_string(w.workload.lo[0]) + "," + std::to_string(w.workload.lo[1]) +
-                      ",0]-[" + std::to_string(w.workload.hi[0]) + "," + std::to_string(w.workload.hi[1]) +
+                  op.name + ": ofmap " + show(w.workload) +
+                      " needs per-sample weights [n, k, c] = [" + std::to_string(w.workload.lo[0]) +
+                      "," + std::to_string(w.workload.lo[1]) + ",0]-[" +
+                      std::to_string(w.workload.hi[0]) + "," + std::to_string(w.workload.hi[1]) +
                       "," + std::to_string(op.weight_shape[1] - 1) + "]");
       return;
     }

@@ -40,8 +40,10 @@ ir::GeometryTable geometry_table(const Network& net, const std::vector<LayerNume
       }
       case OpType::pool:
         g.op = op.global ? ir::LayerOp::pool_avg : ir::LayerOp::pool_max;
-        g.kernel = {static_cast<std::int32_t>(op.kernel[0]), static_cast<std::int32_t>(op.kernel[1])};
-        g.stride = {static_cast<std::int32_t>(op.stride[0]), static_cast<std::int32_t>(op.stride[1])};
+        g.kernel = {static_cast<std::int32_t>(op.kernel[0]),
+                    static_cast<std::int32_t>(op.kernel[1])};
+        g.stride = {static_cast<std::int32_t>(op.stride[0]),
+                    static_cast<std::int32_t>(op.stride[1])};
         g.pad = {static_cast<std::int32_t>(op.pad[0]), static_cast<std::int32_t>(op.pad[1]),
                  static_cast<std::int32_t>(op.pad[2]), static_cast<std::int32_t>(op.pad[3])};
         break;
@@ -54,7 +56,8 @@ ir::GeometryTable geometry_table(const Network& net, const std::vector<LayerNume
         break;
       case OpType::transpose:
         g.op = ir::LayerOp::transpose;
-        for (std::size_t d = 0; d < 4; ++d) g.permutation[d] = static_cast<std::int32_t>(op.permutation[d]);
+        for (std::size_t d = 0; d < 4; ++d)
+          g.permutation[d] = static_cast<std::int32_t>(op.permutation[d]);
         break;
     }
     for (const InputPart& p : op.inputs)

@@ -140,7 +140,8 @@ class Q2 {
       std::vector<ir::Endpoint> after = out;
       std::sort(after.begin(), after.end(), by);
       bool same = before.size() == after.size();
-      for (std::size_t i = 0; same && i < before.size(); ++i) same = key(before[i]) == key(after[i]);
+      for (std::size_t i = 0; same && i < before.size(); ++i)
+        same = key(before[i]) == key(after[i]);
       if (!same) {
         dst = std::move(out);
         changed_ = true;
@@ -148,7 +149,8 @@ class Q2 {
     };
     for (const InputPart& p : op.weights) {
       const Availability& a = avail_[net_.ops[static_cast<std::size_t>(p.producer)].name];
-      for (std::uint32_t i : a.dram) rebuild(m_.dram_out[i].destination, m_.dram_out[i].transfer_id);
+      for (std::uint32_t i : a.dram)
+        rebuild(m_.dram_out[i].destination, m_.dram_out[i].transfer_id);
       for (const Availability::Ofmap& o : a.ofmaps) {
         ir::Ofmap& of = m_.cores[o.core].workloads[o.workload].ofmap[o.ofmap];
         rebuild(of.destination, of.transfer_id);
@@ -168,7 +170,8 @@ class Q2 {
     for (const InputPart& p : op.weights) {
       const Op& prod = net_.ops[static_cast<std::size_t>(p.producer)];
       const auto off = static_cast<std::int32_t>(p.offset);
-      const std::int32_t a = std::max(k0, off), b = std::min(k1, static_cast<std::int32_t>(off + p.channels - 1));
+      const std::int32_t a = std::max(k0, off),
+                         b = std::min(k1, static_cast<std::int32_t>(off + p.channels - 1));
       if (a > b) continue;
       // What this tensor needs of the producer's output [N, k', C/G, R*S].
       const Box need = box4({n0, a - off, 0, 0}, {n1, b - off, c1, x1});
@@ -237,7 +240,8 @@ class Q2 {
     e.source_null = false;
     std::vector<ir::TransferId> ids;
     for (const ir::Source& s : e.source)
-      if (std::find(ids.begin(), ids.end(), s.transfer_id) == ids.end()) ids.push_back(s.transfer_id);
+      if (std::find(ids.begin(), ids.end(), s.transfer_id) == ids.end())
+        ids.push_back(s.transfer_id);
     e.transfer_id = ids;
     e.has_transfer_id = true;
     changed_ = true;
@@ -258,7 +262,8 @@ class Q2 {
     e.type = ir::TensorType::weight;
     e.box.rank = 3;
     e.box.lo = {w.workload.lo[0], w.workload.lo[1], 0, 0};
-    e.box.hi = {w.workload.hi[0], w.workload.hi[1], static_cast<std::int32_t>(op.weight_shape[1] - 1), 0};
+    e.box.hi = {w.workload.hi[0], w.workload.hi[1],
+                static_cast<std::int32_t>(op.weight_shape[1] - 1), 0};
     e.workload_id = w.workload_id;
     e.origin = w.origin;
     bool ok = true;
@@ -266,7 +271,8 @@ class Q2 {
     if (!ok || e.source.empty()) return;
     e.has_source = true;
     for (const ir::Source& s : e.source) {
-      if (std::find(e.transfer_id.begin(), e.transfer_id.end(), s.transfer_id) == e.transfer_id.end())
+      if (std::find(e.transfer_id.begin(), e.transfer_id.end(), s.transfer_id) ==
+          e.transfer_id.end())
         e.transfer_id.push_back(s.transfer_id);
       used.insert(s.transfer_id);
     }
@@ -334,7 +340,8 @@ QuirkCounts correct_quirks(ir::Model& m, const Network& net, ir::Diagnostics& d)
   for (ir::Core& c : m.cores)
     for (ir::Workload& w : c.workloads) {
       const Op* op = net.find(w.layer_name);
-      if (!op || op->external_channels == 0 || op->external_channels == op->ifmap_shape[1]) continue;
+      if (!op || op->external_channels == 0 || op->external_channels == op->ifmap_shape[1])
+        continue;
       for (ir::BufferEntry& b : w.buffer) {
         if (b.type != ir::TensorType::ifmap || b.layer_name != op->name) continue;
         for (ir::Source& s : b.source) {

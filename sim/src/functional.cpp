@@ -116,7 +116,8 @@ std::unique_ptr<Functional> Functional::create(const assembler::Program& p,
     } else if (g.kind == assembler::DramRegion::Kind::weight) {
       const model::Op* op = net.find(g.layer);
       if (!op || !op->has_weights() || op->weight_from_fmap) {
-        error = "DRAM tensor " + g.name + ": the model has no constant weights for layer " + g.layer;
+        error =
+            "DRAM tensor " + g.name + ": the model has no constant weights for layer " + g.layer;
         return nullptr;
       }
       weights = model::generate_weights(*op, ref.seed);
@@ -126,8 +127,8 @@ std::unique_ptr<Functional> Functional::create(const assembler::Program& p,
       continue;
     }
     if (static_cast<std::int64_t>(t->data.size()) != g.bytes) {
-      error = "DRAM tensor " + g.name + " holds " + std::to_string(g.bytes) + " bytes; the model's has " +
-              std::to_string(t->data.size());
+      error = "DRAM tensor " + g.name + " holds " + std::to_string(g.bytes) +
+              " bytes; the model's has " + std::to_string(t->data.size());
       return nullptr;
     }
     std::copy(t->data.begin(), t->data.end(), f->dram_.begin() + g.base);
@@ -259,7 +260,8 @@ Functional::View Functional::take_view(std::int32_t core, std::uint8_t queue, st
   View& v = cores_[static_cast<std::size_t>(core)].view[queue];
   View out = v;
   v.valid = false;
-  if (!out.valid) fault(core, instr, "no view precedes it on its queue: its operands' layouts are unknown");
+  if (!out.valid)
+    fault(core, instr, "no view precedes it on its queue: its operands' layouts are unknown");
   return out;
 }
 
@@ -340,8 +342,12 @@ void Functional::start_move(std::int32_t core, std::uint32_t i) {
   f.instr = i;
   if (in.op == Opcode::wl0_load) {
     const std::int64_t bytes = in.scalar(s.w0_bytes);
-    const bool from_dram = in.scalar(s.w0_source) == static_cast<std::int64_t>(assembler::Wl0Src::dram);
-    Place src{from_dram ? Mem::dram : Mem::l2, core, from_dram ? in.scalar(s.w0_dram) : in.scalar(s.w0_l2), {}};
+    const bool from_dram =
+        in.scalar(s.w0_source) == static_cast<std::int64_t>(assembler::Wl0Src::dram);
+    Place src{from_dram ? Mem::dram : Mem::l2,
+              core,
+              from_dram ? in.scalar(s.w0_dram) : in.scalar(s.w0_l2),
+              {}};
     src.layout.hi[3] = static_cast<std::int32_t>(bytes - 1);
     f.data.assign(static_cast<std::size_t>(bytes), 0);
     bool ok = false, ok_end = false;
@@ -400,10 +406,12 @@ void Functional::start_move(std::int32_t core, std::uint32_t i) {
   // What moves must lie inside both tensors; the rest is a fault and stays.
   const Box4 to_dst = shifted(moved, v.shift);
   if (!src.layout.contains(moved))
-    fault(core, i, "moves " + show(moved) + ", which its source tensor " + show(src.layout) +
-                       " does not hold");
+    fault(core, i,
+          "moves " + show(moved) + ", which its source tensor " + show(src.layout) +
+              " does not hold");
   if (!dst.layout.contains(to_dst))
-    fault(core, i, "writes " + show(to_dst) + " outside its destination tensor " + show(dst.layout));
+    fault(core, i,
+          "writes " + show(to_dst) + " outside its destination tensor " + show(dst.layout));
   Box4 part = model::intersect(moved, src.layout);
   part = model::intersect(part, shifted(dst.layout, -v.shift));
   if (part.empty()) {
@@ -442,7 +450,8 @@ void Functional::start_pe(std::int32_t core, std::uint32_t i) {
                       from_l2 ? in.scalar(s.pr_weight) : c.pe_wl0, v.box0};
   const Box4 wneed = model::conv_weight_box(p, out);
   if (!weights.layout.contains(wneed))
-    fault(core, i, "needs weights " + show(wneed) + "; its weight tensor holds " + show(weights.layout));
+    fault(core, i,
+          "needs weights " + show(wneed) + "; its weight tensor holds " + show(weights.layout));
   gather_part(weights, wneed, w_tile);
   const std::size_t n = static_cast<std::size_t>(out.volume());
   std::vector<std::int32_t> acc(n);
@@ -455,9 +464,10 @@ void Functional::start_pe(std::int32_t core, std::uint32_t i) {
   }
   if (++c.pe_done < c.pe_chain) return;  // partial sums stay in the PE
   if (c.chain_covered < c.chain_needed)
-    fault(core, i, "its ifmap tensors hold " + std::to_string(c.chain_covered) + " of the " +
-                       std::to_string(c.chain_needed) + " input elements " + show(need) +
-                       " its outputs read (the rest read as zero)");
+    fault(core, i,
+          "its ifmap tensors hold " + std::to_string(c.chain_covered) + " of the " +
+              std::to_string(c.chain_needed) + " input elements " + show(need) +
+              " its outputs read (the rest read as zero)");
   f.active = true;
   f.instr = i;
   f.data.resize(n);
@@ -469,7 +479,8 @@ void Functional::start_pe(std::int32_t core, std::uint32_t i) {
   f.layer = layer_of(core, in.workload);
   c.pe_done = 0;
   if (!f.dst.layout.contains(f.box)) {
-    fault(core, i, "writes " + show(f.box) + " outside its destination tensor " + show(f.dst.layout));
+    fault(core, i,
+          "writes " + show(f.box) + " outside its destination tensor " + show(f.dst.layout));
     f.box = model::intersect(f.box, f.dst.layout);
   }
 }
@@ -541,21 +552,24 @@ void Functional::start_vp(std::int32_t core, std::uint32_t i) {
   f.out = out;
   f.layer = layer_of(core, in.workload);
   if (!f.dst.layout.contains(f.box)) {
-    fault(core, i, "writes " + show(f.box) + " outside its destination tensor " + show(f.dst.layout));
+    fault(core, i,
+          "writes " + show(f.box) + " outside its destination tensor " + show(f.dst.layout));
     f.box = model::intersect(f.box, f.dst.layout);
   }
 }
 
 void Functional::compare_tile(std::int32_t core, const InFlight& f) {
-  const std::uint32_t wl = program_.cores[static_cast<std::size_t>(core)].program.instrs[f.instr].workload;
+  const std::uint32_t wl =
+      program_.cores[static_cast<std::size_t>(core)].program.instrs[f.instr].workload;
   if (f.layer < 0) {
     fault(core, f.instr, "its workload's layer is not an op of the model");
     return;
   }
   const model::Tensor8& want = ref_.outputs[static_cast<std::size_t>(f.layer)];
-  const Box4 whole{{0, 0, 0, 0},
-                   {static_cast<std::int32_t>(want.shape[0] - 1), static_cast<std::int32_t>(want.shape[1] - 1),
-                    static_cast<std::int32_t>(want.shape[2] - 1), static_cast<std::int32_t>(want.shape[3] - 1)}};
+  const Box4 whole{
+      {0, 0, 0, 0},
+      {static_cast<std::int32_t>(want.shape[0] - 1), static_cast<std::int32_t>(want.shape[1] - 1),
+       static_cast<std::int32_t>(want.shape[2] - 1), static_cast<std::int32_t>(want.shape[3] - 1)}};
   if (!whole.contains(f.out)) {
     fault(core, f.instr, "computes " + show(f.out) + " outside its layer's output " + show(whole));
     return;
@@ -572,8 +586,9 @@ void Functional::compare_tile(std::int32_t core, const InFlight& f) {
           ++lc.tile_mismatches;
           lc.max_abs_diff = std::max(lc.max_abs_diff, std::abs(got - exp));
           if (!lc.first)
-            lc.first = Mismatch{n, c, h, w, program_.cores[static_cast<std::size_t>(core)].program.core_id,
-                                wl, "tile", got, exp};
+            lc.first = Mismatch{
+                n,  c,      h,   w,  program_.cores[static_cast<std::size_t>(core)].program.core_id,
+                wl, "tile", got, exp};
         }
       }
   lc.tile_elements += k;
@@ -600,7 +615,8 @@ void Functional::write(std::int32_t core, InFlight& f) {
     if (!ok0 || !ok1) return fault(core, f.instr, "writes outside DRAM");
     for (std::size_t r = 0; r < program_.dram_regions.size(); ++r)
       if (program_.dram_regions[r].base == f.dst.base) {
-        stores_[r].push_back({f.box, program_.cores[static_cast<std::size_t>(core)].program.core_id, in.workload});
+        stores_[r].push_back(
+            {f.box, program_.cores[static_cast<std::size_t>(core)].program.core_id, in.workload});
         break;
       }
   }
@@ -628,7 +644,8 @@ FunctionalReport Functional::finish() {
     LayerCheck& lc = checks_[static_cast<std::size_t>(layer)];
     if (layout.volume() != want.size()) {
       ++fault_count_;
-      faults_.push_back({-1, 0, -1, g.layer, "DRAM tensor " + g.name + " is not the layer's output shape"});
+      faults_.push_back(
+          {-1, 0, -1, g.layer, "DRAM tensor " + g.name + " is not the layer's output shape"});
       continue;
     }
     std::vector<bool> seen(static_cast<std::size_t>(layout.volume()), false);
@@ -642,7 +659,8 @@ FunctionalReport Functional::finish() {
               if (seen[at]) continue;
               seen[at] = true;
               ++lc.dram_elements;
-              const std::int32_t got = dram_[static_cast<std::size_t>(g.base) + at], exp = want.data[at];
+              const std::int32_t got = dram_[static_cast<std::size_t>(g.base) + at],
+                                 exp = want.data[at];
               if (got == exp) continue;
               ++lc.dram_mismatches;
               lc.max_abs_diff = std::max(lc.max_abs_diff, std::abs(got - exp));
@@ -655,6 +673,15 @@ FunctionalReport Functional::finish() {
               }
             }
     }
+  }
+  for (std::size_t i = 0; i < net_.ops.size(); ++i)
+    checks_[i].reference_digest = model::digest(ref_.outputs[i].data);
+  for (std::size_t r = 0; r < program_.dram_regions.size(); ++r) {
+    const std::int32_t layer = region_layer_[r];
+    if (layer < 0 || stores_[r].empty()) continue;
+    const assembler::DramRegion& g = program_.dram_regions[r];
+    const std::vector<std::int8_t> image(dram_.begin() + g.base, dram_.begin() + g.base + g.bytes);
+    checks_[static_cast<std::size_t>(layer)].dram_digest = model::digest(image);
   }
   FunctionalReport out;
   out.enabled = true;

@@ -99,7 +99,9 @@ class Functional {
 
   std::int8_t* byte(Mem mem, std::int32_t core, std::int64_t addr, bool& ok);
   void copy_rows(const Place& p, const model::Box4& b, std::int8_t* dense, bool write);
-  void gather(const Place& p, const model::Box4& b, std::int8_t* out) { copy_rows(p, b, out, false); }
+  void gather(const Place& p, const model::Box4& b, std::int8_t* out) {
+    copy_rows(p, b, out, false);
+  }
   void scatter(const Place& p, const model::Box4& b, const std::int8_t* in) {
     copy_rows(p, b, const_cast<std::int8_t*>(in), true);
   }

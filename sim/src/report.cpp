@@ -277,12 +277,19 @@ void write_report_json(std::ostream& os, const Report& r, bool host) {
       kv("dram_elements", l.dram_elements);
       kv("dram_mismatches", l.dram_mismatches);
       kv("max_abs_diff", l.max_abs_diff);
+      kv("reference_crc32", std::string_view(l.reference_digest));
+      w.key("dram_crc32");
+      if (l.dram_digest.empty())
+        w.null();
+      else
+        w.value(std::string_view(l.dram_digest));
       w.key("first_mismatch");
       if (l.first) {
         w.begin_object();
         w.key("nkhw");
         w.begin_array();
-        for (std::int32_t v : {l.first->n, l.first->k, l.first->h, l.first->w}) w.value(std::int64_t{v});
+        for (std::int32_t v : {l.first->n, l.first->k, l.first->h, l.first->w})
+          w.value(std::int64_t{v});
         w.end_array();
         kv("core_id", l.first->core_id);
         kv("workload_id", l.first->workload_id);

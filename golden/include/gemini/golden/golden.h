@@ -1,11 +1,18 @@
 #pragma once
-// Golden timing regression: a directory with cases.json -- a list of
-// {"name", "input", "hw"} with paths relative to the directory -- and
-// reports/<name>.json, the simulator's JSON report of each case without the
-// host fields. check() re-runs every case and reports the first differing
-// line of any report; update() rewrites them.
+// Golden regression: a directory with cases.json -- a list of {"name",
+// "input", "hw"} and, for a functional case, "model" (and "seed", default
+// 1), with paths relative to the directory or "corpus:<path>" inside the
+// corpus ($GEMINI_CORPUS, else ../shared/ir-corpus/set beside the sources)
+// -- and reports/<name>.json, the simulator's JSON report of each case
+// without the host fields: the timing, and for a functional case the
+// numbers (per layer: elements checked, mismatches, the CRC-32 of the
+// reference output and of what the programs stored in DRAM). check()
+// re-runs every case and reports the first differing line of any report;
+// update() rewrites them. A corpus case is skipped, saying so, when the
+// corpus is absent.
 
 #include <cstddef>
+#include <cstdint>
 #include <iosfwd>
 #include <optional>
 #include <string>
@@ -15,6 +22,8 @@ namespace gemini::golden {
 
 struct Case {
   std::string name, input, hw;
+  std::string model;       // "" : timing only
+  std::uint64_t seed = 1;  // with a model
 };
 
 std::optional<std::vector<Case>> read_cases(const std::string& dir, std::string& error);

@@ -16,7 +16,16 @@
 
 namespace gemini::ir {
 
-enum class LayerOp : std::uint8_t { unknown, conv, fc, pool_max, pool_avg, eltwise, copy, transpose };
+enum class LayerOp : std::uint8_t {
+  unknown,
+  conv,
+  fc,
+  pool_max,
+  pool_avg,
+  eltwise,
+  copy,
+  transpose
+};
 const char* to_string(LayerOp op);
 
 struct LayerGeometry {
@@ -24,7 +33,7 @@ struct LayerGeometry {
   std::array<std::int32_t, 4> ofmap_shape{};  // N, K, H, W: the whole output
   std::array<std::int32_t, 4> ifmap_shape{};  // N, C, IH, IW: the concatenated input
   std::array<std::int32_t, 2> kernel{1, 1}, stride{1, 1};
-  std::array<std::int32_t, 4> pad{};  // top, bottom, left, right
+  std::array<std::int32_t, 4> pad{};      // top, bottom, left, right
   std::int32_t group_k = 1, group_c = 1;  // output / input channels per group
   bool per_sample_weights = false;        // weights from other layers' results
   // Constant weights as stored: [K, C/G, R, S] (FC: [K, C, IH, IW]).

@@ -77,6 +77,10 @@ struct LayerCheck {
   std::int64_t dram_elements = 0, dram_mismatches = 0;
   std::int32_t max_abs_diff = 0;
   std::optional<Mismatch> first;
+  // CRC-32 (8 hex digits) of the reference's output of the layer, and of
+  // the layer's DRAM tensor as the programs left it ("" when they stored
+  // none of it): what golden cases pin.
+  std::string reference_digest, dram_digest;
   std::int64_t elements() const { return tile_elements + dram_elements; }
   std::int64_t mismatches() const { return tile_mismatches + dram_mismatches; }
 };
