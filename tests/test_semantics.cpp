@@ -74,8 +74,11 @@ INSTANTIATE_TEST_SUITE_P(Semantics, SemanticsFixture, ::testing::ValuesIn(fixtur
 TEST(SemanticsCatalogue, EveryModelCheckHasAFixture) {
   std::set<std::string> covered;
   for (const auto& p : fixtures()) covered.insert(p.stem().string().substr(0, 4));
-  for (const ir::CheckInfo& c : ir::all_checks())
-    if (c.code[0] == 'M') EXPECT_TRUE(covered.count(c.code)) << c.code << " has no fixture";
+  for (const ir::CheckInfo& c : ir::all_checks()) {
+    if (c.code[0] == 'M') {
+      EXPECT_TRUE(covered.count(c.code)) << c.code << " has no fixture";
+    }
+  }
 }
 
 TEST(Quirks, TheMinimalFilesNeedNoCorrection) {

@@ -69,7 +69,10 @@ std::optional<std::vector<Case>> read_cases(const std::string& dir, std::string&
               ": a case needs string members name, input and hw";
       return std::nullopt;
     }
-    Case c{std::string(*str("name")), std::string(*str("input")), std::string(*str("hw"))};
+    Case c;
+    c.name = std::string(*str("name"));
+    c.input = std::string(*str("input"));
+    c.hw = std::string(*str("hw"));
     if (str("model")) c.model = std::string(*str("model"));
     if (const json::value* seed = o->if_contains("seed")) {
       if (!seed->is_int64() || seed->get_int64() < 0) {
