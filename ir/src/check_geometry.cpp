@@ -5,6 +5,7 @@
 #include <map>
 
 #include "gemini/ir/graph.h"
+#include "gemini/ir/layer_geometry.h"
 #include "gemini/ir/validator.h"
 
 namespace gemini::ir::checks {
@@ -13,6 +14,7 @@ namespace {
 struct SizeRule {
   bool weight = false;
   std::optional<std::int32_t> bitwidth, align;
+  std::int64_t operands = 1;  // an elementwise input holds one slab per operand
 };
 
 // G003 / G004 for one sized tensor.
@@ -29,7 +31,8 @@ void check_size(const Model& m, const HardwareConfig& hw, const Origin& o, const
   }
   if (box.rank != 4) return;  // unknown extents: no upper bound can be judged
   const std::int64_t align = rule.align.value_or(hw.l2.align_channels);
-  const std::int64_t aligned = aligned_bytes(box, align, bw);
+  const std::int64_t aligned =
+      aligned_bytes(box, align, bw) * std::max<std::int64_t>(1, rule.operands);
   const std::int64_t bn = rule.weight ? box.extent(0) * hw.l2.bn_bytes_per_channel : 0;
   if (size > aligned + bn)
     d.report(Check::size_excess, m.pointer(o, key),
@@ -126,7 +129,11 @@ void geometry(const Model& m, const TransferIndex& ix, const HardwareConfig& hw,
       for (const BufferEntry& b : w.buffer) {
         const bool wt = b.type == TensorType::weight;
         if (b.size)
-          check_size(m, hw, b.origin, "/size", *b.size, b.box, {wt, b.bitwidth, b.align}, d);
+          check_size(
+              m, hw, b.origin, "/size", *b.size, b.box,
+              {wt, b.bitwidth, b.align,
+               static_cast<std::int64_t>(std::max<std::size_t>(1, operand_producers(b).size()))},
+              d);
         for (const Source& s : b.source) {
           check_size(m, hw, s.origin, "/size", s.size, s.box, {wt, b.bitwidth, b.align}, d);
           if (const ProducerRef* p = single(s.transfer_id))
