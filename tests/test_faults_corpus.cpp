@@ -69,7 +69,9 @@ class Faults : public ::testing::Test {
   static sim::Report simulate(ir::Model m) {
     const ir::HardwareConfig& hw = test::set_polar();
     ir::Diagnostics d(50);
-    if (m.dialect == ir::Dialect::set) EXPECT_TRUE(ir::import_model(m, hw, {}, d));
+    if (m.dialect == ir::Dialect::set) {
+      EXPECT_TRUE(ir::import_model(m, hw, {}, d));
+    }
     const auto path = test::temp_path("fault.json");
     std::string err;
     EXPECT_TRUE(ir::write_full_file(m, path.string(), err)) << err;
@@ -105,7 +107,9 @@ class Faults : public ::testing::Test {
       }
     EXPECT_NE(first, nullptr) << "no layer mismatches";
     if (!first) return nullptr;
-    if (other.empty() || first->layer != other) EXPECT_EQ(first->layer, layer);
+    if (other.empty() || first->layer != other) {
+      EXPECT_EQ(first->layer, layer);
+    }
     EXPECT_TRUE(first->first.has_value());
     return first;
   }
@@ -189,7 +193,9 @@ TEST_F(Faults, AnotherIfmapTransferIdOfTheSameShape) {
           if (!valid(m)) continue;
           const sim::Report r = simulate(std::move(m));
           const sim::LayerCheck* l = expect_caught(r, layer);
-          if (l) EXPECT_EQ(l->first->workload_id, wid);
+          if (l) {
+            EXPECT_EQ(l->first->workload_id, wid);
+          }
           return;
         }
       }
@@ -362,7 +368,9 @@ TEST_F(Faults, L2TensorMovedOntoAnotherStillToBeRead) {
           // (loaded later) on the second operand: the elementwise layer or
           // the weights' layer computes wrong.
           const sim::LayerCheck* l = expect_caught(r, w.layer_name, n.layer_name);
-          if (l) EXPECT_EQ(l->first->where, "tile");
+          if (l) {
+            EXPECT_EQ(l->first->where, "tile");
+          }
           return;
         }
       }
