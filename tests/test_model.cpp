@@ -367,6 +367,30 @@ TEST(CpuKernels, ConvolutionEqualsThePerElementDefinition) {
   }
 }
 
+TEST(CpuKernels, ConvolutionIsExactAtTheFloatBoundary) {
+  // All inputs and weights -128: every product is 2^14, and a reduction of
+  // 1100 terms passes 2^24 (float32's exact integer range): the kernel's
+  // chunks of at most 1024 terms must keep the sum exact.
+  model::ConvParams p;
+  p.in_h = p.in_w = 2;
+  p.group_c = 1100;
+  p.group_k = 3;
+  const Box4 out = box({0, 0, 0, 0}, {0, 2, 1, 1});
+  const Box4 ib = box({0, 0, 0, 0}, {0, 1099, 1, 1});
+  const Box4 wb = box({0, 0, 0, 0}, {2, 1099, 0, 0});
+  std::vector<std::int8_t> in(static_cast<std::size_t>(ib.volume()), -128);
+  std::vector<std::int8_t> w(static_cast<std::size_t>(wb.volume()), -128);
+  w[5] = 127;  // one odd term, in the first chunk
+  std::vector<std::int32_t> acc(static_cast<std::size_t>(out.volume()));
+  model::conv_tile_cpu(p, {in.data(), ib}, {w.data(), wb}, out, acc.data());
+  EXPECT_EQ(acc[0], 1099 * 16384 + 127 * -128);
+  EXPECT_EQ(acc.back(), 1100 * 16384);
+  for (std::size_t i = 0; i < acc.size(); ++i)
+    EXPECT_EQ(acc[i], model::conv_element(p, {in.data(), ib}, {w.data(), wb}, 0,
+                                          static_cast<int>(i / 4), static_cast<int>(i / 2 % 2),
+                                          static_cast<int>(i % 2)));
+}
+
 TEST(CpuKernels, PoolingAddAndTransposeEqualTheirDefinitions) {
   std::mt19937 rng(5);
   model::PoolParams p;

@@ -9,9 +9,18 @@
 namespace gemini::model {
 namespace {
 
-using Matrix = Eigen::Matrix<std::int32_t, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+// The GEMM runs in float32: exact for integers up to 2^24 in magnitude. An
+// int8 x int8 product is at most 2^14 in magnitude, so a sum of at most
+// 1024 of them, and every partial sum on the way in whatever order the
+// GEMM adds them, is an integer of at most 2^24: exactly representable, so
+// every rounding is exact. The reduction is cut into chunks of at most
+// kExactTerms, each chunk's float result converted to int32 exactly and
+// the chunks added in int32. (Eigen's float GEMM is several times faster
+// than its int32 one on the same MACs.)
+using Matrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+constexpr std::int64_t kExactTerms = 1024;
 
-// About this many int32 patch values per block of output rows (4 MB).
+// About this many patch values per block of output rows (4 MB).
 constexpr std::int64_t kBlockValues = 1 << 20;
 
 struct WorkItem {
@@ -29,48 +38,66 @@ void conv_block(const ConvParams& p, const ConstTile& in, const ConstTile& w, co
   const std::int64_t P = (it.row1 - it.row0 + 1) * width;
   // Weights of the group's output channels: [nk x L], columns (c', r, s).
   wm.resize(nk, L);
-  for (std::int64_t k = 0; k < nk; ++k)
-    for (std::int32_t c = 0; c < p.group_c; ++c)
-      for (std::int32_t r = 0; r < p.kernel_r; ++r)
-        for (std::int32_t s = 0; s < p.kernel_s; ++s) {
-          const std::int64_t col = (std::int64_t{c} * p.kernel_r + r) * p.kernel_s + s;
-          const std::int32_t kk = static_cast<std::int32_t>(k0 + k);
-          wm(k, col) = p.per_sample ? w.at(it.n, kk, c, r * p.kernel_s + s) : w.at(kk, c, r, s);
-        }
+  for (std::int64_t k = 0; k < nk; ++k) {
+    const std::int32_t kk = static_cast<std::int32_t>(k0 + k);
+    float* row = wm.row(k).data();
+    if (p.per_sample) {
+      for (std::int32_t c = 0; c < p.group_c; ++c)
+        for (std::int32_t r = 0; r < p.kernel_r; ++r)
+          for (std::int32_t s = 0; s < p.kernel_s; ++s)
+            *row++ = static_cast<float>(w.at(it.n, kk, c, r * p.kernel_s + s));
+    } else {
+      // [K, C/G, R, S] is dense: the row is contiguous in the tile.
+      const std::int8_t* src = w.data + w.box.offset(kk, 0, 0, 0);
+      for (std::int64_t l = 0; l < L; ++l) row[l] = static_cast<float>(src[l]);
+    }
+  }
   // Patches: [L x P], a row per (c', r, s), a column per output position.
   patches.resize(L, P);
   for (std::int32_t c = 0; c < p.group_c; ++c) {
     const std::int32_t ci = it.g * p.group_c + c;
     for (std::int32_t r = 0; r < p.kernel_r; ++r)
       for (std::int32_t s = 0; s < p.kernel_s; ++s) {
-        std::int32_t* row = patches.row((std::int64_t{c} * p.kernel_r + r) * p.kernel_s + s).data();
+        float* row = patches.row((std::int64_t{c} * p.kernel_r + r) * p.kernel_s + s).data();
         for (std::int32_t oh = it.row0; oh <= it.row1; ++oh) {
           const std::int32_t ih = oh * p.stride_h - p.pad_t + r;
-          std::int32_t* dst = row + (oh - it.row0) * width;
+          float* dst = row + (oh - it.row0) * width;
           const bool row_in = ih >= 0 && ih < p.in_h && ih >= in.box.lo[2] && ih <= in.box.hi[2] &&
                               ci >= in.box.lo[1] && ci <= in.box.hi[1] && it.n >= in.box.lo[0] &&
                               it.n <= in.box.hi[0];
           if (!row_in) {
-            std::fill(dst, dst + width, 0);
+            std::fill(dst, dst + width, 0.0F);
             continue;
           }
           const std::int8_t* src = in.data + in.box.offset(it.n, ci, ih, in.box.lo[3]);
-          const std::int32_t wlo = std::max(0, in.box.lo[3]),
-                             whi = std::min(p.in_w - 1, in.box.hi[3]);
-          for (std::int32_t ow = ow0; ow <= ow1; ++ow) {
-            const std::int32_t iw = ow * p.stride_w - p.pad_l + s;
-            dst[ow - ow0] = (iw >= wlo && iw <= whi) ? src[iw - in.box.lo[3]] : 0;
+          const std::int32_t wlo = std::max(0, in.box.lo[3]), whi = std::min(p.in_w - 1, in.box.hi[3]);
+          if (p.stride_w == 1) {
+            // Columns [iw0, iw1] of the input row, zero outside.
+            for (std::int32_t ow = ow0; ow <= ow1; ++ow) {
+              const std::int32_t iw = ow - p.pad_l + s;
+              dst[ow - ow0] = (iw >= wlo && iw <= whi) ? static_cast<float>(src[iw - in.box.lo[3]]) : 0.0F;
+            }
+          } else {
+            for (std::int32_t ow = ow0; ow <= ow1; ++ow) {
+              const std::int32_t iw = ow * p.stride_w - p.pad_l + s;
+              dst[ow - ow0] = (iw >= wlo && iw <= whi) ? static_cast<float>(src[iw - in.box.lo[3]]) : 0.0F;
+            }
           }
         }
       }
   }
-  res.noalias() = wm * patches;
-  const std::int64_t hw = out.extent(2) * width;
-  for (std::int64_t k = 0; k < nk; ++k) {
-    std::int32_t* dst = acc + out.offset(it.n, k0 + k, it.row0, ow0);
-    const std::int32_t* src = res.row(k).data();
-    std::copy(src, src + P, dst);
-    (void)hw;
+  for (std::int64_t l0 = 0; l0 < L; l0 += kExactTerms) {
+    const std::int64_t n = std::min(kExactTerms, L - l0);
+    res.noalias() = wm.middleCols(l0, n) * patches.middleRows(l0, n);
+    for (std::int64_t k = 0; k < nk; ++k) {
+      std::int32_t* dst = acc + out.offset(it.n, k0 + static_cast<std::int32_t>(k), it.row0, ow0);
+      const float* src = res.row(k).data();
+      if (l0 == 0) {
+        for (std::int64_t j = 0; j < P; ++j) dst[j] = static_cast<std::int32_t>(src[j]);
+      } else {
+        for (std::int64_t j = 0; j < P; ++j) dst[j] += static_cast<std::int32_t>(src[j]);
+      }
+    }
   }
 }
 

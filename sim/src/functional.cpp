@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 
 #include "gemini/model/cpu_kernels.h"
 #include "gemini/model/layer_params.h"
@@ -192,7 +193,9 @@ std::int8_t* Functional::byte(Mem mem, std::int32_t core, std::int64_t addr, boo
 
 // Copies box `b` (inside p.layout, rows of W contiguous) between `p` and
 // the dense tile `dense`. L2 bytes wrap inside the ring region holding the
-// tensor's base address.
+// tensor's base address. Fast path: when the box's bytes lie in the memory
+// without wrapping, they are checked once and copied row by row, rows that
+// are contiguous in the layout merged into one.
 void Functional::copy_rows(const Place& p, const Box4& b, std::int8_t* dense, bool write) {
   if (b.empty()) return;
   ir::RingRegion ring{0, 0};
@@ -200,6 +203,41 @@ void Functional::copy_rows(const Place& p, const Box4& b, std::int8_t* dense, bo
     for (const ir::RingRegion& r : cores_[static_cast<std::size_t>(p.core)].ring)
       if (p.base >= r.begin && p.base < r.end) ring = r;
   }
+  const std::int64_t e1 = p.layout.extent(1), e2 = p.layout.extent(2), e3 = p.layout.extent(3);
+  const std::int64_t first = p.base + offset_of(p.layout, b.lo);
+  const std::int64_t last = p.base + offset_of(p.layout, b.hi);
+  bool ok0 = false, ok1 = false;
+  std::int8_t* m0 = byte(p.mem, p.core, first, ok0);
+  byte(p.mem, p.core, last, ok1);
+  const bool in_ring = ring.size() == 0 || (first >= ring.begin && last < ring.end);
+  if (ok0 && ok1 && in_ring) {
+    // Merge contiguous rows: a box as wide as its layout continues on the
+    // next row, one as tall continues in the next channel.
+    std::int64_t row = b.extent(3);
+    std::int64_t nh = b.extent(2), nc = b.extent(1);
+    if (row == e3) {
+      row *= nh;
+      nh = 1;
+      if (b.extent(2) == e2) {
+        row *= nc;
+        nc = 1;
+      }
+    }
+    std::int8_t* tile = dense;
+    for (std::int64_t n = 0; n < b.extent(0); ++n)
+      for (std::int64_t c = 0; c < nc; ++c)
+        for (std::int64_t h = 0; h < nh; ++h) {
+          std::int8_t* m = m0 + (n * e1 + c) * e2 * e3 + h * e3;
+          if (write) {
+            std::memcpy(m, tile, static_cast<std::size_t>(row));
+          } else {
+            std::memcpy(tile, m, static_cast<std::size_t>(row));
+          }
+          tile += row;
+        }
+    return;
+  }
+  // Byte by byte through the ring (a tensor that wraps), or out of bounds.
   const std::int64_t row = b.extent(3);
   std::int64_t k = 0;
   std::int32_t at[4];
@@ -217,9 +255,8 @@ void Functional::copy_rows(const Place& p, const Box4& b, std::int8_t* dense, bo
             a = ring.begin + ((a - ring.begin) % ring.size() + ring.size()) % ring.size();
             n = std::min(n, ring.end - a);
           }
-          bool ok = false;
+          bool ok = false, ok_end = false;
           std::int8_t* m = byte(p.mem, p.core, a, ok);
-          bool ok_end = false;
           byte(p.mem, p.core, a + n - 1, ok_end);
           if (!ok || !ok_end) return;  // callers checked the layout against the memory
           if (write) {
