@@ -10,6 +10,7 @@
 #include "gemini/assembler/text.h"
 #include "gemini/assembler/verifier.h"
 #include "pipeline.h"
+#include "semantics.h"
 
 namespace gemini::cli {
 namespace {
@@ -18,6 +19,7 @@ struct AsmOptions {
   std::string in, out, hw, dialect, file;
   bool no_verify = false;
   bool quiet = false;
+  SemanticsOptions semantics;
 };
 
 std::optional<std::vector<std::uint8_t>> read_bytes(const std::string& path) {
@@ -31,6 +33,11 @@ int run_asm(const AsmOptions& opt) {
   auto hw = load_hw(opt.hw);
   if (!hw) return kExitUnreadable;
   int status = kExitOk;
+  std::unique_ptr<Semantics> semantics;
+  if (!opt.semantics.model.empty()) {
+    semantics = load_semantics(opt.semantics, status);
+    if (!semantics) return status;
+  }
   // The output files are created while the input is validated, on the
   // core validation leaves idle (program_io.h says why that pays); if the
   // input turns out bad, they are removed again.
@@ -46,8 +53,8 @@ int run_asm(const AsmOptions& opt) {
         staged.emplace(std::move(*s));
     });
   };
-  auto lowered =
-      load_and_lower(opt.in, *hw, opt.dialect, "not assembled", status, nullptr, create_files);
+  auto lowered = load_and_lower(opt.in, *hw, opt.dialect, "not assembled", status, nullptr,
+                                create_files, semantics.get());
   if (creating.joinable()) creating.join();
   if (!lowered) return status;
   const assembler::Program* prog = &lowered->program;
@@ -140,6 +147,7 @@ Command add_asm(CLI::App& app) {
   add_hw_option(*a, opt->hw);
   add_dialect_option(*a, opt->dialect);
   a->add_flag("--no-verify", opt->no_verify, "skip the program verifier");
+  add_semantics_options(*a, opt->semantics, true);
   a->add_flag("-q,--quiet", opt->quiet, "print nothing on success");
   CLI::App* d = app.add_subcommand("disasm", "Print a core program binary as text.");
   d->add_option("file", opt->file, "core_<id>.bin")->required();

@@ -313,6 +313,35 @@ bool StagedProgram::write(const Program& p, std::string& error) {
   j.value(p.dram_bytes);
   j.key("instruction_bytes");
   j.value(static_cast<std::int64_t>(kInstrBytes));
+  // The layer geometry's provenance: exact (a model) or inferred from the IR.
+  j.key("exact_geometry");
+  j.value(p.exact_geometry);
+  // The data segment: the DRAM tensors the DMAs address (docs/isa.md).
+  j.key("dram_tensors");
+  j.begin_array();
+  for (const DramRegion& g : p.dram_regions) {
+    j.begin_object();
+    j.key("name");
+    j.value(std::string_view(g.name));
+    j.key("kind");
+    j.value(std::string_view(to_string(g.kind)));
+    j.key("layer");
+    j.value(std::string_view(g.layer));
+    if (g.tensor_id >= 0) {
+      j.key("tensor_id");
+      j.value(g.tensor_id);
+    }
+    j.key("base");
+    j.value(g.base);
+    j.key("bytes");
+    j.value(g.bytes);
+    j.key("shape");
+    j.begin_array();
+    for (int d = 0; d < 4; ++d) j.value(g.layout.hi[d] - g.layout.lo[d] + 1);
+    j.end_array();
+    j.end_object();
+  }
+  j.end_array();
   j.key("cores");
   j.begin_array();
   for (std::size_t i = 0; i < p.cores.size(); ++i) {
@@ -324,6 +353,15 @@ bool StagedProgram::write(const Program& p, std::string& error) {
     j.value(stem_of(c.program.core_id) + ".bin");
     j.key("instructions");
     j.value(static_cast<std::int64_t>(c.program.instrs.size()));
+    j.key("l2_ring");
+    j.begin_array();
+    for (const ir::RingRegion& r : c.ring) {
+      j.begin_array();
+      j.value(r.begin);
+      j.value(r.end);
+      j.end_array();
+    }
+    j.end_array();
     j.key("per_opcode");
     j.begin_object();
     for (const auto& [k, v] : files[i].per_op) {
