@@ -111,6 +111,9 @@ class Faults : public ::testing::Test {
       EXPECT_EQ(first->layer, layer);
     }
     EXPECT_TRUE(first->first.has_value());
+    // The report names where wrong values start: that layer.
+    EXPECT_NE(std::find(r.functional.origins.begin(), r.functional.origins.end(), first->layer),
+              r.functional.origins.end());
     return first;
   }
 

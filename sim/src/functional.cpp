@@ -724,7 +724,17 @@ FunctionalReport Functional::finish() {
   out.enabled = true;
   out.seed = ref_.seed;
   out.model = net_.path;
-  for (std::int32_t i : net_.order) out.layers.push_back(checks_[static_cast<std::size_t>(i)]);
+  for (std::int32_t i : net_.order) {
+    const LayerCheck& l = checks_[static_cast<std::size_t>(i)];
+    out.layers.push_back(l);
+    if (l.mismatches() == 0) continue;
+    bool inputs_ok = true;
+    const model::Op& op = net_.ops[static_cast<std::size_t>(i)];
+    for (const auto* parts : {&op.inputs, &op.weights})
+      for (const model::InputPart& p : *parts)
+        if (!p.external && checks_[static_cast<std::size_t>(p.producer)].mismatches() > 0) inputs_ok = false;
+    if (inputs_ok) out.origins.push_back(l.layer);
+  }
   out.faults = faults_;
   out.fault_count = fault_count_;
   out.bytes_moved = bytes_;

@@ -65,6 +65,9 @@ void print_functional(std::ostream& os, const FunctionalReport& f) {
   if (f.fault_count > static_cast<std::int64_t>(f.faults.size()))
     os << fmt("... %" PRId64 " more faults\n",
               f.fault_count - static_cast<std::int64_t>(f.faults.size()));
+  for (const std::string& o : f.origins)
+    os << "wrong values start at layer " << o
+       << " (every layer it reads matched the reference): look at its workloads\n";
   os << (f.passed() ? "functional: PASS (bit-exact)\n" : "functional: FAIL\n");
 }
 
@@ -302,6 +305,10 @@ void write_report_json(std::ostream& os, const Report& r, bool host) {
       }
       w.end_object();
     }
+    w.end_array();
+    w.key("origins");
+    w.begin_array();
+    for (const std::string& o : f.origins) w.value(std::string_view(o));
     w.end_array();
     w.key("fault_list");
     w.begin_array();

@@ -102,6 +102,9 @@ struct FunctionalReport {
   std::int64_t fault_count = 0;
   std::int64_t bytes_moved = 0;  // by DMAs, sends and WL0 loads, functionally
   std::int64_t macs = 0;         // multiply-accumulates computed by the PEs
+  // Where wrong values start: layers with mismatches all of whose inputs
+  // (and weights from other layers) matched the reference.
+  std::vector<std::string> origins;
   // Corrections of known IR quirks from the model (Q1-Q4): count per quirk.
   std::vector<std::pair<std::string, std::int64_t>> quirks;
   std::int64_t mismatches() const;
