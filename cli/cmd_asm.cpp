@@ -54,7 +54,7 @@ int run_asm(const AsmOptions& opt) {
     });
   };
   auto lowered = load_and_lower(opt.in, *hw, opt.dialect, "not assembled", status, nullptr,
-                                create_files, semantics.get());
+                                create_files, semantics.get(), opt.quiet);
   if (creating.joinable()) creating.join();
   if (!lowered) return status;
   const assembler::Program* prog = &lowered->program;

@@ -74,7 +74,7 @@ std::optional<Lowered> load_and_lower(const std::string& in, const ir::HardwareC
                                       const std::string& dialect, const char* verb, int& status,
                                       StatusLine* status_line,
                                       const std::function<void(const ir::Model&)>& on_loaded,
-                                      const model::LayerSemantics* semantics) {
+                                      const model::LayerSemantics* semantics, bool quiet) {
   ir::Diagnostics diags(100);
   ir::LoadOptions lo;
   lo.dialect = parse_dialect(dialect);
@@ -113,6 +113,12 @@ std::optional<Lowered> load_and_lower(const std::string& in, const ir::HardwareC
     case Failed::none:
       break;
   }
+  // The quirks corrected from the model: one warning each (M009), as
+  // `validate --model` prints them.
+  if (semantics && !quiet)
+    for (const auto& [quirk, n] : semantics->quirks.named())
+      std::cerr << in << ": M009: warning: " << quirk << ": corrected " << n
+                << " time(s) from the model (gemini validate --model says where)\n";
   status = kExitOk;
   return Lowered{std::move(f.model), std::move(*f.program), std::move(f.scratch)};
 }

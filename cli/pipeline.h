@@ -62,12 +62,14 @@ void keep_until_exit(Lowered&& l);
 // `verb` names the refusal ("not assembled", "not simulated"); `on_loaded`
 // is assemble_file's.
 // With `semantics` (--model), the file is checked and corrected against the
-// layer semantics and lowered with their exact geometry.
+// layer semantics and lowered with their exact geometry; the corrections
+// are printed as M009 warnings unless `quiet`.
 
 std::optional<Lowered> load_and_lower(const std::string& in, const ir::HardwareConfig& hw,
                                       const std::string& dialect, const char* verb, int& status,
                                       StatusLine* status_line = nullptr,
                                       const std::function<void(const ir::Model&)>& on_loaded = {},
-                                      const model::LayerSemantics* semantics = nullptr);
+                                      const model::LayerSemantics* semantics = nullptr,
+                                      bool quiet = false);
 
 }  // namespace gemini::cli

@@ -423,11 +423,12 @@ TEST(SimCli, NumericMutationsNeverCrashOrHang) {
   EXPECT_GT(simulated, 0) << "no mutant was valid: the test exercises only the validator";
 }
 
-TEST(GoldenCli, CheckPassesOnTheShippedReportsAndFailsOnAChangedOne) {
-  const fs::path dir = test::temp_path("golden_copy");
+// A copy of golden/ in a temporary directory whose cases point back at the
+// repository's inputs (corpus cases then resolve nowhere and are skipped).
+fs::path golden_copy(const std::string& name) {
+  const fs::path dir = test::temp_path(name);
   fs::create_directories(dir / "reports");
   const fs::path src = fs::path(GEMINI_SOURCE_DIR) / "golden";
-  // The copy's cases point back at the repository's inputs.
   const std::string text0 = test::read_file(src / "cases.json");
   std::string cases;
   const std::string root = "\"" + (src / "..").string() + "/";
@@ -440,9 +441,14 @@ TEST(GoldenCli, CheckPassesOnTheShippedReportsAndFailsOnAChangedOne) {
     cases += text0.substr(at, next - at) + root;
     next += 4;
   }
-  test::write_temp("golden_copy/cases.json", cases);
+  test::write_temp(name + "/cases.json", cases);
   for (const auto& e : fs::directory_iterator(src / "reports"))
     fs::copy_file(e.path(), dir / "reports" / e.path().filename());
+  return dir;
+}
+
+TEST(GoldenCli, CheckPassesOnTheShippedReportsAndFailsOnAChangedOne) {
+  const fs::path dir = golden_copy("golden_copy");
   CliRun good = gemini("golden check --dir " + dir.string());
   EXPECT_EQ(good.status, 0) << good.out;
   EXPECT_NE(good.out.find("ok   spec_minimal\n"), std::string::npos) << good.out;
@@ -461,6 +467,33 @@ TEST(GoldenCli, CheckPassesOnTheShippedReportsAndFailsOnAChangedOne) {
   EXPECT_EQ(upd.status, 0) << upd.out;
   EXPECT_NE(upd.out.find("wrote spec_minimal"), std::string::npos) << upd.out;
   EXPECT_EQ(gemini("golden check --dir " + dir.string()).status, 0);
+}
+
+TEST(GoldenCli, CheckFailsOnANumericDifference) {
+  // A functional case pins the numbers: a digest that differs, or the same
+  // case under another seed, fails the check; update rewrites it.
+  const fs::path dir = golden_copy("golden_numeric");
+  const fs::path one = dir / "reports" / "set_minimal_functional.json";
+  std::string text = test::read_file(one);
+  const std::size_t at = text.find("\"reference_crc32\" : \"") + 21;
+  ASSERT_NE(at, std::string::npos + 21);
+  text[at] = text[at] == '0' ? '1' : '0';
+  test::write_temp("golden_numeric/reports/set_minimal_functional.json", text);
+  CliRun bad = gemini("golden check --dir " + dir.string());
+  EXPECT_EQ(bad.status, 1) << bad.out;
+  EXPECT_NE(bad.out.find("FAIL set_minimal_functional: "), std::string::npos) << bad.out;
+  EXPECT_NE(bad.out.find("reference_crc32"), std::string::npos) << bad.out;
+  EXPECT_EQ(gemini("golden update --dir " + dir.string()).status, 0);
+  EXPECT_EQ(gemini("golden check --dir " + dir.string()).status, 0);
+  // Another seed: other inputs and weights, other digests.
+  std::string cases = test::read_file(dir / "cases.json");
+  const std::size_t seed = cases.find("\"seed\": 1");
+  ASSERT_NE(seed, std::string::npos);
+  cases.replace(seed, 9, "\"seed\": 2");
+  test::write_temp("golden_numeric/cases.json", cases);
+  CliRun reseeded = gemini("golden check --dir " + dir.string());
+  EXPECT_EQ(reseeded.status, 1) << reseeded.out;
+  EXPECT_NE(reseeded.out.find("FAIL set_minimal_functional: "), std::string::npos) << reseeded.out;
 }
 
 }  // namespace
