@@ -48,9 +48,8 @@ int run_sim(const SimCliOptions& opt) {
     semantics = load_semantics(opt.semantics, status);
     if (!semantics) return status;
   }
-  auto lowered =
-      load_and_lower(opt.in, *hw, opt.dialect, "not simulated", status, &line, {}, semantics.get(),
-                     opt.quiet);
+  auto lowered = load_and_lower(opt.in, *hw, opt.dialect, "not simulated", status, &line, {},
+                                semantics.get(), opt.quiet);
   if (!lowered) return status;
   sim::SimOptions so;
   so.input_name = opt.in;

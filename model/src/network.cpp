@@ -38,6 +38,9 @@ std::int64_t Op::input_channel_hi(std::int64_t k1) const {
 
 namespace {
 
+// The largest tensor the reference computes (2 GiB of int8).
+constexpr std::int64_t kMaxTensorElements = std::int64_t{1} << 31;
+
 std::string escape(std::string_view token) {
   std::string s;
   for (char c : token) {
@@ -164,11 +167,18 @@ class Loader {
     }
     // [C,H,W] and shorter shapes are [N,C,H,W] with leading ones.
     while (t.shape.size() < 4) t.shape.insert(t.shape.begin(), 1);
-    for (std::int64_t x : t.shape)
+    std::int64_t volume = 1;
+    for (std::int64_t x : t.shape) {
       if (x <= 0 || x > 65535) {
         error(at + "/Shape", "every dimension must be in [1, 65535]");
         return false;
       }
+      volume *= x;
+      if (volume > kMaxTensorElements) {
+        error(at + "/Shape", "a tensor of more than 2^31 elements is more than gemini computes");
+        return false;
+      }
+    }
     return true;
   }
 

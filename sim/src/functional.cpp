@@ -197,7 +197,7 @@ std::int8_t* Functional::byte(Mem mem, std::int32_t core, std::int64_t addr, boo
 // without wrapping, they are checked once and copied row by row, rows that
 // are contiguous in the layout merged into one.
 void Functional::copy_rows(const Place& p, const Box4& b, std::int8_t* dense, bool write) {
-  if (b.empty()) return;
+  if (b.empty() || !fits(p)) return;
   ir::RingRegion ring{0, 0};
   if (p.mem == Mem::l2) {
     for (const ir::RingRegion& r : cores_[static_cast<std::size_t>(p.core)].ring)
@@ -273,6 +273,7 @@ void Functional::copy_rows(const Place& p, const Box4& b, std::int8_t* dense, bo
 
 void Functional::gather_part(const Place& p, const Box4& want, std::vector<std::int8_t>& out) {
   out.assign(static_cast<std::size_t>(want.volume()), 0);
+  if (!fits(p)) return;
   const Box4 have = model::intersect(want, p.layout);
   if (have.empty()) return;
   if (!(have.lo[0] == want.lo[0] && have.hi[0] == want.hi[0] && have.lo[1] == want.lo[1] &&
@@ -291,6 +292,21 @@ void Functional::gather_part(const Place& p, const Box4& want, std::vector<std::
     return;
   }
   gather(p, want, out.data());
+}
+
+bool Functional::fits(const Place& p) const {
+  // A tensor is never larger than its memory (and no extent product
+  // overflows on the way: each is at most 65536).
+  const std::int64_t cap = p.mem == Mem::dram ? static_cast<std::int64_t>(dram_.size())
+                           : p.mem == Mem::l2 ? static_cast<std::int64_t>(program_.l2_bytes)
+                                              : static_cast<std::int64_t>(program_.wl0_bytes);
+  std::int64_t v = 1;
+  for (int d = 0; d < 4; ++d) {
+    if (p.layout.hi[d] < p.layout.lo[d]) return false;
+    v *= p.layout.extent(d);
+    if (v > cap) return false;
+  }
+  return true;
 }
 
 Functional::View Functional::take_view(std::int32_t core, std::uint8_t queue, std::uint32_t instr) {
@@ -440,6 +456,11 @@ void Functional::start_move(std::int32_t core, std::uint32_t i) {
       break;
     }
   }
+  if (!fits(src) || !fits(dst)) {
+    fault(core, i, "addresses a tensor larger than its memory");
+    f.active = false;
+    return;
+  }
   // What moves must lie inside both tensors; the rest is a fault and stays.
   const Box4 to_dst = shifted(moved, v.shift);
   if (!src.layout.contains(moved))
@@ -473,6 +494,11 @@ void Functional::start_pe(std::int32_t core, std::uint32_t i) {
   const model::ConvParams& p = c.pe;
   const Box4 out = box4(in.box_at(s.pr_obox));
   if (out.empty()) return fault(core, i, "computes an empty box");
+  // A tile, its input and its weights live in L2 (or WL0): none is larger.
+  const std::int64_t cap = program_.l2_bytes;
+  if (out.volume() > cap || model::conv_input_box(p, out).volume() > cap ||
+      model::conv_weight_box(p, out).volume() > cap)
+    return fault(core, i, "computes a tile larger than L2");
   // The input tile the outputs read (the halo rule), from the ifmap tensor.
   const Place ifmap{Mem::l2, core, in.scalar(s.pr_ifmap), box4(in.box_at(s.pr_ibox))};
   const Box4 need = model::conv_input_box(p, out);
@@ -532,6 +558,9 @@ void Functional::start_vp(std::int32_t core, std::uint32_t i) {
   if (!v.valid) return;
   const Box4 out = box4(in.box_at(s.vp_obox));
   const auto op = static_cast<assembler::VpOp>(in.scalar(s.vp_op));
+  if (out.empty() || out.volume() > program_.l2_bytes ||
+      model::pool_input_box(c.vp, out).volume() > program_.l2_bytes)
+    return fault(core, i, "computes a tile larger than L2 (or an empty one)");
   const Place in0{Mem::l2, core, in.scalar(s.vp_in0), box4(in.box_at(s.vp_ibox))};
   const std::size_t n = static_cast<std::size_t>(out.volume());
   f.data.resize(n);
@@ -732,7 +761,8 @@ FunctionalReport Functional::finish() {
     const model::Op& op = net_.ops[static_cast<std::size_t>(i)];
     for (const auto* parts : {&op.inputs, &op.weights})
       for (const model::InputPart& p : *parts)
-        if (!p.external && checks_[static_cast<std::size_t>(p.producer)].mismatches() > 0) inputs_ok = false;
+        if (!p.external && checks_[static_cast<std::size_t>(p.producer)].mismatches() > 0)
+          inputs_ok = false;
     if (inputs_ok) out.origins.push_back(l.layer);
   }
   out.faults = faults_;

@@ -98,6 +98,8 @@ class Functional {
   };
 
   std::int8_t* byte(Mem mem, std::int32_t core, std::int64_t addr, bool& ok);
+  // Whether p's layout fits its memory (else its copies are faults).
+  bool fits(const Place& p) const;
   void copy_rows(const Place& p, const model::Box4& b, std::int8_t* dense, bool write);
   void gather(const Place& p, const model::Box4& b, std::int8_t* out) {
     copy_rows(p, b, out, false);
