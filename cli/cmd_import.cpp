@@ -41,13 +41,8 @@ int run(const ImportOptions& opt) {
   if (!opt.model.empty()) {
     // The layer semantics first: the corrected schedule is what gets
     // allocated and written (weight tensors a quirk left out included).
-    ir::Diagnostics md(100);
-    auto net = model::load_network(opt.model, md);
-    if (!net) {
-      print_diagnostics(std::cerr, opt.model, md, 20);
-      std::cerr << opt.model << ": the model file is invalid\n";
-      return kExitInvalid;
-    }
+    auto net = load_model_file(opt.model);
+    if (!net) return kExitInvalid;
     ir::Diagnostics sd(100);
     const model::QuirkCounts q = model::correct_quirks(f.load.model, *net, sd);
     model::check_semantics(f.load.model, *net, sd);

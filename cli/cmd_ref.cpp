@@ -21,13 +21,8 @@ struct RefOptions {
 };
 
 int run_ref(const RefOptions& opt) {
-  ir::Diagnostics d(100);
-  auto net = model::load_network(opt.model, d);
-  if (!net) {
-    print_diagnostics(std::cerr, opt.model, d, 20);
-    std::cerr << opt.model << ": not computed: the model file is invalid\n";
-    return kExitInvalid;
-  }
+  auto net = load_model_file(opt.model);
+  if (!net) return kExitInvalid;
   const auto t0 = std::chrono::steady_clock::now();
   const model::Reference r = model::compute_reference(*net, opt.seed, opt.threads);
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -42,15 +42,7 @@ int run(const ValidateOptions& opt) {
   if (!hw) return kExitUnreadable;
   int status = kExitOk;
   std::optional<model::Network> net;
-  if (!opt.model.empty()) {
-    ir::Diagnostics md(100);
-    net = model::load_network(opt.model, md);
-    if (!net) {
-      print_diagnostics(std::cerr, opt.model, md, 20);
-      std::cerr << opt.model << ": the model file is invalid\n";
-      return kExitInvalid;
-    }
-  }
+  if (!opt.model.empty() && !(net = load_model_file(opt.model))) return kExitInvalid;
   boost::json::array files;
   for (const std::string& file : opt.files) {
     ir::Diagnostics diags(opt.max_errors);

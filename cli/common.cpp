@@ -47,4 +47,14 @@ void print_diagnostics(std::ostream& os, const std::string& file, const ir::Diag
        << " more not shown (--max-errors)\n";
 }
 
+std::optional<model::Network> load_model_file(const std::string& path) {
+  ir::Diagnostics d(100);
+  auto net = model::load_network(path, d);
+  if (!net) {
+    print_diagnostics(std::cerr, path, d, 20);
+    std::cerr << path << ": the model file is invalid\n";
+  }
+  return net;
+}
+
 }  // namespace gemini::cli

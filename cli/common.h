@@ -9,6 +9,7 @@
 #include "gemini/ir/diagnostics.h"
 #include "gemini/ir/hw_config.h"
 #include "gemini/ir/model.h"
+#include "gemini/model/network.h"
 
 namespace CLI {
 class App;
@@ -27,6 +28,10 @@ void add_dialect_option(CLI::App& cmd, std::string& dialect);
 void add_hw_option(CLI::App& cmd, std::string& hw);
 // Loads --hw or the built-in defaults; prints errors and returns nullopt.
 std::optional<ir::HardwareConfig> load_hw(const std::string& path);
+
+// Loads a layer-semantics model file (--model); prints what is wrong and
+// returns nullopt when it does not load.
+std::optional<model::Network> load_model_file(const std::string& path);
 
 // "file:pointer: CODE: severity: message" lines, at most `limit`.
 void print_diagnostics(std::ostream& os, const std::string& file, const ir::Diagnostics& d,

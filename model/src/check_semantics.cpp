@@ -8,20 +8,7 @@
 namespace gemini::model {
 namespace {
 
-std::string show(const ir::Box& b) {
-  std::string s(1, '[');
-  for (int d = 0; d < 4; ++d) {
-    if (d > 0) s += ',';
-    s += std::to_string(b.lo[d]);
-  }
-  s += "]-[";
-  for (int d = 0; d < 4; ++d) {
-    if (d > 0) s += ',';
-    s += std::to_string(b.hi[d]);
-  }
-  s += ']';
-  return s;
-}
+std::string show(const ir::Box& b) { return ir::to_string(b); }
 
 const char* dim_name(int d) {
   static const char* names[] = {"N", "C", "H", "W"};

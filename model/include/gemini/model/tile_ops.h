@@ -87,20 +87,26 @@ struct ConvParams {
 
 // The input box (layer input coordinates) the outputs in `out` read: the
 // halo rule, clipped to the input (what must be present, padding aside).
+// The halo rule of a sliding window, for one spatial dimension: output
+// cells [o0, o1] read input cells [o0*stride - pad, o1*stride - pad + k - 1]
+// clipped to [0, extent).
+GEMINI_HD inline void window_range(std::int32_t o0, std::int32_t o1, std::int32_t stride,
+                                   std::int32_t pad, std::int32_t k, std::int32_t extent,
+                                   std::int32_t& lo, std::int32_t& hi) {
+  lo = o0 * stride - pad;
+  hi = o1 * stride - pad + k - 1;
+  lo = lo < 0 ? 0 : lo;
+  hi = hi > extent - 1 ? extent - 1 : hi;
+}
+
 GEMINI_HD inline Box4 conv_input_box(const ConvParams& p, const Box4& out) {
   Box4 b;
   b.lo[0] = out.lo[0];
   b.hi[0] = out.hi[0];
   b.lo[1] = out.lo[1] / p.group_k * p.group_c;
   b.hi[1] = (out.hi[1] / p.group_k + 1) * p.group_c - 1;
-  const std::int32_t h0 = out.lo[2] * p.stride_h - p.pad_t;
-  const std::int32_t h1 = out.hi[2] * p.stride_h - p.pad_t + p.kernel_r - 1;
-  const std::int32_t w0 = out.lo[3] * p.stride_w - p.pad_l;
-  const std::int32_t w1 = out.hi[3] * p.stride_w - p.pad_l + p.kernel_s - 1;
-  b.lo[2] = h0 < 0 ? 0 : h0;
-  b.hi[2] = h1 > p.in_h - 1 ? p.in_h - 1 : h1;
-  b.lo[3] = w0 < 0 ? 0 : w0;
-  b.hi[3] = w1 > p.in_w - 1 ? p.in_w - 1 : w1;
+  window_range(out.lo[2], out.hi[2], p.stride_h, p.pad_t, p.kernel_r, p.in_h, b.lo[2], b.hi[2]);
+  window_range(out.lo[3], out.hi[3], p.stride_w, p.pad_l, p.kernel_s, p.in_w, b.lo[3], b.hi[3]);
   return b;
 }
 
@@ -167,14 +173,8 @@ struct PoolParams {
 
 GEMINI_HD inline Box4 pool_input_box(const PoolParams& p, const Box4& out) {
   Box4 b = out;
-  const std::int32_t h0 = out.lo[2] * p.stride_h - p.pad_t;
-  const std::int32_t h1 = out.hi[2] * p.stride_h - p.pad_t + p.kernel_r - 1;
-  const std::int32_t w0 = out.lo[3] * p.stride_w - p.pad_l;
-  const std::int32_t w1 = out.hi[3] * p.stride_w - p.pad_l + p.kernel_s - 1;
-  b.lo[2] = h0 < 0 ? 0 : h0;
-  b.hi[2] = h1 > p.in_h - 1 ? p.in_h - 1 : h1;
-  b.lo[3] = w0 < 0 ? 0 : w0;
-  b.hi[3] = w1 > p.in_w - 1 ? p.in_w - 1 : w1;
+  window_range(out.lo[2], out.hi[2], p.stride_h, p.pad_t, p.kernel_r, p.in_h, b.lo[2], b.hi[2]);
+  window_range(out.lo[3], out.hi[3], p.stride_w, p.pad_l, p.kernel_s, p.in_w, b.lo[3], b.hi[3]);
   return b;
 }
 
