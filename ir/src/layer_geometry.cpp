@@ -49,6 +49,7 @@ std::vector<std::string> operand_producers(const BufferEntry& e) {
       overlap |= a->second.first <= b->second.second && b->second.first <= a->second.second;
   if (!overlap) return {};
   std::vector<std::string> out;
+  out.reserve(range.size());
   for (const auto& kv : range) out.push_back(kv.first);
   return out;
 }

@@ -194,7 +194,8 @@ class Checker {
                       "," + std::to_string(op.weight_shape[1] - 1) + "]");
       return;
     }
-    const int kd = b.rank == 1 ? 0 : 0;  // K is the first dimension either way
+    // Constant weights: K is the first dimension (a scalar range or [K,C,R,S]).
+    const int kd = 0;
     if (b.lo[kd] != w.workload.lo[1] || b.hi[kd] != w.workload.hi[1])
       d_.report(ir::Check::weight_mismatch, m_.pointer(w.weight->origin),
                 op.name + ": ofmap channels [" + std::to_string(w.workload.lo[1]) + ", " +

@@ -16,10 +16,11 @@ std::int32_t calibrated_shift(const std::int32_t* sums, std::int64_t n) {
   U128 sq = 0;
   for (std::int64_t i = 0; i < n; ++i) {
     const std::int64_t v = sums[i];
-    sq += static_cast<U128>(static_cast<std::uint64_t>(v * v));
+    const auto a = static_cast<std::uint64_t>(v < 0 ? -v : v);  // |int32| fits
+    sq += static_cast<U128>(a) * a;
   }
-  const auto t2 = static_cast<U128>(kTargetStd * kTargetStd);
-  U128 bound = t2 * static_cast<U128>(n) * 4;
+  const U128 t = kTargetStd;
+  U128 bound = t * t * static_cast<U128>(n) * 4;
   std::int32_t s = 0;
   while (s < 31 && sq >= bound) {
     bound *= 4;

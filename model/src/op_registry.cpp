@@ -379,7 +379,7 @@ ir::Box required_ifmap_box(const Op& op, const ir::Box& o) {
     b.hi[d] = static_cast<std::int32_t>(in[d] - 1);
   };
   auto window = [&](int d) {
-    const int axis = d - 2;
+    const auto axis = static_cast<std::size_t>(d - 2);
     const std::int64_t s = op.stride[axis], pad = op.pad[axis * 2], k = op.kernel[axis];
     b.lo[d] = static_cast<std::int32_t>(std::max<std::int64_t>(0, o.lo[d] * s - pad));
     b.hi[d] =

@@ -647,7 +647,8 @@ void Functional::compare_tile(std::int32_t core, const InFlight& f) {
       for (std::int32_t h = f.out.lo[2]; h <= f.out.hi[2]; ++h) {
         const std::int8_t* ref = want.data.data() + whole.offset(n, c, h, f.out.lo[3]);
         for (std::int32_t w = f.out.lo[3]; w <= f.out.hi[3]; ++w, ++k) {
-          const std::int32_t got = f.data[static_cast<std::size_t>(k)], exp = ref[w - f.out.lo[3]];
+          const auto got = static_cast<std::int32_t>(f.data[static_cast<std::size_t>(k)]);
+          const auto exp = static_cast<std::int32_t>(ref[w - f.out.lo[3]]);
           if (got == exp) continue;
           ++lc.tile_mismatches;
           lc.max_abs_diff = std::max(lc.max_abs_diff, std::abs(got - exp));
@@ -725,8 +726,8 @@ FunctionalReport Functional::finish() {
               if (seen[at]) continue;
               seen[at] = true;
               ++lc.dram_elements;
-              const std::int32_t got = dram_[static_cast<std::size_t>(g.base) + at],
-                                 exp = want.data[at];
+              const auto got = static_cast<std::int32_t>(dram_[static_cast<std::size_t>(g.base) + at]);
+              const auto exp = static_cast<std::int32_t>(want.data[at]);
               if (got == exp) continue;
               ++lc.dram_mismatches;
               lc.max_abs_diff = std::max(lc.max_abs_diff, std::abs(got - exp));
