@@ -35,10 +35,34 @@ std::string producer_name(const TransferIndex& ix, const ProducerRef& p) {
          m.pointer(ix.ofmap(p).origin) + ")";
 }
 
+// Whether the tensor that carries `t` into core c's workload `wi` is
+// resident since an earlier workload of the core that the producer lists
+// loaded it: every snapshot from that one to this one holds the same
+// tensor (the scheduler lists only the first consumer of a weight that
+// stays in L2 across workloads).
+bool resident(const Core& c, std::size_t wi, TransferId t, const std::vector<Endpoint>& dests) {
+  auto holding = [&](const Workload& w, const BufferEntry* like) -> const BufferEntry* {
+    for (const BufferEntry& b : w.buffer)
+      if (like ? same_tensor_identity(b, *like)
+               : std::find(b.transfer_id.begin(), b.transfer_id.end(), t) != b.transfer_id.end())
+        return &b;
+    return nullptr;
+  };
+  const BufferEntry* tensor = holding(c.workloads[wi], nullptr);
+  if (!tensor) return false;
+  for (std::size_t k = wi; k-- > 0;) {
+    if (!holding(c.workloads[k], tensor)) return false;  // dropped in between
+    if (lists(dests, c.core_id, c.workloads[k].workload_id)) return true;
+  }
+  return false;
+}
+
 // A workload consumes `t` (through its ifmap or weight): the transfer must have
-// exactly one producer, and that producer must list this workload.
-void check_consumed(const Model& m, const TransferIndex& ix, const Core& c, const Workload& w,
+// exactly one producer, and that producer must list this workload (or an
+// earlier workload of the core whose tensor it still holds).
+void check_consumed(const Model& m, const TransferIndex& ix, const Core& c, std::size_t wi,
                     TransferId t, const Origin& list, std::size_t pos, Diagnostics& d) {
+  const Workload& w = c.workloads[wi];
   // The pointer is formatted only when something is reported.
   auto where = [&] { return m.pointer(list, "/transfer_id/" + std::to_string(pos)); };
   const auto* ps = ix.producers(t);
@@ -52,7 +76,7 @@ void check_consumed(const Model& m, const TransferIndex& ix, const Core& c, cons
   const ProducerRef& p = ps->front();
   const std::vector<Endpoint>& dests =
       p.from_dram ? m.dram_out[p.dram_index].destination : ix.ofmap(p).destination;
-  if (!lists(dests, c.core_id, w.workload_id))
+  if (!lists(dests, c.core_id, w.workload_id) && !resident(c, wi, t, dests))
     d.report(Check::producer_omits_consumer, where(),
              "transfer " + std::to_string(t) + " is consumed by " + who(c.core_id, w.workload_id) +
                  " but its producer, " + producer_name(ix, p) +
@@ -97,13 +121,14 @@ void cross_references(const Model& m, const TransferIndex& ix, Diagnostics& d) {
 
   // Consumers: workload ifmaps and weights.
   for (const Core& c : m.cores) {
-    for (const Workload& w : c.workloads) {
+    for (std::size_t wi = 0; wi < c.workloads.size(); ++wi) {
+      const Workload& w = c.workloads[wi];
       for (const Ifmap& f : w.ifmap)
         for (std::size_t i = 0; i < f.transfer_id.size(); ++i)
-          check_consumed(m, ix, c, w, f.transfer_id[i], f.origin, i, d);
+          check_consumed(m, ix, c, wi, f.transfer_id[i], f.origin, i, d);
       if (w.weight)
         for (std::size_t i = 0; i < w.weight->transfer_id.size(); ++i)
-          check_consumed(m, ix, c, w, w.weight->transfer_id[i], w.weight->origin, i, d);
+          check_consumed(m, ix, c, wi, w.weight->transfer_id[i], w.weight->origin, i, d);
     }
   }
 
