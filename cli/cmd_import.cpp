@@ -34,7 +34,7 @@ int run(const ImportOptions& opt) {
   lo.dialect = parse_dialect(opt.dialect);
   ir::CheckedFile f = ir::load_and_validate(opt.in, lo, *hw, diags);
   if (f.load.status != ir::LoadStatus::ok || diags.errors() > 0) {
-    print_diagnostics(std::cerr, opt.in, diags, 20);
+    print_diagnostics(std::cerr, opt.in, diags, 20, 0);
     std::cerr << opt.in << ": not imported: the input is invalid (gemini validate lists all)\n";
     return f.load.status == ir::LoadStatus::unreadable ? kExitUnreadable : kExitInvalid;
   }
@@ -47,7 +47,7 @@ int run(const ImportOptions& opt) {
     const model::QuirkCounts q = model::correct_quirks(f.load.model, *net, sd);
     model::check_semantics(f.load.model, *net, sd);
     if (q.structure_changed && sd.errors() == 0) ir::validate(f.load.model, *hw, sd);
-    print_diagnostics(std::cerr, opt.in, sd, 20);
+    print_diagnostics(std::cerr, opt.in, sd, 20, 20);
     if (sd.errors() > 0) {
       std::cerr << opt.in << ": not imported: the schedule does not compute " << opt.model << "\n";
       return kExitInvalid;
@@ -58,7 +58,7 @@ int run(const ImportOptions& opt) {
   if (opt.buffersize > 0) io.buffersize = opt.buffersize;
   ir::Diagnostics idiags(1000);
   auto rep = ir::import_model(f.load.model, *hw, io, idiags);
-  print_diagnostics(std::cerr, opt.in, idiags, 50);
+  print_diagnostics(std::cerr, opt.in, idiags, 50, 50);
   if (!rep) {
     std::cerr << opt.in << ": not imported: the schedule does not fit --buffersize "
               << opt.buffersize << "\n";

@@ -41,7 +41,7 @@ int run(const InfoOptions& opt) {
   lo.dialect = parse_dialect(opt.dialect);
   ir::LoadResult res = ir::load_file(opt.file, diags, lo);
   if (res.status != ir::LoadStatus::ok || diags.errors() > 0) {
-    print_diagnostics(std::cerr, opt.file, diags, 20);
+    print_diagnostics(std::cerr, opt.file, diags, 20, 0);
     std::cerr << opt.file << ": cannot summarise; run `gemini validate` for the full list\n";
     return res.status == ir::LoadStatus::unreadable ? kExitUnreadable : kExitInvalid;
   }

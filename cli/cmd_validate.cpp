@@ -1,4 +1,5 @@
 // gemini validate FILE...: load and check IR files.
+#include <algorithm>
 #include <boost/json/serialize.hpp>
 #include <boost/json/value.hpp>
 #include <iostream>
@@ -17,6 +18,7 @@ struct ValidateOptions {
   std::vector<std::string> files;
   bool json = false;
   std::size_t max_errors = 100;
+  std::size_t max_warnings = 20;
   std::string dialect;
   std::string hw;
   std::string model;
@@ -45,7 +47,9 @@ int run(const ValidateOptions& opt) {
   if (!opt.model.empty() && !(net = load_model_file(opt.model))) return kExitInvalid;
   boost::json::array files;
   for (const std::string& file : opt.files) {
-    ir::Diagnostics diags(opt.max_errors);
+    // Kept beyond what is printed: --json lists everything kept.
+    ir::Diagnostics diags(std::max<std::size_t>(opt.max_errors, 1000),
+                          std::max<std::size_t>(opt.max_warnings, 1000));
     ir::LoadOptions lo;
     lo.dialect = parse_dialect(opt.dialect);
     ir::CheckedFile checked = ir::load_and_validate(file, lo, *hw, diags);
@@ -71,6 +75,17 @@ int run(const ValidateOptions& opt) {
       f["errors"] = diags.errors();
       f["warnings"] = diags.warnings();
       f["not_shown"] = diags.dropped();
+      // One entry per check reported: its count and its first diagnostic.
+      boost::json::array summary;
+      for (const ir::CheckInfo& c : ir::all_checks()) {
+        const ir::Diagnostics::Tally& t = diags.tally(c.check);
+        if (t.count == 0 || !t.first) continue;
+        boost::json::object e = to_json(*t.first);
+        e["count"] = t.count;
+        e["kept"] = t.kept;
+        summary.push_back(std::move(e));
+      }
+      f["summary"] = std::move(summary);
       f["semantic_checks"] = checked.semantic_checks_ran;
       boost::json::array list;
       for (const auto& x : diags.items()) list.push_back(to_json(x));
@@ -78,7 +93,7 @@ int run(const ValidateOptions& opt) {
       files.push_back(std::move(f));
       continue;
     }
-    print_diagnostics(std::cout, file, diags, opt.max_errors);
+    print_diagnostics(std::cout, file, diags, opt.max_errors, opt.max_warnings);
     if (res.status == ir::LoadStatus::ok && !checked.semantic_checks_ran)
       std::cout << file
                 << ": note: cross-reference, geometry, buffer and order checks run once "
@@ -108,8 +123,14 @@ Command add_validate(CLI::App& app) {
       "the check catalogue (docs/validation.md). Exit 0 valid, 1 invalid, 2 unreadable.");
   cmd->add_option("files", opt->files, "IR files")->required();
   cmd->add_flag("--json", opt->json, "print one JSON document instead of text");
-  cmd->add_option("--max-errors", opt->max_errors, "diagnostics to show per file (default 100)")
+  cmd->add_option("--max-errors", opt->max_errors,
+                  "errors to show per file (default 100); always shown before any warning, the "
+                  "rest summarised one line per check")
       ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 30));
+  cmd->add_option("--max-warnings", opt->max_warnings,
+                  "warnings to show per file (default 20; 0: counts only), the rest summarised "
+                  "one line per check with its count and first location")
+      ->check(CLI::Range(std::size_t{0}, std::size_t{1} << 30));
   add_dialect_option(*cmd, opt->dialect);
   add_hw_option(*cmd, opt->hw);
   cmd->add_option("--model", opt->model,

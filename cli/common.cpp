@@ -28,30 +28,53 @@ std::optional<ir::HardwareConfig> load_hw(const std::string& path) {
   return hw;
 }
 
-void print_diagnostics(std::ostream& os, const std::string& file, const ir::Diagnostics& d,
-                       std::size_t limit) {
-  std::size_t shown = 0;
-  for (const ir::Diagnostic& x : d.items()) {
-    if (shown++ >= limit) break;
-    os << file;
-    if (x.line) {
-      os << ':' << *x.line << ':' << *x.column;
-    } else if (!x.pointer.empty()) {
-      os << ':' << x.pointer;
-    }
-    os << ": " << x.code() << ": " << ir::to_string(x.severity) << ": " << x.message << "\n";
+namespace {
+void print_location(std::ostream& os, const std::string& file, const ir::Diagnostic& x) {
+  os << file;
+  if (x.line) {
+    os << ':' << *x.line << ':' << *x.column;
+  } else if (!x.pointer.empty()) {
+    os << ':' << x.pointer;
   }
-  const std::size_t total = d.errors() + d.warnings();
-  if (total > shown)
-    os << file << ": ... " << (total - std::min(shown, total))
-       << " more not shown (--max-errors)\n";
+}
+}  // namespace
+
+void print_diagnostics(std::ostream& os, const std::string& file, const ir::Diagnostics& d,
+                       std::size_t max_errors, std::size_t max_warnings) {
+  std::vector<std::size_t> shown(ir::all_checks().size(), 0);
+  for (const ir::Severity severity : {ir::Severity::error, ir::Severity::warning}) {
+    const std::size_t limit = severity == ir::Severity::error ? max_errors : max_warnings;
+    std::size_t n = 0;
+    for (const ir::Diagnostic& x : d.items()) {
+      if (x.severity != severity || n >= limit) continue;
+      ++n;
+      ++shown[static_cast<std::size_t>(x.check)];
+      print_location(os, file, x);
+      os << ": " << x.code() << ": " << ir::to_string(x.severity) << ": " << x.message << "\n";
+    }
+    // The rest, one line per check.
+    for (const ir::CheckInfo& c : ir::all_checks()) {
+      if (c.severity != severity) continue;
+      const ir::Diagnostics::Tally& t = d.tally(c.check);
+      const std::size_t left = t.count - shown[static_cast<std::size_t>(c.check)];
+      if (left == 0 || !t.first) continue;
+      print_location(os, file, *t.first);
+      if (t.count == 1) {  // its one line is the diagnostic itself
+        os << ": " << c.code << ": " << ir::to_string(severity) << ": " << t.first->message << "\n";
+        continue;
+      }
+      os << ": " << c.code << ": " << ir::to_string(severity) << ": " << c.name << ": " << t.count
+         << " in all, " << left << " not shown; the first is here ("
+         << (severity == ir::Severity::error ? "--max-errors" : "--max-warnings") << ")\n";
+    }
+  }
 }
 
 std::optional<model::Network> load_model_file(const std::string& path) {
   ir::Diagnostics d(100);
   auto net = model::load_network(path, d);
   if (!net) {
-    print_diagnostics(std::cerr, path, d, 20);
+    print_diagnostics(std::cerr, path, d, 20, 20);
     std::cerr << path << ": the model file is invalid\n";
   }
   return net;

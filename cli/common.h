@@ -33,8 +33,11 @@ std::optional<ir::HardwareConfig> load_hw(const std::string& path);
 // returns nullopt when it does not load.
 std::optional<model::Network> load_model_file(const std::string& path);
 
-// "file:pointer: CODE: severity: message" lines, at most `limit`.
+// "file:pointer: CODE: severity: message" lines: the errors first, at most
+// `max_errors`, then the warnings, at most `max_warnings` (0: none). What is
+// left out is summarised, one line per check: its count and where the first
+// one is. An error is never hidden behind warnings.
 void print_diagnostics(std::ostream& os, const std::string& file, const ir::Diagnostics& d,
-                       std::size_t limit);
+                       std::size_t max_errors, std::size_t max_warnings);
 
 }  // namespace gemini::cli

@@ -96,12 +96,12 @@ std::optional<Lowered> load_and_lower(const std::string& in, const ir::HardwareC
   using Failed = assembler::AssembledFile::Failed;
   switch (f.failed) {
     case Failed::input:
-      print_diagnostics(std::cerr, in, diags, 20);
+      print_diagnostics(std::cerr, in, diags, 20, 0);
       std::cerr << in << ": " << verb << ": the input is invalid (gemini validate lists all)\n";
       status = f.load_status == ir::LoadStatus::unreadable ? kExitUnreadable : kExitInvalid;
       return std::nullopt;
     case Failed::import:
-      print_diagnostics(std::cerr, in, f.import_diagnostics, 20);
+      print_diagnostics(std::cerr, in, f.import_diagnostics, 20, 20);
       status = kExitInvalid;
       return std::nullopt;
     case Failed::lowering:

@@ -19,7 +19,7 @@ std::unique_ptr<Semantics> load_semantics(const SemanticsOptions& o, int& status
   ir::Diagnostics d(100);
   auto s = Semantics::load(o.model, o.seed, d);
   if (!s) {
-    print_diagnostics(std::cerr, o.model, d, 20);
+    print_diagnostics(std::cerr, o.model, d, 20, 20);
     std::cerr << o.model << ": the model file is invalid\n";
     status = kExitInvalid;
     return nullptr;

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <boost/json.hpp>
 #include <random>
 
 #include "fixture.h"
@@ -261,7 +262,10 @@ TEST(BadInput, JsonOutputAndMaxErrors) {
   EXPECT_NE(r.out.find("\"code\":\"S002\""), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("\"exit_status\":1"), std::string::npos) << r.out;
   r = gemini("validate --max-errors 1 " + p.string());
-  EXPECT_NE(r.out.find("... 2 more not shown"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(": S002: error: wrong-type: 3 in all, 2 not shown; the first is here "
+                       "(--max-errors)"),
+            std::string::npos)
+      << r.out;
 }
 
 TEST(BadInput, SeveralFilesTakeTheWorstStatus) {
@@ -494,6 +498,64 @@ TEST(GoldenCli, CheckFailsOnANumericDifference) {
   CliRun reseeded = gemini("golden check --dir " + dir.string());
   EXPECT_EQ(reseeded.status, 1) << reseeded.out;
   EXPECT_NE(reseeded.out.find("FAIL set_minimal_functional: "), std::string::npos) << reseeded.out;
+}
+
+// ---- An error is never hidden behind warnings ----------------------------
+// 3,000 unknown keys (S007 warnings, reported while reading) before one
+// tensor address past buffersize (B001, found by the later checks).
+std::string many_warnings_one_error() {
+  boost::json::value doc = boost::json::parse(spec());
+  auto& wl = doc.at("0").as_array()[0].as_object();
+  for (int i = 0; i < 3000; ++i) wl["extra_" + std::to_string(i)] = i;
+  auto& other = doc.at("1").as_array()[0].as_object();
+  for (int i = 0; i < 5; ++i) other["more_" + std::to_string(i)] = i;
+  const std::int64_t size = doc.at("buffersize").as_int64();
+  wl.at("buffer").as_array()[0].as_object()["address"] = size + 64;
+  return boost::json::serialize(doc);
+}
+
+std::size_t lines_with(const std::string& out, const std::string& what) {
+  std::size_t n = 0;
+  for (std::size_t at = out.find(what); at != std::string::npos; at = out.find(what, at + 1)) ++n;
+  return n;
+}
+
+TEST(DiagnosticOutput, ErrorsComeFirstAndWarningsBeyondTheCapAreSummarisedPerCode) {
+  CliRun r;
+  const std::string p = validate("many_warnings.json", many_warnings_one_error(), &r);
+  EXPECT_EQ(r.status, 1) << r.out.substr(0, 2000);
+  // The error, before any warning line.
+  const std::size_t error = r.out.find(p + ":/0/0/buffer/0/address: B001: error: ");
+  ASSERT_NE(error, std::string::npos) << r.out.substr(0, 2000);
+  EXPECT_LT(error, r.out.find(": warning: ")) << r.out.substr(0, 2000);
+  // 20 warnings shown by default, then one line for the S007s left out.
+  EXPECT_EQ(lines_with(r.out, ": S007: warning: unknown key"), 20u) << r.out.substr(0, 3000);
+  EXPECT_NE(r.out.find(p + ":/0/0/extra_0: S007: warning: unknown-key: 3005 in all, 2985 not "
+                           "shown; the first is here (--max-warnings)"),
+            std::string::npos)
+      << r.out.substr(0, 3000);
+  EXPECT_NE(r.out.find("invalid (full dialect), 1 error, 3005 warnings"), std::string::npos);
+  EXPECT_LT(lines_with(r.out, "\n"), 30u);
+}
+
+TEST(DiagnosticOutput, MaxWarningsZeroCountsOnlyAndMaxErrorsCapsErrors) {
+  const fs::path p = test::write_temp("many_warnings2.json", many_warnings_one_error());
+  CliRun r = gemini("validate --max-warnings 0 " + p.string());
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(lines_with(r.out, ": S007: warning: unknown key"), 0u) << r.out;
+  EXPECT_EQ(lines_with(r.out, ": S007: warning: unknown-key: 3005 in all, 3005 not shown"), 1u)
+      << r.out;
+  EXPECT_EQ(lines_with(r.out, ": B001: error: "), 1u) << r.out;
+  // Two errors, one shown: the other is summarised, still before the warnings.
+  boost::json::value doc = boost::json::parse(many_warnings_one_error());
+  doc.at("1").as_array()[0].at("buffer").as_array()[0].as_object()["address"] =
+      doc.at("buffersize").as_int64() + 64;
+  const fs::path q = test::write_temp("many_warnings3.json", boost::json::serialize(doc));
+  CliRun e = gemini("validate --max-errors 1 --max-warnings 0 " + q.string());
+  EXPECT_EQ(lines_with(e.out, ": B001: error: "), 2u) << e.out;
+  EXPECT_EQ(lines_with(e.out, ": B001: error: address-out-of-buffer: 2 in all, 1 not shown"), 1u)
+      << e.out;
+  EXPECT_LT(e.out.find("B001: error: address-out-of-buffer"), e.out.find("S007")) << e.out;
 }
 
 }  // namespace

@@ -139,4 +139,153 @@ TEST(ResidentWeight, IsLoadedOncePerCoreAndComputesBitExact) {
   }
 }
 
+// ---- GPT decode: quirks Q1 and Q4 ------------------------------------------
+// gpt_decode_q1.json: blk_K and blk_Vt2 read network input (channels 0-2)
+// and another layer's output (channel 3). As SET writes it, the producer is
+// intersected at channel 0: blk_K's first half gets it at channel 0 (wrong),
+// its second half gets nothing (an ifmap without transfer_id, "source":
+// null, also in the previous workload's prefetched copy); the network input
+// is never listed. The four transposes have no layer_type.
+
+std::size_t count(const ir::Diagnostics& d, ir::Check c) {
+  std::size_t n = 0;
+  for (const auto& x : d.items()) n += x.check == c;
+  return n;
+}
+
+TEST(GptDecode, ValidatesWithOneWarningPerQuirkInBothDialects) {
+  const fs::path in = test::data_dir() / "gpt_decode_q1.json";
+  ir::Diagnostics d(1000);
+  ir::load_and_validate(in.string(), {}, test::set_polar(), d);
+  EXPECT_EQ(d.errors(), 0u) << codes(d);
+  EXPECT_EQ(count(d, ir::Check::unsourced_input), 1u) << codes(d);
+  EXPECT_EQ(count(d, ir::Check::missing_layer_type), 1u) << codes(d);
+  EXPECT_EQ(d.warnings(), 2u) << codes(d);
+  for (const auto& x : d.items()) {
+    if (x.check == ir::Check::unsourced_input) {
+      EXPECT_EQ(x.pointer, "/2/1/ifmap");
+    }
+    if (x.check == ir::Check::missing_layer_type) {
+      EXPECT_EQ(x.pointer, "/1/3/layer_type");
+      EXPECT_NE(x.message.find("on 4 workload(s)"), std::string::npos) << x.message;
+    }
+  }
+  ir::Diagnostics f(1000);
+  ir::load_and_validate(full_dialect(in, "gpt_decode_full.json").string(), {}, test::set_polar(),
+                        f);
+  EXPECT_EQ(f.errors() + f.warnings(), 0u) << codes(f);
+}
+
+TEST(GptDecode, TheMissingInputIsLoadedFromADramTensorOfItsOwn) {
+  ir::Diagnostics d;
+  auto r = ir::load_file((test::data_dir() / "gpt_decode_q1.json").string(), d);
+  ASSERT_EQ(r.status, ir::LoadStatus::ok);
+  // One DRAM entry added: the second half's ifmap box, for workload 3.
+  const ir::DramOut* added = nullptr;
+  for (const ir::DramOut& e : r.model.dram_out)
+    if (e.transfer_id == 13) added = &e;
+  ASSERT_NE(added, nullptr);
+  EXPECT_EQ(added->type, ir::DataType::fmap);
+  EXPECT_EQ(added->box.lo, (std::array<std::int32_t, 4>{0, 2, 0, 0}));
+  EXPECT_EQ(added->box.hi, (std::array<std::int32_t, 4>{0, 3, 1, 0}));
+  EXPECT_EQ(added->size, 4);
+  ASSERT_EQ(added->destination.size(), 1u);
+  EXPECT_EQ(added->destination[0].workload_id, 3);
+  const ir::Workload* w = r.model.find_workload(1, 3);
+  ASSERT_NE(w, nullptr);
+  EXPECT_EQ(w->ifmap.at(0).transfer_id, std::vector<ir::TransferId>{13});
+  // Both snapshots holding its tensor (workload 3's and the prefetch in 1).
+  int sourced = 0;
+  for (const ir::Workload& x : r.model.cores.at(1).workloads)
+    for (const ir::BufferEntry& b : x.buffer)
+      if (b.layer_name == "blk_K" && b.type == ir::TensorType::ifmap) {
+        ASSERT_EQ(b.source.size(), 1u);
+        EXPECT_EQ(b.source[0].transfer_id, 13);
+        EXPECT_EQ(b.source[0].type, ir::EndpointType::dram);
+        ++sourced;
+      }
+  EXPECT_EQ(sourced, 2);
+
+  // Timing alone (no model): assembled, verified, and the box is loaded by
+  // DMA from a network-input region, in both dialects.
+  const fs::path in = test::data_dir() / "gpt_decode_q1.json";
+  for (const fs::path& p : {in, full_dialect(in, "gpt_decode_full2.json")}) {
+    ir::Diagnostics ad(100);
+    assembler::AssembledFile file =
+        assembler::assemble_file(p.string(), test::set_polar(), {}, ad, {}, {}, {});
+    ASSERT_TRUE(file.program) << codes(ad);
+    bool region = false;
+    for (const assembler::DramRegion& g : file.program->dram_regions)
+      region |= g.kind == assembler::DramRegion::Kind::input && g.layer == "blk_K";
+    EXPECT_TRUE(region) << p;
+    int loads = 0;
+    for (const assembler::LoweredCore& c : file.program->cores)
+      for (const assembler::Instr& x : c.program.instrs)
+        loads += x.op == assembler::Opcode::dma_in && x.get("transfer") == 13;
+    EXPECT_EQ(loads, 1) << p;
+    sim::SimOptions o;
+    o.xlen = file.model.xlen;
+    o.ylen = file.model.ylen;
+    sim::Report report;
+    std::string error;
+    ASSERT_TRUE(sim::simulate(*file.program, test::set_polar(), sim::workload_table(file.model), o,
+                              report, error))
+        << error;
+    EXPECT_FALSE(report.deadlock);
+    EXPECT_GT(report.total_cycles, 0);
+  }
+}
+
+TEST(GptDecode, WithTheModelEveryLayerComputesBitExactInBothDialects) {
+  auto s = semantics("gpt_decode_q1.model.json");
+  ASSERT_TRUE(s);
+  const fs::path in = test::data_dir() / "gpt_decode_q1.json";
+  for (const fs::path& p : {in, full_dialect(in, "gpt_decode_full3.json")}) {
+    const Outcome r = assemble_and_simulate(p, *s);
+    ASSERT_TRUE(r.file.program);
+    EXPECT_EQ(r.report.functional.layers.size(), 6u);
+    for (const auto& l : r.report.functional.layers) EXPECT_GT(l.tile_elements, 0) << l.layer;
+    // Q1 rebuilt every copy of the two layers' input tensors: 5 entries.
+    EXPECT_EQ(s->quirks.q1, 5);
+    EXPECT_EQ(s->quirks.q4, 4);
+  }
+}
+
+TEST(GptDecode, TheQuirksStayErrorsInTheFullDialect) {
+  // The full dialect requires what the public scheduler leaves out.
+  const std::string text = test::read_file(test::data_dir() / "spec_minimal.json");
+  boost::json::value doc = boost::json::parse(text);
+  auto& wl = doc.at("0").as_array()[0].as_object();
+  wl.erase("layer_type");
+  ir::Diagnostics d = validate_text("full_no_type.json", boost::json::serialize(doc));
+  EXPECT_TRUE(d.has(ir::Check::missing_key)) << codes(d);
+  EXPECT_FALSE(d.has(ir::Check::missing_layer_type)) << codes(d);
+  doc = boost::json::parse(text);
+  doc.at("0").as_array()[0].at("ifmap").as_array()[0].as_object().erase("transfer_id");
+  ir::Diagnostics e = validate_text("full_no_tid.json", boost::json::serialize(doc));
+  EXPECT_TRUE(e.has(ir::Check::missing_key)) << codes(e);
+  EXPECT_FALSE(e.has(ir::Check::unsourced_input)) << codes(e);
+}
+
+TEST(GptDecode, AMissingLayerTypeThatIsNoTransposeIsTakenAsDtAndCounted) {
+  // blk_K0, a convolution with weights, loses its layer_type too: five
+  // workloads without one, and one of them is no transpose by its shapes.
+  const std::string text = test::read_file(test::data_dir() / "gpt_decode_q1.json");
+  boost::json::value doc = boost::json::parse(text);
+  auto& conv = doc.at("1").as_array()[0].as_object();  // blk_K0: has a weight
+  conv.erase("layer_type");
+  ir::Diagnostics d = validate_text("no_type.json", boost::json::serialize(doc));
+  ASSERT_EQ(count(d, ir::Check::missing_layer_type), 1u) << codes(d);
+  for (const auto& x : d.items())
+    if (x.check == ir::Check::missing_layer_type) {
+      EXPECT_EQ(x.pointer, "/1/0/layer_type");
+      EXPECT_NE(x.message.find("on 5 workload(s)"), std::string::npos) << x.message;
+      EXPECT_NE(x.message.find("1 of them are not transposes by their shapes (first at /1/0/"
+                               "layer_type)"),
+                std::string::npos)
+          << x.message;
+    }
+  EXPECT_EQ(d.errors(), 0u) << codes(d);
+}
+
 }  // namespace

@@ -248,12 +248,16 @@ std::optional<Ifmap> Builder::ifmap(Loc loc, const json::value& v) {
   auto box = r.box("lower", "upper", false);
   f.size = r.i64("size", Need::optional);
   bool nested = false;
-  auto tids = r.id_list("transfer_id", Need::required, &nested);
+  // Absent in the public dialect where the scheduler recorded no source
+  // (quirk Q1): finish() sources the box from DRAM and says so once.
+  f.has_transfer_id = r.has("transfer_id");
+  auto tids = r.id_list("transfer_id", full_only(), &nested);
   if (nested) d_.report(Check::nested_transfer_id, r.ptr("transfer_id"), "nested list flattened");
   f.max_workload_id = r.i32("max_workload_id", Need::optional);
-  if (!box || !tids) return std::nullopt;
+  if (!box || (f.has_transfer_id && !tids)) return std::nullopt;
+  if (!f.has_transfer_id && full_only() == Need::required) return std::nullopt;
   f.box = *box;
-  f.transfer_id = std::move(*tids);
+  if (tids) f.transfer_id = std::move(*tids);
   return f;
 }
 
@@ -354,9 +358,7 @@ std::optional<BufferEntry> Builder::buffer_entry(Loc loc, const json::value& v) 
   if (const json::value* src = r.raw("source")) {
     b.has_source = true;
     if (src->is_null()) {
-      b.source_null = true;
-      d_.report(Check::null_source, r.ptr("source"),
-                "source is null: where this tensor comes from is not recorded");
+      b.source_null = true;  // reported once per file by finish()
     } else if (auto* list = as_array(r.where("source"), src, "a list of sources")) {
       const Loc sl = m_.paths.key(loc, "source");
       for (std::size_t i = 0; i < list->size(); ++i) {
@@ -600,21 +602,19 @@ void Builder::workload(std::string_view core_key, Loc loc, const json::value& v)
       ok = false;
   }
 
-  // A missing layer_type (the public scheduler omits it for transposes) is
-  // tolerated where the geometry says what the layer is.
-  if (!r.has("layer_type") && box && w.ifmap.size() == 1) {
-    if (!w.weight && sorted_extents(w.ifmap[0].box) == sorted_extents(*box)) {
-      w.kind = LayerKind::dt;
-      d_.report(Check::missing_layer_type, r.ptr("layer_type"),
-                "layer_type is absent; the ofmap is a permutation of the ifmap (a transpose), "
-                "taken as \"dt\"");
-    } else {
-      r.get("layer_type", Need::required, "\"pe\", \"vp\" or \"dt\"");
-      ok = false;
-    }
-  } else if (!r.has("layer_type")) {
+  // A missing layer_type (the public scheduler writes none for transposes,
+  // quirk Q4) is taken as "dt": a data movement. finish() reports it once
+  // per file, counting the workloads whose shapes do not say "transpose".
+  if (!r.has("layer_type") && full_only() == Need::required) {
     r.get("layer_type", Need::required, "\"pe\", \"vp\" or \"dt\"");
     ok = false;
+  } else if (!r.has("layer_type")) {
+    w.kind = LayerKind::dt;
+    no_layer_type_.add([&] { return r.ptr("layer_type"); });
+    no_layer_type_at_.push_back(m_.pointer(w.origin));
+    const bool permutation = box && w.ifmap.size() == 1 && !w.weight &&
+                             sorted_extents(w.ifmap[0].box) == sorted_extents(*box);
+    if (!permutation) no_layer_type_not_permutation_.add([&] { return r.ptr("layer_type"); });
   }
 
   // Extension written by gemini's own writer: the public dialect's string.

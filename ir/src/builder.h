@@ -41,6 +41,17 @@ class Builder final : public ElementSink {
     }
   };
 
+  // A quirk of the public scheduler met on many elements: reported once per
+  // file by finish(), with the count and the first location.
+  struct Tally {
+    std::size_t count = 0;
+    std::string first;
+    template <class F>
+    void add(F&& where) {
+      if (count++ == 0) first = where();
+    }
+  };
+
   void top_member(std::string_view key, Loc loc, const boost::json::value& v);
   void dram_in(Loc loc, const boost::json::value& v);
   void dram_out(Loc loc, const boost::json::value& v);
@@ -72,6 +83,8 @@ class Builder final : public ElementSink {
   Dialect settle_dialect();
   void normalise_set();
   void check_full_completeness();
+  void source_unsourced_inputs();
+  void report_tallies();
   std::int32_t map_core_key(std::int64_t key, const Where& where, bool dram_ok);
 
   Model& m_;
@@ -79,6 +92,8 @@ class Builder final : public ElementSink {
   ReadContext ctx_;
   std::optional<Dialect> forced_;
   Evidence set_ev_, full_ev_;
+  Tally no_layer_type_, no_layer_type_not_permutation_;
+  std::vector<std::string> no_layer_type_at_;  // an error if the file turns out full
   bool saw_dram_ = false;
   bool saw_xlen_ = false, saw_ylen_ = false;
   std::map<std::string, std::size_t, std::less<>> core_by_key_;  // raw key -> m_.cores index

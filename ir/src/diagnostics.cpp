@@ -27,13 +27,15 @@ constexpr std::array<CheckInfo, static_cast<std::size_t>(Check::kCount)> kChecks
     {Check::bad_enum, "S008", E, "bad-enum", "a string is not one of the allowed values"},
     {Check::duplicate_key, "S009", E, "duplicate-key", "an object repeats a key"},
     {Check::missing_layer_type, "S010", W, "missing-layer-type",
-     "layer_type is absent; inferred from the geometry"},
+     "workloads have no layer_type (public quirk Q4); taken as dt"},
     {Check::short_box, "S011", W, "short-box", "a box has 3 entries instead of 4"},
-    {Check::null_source, "S012", W, "null-source", "a buffer entry's source is null"},
+    {Check::null_source, "S012", W, "null-source", "buffer entries have \"source\": null"},
     {Check::nested_transfer_id, "S013", W, "nested-transfer-id",
      "a full-dialect transfer_id list is nested"},
     {Check::bits_not_bytes, "S014", W, "bits-not-bytes",
      "a public-dialect size in bits is not a whole number of bytes"},
+    {Check::unsourced_input, "S015", W, "unsourced-input",
+     "ifmaps have no source (public quirk Q1); read from DRAM as network input"},
     {Check::bad_mesh, "I001", E, "bad-mesh", "xlen / ylen do not describe a usable mesh"},
     {Check::core_outside_mesh, "I002", E, "core-outside-mesh",
      "a core key or core reference is outside the xlen*ylen mesh"},
@@ -134,16 +136,15 @@ const CheckInfo& info(Check c) { return kChecks.at(static_cast<std::size_t>(c));
 const char* to_string(Severity s) { return s == Severity::error ? "error" : "warning"; }
 
 void Diagnostics::add(Diagnostic d) {
-  seen_[static_cast<std::size_t>(d.check)] = true;
-  if (d.severity == Severity::error) {
-    ++errors_;
-  } else {
-    ++warnings_;
-  }
-  if (items_.size() >= max_kept_) {
-    ++dropped_;
+  Tally& t = tallies_[static_cast<std::size_t>(d.check)];
+  if (t.count++ == 0) t.first = d;
+  const bool error = d.severity == Severity::error;
+  ++(error ? errors_ : warnings_);
+  if ((error ? errors_ : warnings_) > (error ? max_errors_ : max_warnings_)) {
+    ++(error ? dropped_errors_ : dropped_warnings_);
     return;
   }
+  ++t.kept;
   items_.push_back(std::move(d));
 }
 
@@ -167,6 +168,5 @@ void Diagnostics::report_at(Check c, std::uint64_t line, std::uint64_t column,
   add(std::move(d));
 }
 
-bool Diagnostics::has(Check c) const { return seen_[static_cast<std::size_t>(c)]; }
 
 }  // namespace gemini::ir

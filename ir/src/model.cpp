@@ -76,4 +76,35 @@ const Workload* Model::find_workload(std::int32_t core_id, std::int32_t workload
   return nullptr;
 }
 
+// One past the largest transfer id the file uses anywhere (0 for none).
+TransferId next_transfer_id(const Model& m) {
+  TransferId top = -1;
+  auto see = [&](TransferId t) { top = std::max(top, t); };
+  for (const DramIn& e : m.dram_in) {
+    see(e.transfer_id);
+    for (TransferId t : e.related_ofmap) see(t);
+  }
+  for (const DramOut& e : m.dram_out) {
+    see(e.transfer_id);
+    for (TransferId t : e.related_ifmap) see(t);
+  }
+  for (const Core& c : m.cores)
+    for (const Workload& w : c.workloads) {
+      for (const Ifmap& f : w.ifmap)
+        for (TransferId t : f.transfer_id) see(t);
+      for (const Ofmap& f : w.ofmap) see(f.transfer_id);
+      if (w.weight)
+        for (TransferId t : w.weight->transfer_id) see(t);
+      for (const BufferEntry& b : w.buffer) {
+        for (TransferId t : b.transfer_id) see(t);
+        for (const Source& s : b.source) see(s.transfer_id);
+      }
+      if (w.wl0_buffer)
+        for (const Wl0Entry& e : *w.wl0_buffer)
+          for (TransferId t : e.transfer_id) see(t);
+    }
+  return top + 1;
+}
+
+
 }  // namespace gemini::ir

@@ -125,11 +125,20 @@ void Builder::check_full_completeness() {
                     what + ")");
   };
   require(saw_buffersize_, m_.origin, "buffersize", "the L2 size in bytes");
+  // Tolerated while the dialect was still open (the public quirks Q4 and
+  // Q1), required once it is settled as full.
+  for (const std::string& at : no_layer_type_at_)
+    d_.report(Check::missing_key, at,
+              "missing required key \"layer_type\" (full dialect; expected \"pe\", \"vp\" or "
+              "\"dt\")");
+  no_layer_type_ = {};
   for (DramIn& e : m_.dram_in) endpoint_ok(e.core_id, EndpointType::core, e.origin);
   for (DramOut& e : m_.dram_out)
     for (Endpoint& d : e.destination) endpoint_ok(d.core_id, d.type, d.origin);
   for (Core& c : m_.cores) {
     for (Workload& w : c.workloads) {
+      for (const Ifmap& f : w.ifmap)
+        require(f.has_transfer_id, f.origin, "transfer_id", "an array of transfer ids");
       for (Ofmap& f : w.ofmap)
         for (Endpoint& d : f.destination) endpoint_ok(d.core_id, d.type, d.origin);
       // Required full-dialect keys of workloads and buffer entries are
@@ -199,9 +208,11 @@ bool Builder::finish() {
   if (!mesh_ok) return true;
   if (m_.dialect == Dialect::set) {
     normalise_set();
+    source_unsourced_inputs();
   } else {
     check_full_completeness();
   }
+  report_tallies();
   return true;
 }
 

@@ -59,10 +59,18 @@ struct Availability {
   std::vector<Ofmap> ofmaps;
 };
 
-class Q2 {
+// Rebuilds the sources of one op's input tensors, ifmap (quirk Q1) or
+// weight (Q2), from the model: each input part of a tensor's box comes from
+// its producer (what the IR already brings, else the producer's DRAM
+// read-back, else a send from its core) or, for network input, from a DRAM
+// entry of exactly that box. The producers' destinations and the DRAM
+// entries of network input then follow the new sources.
+class Rebuild {
  public:
-  Q2(ir::Model& m, const Network& net, ir::Diagnostics& d, First& seen, bool& changed)
-      : m_(m), net_(net), d_(d), seen_(seen), changed_(changed) {
+  enum class Kind { ifmap, weight };
+
+  Rebuild(ir::Model& m, const Network& net, ir::Diagnostics& d, bool& changed)
+      : m_(m), net_(net), d_(d), changed_(changed), next_(ir::next_transfer_id(m)) {
     // Producers of DRAM out entries: the layer of the DRAM in entries they re-read.
     std::map<ir::TransferId, std::string> stored;
     for (const ir::DramIn& e : m.dram_in) {
@@ -86,35 +94,37 @@ class Q2 {
       }
   }
 
-  void run(const Op& op) {
-    // Targets: (core, workload) -> the transfers its weight tensors use.
-    std::map<std::pair<std::int32_t, std::int32_t>, std::set<ir::TransferId>> used;
+  void run(const Op& op, Kind kind, First& seen) {
+    const ir::TensorType type = kind == Kind::ifmap ? ir::TensorType::ifmap : ir::TensorType::weight;
+    // Targets: (core, workload) -> the transfers its tensors of `op` use.
+    std::map<Target, std::set<ir::TransferId>> used;
     for (ir::Core& core : m_.cores)
       for (ir::Workload& w : core.workloads) {
         bool own = false;
         for (ir::BufferEntry& e : w.buffer) {
-          if (e.type != ir::TensorType::weight || e.layer_name != op.name) continue;
-          const std::int32_t target = e.workload_id.value_or(w.workload_id);
-          own |= target == w.workload_id;
-          correct(op, e);
-          auto& u = used[{core.core_id, target}];
+          if (e.type != type || e.layer_name != op.name) continue;
+          const Target target{core.core_id, e.workload_id.value_or(w.workload_id)};
+          own |= target.workload == w.workload_id;
+          correct(op, kind, target, e, seen);
+          auto& u = used[target];
           for (const ir::Source& s : e.source) u.insert(s.transfer_id);
         }
         if (w.layer_name != op.name) continue;
-        used.try_emplace({core.core_id, w.workload_id});
-        if (!own) add_tensor(op, w, used[{core.core_id, w.workload_id}]);
-        // The workload's weight names the transfers of its tensor.
-        if (w.weight) {
-          std::vector<ir::TransferId> ids(used[{core.core_id, w.workload_id}].begin(),
-                                          used[{core.core_id, w.workload_id}].end());
-          if (w.weight->transfer_id != ids) {
-            w.weight->transfer_id = ids;
-            changed_ = true;
-          }
+        const Target self{core.core_id, w.workload_id};
+        used.try_emplace(self);
+        if (kind == Kind::weight && !own) add_weight_tensor(op, self, w, used[self], seen);
+        // The workload names the transfers of its tensor.
+        std::vector<ir::TransferId> ids(used[self].begin(), used[self].end());
+        std::vector<ir::TransferId>* names = nullptr;
+        if (kind == Kind::weight && w.weight) names = &w.weight->transfer_id;
+        if (kind == Kind::ifmap && w.ifmap.size() == 1) names = &w.ifmap.front().transfer_id;
+        if (names && *names != ids) {
+          *names = ids;
+          changed_ = true;
         }
       }
-    // Destinations of the weight producers' transfers follow the sources.
-    std::set<std::pair<std::int32_t, std::int32_t>> targets;
+    // Destinations of the producers' transfers follow the sources.
+    std::set<Target> targets;
     for (const auto& [t, ids] : used) targets.insert(t);
     auto rebuild = [&](std::vector<ir::Endpoint>& dst, ir::TransferId transfer) {
       std::vector<ir::Endpoint> out;
@@ -126,8 +136,8 @@ class Q2 {
         if (ids.count(transfer)) {
           ir::Endpoint e;
           e.type = ir::EndpointType::core;
-          e.core_id = t.first;
-          e.workload_id = t.second;
+          e.core_id = t.core;
+          e.workload_id = t.workload;
           e.layer_name = op.name;
           out.push_back(e);
         }
@@ -147,7 +157,8 @@ class Q2 {
         changed_ = true;
       }
     };
-    for (const InputPart& p : op.weights) {
+    for (const InputPart& p : kind == Kind::ifmap ? op.inputs : op.weights) {
+      if (p.external) continue;
       const Availability& a = avail_[net_.ops[static_cast<std::size_t>(p.producer)].name];
       for (std::uint32_t i : a.dram)
         rebuild(m_.dram_out[i].destination, m_.dram_out[i].transfer_id);
@@ -156,25 +167,64 @@ class Q2 {
         rebuild(of.destination, of.transfer_id);
       }
     }
+    // Network input: the DRAM entries of op's input that a target no longer
+    // uses stop naming it, and are dropped when nobody is left.
+    if (kind != Kind::ifmap) return;
+    for (ir::DramOut& e : m_.dram_out) {
+      if (e.type != ir::DataType::fmap || e.layer_name != op.name || !e.related_ifmap.empty())
+        continue;
+      const auto n = e.destination.size();
+      std::erase_if(e.destination, [&](const ir::Endpoint& d) {
+        if (d.type != ir::EndpointType::core || !d.workload_id) return false;
+        auto it = used.find({d.core_id, *d.workload_id});
+        return it != used.end() && !it->second.count(e.transfer_id);
+      });
+      if (e.destination.size() != n) {
+        changed_ = true;
+        if (e.destination.empty()) e.transfer_id = kDropped;
+      }
+    }
+  }
+
+  // After the last run: the DRAM entries no one reads any more are gone.
+  // (Not earlier: Availability holds indices into Model::dram_out.)
+  void finish() {
+    std::erase_if(m_.dram_out, [](const ir::DramOut& e) { return e.transfer_id == kDropped; });
   }
 
  private:
-  // The sources the model says a weight tensor of `op` for output channels
-  // [k0, k1] and samples [n0, n1] has.
-  std::vector<ir::Source> sources(const Op& op, std::int32_t n0, std::int32_t n1, std::int32_t k0,
-                                  std::int32_t k1, const std::vector<ir::Source>& have,
-                                  const std::string& at, bool& ok) {
+  struct Target {
+    std::int32_t core, workload;
+    auto operator<=>(const Target&) const = default;
+  };
+  static constexpr ir::TransferId kDropped = -1;
+
+  // The sources the model says a tensor of `op` (ifmap box [n,c,h,w], or
+  // weight box [n,k,c]) for `target` has.
+  std::vector<ir::Source> sources(const Op& op, Kind kind, const Target& target,
+                                  const ir::BufferEntry& entry, const std::string& at, bool& ok) {
     std::vector<ir::Source> out;
-    const auto c1 = static_cast<std::int32_t>(op.weight_shape[1] - 1);
-    const auto x1 = static_cast<std::int32_t>(op.weight_shape[2] * op.weight_shape[3] - 1);
-    for (const InputPart& p : op.weights) {
-      const Op& prod = net_.ops[static_cast<std::size_t>(p.producer)];
+    const Box& box = entry.box;
+    for (const InputPart& p : kind == Kind::ifmap ? op.inputs : op.weights) {
       const auto off = static_cast<std::int32_t>(p.offset);
-      const std::int32_t a = std::max(k0, off),
-                         b = std::min(k1, static_cast<std::int32_t>(off + p.channels - 1));
+      const std::int32_t a = std::max(box.lo[1], off),
+                         b = std::min(box.hi[1], static_cast<std::int32_t>(off + p.channels - 1));
       if (a > b) continue;
-      // What this tensor needs of the producer's output [N, k', C/G, R*S].
-      const Box need = box4({n0, a - off, 0, 0}, {n1, b - off, c1, x1});
+      // What the tensor needs of this input, in the input's own coordinates.
+      Box need;
+      if (kind == Kind::ifmap) {
+        need = box4({box.lo[0], a - off, box.lo[2], box.lo[3]},
+                    {box.hi[0], b - off, box.hi[2], box.hi[3]});
+      } else {
+        need = box4({box.lo[0], a - off, 0, 0},
+                    {box.hi[0], b - off, static_cast<std::int32_t>(op.weight_shape[1] - 1),
+                     static_cast<std::int32_t>(op.weight_shape[2] * op.weight_shape[3] - 1)});
+      }
+      if (p.external) {
+        out.push_back(network_input(op, target, need, off));
+        continue;
+      }
+      const Op& prod = net_.ops[static_cast<std::size_t>(p.producer)];
       std::int64_t covered = 0;
       std::vector<Box> added;
       auto take = [&](ir::Source s, const Box& from) {
@@ -190,7 +240,7 @@ class Q2 {
         covered += volume(part);
         out.push_back(std::move(s));
       };
-      for (const ir::Source& s : have)
+      for (const ir::Source& s : entry.source)
         if (s.layer_name && *s.layer_name == prod.name && s.box.rank == 4) take(s, s.box);
       if (covered >= volume(need)) continue;
       // Data the IR never brings: its DRAM read-back, else a send from the
@@ -215,39 +265,94 @@ class Q2 {
         take(s, of.box);
       }
       if (covered < volume(need)) {
-        d_.report(ir::Check::weight_mismatch, at,
-                  "the weights of " + op.name + " output channels [" + std::to_string(a) + ", " +
-                      std::to_string(b) + "] come from " + prod.name +
+        d_.report(kind == Kind::ifmap ? ir::Check::input_source_mismatch
+                                      : ir::Check::weight_mismatch,
+                  at,
+                  std::string(kind == Kind::ifmap ? "the input of " : "the weights of ") +
+                      op.name + " channels [" + std::to_string(a) + ", " + std::to_string(b) +
+                      "] come from " + prod.name +
                       ", whose output neither reaches DRAM nor leaves its cores for them; the "
-                      "quirk (Q2) cannot be corrected");
+                      "quirk (" +
+                      (kind == Kind::ifmap ? "Q1" : "Q2") + ") cannot be corrected");
         ok = false;
       }
     }
     return out;
   }
 
-  void correct(const Op& op, ir::BufferEntry& e) {
-    if (e.box.rank < 3) return;
+  // A DRAM source of network input `need` (the external part's own
+  // coordinates, at channel offset `off` of op's input) for `target`: the
+  // DRAM entry of op's input with that box naming the target, else a new one.
+  ir::Source network_input(const Op& op, const Target& target, const Box& need,
+                           std::int32_t off) {
+    ir::Source s;
+    s.type = ir::EndpointType::dram;
+    s.core_id = ir::kDramCore;
+    s.layer_name = "input";
+    s.box = need;
+    s.size = volume(need);
+    s.channel = std::array<std::int32_t, 2>{need.lo[1] + off, need.hi[1] + off};
+    const auto key = std::tuple(op.name, target, need.lo, need.hi);
+    if (auto it = inputs_.find(key); it != inputs_.end()) {
+      s.transfer_id = it->second;
+      return s;
+    }
+    for (const ir::DramOut& e : m_.dram_out) {
+      if (e.type != ir::DataType::fmap || e.layer_name != op.name || !e.related_ifmap.empty() ||
+          e.box.rank != 4 || e.box.lo != need.lo || e.box.hi != need.hi)
+        continue;
+      for (const ir::Endpoint& d : e.destination)
+        if (d.type == ir::EndpointType::core && d.core_id == target.core &&
+            d.workload_id == target.workload) {
+          s.transfer_id = e.transfer_id;
+          inputs_.emplace(key, s.transfer_id);
+          return s;
+        }
+    }
+    ir::DramOut e;
+    e.type = ir::DataType::fmap;
+    e.layer_name = op.name;
+    e.box = need;
+    e.size = volume(need);
+    e.transfer_id = next_++;
+    ir::Endpoint d;
+    d.type = ir::EndpointType::core;
+    d.core_id = target.core;
+    d.workload_id = target.workload;
+    d.layer_name = op.name;
+    e.destination.push_back(d);
+    m_.dram_out.push_back(std::move(e));
+    changed_ = true;
+    s.transfer_id = m_.dram_out.back().transfer_id;
+    inputs_.emplace(key, s.transfer_id);
+    return s;
+  }
+
+  void correct(const Op& op, Kind kind, const Target& target, ir::BufferEntry& e, First& seen) {
+    if (e.box.rank < (kind == Kind::ifmap ? 4 : 3)) return;
     bool ok = true;
     const std::string at = m_.pointer(e.origin);
-    std::vector<ir::Source> now =
-        sources(op, e.box.lo[0], e.box.hi[0], e.box.lo[1], e.box.hi[1], e.source, at, ok);
-    if (!ok) return;
-    if (now == e.source) return;
-    seen_.add(at);
+    std::vector<ir::Source> now = sources(op, kind, target, e, at, ok);
+    if (!ok || now == e.source) return;
+    seen.add(at);
+    set_sources(e, std::move(now));
+  }
+
+  void set_sources(ir::BufferEntry& e, std::vector<ir::Source> now) {
     e.source = std::move(now);
     e.has_source = true;
     e.source_null = false;
-    std::vector<ir::TransferId> ids;
+    e.transfer_id.clear();
     for (const ir::Source& s : e.source)
-      if (std::find(ids.begin(), ids.end(), s.transfer_id) == ids.end())
-        ids.push_back(s.transfer_id);
-    e.transfer_id = ids;
+      if (std::find(e.transfer_id.begin(), e.transfer_id.end(), s.transfer_id) ==
+          e.transfer_id.end())
+        e.transfer_id.push_back(s.transfer_id);
     e.has_transfer_id = true;
     changed_ = true;
   }
 
-  void add_tensor(const Op& op, ir::Workload& w, std::set<ir::TransferId>& used) {
+  void add_weight_tensor(const Op& op, const Target& self, ir::Workload& w,
+                         std::set<ir::TransferId>& used, First& seen) {
     const std::string at = m_.pointer(w.origin, "/buffer");
     if (w.workload.rank != 4) return;
     if (m_.dialect == ir::Dialect::full) {
@@ -267,34 +372,30 @@ class Q2 {
     e.workload_id = w.workload_id;
     e.origin = w.origin;
     bool ok = true;
-    e.source = sources(op, e.box.lo[0], e.box.hi[0], e.box.lo[1], e.box.hi[1], {}, at, ok);
-    if (!ok || e.source.empty()) return;
-    e.has_source = true;
-    for (const ir::Source& s : e.source) {
-      if (std::find(e.transfer_id.begin(), e.transfer_id.end(), s.transfer_id) ==
-          e.transfer_id.end())
-        e.transfer_id.push_back(s.transfer_id);
-      used.insert(s.transfer_id);
-    }
-    e.has_transfer_id = true;
+    std::vector<ir::Source> now = sources(op, Kind::weight, self, e, at, ok);
+    if (!ok || now.empty()) return;
+    set_sources(e, std::move(now));
+    used.insert(e.transfer_id.begin(), e.transfer_id.end());
     w.buffer.push_back(std::move(e));
-    seen_.add(at);
-    changed_ = true;
+    seen.add(at);
   }
 
   ir::Model& m_;
   const Network& net_;
   ir::Diagnostics& d_;
-  First& seen_;
   bool& changed_;
+  ir::TransferId next_;
   std::map<std::string, Availability> avail_;
+  std::map<std::tuple<std::string, Target, std::array<std::int32_t, 4>, std::array<std::int32_t, 4>>,
+           ir::TransferId>
+      inputs_;
 };
 
 }  // namespace
 
 std::vector<std::pair<std::string, std::int64_t>> QuirkCounts::named() const {
   std::vector<std::pair<std::string, std::int64_t>> out;
-  if (q1) out.emplace_back("Q1 external channels", q1);
+  if (q1) out.emplace_back("Q1 network input mixed with producers", q1);
   if (q2) out.emplace_back("Q2 weight producers", q2);
   if (q3) out.emplace_back("Q3 grouped weight sizes", q3);
   if (q4) out.emplace_back("Q4 missing layer_type", q4);
@@ -335,34 +436,20 @@ QuirkCounts correct_quirks(ir::Model& m, const Network& net, ir::Diagnostics& d)
         for (ir::BufferEntry& b : w.buffer)
           for (ir::Source& s : b.source)
             if (auto it = sizes.find(s.transfer_id); it != sizes.end()) s.size = it->second;
-  // Q1: producer channels of layers reading external data and producer
-  // outputs start at ExternalChannels.
-  for (ir::Core& c : m.cores)
-    for (ir::Workload& w : c.workloads) {
-      const Op* op = net.find(w.layer_name);
-      if (!op || op->external_channels == 0 || op->external_channels == op->ifmap_shape[1])
-        continue;
-      for (ir::BufferEntry& b : w.buffer) {
-        if (b.type != ir::TensorType::ifmap || b.layer_name != op->name) continue;
-        for (ir::Source& s : b.source) {
-          if (!s.layer_name || !s.channel || s.box.rank != 4) continue;
-          const Op* prod = net.find(*s.layer_name);
-          if (!prod) continue;
-          for (const InputPart& p : op->inputs)
-            if (!p.external && p.producer == net.index_of(prod->name) &&
-                (*s.channel)[0] == s.box.lo[1] + p.offset - op->external_channels) {
-              q1.add(m.pointer(s.origin, "/channel"));
-              (*s.channel)[0] += static_cast<std::int32_t>(op->external_channels);
-              (*s.channel)[1] += static_cast<std::int32_t>(op->external_channels);
-            }
-        }
-      }
-    }
-  // Q2: the weights of WeightFromFmap ops with several weight producers.
+  // Q1 (the input of layers reading network input and producer outputs)
+  // and Q2 (the weights of WeightFromFmap ops with several producers).
   {
-    Q2 fix(m, net, d, q2, q.structure_changed);
+    Rebuild fix(m, net, d, q.structure_changed);
+    for (const Op& op : net.ops) {
+      bool producers = false;
+      for (const InputPart& p : op.inputs) producers |= !p.external;
+      if (op.external_channels > 0 && producers && op.type != OpType::eltwise)
+        fix.run(op, Rebuild::Kind::ifmap, q1);
+    }
+    fix.finish();
+    Rebuild weights(m, net, d, q.structure_changed);
     for (const Op& op : net.ops)
-      if (op.weight_from_fmap && op.weights.size() > 1) fix.run(op);
+      if (op.weight_from_fmap && op.weights.size() > 1) weights.run(op, Rebuild::Kind::weight, q2);
   }
   q.q1 = q1.count;
   q.q2 = q2.count;
@@ -374,7 +461,9 @@ QuirkCounts correct_quirks(ir::Model& m, const Network& net, ir::Diagnostics& d)
              std::string(what) + ": corrected " + std::to_string(f.count) +
                  " time(s) from the model (first here)");
   };
-  warn(q1, "Q1 producer channels of a layer that also reads network input start at 0");
+  warn(q1,
+       "Q1 input of a layer reading network input and other layers' outputs rebuilt (producer "
+       "channels start at 0 and network input is missing in the IR)");
   warn(q2, "Q2 weights of a multi-producer WeightFromFmap op taken from producers at offset 0");
   warn(q3, "Q3 DRAM weight size of a grouped convolution counts all input channels");
   warn(q4, "Q4 workload without layer_type");

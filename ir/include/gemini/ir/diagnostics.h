@@ -39,6 +39,7 @@ enum class Check : std::uint16_t {
   null_source,         // S012
   nested_transfer_id,  // S013
   bits_not_bytes,      // S014
+  unsourced_input,     // S015
   // I: identity
   bad_mesh,               // I001
   core_outside_mesh,      // I002
@@ -113,28 +114,42 @@ struct Diagnostic {
   const char* code() const { return info(check).code; }
 };
 
-// Collects diagnostics. Beyond `max_kept` further ones are counted, not kept,
-// so a file with a million bad values neither floods memory nor the terminal.
+// Collects diagnostics. Errors and warnings are kept apart, each up to its
+// own limit, so warnings never crowd out an error; beyond the limits they
+// are counted, not kept, so a file with a million bad values neither floods
+// memory nor the terminal. Every check also keeps its count and its first
+// diagnostic, kept or not, for one-line-per-code summaries.
 class Diagnostics {
  public:
-  explicit Diagnostics(std::size_t max_kept = 1000) : max_kept_(max_kept) {}
+  explicit Diagnostics(std::size_t max_kept = 1000) : Diagnostics(max_kept, max_kept) {}
+  Diagnostics(std::size_t max_errors, std::size_t max_warnings)
+      : max_errors_(max_errors), max_warnings_(max_warnings) {}
 
   void report(Check c, std::string pointer, std::string message);
   void report_at(Check c, std::uint64_t line, std::uint64_t column, std::string message);
 
+  // The kept diagnostics, in the order they were reported.
   const std::vector<Diagnostic>& items() const { return items_; }
   std::size_t errors() const { return errors_; }
   std::size_t warnings() const { return warnings_; }
-  std::size_t dropped() const { return dropped_; }
-  bool has(Check c) const;
-  void set_max_kept(std::size_t n) { max_kept_ = n; }
+  std::size_t dropped() const { return dropped_errors_ + dropped_warnings_; }
+  std::size_t dropped_errors() const { return dropped_errors_; }
+  std::size_t dropped_warnings() const { return dropped_warnings_; }
+  bool has(Check c) const { return tally(c).count > 0; }
+
+  struct Tally {
+    std::size_t count = 0;  // reported
+    std::size_t kept = 0;   // of them in items()
+    std::optional<Diagnostic> first;
+  };
+  const Tally& tally(Check c) const { return tallies_[static_cast<std::size_t>(c)]; }
 
  private:
   void add(Diagnostic d);
   std::vector<Diagnostic> items_;
-  std::size_t max_kept_;
-  std::size_t errors_ = 0, warnings_ = 0, dropped_ = 0;
-  std::vector<bool> seen_ = std::vector<bool>(static_cast<std::size_t>(Check::kCount), false);
+  std::size_t max_errors_, max_warnings_;
+  std::size_t errors_ = 0, warnings_ = 0, dropped_errors_ = 0, dropped_warnings_ = 0;
+  std::vector<Tally> tallies_ = std::vector<Tally>(static_cast<std::size_t>(Check::kCount));
 };
 
 }  // namespace gemini::ir

@@ -88,6 +88,9 @@ struct Ifmap {
   Box box;
   std::optional<std::int64_t> size;  // bytes
   std::vector<TransferId> transfer_id;
+  // False where the file gives no transfer_id and the loader added none (it
+  // does for the public scheduler's quirk Q1, docs/ir-model.md).
+  bool has_transfer_id = true;
   std::optional<std::int32_t> max_workload_id;  // public dialect
   Origin origin;
   bool operator==(const Ifmap&) const = default;
@@ -301,5 +304,9 @@ struct Model {
   // The workload with this id on this core, or nullptr.
   const Workload* find_workload(std::int32_t core_id, std::int32_t workload_id) const;
 };
+
+// One past the largest transfer id the model uses anywhere (0 for none): the
+// first id free for a transfer added to it.
+TransferId next_transfer_id(const Model& m);
 
 }  // namespace gemini::ir
