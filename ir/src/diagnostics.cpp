@@ -35,7 +35,7 @@ constexpr std::array<CheckInfo, static_cast<std::size_t>(Check::kCount)> kChecks
     {Check::bits_not_bytes, "S014", W, "bits-not-bytes",
      "a public-dialect size in bits is not a whole number of bytes"},
     {Check::unsourced_input, "S015", W, "unsourced-input",
-     "ifmaps have no source (public quirk Q1); read from DRAM as network input"},
+     "input tensors not all sourced (public quirk Q1); the rest read from DRAM as network input"},
     {Check::bad_mesh, "I001", E, "bad-mesh", "xlen / ylen do not describe a usable mesh"},
     {Check::core_outside_mesh, "I002", E, "core-outside-mesh",
      "a core key or core reference is outside the xlen*ylen mesh"},
