@@ -55,8 +55,11 @@ void PhaseTimer::mark(const char* phase) {
 StatusLine::StatusLine(bool enabled)
     : enabled_(enabled), start_(std::chrono::steady_clock::now()) {}
 
-StatusLine::~StatusLine() {
+StatusLine::~StatusLine() { clear(); }
+
+void StatusLine::clear() {
   if (shown_) std::cerr << "\r" << std::string(60, ' ') << "\r" << std::flush;
+  shown_ = false;
 }
 
 void StatusLine::phase(const char* what) {

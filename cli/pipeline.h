@@ -45,6 +45,7 @@ class StatusLine {
   explicit StatusLine(bool enabled);
   ~StatusLine();
   void phase(const char* what);
+  void clear();  // before printing the result
   std::chrono::steady_clock::time_point since() const { return start_; }
 
  private:

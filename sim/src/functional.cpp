@@ -1,6 +1,7 @@
 #include "functional.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 
@@ -15,6 +16,11 @@ using assembler::Opcode;
 using model::Box4;
 
 namespace {
+
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
 
 // Field slots of the instructions this unit reads, looked up once.
 struct Slots {
@@ -518,7 +524,18 @@ void Functional::start_pe(std::int32_t core, std::uint32_t i) {
   gather_part(weights, wneed, w_tile);
   const std::size_t n = static_cast<std::size_t>(out.volume());
   std::vector<std::int32_t> acc(n);
+  const bool observe = hook_ && hook_->wants(site(core, i), model::TileKind::conv);
+  const auto t0 = observe ? Clock::now() : Clock::time_point{};
   model::conv_tile_cpu(p, {in_tile.data(), need}, {w_tile.data(), wneed}, out, acc.data());
+  if (observe) {
+    model::TileOp op;
+    op.kind = model::TileKind::conv;
+    op.conv = p;
+    op.in[0] = {in_tile.data(), need};
+    op.weights = {w_tile.data(), wneed};
+    op.out = out;
+    hook_->seen(op, site(core, i), acc.data(), seconds_since(t0));
+  }
   macs_ += out.volume() * p.group_c * p.kernel_r * p.kernel_s;
   if (c.pe_done == 0 || c.partial.size() != n) {
     c.partial = std::move(acc);
@@ -534,7 +551,17 @@ void Functional::start_pe(std::int32_t core, std::uint32_t i) {
   f.active = true;
   f.instr = i;
   f.data.resize(n);
+  const bool observe_end = hook_ && hook_->wants(site(core, i), model::TileKind::requantize);
+  const auto t1 = observe_end ? Clock::now() : Clock::time_point{};
   model::requantize_all(c.partial.data(), static_cast<std::int64_t>(n), c.pe_shift, f.data.data());
+  if (observe_end) {
+    model::TileOp op;
+    op.kind = model::TileKind::requantize;
+    op.shift = c.pe_shift;
+    op.sums = c.partial.data();
+    op.out = out;
+    hook_->seen(op, site(core, i), f.data.data(), seconds_since(t1));
+  }
   f.dst = {Mem::l2, core, in.scalar(s.pr_ofmap), v.box1};
   f.box = shifted(out, v.shift);
   f.compare = true;
@@ -565,6 +592,15 @@ void Functional::start_vp(std::int32_t core, std::uint32_t i) {
   const std::size_t n = static_cast<std::size_t>(out.volume());
   f.data.resize(n);
   std::vector<std::int8_t> a, b;
+  // The operation as the hook sees it (when it wants this one).
+  model::TileOp tile;
+  tile.out = out;
+  const model::TileKind kind =
+      op == assembler::VpOp::pool_max || op == assembler::VpOp::pool_avg ? model::TileKind::pool
+      : op == assembler::VpOp::add                                      ? model::TileKind::add
+                                                                        : model::TileKind::transpose;
+  const bool observe = hook_ && hook_->wants(site(core, i), kind);
+  auto t0 = Clock::time_point{};
   auto need_from = [&](const Place& p, const Box4& need) {
     if (!p.layout.contains(need))
       fault(core, i, "reads " + show(need) + "; its input tensor holds " + show(p.layout));
@@ -578,7 +614,11 @@ void Functional::start_vp(std::int32_t core, std::uint32_t i) {
       const Box4 need = model::pool_input_box(p, out);
       need_from(in0, need);
       gather_part(in0, need, a);
+      if (observe) t0 = Clock::now();
       model::pool_tile_cpu(p, {a.data(), need}, out, f.data.data());
+      tile.kind = model::TileKind::pool;
+      tile.pool = p;
+      tile.in[0] = {a.data(), need};
       break;
     }
     case assembler::VpOp::add: {
@@ -591,7 +631,12 @@ void Functional::start_vp(std::int32_t core, std::uint32_t i) {
         gather_part(in1, out, b);
         ops.push_back({b.data(), out});
       }
+      if (observe) t0 = Clock::now();
       model::add_tile_cpu(ops.data(), static_cast<int>(ops.size()), c.vp_shift, out, f.data.data());
+      tile.kind = model::TileKind::add;
+      tile.shift = c.vp_shift;
+      tile.inputs = static_cast<std::int32_t>(ops.size());
+      for (std::size_t k = 0; k < ops.size(); ++k) tile.in[k] = ops[k];
       break;
     }
     case assembler::VpOp::copy:
@@ -606,10 +651,15 @@ void Functional::start_vp(std::int32_t core, std::uint32_t i) {
       }
       need_from(in0, need);
       gather_part(in0, need, a);
+      if (observe) t0 = Clock::now();
       model::transpose_tile_cpu(perm, {a.data(), need}, out, f.data.data());
+      tile.kind = model::TileKind::transpose;
+      for (int d = 0; d < 4; ++d) tile.perm[d] = perm[d];
+      tile.in[0] = {a.data(), need};
       break;
     }
   }
+  if (observe) hook_->seen(tile, site(core, i), f.data.data(), seconds_since(t0));
   f.active = true;
   f.instr = i;
   f.dst = {Mem::l2, core, in.scalar(s.vp_out), v.box1};
@@ -622,6 +672,13 @@ void Functional::start_vp(std::int32_t core, std::uint32_t i) {
           "writes " + show(f.box) + " outside its destination tensor " + show(f.dst.layout));
     f.box = model::intersect(f.box, f.dst.layout);
   }
+}
+
+TileSite Functional::site(std::int32_t core, std::uint32_t instr) const {
+  const assembler::LoweredCore& c = program_.cores[static_cast<std::size_t>(core)];
+  const std::uint32_t wl = c.program.instrs[instr].workload;
+  return {c.program.core_id, instr, wl == 0xffffffffu ? -1 : static_cast<std::int64_t>(wl),
+          layer_of(core, wl)};
 }
 
 void Functional::compare_tile(std::int32_t core, const InFlight& f) {

@@ -29,6 +29,7 @@
 #include "gemini/model/reference.h"
 #include "gemini/model/tile_ops.h"
 #include "gemini/sim/report.h"
+#include "gemini/sim/tile_hook.h"
 
 namespace gemini::sim {
 
@@ -39,6 +40,9 @@ class Functional {
   // match the model's.
   static std::unique_ptr<Functional> create(const assembler::Program& p, const model::Network& net,
                                             const model::Reference& ref, std::string& error);
+
+  // Tile operations go to `hook` too (nullptr: none).
+  void set_tile_hook(TileHook* hook) { hook_ = hook; }
 
   void start(std::int32_t core, std::uint32_t instr);
   void complete(std::int32_t core, std::uint8_t engine);
@@ -117,6 +121,7 @@ class Functional {
   void start_pe(std::int32_t core, std::uint32_t i);
   void start_vp(std::int32_t core, std::uint32_t i);
   void write(std::int32_t core, InFlight& f);
+  TileSite site(std::int32_t core, std::uint32_t instr) const;
 
   const assembler::Program& program_;
   const model::Network& net_;
@@ -128,6 +133,7 @@ class Functional {
   std::vector<LayerCheck> checks_;          // per model op
   std::vector<FunctionalFault> faults_;
   std::int64_t fault_count_ = 0, bytes_ = 0, macs_ = 0;
+  TileHook* hook_ = nullptr;
 };
 
 }  // namespace gemini::sim

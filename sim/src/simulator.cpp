@@ -63,6 +63,7 @@ bool simulate(const assembler::Program& program, const ir::HardwareConfig& hw,
   if (options.network && options.reference) {
     functional = Functional::create(program, *options.network, *options.reference, error);
     if (!functional) return false;
+    functional->set_tile_hook(options.tiles);
     ctx.functional = functional.get();
   }
   ctx.tracing = !options.trace_path.empty();

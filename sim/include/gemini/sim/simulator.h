@@ -18,6 +18,7 @@
 #include "gemini/model/network.h"
 #include "gemini/model/reference.h"
 #include "gemini/sim/report.h"
+#include "gemini/sim/tile_hook.h"
 
 namespace gemini::sim {
 
@@ -48,6 +49,9 @@ struct SimOptions {
   // lowered with the model's geometry. The timing is the same either way.
   const model::Network* network = nullptr;
   const model::Reference* reference = nullptr;
+  // With functional simulation: every tile operation the PE and VP compute
+  // that the hook wants goes to it (tile_hook.h).
+  TileHook* tiles = nullptr;
 };
 
 // Returns false (with `error`) when the program cannot be simulated on this
