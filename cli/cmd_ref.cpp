@@ -1,11 +1,17 @@
 // gemini ref: every layer of a network computed on the CPU from its model
 // file alone (docs/numerics.md), written as raw int8 files with an index.
+#include <boost/json.hpp>
 #include <chrono>
+#include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <sstream>
 
 #include "commands.h"
 #include "common.h"
+#include "gemini/gpu/libcheck.h"
+#include "gemini/gpu/plan_build.h"
+#include "gemini/gpu/plan_exec.h"
 #include "gemini/model/network.h"
 #include "gemini/model/reference.h"
 #include "gemini/model/stats.h"
@@ -14,17 +20,69 @@ namespace gemini::cli {
 namespace {
 
 struct RefOptions {
-  std::string model, out;
+  std::string model, out, plan, backend;
   std::uint64_t seed = 1;
   unsigned threads = 0;
   bool quiet = false;
+  bool check_libraries = false;
 };
 
 int run_ref(const RefOptions& opt) {
   auto net = load_model_file(opt.model);
   if (!net) return kExitInvalid;
-  const auto t0 = std::chrono::steady_clock::now();
-  const model::Reference r = model::compute_reference(*net, opt.seed, opt.threads);
+  if (opt.check_libraries) {
+    // Our CUDA kernels and NVIDIA's libraries against the CPU reference.
+    std::string why;
+    auto cuda = gpu::make_backend("cuda", why);
+    if (!cuda) {
+      std::cerr << "gemini ref: --check-libraries needs a GPU: " << why << "\n";
+      return kExitUnreadable;
+    }
+    const model::Reference ref = model::compute_reference(*net, opt.seed, opt.threads);
+    const gpu::LibCheckReport lc = gpu::library_check(*net, ref, opt.seed, *cuda);
+    gpu::print_library_check(std::cout, lc);
+    return lc.passed() ? kExitOk : kExitInvalid;
+  }
+  model::Reference r;
+  std::string where = "the CPU";
+  auto t0 = std::chrono::steady_clock::now();
+  if (opt.plan.empty() && opt.backend.empty()) {
+    r = model::compute_reference(*net, opt.seed, opt.threads);
+  } else {
+    // A plan on a backend: the given one, or one task per layer.
+    const std::string name = opt.backend.empty() ? "cpu" : opt.backend;
+    std::string why;
+    auto backend = gpu::make_backend(name, why);
+    if (!backend) {
+      std::cerr << "gemini ref: the " << name << " backend cannot run here: " << why << "\n";
+      return kExitUnreadable;
+    }
+    ir::Diagnostics d(100);
+    std::optional<gpu::Plan> plan;
+    if (!opt.plan.empty()) {
+      plan = gpu::load_plan(opt.plan, d);
+    } else {
+      std::ifstream is(opt.model, std::ios::binary);
+      std::ostringstream ss;
+      ss << is.rdbuf();
+      boost::system::error_code ec;
+      const boost::json::value doc = boost::json::parse(ss.str(), ec);
+      plan = gpu::whole_layer_plan(*net, ec ? boost::json::value() : doc);
+    }
+    gpu::PlanRunStats st;
+    std::optional<model::Reference> got;
+    t0 = std::chrono::steady_clock::now();
+    if (plan) got = gpu::run_plan(*plan, *net, opt.seed, *backend, d, &st);
+    if (!got) {
+      print_diagnostics(std::cerr, opt.plan.empty() ? opt.model : opt.plan, d, 20, 20);
+      std::cerr << "gemini ref: the plan cannot be run\n";
+      return kExitInvalid;
+    }
+    r = std::move(*got);
+    where = std::string("the ") + backend->name() + " backend (" + backend->device() + "), " +
+            std::to_string(st.tasks) + " tasks of " +
+            (opt.plan.empty() ? std::string("one per layer") : opt.plan);
+  }
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::string error;
   if (!opt.out.empty() && !model::write_reference(r, *net, opt.out, error)) {
@@ -33,7 +91,8 @@ int run_ref(const RefOptions& opt) {
   }
   if (opt.quiet) return kExitOk;
   const std::int64_t macs = model::network_macs(*net);
-  std::cout << net->ops.size() << " layers of " << opt.model << " computed in " << std::fixed
+  std::cout << net->ops.size() << " layers of " << opt.model << " computed on " << where << " in "
+            << std::fixed
             << std::setprecision(3) << secs << " s (" << std::setprecision(2)
             << static_cast<double>(macs) / 1e9 << " GMAC, "
             << static_cast<double>(macs) / 1e9 / std::max(secs, 1e-9) << " GMAC/s), seed "
@@ -62,13 +121,23 @@ Command add_ref(CLI::App& app) {
   auto opt = std::make_shared<RefOptions>();
   CLI::App* s = app.add_subcommand(
       "ref",
-      "Compute every layer of a network on the CPU from its model file alone (the reference the "
-      "functional simulator and the CUDA backend are compared with; docs/numerics.md).");
+      "Compute every layer of a network from its model file alone (the reference the functional "
+      "simulator is compared with; docs/numerics.md): on the CPU, or by an ARK plan on a "
+      "backend (docs/gpu.md).");
   s->add_option("--model", opt->model, "layer-semantics model file (ARK format)")->required();
   s->add_option("--seed", opt->seed, "seed of the generated inputs and weights (default 1)");
   s->add_option("-o,--output", opt->out,
                 "write the layer outputs and index.json into this directory");
   s->add_option("--threads", opt->threads, "threads (default: all)");
+  s->add_option("--plan", opt->plan,
+                "run this ARK plan (gemini plan) task by task on --backend (default cpu)");
+  s->add_option("--backend", opt->backend,
+                "cpu or cuda: compute through the backend's per-element kernels, by --plan or "
+                "one task per layer (default: the CPU reference's fast kernels)")
+      ->check(CLI::IsMember({"cpu", "cuda"}));
+  s->add_flag("--check-libraries", opt->check_libraries,
+              "on a GPU: compute every convolution and FC layer with cuDNN / cuBLAS and with the "
+              "cuda backend's kernels, and compare their int32 sums with the CPU reference's");
   s->add_flag("-q,--quiet", opt->quiet, "print nothing on success");
   return [s, opt] { return s->parsed() ? run_ref(*opt) : -1; };
 }

@@ -18,5 +18,6 @@ Command add_sim(CLI::App& app);
 Command add_golden(CLI::App& app);  // golden check, golden update
 Command add_ref(CLI::App& app);
 Command add_xcheck(CLI::App& app);
+Command add_plan(CLI::App& app);
 
 }  // namespace gemini::cli

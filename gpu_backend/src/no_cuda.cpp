@@ -11,3 +11,28 @@ std::unique_ptr<Backend> make_cuda_backend(std::string& why) {
 }
 
 }  // namespace gemini::gpu
+
+#include "library_calls.h"
+
+namespace gemini::gpu {
+
+bool cudnn_available(std::string& why) {
+  why = "this gemini was built without CUDA";
+  return false;
+}
+bool cublas_available(std::string& why) {
+  why = "this gemini was built without CUDA";
+  return false;
+}
+bool cudnn_conv(const LibConv&, const std::int8_t*, const std::int8_t*, float*, double&,
+                std::string& error) {
+  error = "this gemini was built without CUDA";
+  return false;
+}
+bool cublas_gemm(const LibGemm&, const std::int8_t*, const std::int8_t*, std::int32_t*, double&,
+                 std::string& error) {
+  error = "this gemini was built without CUDA";
+  return false;
+}
+
+}  // namespace gemini::gpu

@@ -117,6 +117,12 @@ constexpr std::array<CheckInfo, static_cast<std::size_t>(Check::kCount)> kChecks
      "a workload splits a dimension the op's annotation forbids (reduced or unpartitionable)"},
     {Check::quirk_corrected, "M009", W, "quirk-corrected",
      "a known quirk of the scheduler's IR (Q1-Q4) was corrected from the model"},
+    {Check::plan_file, "P001", E, "plan-file",
+     "an ARK plan file is unreadable or breaks the plan-file format's structure"},
+    {Check::plan_unsupported, "P002", E, "plan-unsupported",
+     "a plan holds an op gemini's executors do not run, or one the model does not have"},
+    {Check::plan_incomplete, "P003", E, "plan-incomplete",
+     "a plan's tasks leave part of a layer uncomputed, or read a layer before it is done"},
 }};
 
 // A broken catalogue is a programming error: fail at start-up, loudly.

@@ -40,9 +40,11 @@ void put_channels(Tensor8& dst, const Tensor8& src, std::int64_t c0) {
               dst.data.begin() + (n * dst.shape[1] + c0) * hw);
 }
 
-// The op's concatenated input: the one part itself where there is one.
-const Tensor8& concatenated(const Network& net, const Op& op, const Reference& r,
-                            Tensor8& scratch) {
+}  // namespace
+
+Tensor8 zero_tensor(const Dims4& shape) { return make(shape); }
+
+const Tensor8& op_input(const Op& op, const Reference& r, Tensor8& scratch) {
   auto part_of = [&](const InputPart& p) -> const Tensor8& {
     return p.external ? r.externals[static_cast<std::size_t>(p.external_index)]
                       : r.outputs[static_cast<std::size_t>(p.producer)];
@@ -50,11 +52,16 @@ const Tensor8& concatenated(const Network& net, const Op& op, const Reference& r
   if (op.inputs.size() == 1) return part_of(op.inputs.front());
   scratch = make(op.ifmap_shape);
   for (const InputPart& p : op.inputs) put_channels(scratch, part_of(p), p.offset);
-  (void)net;
   return scratch;
 }
 
-}  // namespace
+Tensor8 fmap_weights(const Op& op, const Reference& r) {
+  Tensor8 w = make({op.ifmap_shape[0], op.weight_shape[0], op.weight_shape[1],
+                    op.weight_shape[2] * op.weight_shape[3]});
+  for (const InputPart& part : op.weights)
+    put_channels(w, r.outputs[static_cast<std::size_t>(part.producer)], part.offset);
+  return w;
+}
 
 Tensor8 generate_external(const Network& net, std::size_t external, std::uint64_t seed) {
   const External& e = net.externals[external];
@@ -86,7 +93,7 @@ Reference compute_reference(const Network& net, std::uint64_t seed, unsigned thr
     const Op& op = net.ops[static_cast<std::size_t>(i)];
     LayerNumerics& ln = r.numerics[static_cast<std::size_t>(i)];
     Tensor8 scratch;
-    const Tensor8& in = concatenated(net, op, r, scratch);
+    const Tensor8& in = op_input(op, r, scratch);
     Tensor8 out = make(op.ofmap_shape);
     const ConstTile in_tile{in.data.data(), whole(in.shape)};
     const Box4 out_box = whole(op.ofmap_shape);
@@ -103,11 +110,7 @@ Reference compute_reference(const Network& net, std::uint64_t seed, unsigned thr
         const ConvParams p = conv_params(op);
         Tensor8 w;
         if (op.weight_from_fmap) {
-          // [N, K, C/G, R*S]: the weight producers' results concatenated.
-          w = make({op.ifmap_shape[0], op.weight_shape[0], op.weight_shape[1],
-                    op.weight_shape[2] * op.weight_shape[3]});
-          for (const InputPart& part : op.weights)
-            put_channels(w, r.outputs[static_cast<std::size_t>(part.producer)], part.offset);
+          w = fmap_weights(op, r);
         } else {
           w = generate_weights(op, seed);
         }

@@ -90,6 +90,10 @@ enum class Check : std::uint16_t {
   weight_mismatch,        // M007
   forbidden_split,        // M008
   quirk_corrected,        // M009
+  // P: ARK plan files (gemini plan, ref --plan; gpu_backend/)
+  plan_file,         // P001
+  plan_unsupported,  // P002
+  plan_incomplete,   // P003
   kCount
 };
 

@@ -48,6 +48,16 @@ struct Reference {
 // `threads` 0: all hardware threads.
 Reference compute_reference(const Network& net, std::uint64_t seed, unsigned threads = 0);
 
+// What an op reads, from the outputs and network inputs `r` holds so far:
+// its concatenated input (ReadTensors along C; the one part itself, not a
+// copy, when there is one, else built in `scratch`) ...
+const Tensor8& op_input(const Op& op, const Reference& r, Tensor8& scratch);
+// ... and, for WeightFromFmap ops, its per-sample weights [N, K, C/G, R*S]
+// (the weight producers' outputs along K).
+Tensor8 fmap_weights(const Op& op, const Reference& r);
+// A dense tensor of the given shape, zero.
+Tensor8 zero_tensor(const Dims4& shape);
+
 // CRC-32 (zlib's) of a tensor's bytes, as 8 hex digits: the digest in
 // index.json and the golden cases; `python3 -c 'import zlib;...'` gives
 // the same.

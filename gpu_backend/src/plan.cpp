@@ -1,0 +1,373 @@
+#include "gemini/gpu/plan.h"
+
+#include <boost/json.hpp>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+namespace gemini::gpu {
+namespace json = boost::json;
+
+namespace {
+
+// Reads one plan document, reporting what is wrong (P001) at its pointer.
+class Reader {
+ public:
+  explicit Reader(ir::Diagnostics& d) : d_(d) {}
+  bool ok() const { return ok_; }
+
+  void error(const std::string& at, const std::string& message) {
+    d_.report(ir::Check::plan_file, at, message);
+    ok_ = false;
+  }
+
+  const json::value* member(const json::object& o, const std::string& at, const char* key,
+                            bool required = true) {
+    const json::value* v = o.if_contains(key);
+    if (!v && required) error(at, std::string("missing required key \"") + key + "\"");
+    return v;
+  }
+
+  std::optional<std::int64_t> integer(const json::object& o, const std::string& at,
+                                      const char* key, std::int64_t lo, bool required = true) {
+    const json::value* v = member(o, at, key, required);
+    if (!v) return std::nullopt;
+    std::int64_t x = 0;
+    if (v->is_int64()) {
+      x = v->as_int64();
+    } else if (v->is_uint64() && v->as_uint64() <= static_cast<std::uint64_t>(INT64_MAX)) {
+      x = static_cast<std::int64_t>(v->as_uint64());
+    } else {
+      error(at + "/" + key, "expected an integer");
+      return std::nullopt;
+    }
+    if (x < lo) {
+      error(at + "/" + key, std::string(key) + " is " + std::to_string(x) + "; expected at least " +
+                                std::to_string(lo));
+      return std::nullopt;
+    }
+    return x;
+  }
+
+  const json::object* object(const json::value* v, const std::string& at, const char* what) {
+    if (!v) return nullptr;
+    if (!v->is_object()) {
+      error(at, std::string("expected ") + what + " (an object)");
+      return nullptr;
+    }
+    return &v->get_object();
+  }
+
+  const json::array* array(const json::value* v, const std::string& at, const char* what) {
+    if (!v) return nullptr;
+    if (!v->is_array()) {
+      error(at, std::string("expected ") + what + " (an array)");
+      return nullptr;
+    }
+    return &v->get_array();
+  }
+
+  // [begin, end] or [begin, end, step].
+  std::optional<PlanRange> range(const json::object& o, const std::string& at, const char* key) {
+    const json::value* v = member(o, at, key);
+    const std::string where = at + "/" + key;
+    const json::array* a = array(v, where, "a range [begin, end] or [begin, end, step]");
+    if (!a) return std::nullopt;
+    if (a->size() != 2 && a->size() != 3) {
+      error(where, "a range has 2 or 3 entries, not " + std::to_string(a->size()));
+      return std::nullopt;
+    }
+    std::int64_t x[3] = {0, 0, 1};
+    for (std::size_t i = 0; i < a->size(); ++i) {
+      if (!(*a)[i].is_int64()) {
+        error(where + "/" + std::to_string(i), "expected an integer");
+        return std::nullopt;
+      }
+      x[i] = (*a)[i].as_int64();
+    }
+    if (x[2] <= 0) {
+      error(where + "/2", "a range's step must be positive, not " + std::to_string(x[2]));
+      return std::nullopt;
+    }
+    if (x[0] < 0 || x[1] < x[0]) {
+      error(where, "a range [" + std::to_string(x[0]) + ", " + std::to_string(x[1]) +
+                       ") must have 0 <= begin <= end");
+      return std::nullopt;
+    }
+    return PlanRange{x[0], x[1], x[2]};
+  }
+
+ private:
+  ir::Diagnostics& d_;
+  bool ok_ = true;
+};
+
+bool within(const PlanRange& inner, std::int64_t lo, std::int64_t hi) {
+  return inner.count() == 0 || (inner.begin >= lo && inner.at(inner.count() - 1) < hi);
+}
+
+json::array range_json(const PlanRange& r) {
+  json::array a{r.begin, r.end};
+  if (r.step != 1) a.push_back(r.step);
+  return a;
+}
+
+}  // namespace
+
+const PlanTaskInfo* Plan::task_info(std::int64_t id) const {
+  for (const PlanTaskInfo& t : task_infos)
+    if (t.id == id) return &t;
+  return nullptr;
+}
+
+std::optional<Plan> parse_plan(const json::value& doc, ir::Diagnostics& d) {
+  Reader r(d);
+  if (!doc.is_object()) {
+    r.error("", "an ARK plan file is a JSON object");
+    return std::nullopt;
+  }
+  const json::object& top = doc.get_object();
+  Plan p;
+  if (auto x = r.integer(top, "", "Rank", 0)) p.rank = *x;
+  if (auto x = r.integer(top, "", "WorldSize", 1)) p.world_size = *x;
+  if (auto x = r.integer(top, "", "NumProcessors", 1)) p.num_processors = *x;
+  if (auto x = r.integer(top, "", "NumWarpsPerProcessor", 1)) p.num_warps_per_processor = *x;
+  if (const json::value* a = top.if_contains("Architecture")) {
+    if (a->is_string()) {
+      p.architecture = std::string(a->get_string());
+    } else {
+      r.error("/Architecture", "expected a string");
+    }
+  }
+  // TaskInfos.
+  std::map<std::int64_t, std::string> ids;
+  if (const json::array* infos = r.array(r.member(top, "", "TaskInfos"), "/TaskInfos",
+                                         "the list of TaskInfos")) {
+    for (std::size_t i = 0; i < infos->size(); ++i) {
+      const std::string at = "/TaskInfos/" + std::to_string(i);
+      const json::object* o = r.object(&(*infos)[i], at, "a TaskInfo");
+      if (!o) continue;
+      PlanTaskInfo t;
+      t.pointer = at;
+      if (auto x = r.integer(*o, at, "Id", 0)) {
+        t.id = *x;
+        if (auto [it, fresh] = ids.emplace(t.id, at); !fresh)
+          r.error(at + "/Id", "TaskInfo Id " + std::to_string(t.id) + " is also that of " +
+                                  it->second);
+      }
+      if (auto x = r.integer(*o, at, "NumWarps", 1)) t.num_warps = *x;
+      if (auto x = r.integer(*o, at, "SramBytes", 0)) t.sram_bytes = *x;
+      if (t.num_warps > p.num_warps_per_processor)
+        r.error(at + "/NumWarps", "NumWarps " + std::to_string(t.num_warps) +
+                                      " exceeds NumWarpsPerProcessor " +
+                                      std::to_string(p.num_warps_per_processor));
+      const json::array* ops = r.array(r.member(*o, at, "Ops"), at + "/Ops", "the list of ops");
+      if (ops && ops->empty()) r.error(at + "/Ops", "a TaskInfo has at least one op");
+      for (std::size_t j = 0; ops && j < ops->size(); ++j) {
+        const std::string oat = at + "/Ops/" + std::to_string(j);
+        const json::object* oo = r.object(&(*ops)[j], oat, "an op");
+        if (!oo) continue;
+        PlanOp op;
+        op.pointer = oat;
+        op.json = (*ops)[j];
+        const json::value* type = r.member(*oo, oat, "Type");
+        const json::value* name = r.member(*oo, oat, "Name");
+        if (type && !type->is_string()) r.error(oat + "/Type", "expected a string");
+        if (name && !name->is_string()) r.error(oat + "/Name", "expected a string");
+        if (type && type->is_string()) op.type = std::string(type->get_string());
+        if (name && name->is_string()) op.name = std::string(name->get_string());
+        if (const json::value* v = r.member(*oo, oat, "IsVirtual")) {
+          if (v->is_bool()) {
+            op.is_virtual = v->get_bool();
+          } else {
+            r.error(oat + "/IsVirtual", "expected true or false");
+          }
+        }
+        for (const char* k : {"ReadTensors", "WriteTensors", "ResultTensors"})
+          r.array(r.member(*oo, oat, k), oat + "/" + k, "a list of tensors");
+        r.object(r.member(*oo, oat, "Args"), oat + "/Args", "the op's arguments");
+        const std::string cat = oat + "/Config";
+        if (const json::object* cfg = r.object(r.member(*oo, oat, "Config"), cat, "a Config")) {
+          if (auto x = r.integer(*cfg, cat, "NumTasks", 0)) op.num_tasks = *x;
+          if (auto x = r.integer(*cfg, cat, "NumWarps", 1)) op.num_warps = *x;
+          if (auto x = r.integer(*cfg, cat, "SramBytes", 0)) op.sram_bytes = *x;
+          if (const json::value* tile = cfg->if_contains("Tile");
+              tile && tile->is_array() && tile->get_array().size() == 4) {
+            std::array<std::int64_t, 4> s{};
+            bool good = true;
+            for (std::size_t k = 0; k < 4; ++k) {
+              const json::value& e = tile->get_array()[k];
+              good = good && e.is_int64() && e.as_int64() >= 1;
+              if (good) s[k] = e.as_int64();
+            }
+            if (good) op.tile = s;
+          }
+          if (const json::value* tt = cfg->if_contains("TaskTiles")) {
+            const json::array* a = r.array(tt, cat + "/TaskTiles", "the first element of each task");
+            for (std::size_t k = 0; a && k < a->size(); ++k) {
+              const json::value& e = (*a)[k];
+              std::array<std::int32_t, 4> lo{};
+              bool good = e.is_array() && e.get_array().size() == 4;
+              for (std::size_t q = 0; good && q < 4; ++q) {
+                const json::value& c = e.get_array()[q];
+                good = c.is_int64() && c.as_int64() >= 0 && c.as_int64() <= INT32_MAX;
+                if (good) lo[q] = static_cast<std::int32_t>(c.as_int64());
+              }
+              if (!good) {
+                r.error(cat + "/TaskTiles/" + std::to_string(k),
+                        "expected [n, c, h, w], four non-negative integers");
+                continue;
+              }
+              op.task_tiles.push_back(lo);
+            }
+          }
+        }
+        t.ops.push_back(std::move(op));
+      }
+      for (std::size_t j = 1; j < t.ops.size(); ++j)
+        if (t.ops[j].num_tasks != t.ops[0].num_tasks)
+          r.error(t.ops[j].pointer + "/Config/NumTasks",
+                  "the ops of a TaskInfo share NumTasks: " + std::to_string(t.ops[j].num_tasks) +
+                      " here, " + std::to_string(t.ops[0].num_tasks) + " in its first op");
+      p.task_infos.push_back(std::move(t));
+    }
+  }
+  // ProcessorGroups.
+  if (const json::array* groups = r.array(r.member(top, "", "ProcessorGroups"),
+                                          "/ProcessorGroups", "the list of ProcessorGroups")) {
+    for (std::size_t i = 0; i < groups->size(); ++i) {
+      const std::string at = "/ProcessorGroups/" + std::to_string(i);
+      const json::object* o = r.object(&(*groups)[i], at, "a ProcessorGroup");
+      if (!o) continue;
+      PlanProcessorGroup g;
+      g.pointer = at;
+      if (auto x = r.range(*o, at, "ProcessorRange")) {
+        g.processors = *x;
+        if (!within(g.processors, 0, p.num_processors))
+          r.error(at + "/ProcessorRange", "processors outside [0, NumProcessors = " +
+                                              std::to_string(p.num_processors) + ")");
+      }
+      const json::array* rgs =
+          r.array(r.member(*o, at, "ResourceGroups"), at + "/ResourceGroups", "ResourceGroups");
+      for (std::size_t j = 0; rgs && j < rgs->size(); ++j) {
+        const std::string rat = at + "/ResourceGroups/" + std::to_string(j);
+        const json::object* ro = r.object(&(*rgs)[j], rat, "a ResourceGroup");
+        if (!ro) continue;
+        PlanResourceGroup rg;
+        rg.pointer = rat;
+        if (auto x = r.range(*ro, rat, "ProcessorRange")) {
+          rg.processors = *x;
+          for (std::int64_t k = 0; k < rg.processors.count(); ++k)
+            if (!g.processors.contains(rg.processors.at(k))) {
+              r.error(rat + "/ProcessorRange",
+                      "processor " + std::to_string(rg.processors.at(k)) +
+                          " is not one of its processor group's");
+              break;
+            }
+        }
+        if (auto x = r.range(*ro, rat, "WarpRange")) {
+          rg.warps = *x;
+          if (!within(rg.warps, 0, p.num_warps_per_processor))
+            r.error(rat + "/WarpRange", "warps outside [0, NumWarpsPerProcessor = " +
+                                            std::to_string(p.num_warps_per_processor) + ")");
+        }
+        if (auto x = r.range(*ro, rat, "SramRange")) {
+          rg.sram = *x;
+          if (rg.sram.step != 1) r.error(rat + "/SramRange", "an SRAM range has step 1");
+        }
+        const json::array* tgs =
+            r.array(r.member(*ro, rat, "TaskGroups"), rat + "/TaskGroups", "TaskGroups");
+        for (std::size_t k = 0; tgs && k < tgs->size(); ++k) {
+          const std::string tat = rat + "/TaskGroups/" + std::to_string(k);
+          const json::object* to = r.object(&(*tgs)[k], tat, "a TaskGroup");
+          if (!to) continue;
+          PlanTaskGroup tg;
+          tg.pointer = tat;
+          if (auto x = r.integer(*to, tat, "TaskId", 0)) tg.task_id = *x;
+          if (auto x = r.integer(*to, tat, "Granularity", 1)) tg.granularity = *x;
+          if (auto x = r.range(*to, tat, "TaskRange")) tg.tasks = *x;
+          if (const PlanTaskInfo* info = p.task_info(tg.task_id)) {
+            const std::int64_t n = info->ops.empty() ? 0 : info->ops[0].num_tasks;
+            if (!within(tg.tasks, 0, n))
+              r.error(tat + "/TaskRange", "tasks outside [0, NumTasks = " + std::to_string(n) +
+                                              ") of TaskInfo " + std::to_string(tg.task_id));
+          } else if (to->if_contains("TaskId")) {
+            r.error(tat + "/TaskId", "no TaskInfo has Id " + std::to_string(tg.task_id));
+          }
+          rg.task_groups.push_back(tg);
+        }
+        g.resource_groups.push_back(std::move(rg));
+      }
+      p.processor_groups.push_back(std::move(g));
+    }
+  }
+  if (!r.ok()) return std::nullopt;
+  return p;
+}
+
+std::optional<Plan> load_plan(const std::string& path, ir::Diagnostics& d) {
+  std::ifstream is(path, std::ios::binary);
+  if (!is) {
+    d.report(ir::Check::plan_file, "", "cannot open the plan file " + path);
+    return std::nullopt;
+  }
+  std::ostringstream ss;
+  ss << is.rdbuf();
+  boost::system::error_code ec;
+  json::value doc = json::parse(ss.str(), ec);
+  if (ec) {
+    d.report(ir::Check::plan_file, "", path + " is not valid JSON: " + ec.message());
+    return std::nullopt;
+  }
+  return parse_plan(doc, d);
+}
+
+json::value plan_json(const Plan& p) {
+  json::object top;
+  top["Rank"] = p.rank;
+  top["WorldSize"] = p.world_size;
+  top["NumProcessors"] = p.num_processors;
+  top["NumWarpsPerProcessor"] = p.num_warps_per_processor;
+  if (p.architecture) top["Architecture"] = *p.architecture;
+  json::array infos;
+  for (const PlanTaskInfo& t : p.task_infos) {
+    json::array ops;
+    for (const PlanOp& op : t.ops) ops.push_back(op.json);
+    infos.push_back(json::object{{"Id", t.id},
+                                 {"NumWarps", t.num_warps},
+                                 {"SramBytes", t.sram_bytes},
+                                 {"Ops", std::move(ops)}});
+  }
+  top["TaskInfos"] = std::move(infos);
+  json::array groups;
+  for (const PlanProcessorGroup& g : p.processor_groups) {
+    json::array rgs;
+    for (const PlanResourceGroup& rg : g.resource_groups) {
+      json::array tgs;
+      for (const PlanTaskGroup& tg : rg.task_groups)
+        tgs.push_back(json::object{{"TaskId", tg.task_id},
+                                   {"TaskRange", range_json(tg.tasks)},
+                                   {"Granularity", tg.granularity}});
+      rgs.push_back(json::object{{"ProcessorRange", range_json(rg.processors)},
+                                 {"WarpRange", range_json(rg.warps)},
+                                 {"SramRange", range_json(rg.sram)},
+                                 {"TaskGroups", std::move(tgs)}});
+    }
+    groups.push_back(json::object{{"ProcessorRange", range_json(g.processors)},
+                                  {"ResourceGroups", std::move(rgs)}});
+  }
+  top["ProcessorGroups"] = std::move(groups);
+  return top;
+}
+
+bool write_plan(const Plan& p, const std::string& path, std::string& error) {
+  std::ofstream os(path, std::ios::binary);
+  if (os) os << json::serialize(plan_json(p)) << "\n";
+  if (!os) {
+    error = "cannot write " + path;
+    return false;
+  }
+  return true;
+}
+
+}  // namespace gemini::gpu
