@@ -92,8 +92,7 @@ int run_ref(const RefOptions& opt) {
   if (opt.quiet) return kExitOk;
   const std::int64_t macs = model::network_macs(*net);
   std::cout << net->ops.size() << " layers of " << opt.model << " computed on " << where << " in "
-            << std::fixed
-            << std::setprecision(3) << secs << " s (" << std::setprecision(2)
+            << std::fixed << std::setprecision(3) << secs << " s (" << std::setprecision(2)
             << static_cast<double>(macs) / 1e9 << " GMAC, "
             << static_cast<double>(macs) / 1e9 / std::max(secs, 1e-9) << " GMAC/s), seed "
             << opt.seed << "\n";

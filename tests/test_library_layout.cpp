@@ -28,7 +28,8 @@ model::Tensor8 random_tensor(const model::Dims4& shape, std::mt19937& rng) {
 
 model::Box4 whole(const model::Dims4& s) {
   model::Box4 b;
-  for (int d = 0; d < 4; ++d) b.hi[d] = static_cast<std::int32_t>(s[static_cast<std::size_t>(d)] - 1);
+  for (int d = 0; d < 4; ++d)
+    b.hi[d] = static_cast<std::int32_t>(s[static_cast<std::size_t>(d)] - 1);
   return b;
 }
 
@@ -46,7 +47,9 @@ std::vector<float> cudnn_by_definition(const gpu::ConvLayout& L) {
             for (int s = 0; s < c.s; ++s)
               for (int ch = 0; ch < c.c; ++ch)
                 acc += L.x[((static_cast<std::size_t>(n) * c.h + oh * c.stride_h + r) * c.w +
-                            ow * c.stride_w + s) * c.c + ch] *
+                            ow * c.stride_w + s) *
+                               c.c +
+                           ch] *
                        L.w[((static_cast<std::size_t>(k) * c.r + r) * c.s + s) * c.c + ch];
           y[((static_cast<std::size_t>(n) * c.out_h() + oh) * c.out_w() + ow) * c.k + k] =
               static_cast<float>(acc);

@@ -24,7 +24,8 @@ namespace {
 
 std::string codes(const ir::Diagnostics& d) {
   std::string s;
-  for (const auto& x : d.items()) s += std::string(x.code()) + " " + x.pointer + ": " + x.message + "\n";
+  for (const auto& x : d.items())
+    s += std::string(x.code()) + " " + x.pointer + ": " + x.message + "\n";
   return s;
 }
 
@@ -43,8 +44,8 @@ Case load(const char* ir_file, const char* model_file) {
   EXPECT_TRUE(net) << codes(d);
   if (net) c.net = std::move(*net);
   c.doc = read_json(test::data_dir() / model_file);
-  ir::CheckedFile f = ir::load_and_validate((test::data_dir() / ir_file).string(), {},
-                                            test::set_polar(), d);
+  ir::CheckedFile f =
+      ir::load_and_validate((test::data_dir() / ir_file).string(), {}, test::set_polar(), d);
   EXPECT_EQ(d.errors(), 0u) << codes(d);
   c.ir = std::move(f.load.model);
   return c;
@@ -185,29 +186,54 @@ void expect_p001(const std::function<void(json::object&)>& change, const std::st
 
 TEST(Plan, StructuralFaultsAreP001AtTheirPointer) {
   auto tg = [](json::object& o) -> json::object& {
-    return o["ProcessorGroups"].as_array()[0].as_object()["ResourceGroups"].as_array()[0]
-        .as_object()["TaskGroups"].as_array()[0].as_object();
+    return o["ProcessorGroups"]
+        .as_array()[0]
+        .as_object()["ResourceGroups"]
+        .as_array()[0]
+        .as_object()["TaskGroups"]
+        .as_array()[0]
+        .as_object();
   };
   auto rg = [](json::object& o) -> json::object& {
-    return o["ProcessorGroups"].as_array()[0].as_object()["ResourceGroups"].as_array()[0]
+    return o["ProcessorGroups"]
+        .as_array()[0]
+        .as_object()["ResourceGroups"]
+        .as_array()[0]
         .as_object();
   };
   const std::string tgp = "/ProcessorGroups/0/ResourceGroups/0/TaskGroups/0";
   const std::string rgp = "/ProcessorGroups/0/ResourceGroups/0";
-  expect_p001([](json::object& o) { o.erase("TaskInfos"); }, "", "missing required key \"TaskInfos\"");
-  expect_p001([&](json::object& o) { tg(o)["TaskId"] = 99; }, tgp + "/TaskId", "no TaskInfo has Id 99");
-  expect_p001([&](json::object& o) { tg(o)["TaskRange"] = json::array{0, 2}; }, tgp + "/TaskRange",
-              "outside [0, NumTasks = 1)");
-  expect_p001([&](json::object& o) { tg(o)["TaskRange"] = json::array{0, 1, 0}; },
-              tgp + "/TaskRange/2", "step must be positive");
+  expect_p001([](json::object& o) { o.erase("TaskInfos"); }, "",
+              "missing required key \"TaskInfos\"");
+  expect_p001([&](json::object& o) { tg(o)["TaskId"] = 99; }, tgp + "/TaskId",
+              "no TaskInfo has Id 99");
+  expect_p001(
+      [&](json::object& o) {
+        tg(o)["TaskRange"] = json::array{0, 2};
+      },
+      tgp + "/TaskRange", "outside [0, NumTasks = 1)");
+  expect_p001(
+      [&](json::object& o) {
+        tg(o)["TaskRange"] = json::array{0, 1, 0};
+      },
+      tgp + "/TaskRange/2", "step must be positive");
   expect_p001([&](json::object& o) { tg(o)["Granularity"] = 0; }, tgp + "/Granularity",
               "expected at least 1");
-  expect_p001([&](json::object& o) { rg(o)["WarpRange"] = json::array{0, 2}; }, rgp + "/WarpRange",
-              "NumWarpsPerProcessor");
-  expect_p001([&](json::object& o) { rg(o)["ProcessorRange"] = json::array{1, 2}; },
-              rgp + "/ProcessorRange", "not one of its processor group's");
-  expect_p001([&](json::object& o) { rg(o)["SramRange"] = json::array{0, 8, 2}; }, rgp + "/SramRange",
-              "step 1");
+  expect_p001(
+      [&](json::object& o) {
+        rg(o)["WarpRange"] = json::array{0, 2};
+      },
+      rgp + "/WarpRange", "NumWarpsPerProcessor");
+  expect_p001(
+      [&](json::object& o) {
+        rg(o)["ProcessorRange"] = json::array{1, 2};
+      },
+      rgp + "/ProcessorRange", "not one of its processor group's");
+  expect_p001(
+      [&](json::object& o) {
+        rg(o)["SramRange"] = json::array{0, 8, 2};
+      },
+      rgp + "/SramRange", "step 1");
   expect_p001([](json::object& o) { o["NumProcessors"] = 0; }, "/NumProcessors", "at least 1");
   expect_p001(
       [](json::object& o) {

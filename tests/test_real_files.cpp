@@ -22,7 +22,8 @@ namespace {
 
 std::string codes(const ir::Diagnostics& d) {
   std::string s;
-  for (const auto& x : d.items()) s += std::string(x.code()) + " " + x.pointer + ": " + x.message + "\n";
+  for (const auto& x : d.items())
+    s += std::string(x.code()) + " " + x.pointer + ": " + x.message + "\n";
   return s;
 }
 
@@ -68,11 +69,12 @@ Outcome assemble_and_simulate(const fs::path& path, const model::LayerSemantics&
   o.network = &s.net;
   o.reference = &s.ref;
   std::string error;
-  EXPECT_TRUE(sim::simulate(*r.file.program, hw, sim::workload_table(r.file.model), o, r.report, error))
+  EXPECT_TRUE(
+      sim::simulate(*r.file.program, hw, sim::workload_table(r.file.model), o, r.report, error))
       << error;
   EXPECT_FALSE(r.report.deadlock);
-  EXPECT_TRUE(r.report.functional.passed())
-      << r.report.functional.mismatches() << " mismatches, " << r.report.functional.fault_count << " faults";
+  EXPECT_TRUE(r.report.functional.passed()) << r.report.functional.mismatches() << " mismatches, "
+                                            << r.report.functional.fault_count << " faults";
   return r;
 }
 

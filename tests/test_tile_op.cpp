@@ -36,8 +36,9 @@ std::vector<std::int8_t> random_tile(const Box4& b, std::mt19937& rng) {
 TEST(Dot4, IsDp4aArithmetic) {
   EXPECT_EQ(model::dot4(model::pack4(1, 2, 3, 4), model::pack4(5, 6, 7, 8), 10),
             10 + 5 + 12 + 21 + 32);
-  EXPECT_EQ(model::dot4(model::pack4(-128, -128, -128, -128), model::pack4(-128, -128, -128, -128), 0),
-            4 * 16384);
+  EXPECT_EQ(
+      model::dot4(model::pack4(-128, -128, -128, -128), model::pack4(-128, -128, -128, -128), 0),
+      4 * 16384);
   EXPECT_EQ(model::dot4(model::pack4(-128, 127, -1, 0), model::pack4(127, -128, -1, 5), -7),
             -7 - 16256 - 16256 + 1);
   // The accumulator wraps as a 32-bit register does.
@@ -52,8 +53,9 @@ TEST(Dot4, IsDp4aArithmetic) {
       b[j] = static_cast<std::int8_t>(d(rng));
       want += a[j] * b[j];
     }
-    ASSERT_EQ(model::dot4(model::pack4(a[0], a[1], a[2], a[3]), model::pack4(b[0], b[1], b[2], b[3]), 0),
-              want);
+    ASSERT_EQ(
+        model::dot4(model::pack4(a[0], a[1], a[2], a[3]), model::pack4(b[0], b[1], b[2], b[3]), 0),
+        want);
   }
 }
 
@@ -122,8 +124,7 @@ TEST(TileOp, PackedConvolutionEqualsTheDefinition) {
   const Box4 ib = box({0, 0, 0, 0}, {0, 1099, 1, 1}), wb = box({0, 0, 0, 0}, {2, 1099, 0, 0});
   std::vector<std::int8_t> in(static_cast<std::size_t>(ib.volume()), -128),
       w(static_cast<std::size_t>(wb.volume()), -128);
-  EXPECT_EQ(model::conv_element_dp4a(p, {in.data(), ib}, {w.data(), wb}, 0, 1, 1, 0),
-            1100 * 16384);
+  EXPECT_EQ(model::conv_element_dp4a(p, {in.data(), ib}, {w.data(), wb}, 0, 1, 1, 0), 1100 * 16384);
 }
 
 // Every kind through tile_element against the CPU's whole-tile kernels.
@@ -143,7 +144,8 @@ TEST(TileOp, EveryKindEqualsTheCpuKernels) {
     op.out = x.out;
     std::vector<std::int32_t> fast(static_cast<std::size_t>(x.out.volume()));
     model::conv_tile_cpu(x.p, op.in[0], op.weights, x.out, fast.data());
-    each(op, [&](std::int64_t e, std::int32_t v) { ASSERT_EQ(v, fast[static_cast<std::size_t>(e)]); });
+    each(op,
+         [&](std::int64_t e, std::int32_t v) { ASSERT_EQ(v, fast[static_cast<std::size_t>(e)]); });
     // Its requantisation.
     model::TileOp rq;
     rq.kind = model::TileKind::requantize;
@@ -173,7 +175,8 @@ TEST(TileOp, EveryKindEqualsTheCpuKernels) {
     op.out = out;
     std::vector<std::int8_t> fast(static_cast<std::size_t>(out.volume()));
     model::pool_tile_cpu(pp, op.in[0], out, fast.data());
-    each(op, [&](std::int64_t e, std::int32_t v) { ASSERT_EQ(v, fast[static_cast<std::size_t>(e)]); });
+    each(op,
+         [&](std::int64_t e, std::int32_t v) { ASSERT_EQ(v, fast[static_cast<std::size_t>(e)]); });
   }
   model::TileOp ps;
   ps.kind = model::TileKind::pool_sum;
@@ -182,7 +185,8 @@ TEST(TileOp, EveryKindEqualsTheCpuKernels) {
   ps.out = out;
   std::vector<std::int32_t> sums(static_cast<std::size_t>(out.volume()));
   model::window_sums_cpu(pp, ps.in[0], out, sums.data());
-  each(ps, [&](std::int64_t e, std::int32_t v) { ASSERT_EQ(v, sums[static_cast<std::size_t>(e)]); });
+  each(ps,
+       [&](std::int64_t e, std::int32_t v) { ASSERT_EQ(v, sums[static_cast<std::size_t>(e)]); });
   // Add, with its sums; three operands.
   const auto a = random_tile(out, rng), b = random_tile(out, rng), c = random_tile(out, rng);
   const model::ConstTile ops3[3] = {{a.data(), out}, {b.data(), out}, {c.data(), out}};
@@ -194,10 +198,12 @@ TEST(TileOp, EveryKindEqualsTheCpuKernels) {
   add.out = out;
   std::vector<std::int8_t> added(static_cast<std::size_t>(out.volume()));
   model::add_tile_cpu(ops3, 3, 1, out, added.data());
-  each(add, [&](std::int64_t e, std::int32_t v) { ASSERT_EQ(v, added[static_cast<std::size_t>(e)]); });
+  each(add,
+       [&](std::int64_t e, std::int32_t v) { ASSERT_EQ(v, added[static_cast<std::size_t>(e)]); });
   add.kind = model::TileKind::add_sum;
   model::operand_sums_cpu(ops3, 3, out, sums.data());
-  each(add, [&](std::int64_t e, std::int32_t v) { ASSERT_EQ(v, sums[static_cast<std::size_t>(e)]); });
+  each(add,
+       [&](std::int64_t e, std::int32_t v) { ASSERT_EQ(v, sums[static_cast<std::size_t>(e)]); });
   // Transpose.
   const Box4 tin = box({0, 0, 1, 0}, {0, 3, 5, 1}), tout = box({0, 1, 0, 0}, {0, 5, 3, 1});
   const auto t = random_tile(tin, rng);
@@ -209,7 +215,8 @@ TEST(TileOp, EveryKindEqualsTheCpuKernels) {
   tr.out = tout;
   std::vector<std::int8_t> moved(static_cast<std::size_t>(tout.volume()));
   model::transpose_tile_cpu(perm, tr.in[0], tout, moved.data());
-  each(tr, [&](std::int64_t e, std::int32_t v) { ASSERT_EQ(v, moved[static_cast<std::size_t>(e)]); });
+  each(tr,
+       [&](std::int64_t e, std::int32_t v) { ASSERT_EQ(v, moved[static_cast<std::size_t>(e)]); });
 }
 
 // A batch of every kind through a backend: what tile_element gives.

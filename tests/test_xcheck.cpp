@@ -106,8 +106,7 @@ TEST(XCheck, ASampleChecksExactlyNOperationsChosenByTheSeed) {
   const gpu::XCheckReport a = sampled(1), again = sampled(1);
   EXPECT_EQ(a.ops(), 4);
   EXPECT_TRUE(a.passed());
-  for (std::size_t k = 0; k < gpu::kTileKinds; ++k)
-    EXPECT_EQ(a.kinds[k].ops, again.kinds[k].ops);
+  for (std::size_t k = 0; k < gpu::kTileKinds; ++k) EXPECT_EQ(a.kinds[k].ops, again.kinds[k].ops);
   EXPECT_GT(a.candidates, 4);
 }
 

@@ -30,8 +30,8 @@ TEST_P(XCheckCorpus, EveryTileOperationIsBitExactOnTheCpuBackend) {
   ao.lower.geometry = &s->geometry;
   ao.semantics = [&s](ir::Model& m, ir::Diagnostics& dd) { return s->apply(m, dd); };
   const ir::HardwareConfig& hw = test::set_polar();
-  auto f = assembler::assemble_file((test::corpus_dir() / GetParam()).string(), hw, {}, d, {}, {},
-                                    ao);
+  auto f =
+      assembler::assemble_file((test::corpus_dir() / GetParam()).string(), hw, {}, d, {}, {}, ao);
   ASSERT_TRUE(f.program);
   std::string why;
   auto backend = gpu::make_backend("cpu", why);

@@ -14,7 +14,8 @@ class CpuBackend final : public Backend {
  public:
   const char* name() const override { return "cpu"; }
   std::string device() const override {
-    return "host, " + std::to_string(std::max(1u, std::min(8u, std::thread::hardware_concurrency()))) +
+    return "host, " +
+           std::to_string(std::max(1u, std::min(8u, std::thread::hardware_concurrency()))) +
            " thread(s)";
   }
   void* allocate(std::size_t bytes) override {
@@ -54,7 +55,8 @@ class CpuBackend final : public Backend {
     std::vector<Piece> pieces;
     for (std::size_t i = 0; i < count; ++i) {
       const std::int64_t n = ops[i].elements();
-      for (std::int64_t b = 0; b < n; b += kChunk) pieces.push_back({i, b, std::min(n, b + kChunk)});
+      for (std::int64_t b = 0; b < n; b += kChunk)
+        pieces.push_back({i, b, std::min(n, b + kChunk)});
     }
     ir::parallel_for(pieces.size(), [&](std::size_t k) {
       const Piece& p = pieces[k];

@@ -5,9 +5,9 @@
 #include <cstdio>
 #include <ostream>
 
+#include "gemini/gpu/library_layout.h"
 #include "gemini/model/cpu_kernels.h"
 #include "gemini/model/layer_params.h"
-#include "gemini/gpu/library_layout.h"
 #include "library_calls.h"
 
 namespace gemini::gpu {
@@ -49,9 +49,8 @@ LibCheckReport library_check(const model::Network& net, const model::Reference& 
     const model::ConvParams p = model::conv_params(op);
     model::Tensor8 scratch;
     const model::Tensor8& in = model::op_input(op, ref, scratch);
-    const std::vector<std::int8_t> w = op.weight_from_fmap
-                                           ? model::fmap_weights(op, ref).data
-                                           : model::generate_weights(op, seed).data;
+    const std::vector<std::int8_t> w = op.weight_from_fmap ? model::fmap_weights(op, ref).data
+                                                           : model::generate_weights(op, seed).data;
     const model::Box4 out = whole(op.ofmap_shape), wb = model::weight_box(op);
     l.elements = out.volume();
     l.macs = l.elements * p.group_c * p.kernel_r * p.kernel_s;
@@ -86,15 +85,17 @@ LibCheckReport library_check(const model::Network& net, const model::Reference& 
     // The library.
     std::vector<std::int32_t> lib;
     std::vector<float> libf;
-    const bool gemm = op.type == model::OpType::fully_connected ||
-                      (p.per_sample && p.kernel_r == 1 && p.kernel_s == 1 && op.ofmap_shape[3] == 1);
+    const bool gemm =
+        op.type == model::OpType::fully_connected ||
+        (p.per_sample && p.kernel_r == 1 && p.kernel_s == 1 && op.ofmap_shape[3] == 1);
     bool ran = false;
     if (gemm) {
       if (!blas) {
         l.note = why_blas;
       } else {
         const GemmLayout g = gemm_layout(op, p, in, w);
-        std::vector<std::int32_t> c(static_cast<std::size_t>(g.shape.batch) * g.shape.m * g.shape.n);
+        std::vector<std::int32_t> c(static_cast<std::size_t>(g.shape.batch) * g.shape.m *
+                                    g.shape.n);
         ran = cublas_gemm(g.shape, g.a.data(), g.b.data(), c.data(), l.library_seconds, l.note);
         if (ran) lib = gemm_result(op, p, g.shape, c);
         l.library = "cuBLAS";
@@ -133,8 +134,8 @@ void print_library_check(std::ostream& os, const LibCheckReport& r) {
   for (const LibCheckLayer& l : r.layers) {
     const double ot = l.ours_seconds > 0 ? 2.0 * l.macs / l.ours_seconds / 1e12 : 0;
     const double lt = l.library_seconds > 0 ? 2.0 * l.macs / l.library_seconds / 1e12 : 0;
-    std::snprintf(buf, sizeof buf, "%-22s %-7s %12" PRId64 " %9" PRId64 " %9" PRId64
-                  " %10.3f %10.3f %9.2f %9.2f\n",
+    std::snprintf(buf, sizeof buf,
+                  "%-22s %-7s %12" PRId64 " %9" PRId64 " %9" PRId64 " %10.3f %10.3f %9.2f %9.2f\n",
                   l.layer.c_str(), l.library.empty() ? "-" : l.library.c_str(), l.elements,
                   l.ours_vs_cpu, l.library.empty() ? 0 : l.library_vs_cpu, l.ours_seconds * 1e3,
                   l.library_seconds * 1e3, ot, lt);

@@ -115,7 +115,8 @@ std::vector<std::int32_t> gemm_result(const model::Op& op, const model::ConvPara
     for (std::int64_t gi = 0; gi < groups; ++gi)
       for (std::int64_t h = 0; h < hh; ++h)
         for (std::int64_t k = 0; k < gk; ++k)
-          out[at((n * os[1] + gi * gk + k) * hh + h)] = c[at(((n * groups + gi) * hh + h) * gk + k)];
+          out[at((n * os[1] + gi * gk + k) * hh + h)] =
+              c[at(((n * groups + gi) * hh + h) * gk + k)];
   (void)g;
   return out;
 }

@@ -28,8 +28,8 @@ class Reader {
     return v;
   }
 
-  std::optional<std::int64_t> integer(const json::object& o, const std::string& at,
-                                      const char* key, std::int64_t lo, bool required = true) {
+  std::optional<std::int64_t> integer(const json::object& o, const std::string& at, const char* key,
+                                      std::int64_t lo, bool required = true) {
     const json::value* v = member(o, at, key, required);
     if (!v) return std::nullopt;
     std::int64_t x = 0;
@@ -141,8 +141,8 @@ std::optional<Plan> parse_plan(const json::value& doc, ir::Diagnostics& d) {
   }
   // TaskInfos.
   std::map<std::int64_t, std::string> ids;
-  if (const json::array* infos = r.array(r.member(top, "", "TaskInfos"), "/TaskInfos",
-                                         "the list of TaskInfos")) {
+  if (const json::array* infos =
+          r.array(r.member(top, "", "TaskInfos"), "/TaskInfos", "the list of TaskInfos")) {
     for (std::size_t i = 0; i < infos->size(); ++i) {
       const std::string at = "/TaskInfos/" + std::to_string(i);
       const json::object* o = r.object(&(*infos)[i], at, "a TaskInfo");
@@ -152,8 +152,8 @@ std::optional<Plan> parse_plan(const json::value& doc, ir::Diagnostics& d) {
       if (auto x = r.integer(*o, at, "Id", 0)) {
         t.id = *x;
         if (auto [it, fresh] = ids.emplace(t.id, at); !fresh)
-          r.error(at + "/Id", "TaskInfo Id " + std::to_string(t.id) + " is also that of " +
-                                  it->second);
+          r.error(at + "/Id",
+                  "TaskInfo Id " + std::to_string(t.id) + " is also that of " + it->second);
       }
       if (auto x = r.integer(*o, at, "NumWarps", 1)) t.num_warps = *x;
       if (auto x = r.integer(*o, at, "SramBytes", 0)) t.sram_bytes = *x;
@@ -203,7 +203,8 @@ std::optional<Plan> parse_plan(const json::value& doc, ir::Diagnostics& d) {
             if (good) op.tile = s;
           }
           if (const json::value* tt = cfg->if_contains("TaskTiles")) {
-            const json::array* a = r.array(tt, cat + "/TaskTiles", "the first element of each task");
+            const json::array* a =
+                r.array(tt, cat + "/TaskTiles", "the first element of each task");
             for (std::size_t k = 0; a && k < a->size(); ++k) {
               const json::value& e = (*a)[k];
               std::array<std::int32_t, 4> lo{};
@@ -233,8 +234,8 @@ std::optional<Plan> parse_plan(const json::value& doc, ir::Diagnostics& d) {
     }
   }
   // ProcessorGroups.
-  if (const json::array* groups = r.array(r.member(top, "", "ProcessorGroups"),
-                                          "/ProcessorGroups", "the list of ProcessorGroups")) {
+  if (const json::array* groups = r.array(r.member(top, "", "ProcessorGroups"), "/ProcessorGroups",
+                                          "the list of ProcessorGroups")) {
     for (std::size_t i = 0; i < groups->size(); ++i) {
       const std::string at = "/ProcessorGroups/" + std::to_string(i);
       const json::object* o = r.object(&(*groups)[i], at, "a ProcessorGroup");
@@ -259,9 +260,8 @@ std::optional<Plan> parse_plan(const json::value& doc, ir::Diagnostics& d) {
           rg.processors = *x;
           for (std::int64_t k = 0; k < rg.processors.count(); ++k)
             if (!g.processors.contains(rg.processors.at(k))) {
-              r.error(rat + "/ProcessorRange",
-                      "processor " + std::to_string(rg.processors.at(k)) +
-                          " is not one of its processor group's");
+              r.error(rat + "/ProcessorRange", "processor " + std::to_string(rg.processors.at(k)) +
+                                                   " is not one of its processor group's");
               break;
             }
         }

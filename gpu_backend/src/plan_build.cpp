@@ -103,7 +103,8 @@ void add_layer(Plan& p, const model::Op& op, const json::value& op_json, std::ve
       rg.processors = {core, core + 1, 1};
       rg.warps = {0, 1, 1};
       rg.sram.end = std::max(rg.sram.end, info.sram_bytes);
-      rg.task_groups.push_back({info.id, {static_cast<std::int64_t>(b), static_cast<std::int64_t>(e), 1}, 1, {}});
+      rg.task_groups.push_back(
+          {info.id, {static_cast<std::int64_t>(b), static_cast<std::int64_t>(e), 1}, 1, {}});
       lo = std::min(lo, core);
       hi = std::max(hi, core);
       b = e;
@@ -142,7 +143,8 @@ std::optional<Plan> build_plan(const ir::Model& m, const model::Network& net,
       }
       if (w.workload.rank != 4) continue;
       tasks[static_cast<std::size_t>(i)].push_back({c.core_id, w.workload_id, w.workload});
-      first[static_cast<std::size_t>(i)] = std::min<std::int64_t>(first[static_cast<std::size_t>(i)], w.workload_id);
+      first[static_cast<std::size_t>(i)] =
+          std::min<std::int64_t>(first[static_cast<std::size_t>(i)], w.workload_id);
     }
   if (d.errors() > 0) return std::nullopt;
   // The schedule's order of the layers, if it is a topological order of the
@@ -153,13 +155,15 @@ std::optional<Plan> build_plan(const ir::Model& m, const model::Network& net,
     return first[static_cast<std::size_t>(a)] < first[static_cast<std::size_t>(b)];
   });
   std::vector<std::int32_t> position(net.ops.size());
-  for (std::size_t k = 0; k < order.size(); ++k) position[static_cast<std::size_t>(order[k])] = static_cast<std::int32_t>(k);
+  for (std::size_t k = 0; k < order.size(); ++k)
+    position[static_cast<std::size_t>(order[k])] = static_cast<std::int32_t>(k);
   bool topological = true;
   for (const model::Op& op : net.ops) {
     const std::int32_t me = position[static_cast<std::size_t>(net.index_of(op.name))];
     for (const auto* parts : {&op.inputs, &op.weights})
       for (const model::InputPart& part : *parts)
-        if (!part.external && position[static_cast<std::size_t>(part.producer)] > me) topological = false;
+        if (!part.external && position[static_cast<std::size_t>(part.producer)] > me)
+          topological = false;
   }
   if (!topological) order = net.order;
   Plan p;

@@ -10,7 +10,9 @@ namespace gemini::gpu {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+double since(Clock::time_point t) {
+  return std::chrono::duration<double>(Clock::now() - t).count();
+}
 
 model::Box4 whole(const model::Dims4& s) {
   model::Box4 b;
@@ -36,10 +38,10 @@ struct Resolved {
 
 // What one op of the model accumulates while its tasks run.
 struct Layer {
-  std::vector<std::int32_t> sums;   // wide kinds
-  model::Tensor8 out;               // narrow kinds
-  std::vector<std::uint8_t> done;   // per output element: computed
-  std::int64_t last_group = -1;     // the processor group of its last task
+  std::vector<std::int32_t> sums;  // wide kinds
+  model::Tensor8 out;              // narrow kinds
+  std::vector<std::uint8_t> done;  // per output element: computed
+  std::int64_t last_group = -1;    // the processor group of its last task
   bool finished = false;
   bool wide = false;
 };
@@ -71,9 +73,10 @@ class Runner {
     }
     // Each op's last processor group.
     for (std::size_t g = 0; g < plan_.processor_groups.size(); ++g)
-      each_task(plan_.processor_groups[g], [&](const Resolved& r, std::int64_t, const std::string&) {
-        layers_[static_cast<std::size_t>(r.op)].last_group = static_cast<std::int64_t>(g);
-      });
+      each_task(plan_.processor_groups[g],
+                [&](const Resolved& r, std::int64_t, const std::string&) {
+                  layers_[static_cast<std::size_t>(r.op)].last_group = static_cast<std::int64_t>(g);
+                });
     for (std::size_t i = 0; i < net_.ops.size(); ++i)
       if (layers_[i].last_group < 0)
         d_.report(ir::Check::plan_incomplete, "",
@@ -136,7 +139,8 @@ class Runner {
         const model::Box4 all = whole(op->ofmap_shape);
         for (std::size_t k = 0; k < po.task_tiles.size(); ++k)
           if (!all.contains(tile_box(po, k))) {
-            d_.report(ir::Check::plan_unsupported, po.pointer + "/Config/TaskTiles/" + std::to_string(k),
+            d_.report(ir::Check::plan_unsupported,
+                      po.pointer + "/Config/TaskTiles/" + std::to_string(k),
                       "task " + std::to_string(k) + " of " + po.name + " covers " +
                           show(tile_box(po, k)) + ", outside its output " + show(all));
             break;
@@ -177,8 +181,9 @@ class Runner {
       const auto t0 = Clock::now();
       if (!buf.ok() ||
           !b_.generate(buf.as<std::int8_t>(), static_cast<std::int64_t>(t.data.size()),
-                       model::stream_base(seed_, model::tensor_key(model::DataKind::input,
-                                                                   static_cast<std::uint64_t>(x.tensor_id))))) {
+                       model::stream_base(
+                           seed_, model::tensor_key(model::DataKind::input,
+                                                    static_cast<std::uint64_t>(x.tensor_id))))) {
         return fail();
       }
       st_.generate_seconds += since(t0);
@@ -191,7 +196,8 @@ class Runner {
   }
 
   bool fail() {
-    d_.report(ir::Check::plan_incomplete, "", std::string("the ") + b_.name() + " backend failed: " + b_.error());
+    d_.report(ir::Check::plan_incomplete, "",
+              std::string("the ") + b_.name() + " backend failed: " + b_.error());
     return false;
   }
 
@@ -254,8 +260,9 @@ class Runner {
           const auto t0 = Clock::now();
           if (!w_buf.ok() ||
               !b_.generate(w_buf.as<std::int8_t>(), wb.volume(),
-                           model::stream_base(seed_, model::tensor_key(model::DataKind::weight,
-                                                                       static_cast<std::uint64_t>(op.node_id)))))
+                           model::stream_base(
+                               seed_, model::tensor_key(model::DataKind::weight,
+                                                        static_cast<std::uint64_t>(op.node_id)))))
             return fail();
           st_.generate_seconds += since(t0);
         }
@@ -284,7 +291,8 @@ class Runner {
         break;
       case model::OpType::transpose:
         base.kind = model::TileKind::transpose;
-        for (int d = 0; d < 4; ++d) base.perm[d] = static_cast<std::int32_t>(op.permutation[static_cast<std::size_t>(d)]);
+        for (int d = 0; d < 4; ++d)
+          base.perm[d] = static_cast<std::int32_t>(op.permutation[static_cast<std::size_t>(d)]);
         base.in[0] = in_tile;
         break;
     }
@@ -305,7 +313,8 @@ class Runner {
     st_.backend_seconds += since(t0);
     std::vector<std::int32_t> got(static_cast<std::size_t>(total));
     t0 = Clock::now();
-    if (!b_.download(got.data(), out_buf.as<void>(), got.size() * sizeof(std::int32_t))) return fail();
+    if (!b_.download(got.data(), out_buf.as<void>(), got.size() * sizeof(std::int32_t)))
+      return fail();
     st_.transfer_seconds += since(t0);
     st_.tasks += static_cast<std::int64_t>(ops.size());
     st_.elements += total;
@@ -339,7 +348,8 @@ class Runner {
     const model::Box4 all = whole(op.ofmap_shape);
     const auto missing = static_cast<std::int64_t>(std::count(l.done.begin(), l.done.end(), 0));
     if (missing > 0) {
-      const auto first = static_cast<std::int64_t>(std::find(l.done.begin(), l.done.end(), 0) - l.done.begin());
+      const auto first =
+          static_cast<std::int64_t>(std::find(l.done.begin(), l.done.end(), 0) - l.done.begin());
       std::int32_t o[4];
       model::box_coords(all, first, o);
       d_.report(ir::Check::plan_incomplete, "",
@@ -353,7 +363,8 @@ class Runner {
     if (l.wide) {
       ln.requantised = true;
       ln.shift = model::calibrated_shift(l.sums.data(), static_cast<std::int64_t>(l.sums.size()));
-      Buffer sums(b_, l.sums.size() * sizeof(std::int32_t)), out(b_, l.sums.size() * sizeof(std::int32_t));
+      Buffer sums(b_, l.sums.size() * sizeof(std::int32_t)),
+          out(b_, l.sums.size() * sizeof(std::int32_t));
       auto t0 = Clock::now();
       if (!sums.ok() || !out.ok() ||
           !b_.upload(sums.as<void>(), l.sums.data(), l.sums.size() * sizeof(std::int32_t)))

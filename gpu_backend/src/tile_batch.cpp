@@ -69,7 +69,8 @@ bool run_batch(Backend& b, const TileBatch& batch, std::vector<std::int32_t>& ou
     error = b.error();
     return false;
   }
-  const std::vector<model::TileOp> ops = batch.bind(bytes.as<std::int8_t>(), words.as<std::int32_t>());
+  const std::vector<model::TileOp> ops =
+      batch.bind(bytes.as<std::int8_t>(), words.as<std::int32_t>());
   std::vector<std::int64_t> offsets(ops.size());
   for (std::size_t i = 0; i < ops.size(); ++i) offsets[i] = batch.offset(i);
   if (!b.run(ops.data(), ops.size(), offsets.data(), result.as<std::int32_t>()) ||

@@ -174,13 +174,14 @@ void print_xcheck(std::ostream& os, const XCheckReport& r) {
   char buf[256];
   os << "xcheck: the simulator's functional units against the " << r.backend << " backend ("
      << r.device << ")\n";
-  std::snprintf(buf, sizeof buf, "%-11s %10s %11s %14s %7s %12s %12s\n", "op", "ops",
-                "mismatching", "elements", "max|d|", "simulator s", "backend s");
+  std::snprintf(buf, sizeof buf, "%-11s %10s %11s %14s %7s %12s %12s\n", "op", "ops", "mismatching",
+                "elements", "max|d|", "simulator s", "backend s");
   os << buf;
   for (std::size_t k = 0; k < kTileKinds; ++k) {
     const XKindStats& s = r.kinds[k];
     if (s.ops == 0) continue;
-    std::snprintf(buf, sizeof buf, "%-11s %10" PRId64 " %11" PRId64 " %14" PRId64 " %7d %12.3f %12.3f\n",
+    std::snprintf(buf, sizeof buf,
+                  "%-11s %10" PRId64 " %11" PRId64 " %14" PRId64 " %7d %12.3f %12.3f\n",
                   model::to_string(static_cast<model::TileKind>(k)), s.ops, s.mismatching_ops,
                   s.elements, s.max_abs_diff, s.simulator_seconds, s.backend_seconds);
     os << buf;
@@ -228,14 +229,11 @@ std::string xcheck_json(const XCheckReport& r) {
   o["kinds"] = std::move(kinds);
   if (r.first) {
     const XMismatch& m = *r.first;
-    o["first_mismatch"] = {{"kind", model::to_string(m.kind)},
-                           {"layer", m.layer},
-                           {"core", m.site.core_id},
-                           {"workload", m.site.workload},
-                           {"instruction", m.site.instr},
-                           {"at", boost::json::array{m.n, m.c, m.h, m.w}},
-                           {"simulator", m.simulator},
-                           {"backend", m.backend}};
+    o["first_mismatch"] = {
+        {"kind", model::to_string(m.kind)}, {"layer", m.layer},
+        {"core", m.site.core_id},           {"workload", m.site.workload},
+        {"instruction", m.site.instr},      {"at", boost::json::array{m.n, m.c, m.h, m.w}},
+        {"simulator", m.simulator},         {"backend", m.backend}};
   }
   return boost::json::serialize(o);
 }

@@ -174,5 +174,4 @@ void Diagnostics::report_at(Check c, std::uint64_t line, std::uint64_t column,
   add(std::move(d));
 }
 
-
 }  // namespace gemini::ir

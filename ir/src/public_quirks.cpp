@@ -140,8 +140,7 @@ void Builder::report_tallies() {
     if (odd == 0) {
       msg += ": every one's ofmap is a permutation of its ifmap (a transpose)";
     } else {
-      msg += "; " + std::to_string(odd) +
-             " of them are not transposes by their shapes (first at " +
+      msg += "; " + std::to_string(odd) + " of them are not transposes by their shapes (first at " +
              no_layer_type_not_permutation_.first + ")";
     }
     d_.report(Check::missing_layer_type, no_layer_type_.first, msg + " (first here)");
@@ -155,8 +154,7 @@ void Builder::report_tallies() {
         if (b.source_null && nulls++ == 0) first = m_.pointer(b.origin, "/source");
   if (nulls > 0)
     d_.report(Check::null_source, first,
-              std::to_string(nulls) +
-                  " buffer entr" + (nulls == 1 ? "y has" : "ies have") +
+              std::to_string(nulls) + " buffer entr" + (nulls == 1 ? "y has" : "ies have") +
                   " \"source\": null: where the tensor comes from is not recorded (first here)");
 }
 

@@ -95,7 +95,8 @@ class Rebuild {
   }
 
   void run(const Op& op, Kind kind, First& seen) {
-    const ir::TensorType type = kind == Kind::ifmap ? ir::TensorType::ifmap : ir::TensorType::weight;
+    const ir::TensorType type =
+        kind == Kind::ifmap ? ir::TensorType::ifmap : ir::TensorType::weight;
     // Targets: (core, workload) -> the transfers its tensors of `op` use.
     std::map<Target, std::set<ir::TransferId>> used;
     for (ir::Core& core : m_.cores)
@@ -265,15 +266,14 @@ class Rebuild {
         take(s, of.box);
       }
       if (covered < volume(need)) {
-        d_.report(kind == Kind::ifmap ? ir::Check::input_source_mismatch
-                                      : ir::Check::weight_mismatch,
-                  at,
-                  std::string(kind == Kind::ifmap ? "the input of " : "the weights of ") +
-                      op.name + " channels [" + std::to_string(a) + ", " + std::to_string(b) +
-                      "] come from " + prod.name +
-                      ", whose output neither reaches DRAM nor leaves its cores for them; the "
-                      "quirk (" +
-                      (kind == Kind::ifmap ? "Q1" : "Q2") + ") cannot be corrected");
+        d_.report(
+            kind == Kind::ifmap ? ir::Check::input_source_mismatch : ir::Check::weight_mismatch, at,
+            std::string(kind == Kind::ifmap ? "the input of " : "the weights of ") + op.name +
+                " channels [" + std::to_string(a) + ", " + std::to_string(b) + "] come from " +
+                prod.name +
+                ", whose output neither reaches DRAM nor leaves its cores for them; the "
+                "quirk (" +
+                (kind == Kind::ifmap ? "Q1" : "Q2") + ") cannot be corrected");
         ok = false;
       }
     }
@@ -283,8 +283,7 @@ class Rebuild {
   // A DRAM source of network input `need` (the external part's own
   // coordinates, at channel offset `off` of op's input) for `target`: the
   // DRAM entry of op's input with that box naming the target, else a new one.
-  ir::Source network_input(const Op& op, const Target& target, const Box& need,
-                           std::int32_t off) {
+  ir::Source network_input(const Op& op, const Target& target, const Box& need, std::int32_t off) {
     ir::Source s;
     s.type = ir::EndpointType::dram;
     s.core_id = ir::kDramCore;
@@ -386,8 +385,9 @@ class Rebuild {
   bool& changed_;
   ir::TransferId next_;
   std::map<std::string, Availability> avail_;
-  std::map<std::tuple<std::string, Target, std::array<std::int32_t, 4>, std::array<std::int32_t, 4>>,
-           ir::TransferId>
+  std::map<
+      std::tuple<std::string, Target, std::array<std::int32_t, 4>, std::array<std::int32_t, 4>>,
+      ir::TransferId>
       inputs_;
 };
 

@@ -595,10 +595,10 @@ void Functional::start_vp(std::int32_t core, std::uint32_t i) {
   // The operation as the hook sees it (when it wants this one).
   model::TileOp tile;
   tile.out = out;
-  const model::TileKind kind =
-      op == assembler::VpOp::pool_max || op == assembler::VpOp::pool_avg ? model::TileKind::pool
-      : op == assembler::VpOp::add                                      ? model::TileKind::add
-                                                                        : model::TileKind::transpose;
+  const model::TileKind kind = op == assembler::VpOp::pool_max || op == assembler::VpOp::pool_avg
+                                   ? model::TileKind::pool
+                               : op == assembler::VpOp::add ? model::TileKind::add
+                                                            : model::TileKind::transpose;
   const bool observe = hook_ && hook_->wants(site(core, i), kind);
   auto t0 = Clock::time_point{};
   auto need_from = [&](const Place& p, const Box4& need) {
@@ -783,7 +783,8 @@ FunctionalReport Functional::finish() {
               if (seen[at]) continue;
               seen[at] = true;
               ++lc.dram_elements;
-              const auto got = static_cast<std::int32_t>(dram_[static_cast<std::size_t>(g.base) + at]);
+              const auto got =
+                  static_cast<std::int32_t>(dram_[static_cast<std::size_t>(g.base) + at]);
               const auto exp = static_cast<std::int32_t>(want.data[at]);
               if (got == exp) continue;
               ++lc.dram_mismatches;

@@ -27,8 +27,8 @@ __global__ void generate_kernel(std::int8_t* dst, std::int64_t n, std::uint64_t 
 __global__ void tile_kernel(const model::TileOp* ops, const std::int64_t* offsets,
                             std::size_t count, std::int64_t total, std::int32_t* out) {
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
-  for (std::int64_t g = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-       g < total; g += stride) {
+  for (std::int64_t g = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; g < total;
+       g += stride) {
     std::size_t lo = 0, hi = count;
     while (hi - lo > 1) {
       const std::size_t mid = lo + (hi - lo) / 2;
@@ -67,8 +67,7 @@ class CudaBackend final : public Backend {
                 std::uint64_t first) override {
     if (n <= 0) return true;
     generate_kernel<<<blocks(n), kThreads>>>(dst, n, base, first);
-    return check(cudaGetLastError(), "generate") &&
-           check(cudaDeviceSynchronize(), "generate");
+    return check(cudaGetLastError(), "generate") && check(cudaDeviceSynchronize(), "generate");
   }
   bool run(const model::TileOp* ops, std::size_t count, const std::int64_t* offsets,
            std::int32_t* out) override {
@@ -77,17 +76,17 @@ class CudaBackend final : public Backend {
     if (total == 0) return true;
     model::TileOp* d_ops = nullptr;
     std::int64_t* d_offsets = nullptr;
-    bool ok = check(cudaMalloc(&d_ops, count * sizeof(model::TileOp)), "cudaMalloc") &&
-              check(cudaMalloc(&d_offsets, count * sizeof(std::int64_t)), "cudaMalloc") &&
-              check(cudaMemcpy(d_ops, ops, count * sizeof(model::TileOp), cudaMemcpyHostToDevice),
-                    "upload") &&
-              check(cudaMemcpy(d_offsets, offsets, count * sizeof(std::int64_t),
-                               cudaMemcpyHostToDevice),
-                    "upload");
+    bool ok =
+        check(cudaMalloc(&d_ops, count * sizeof(model::TileOp)), "cudaMalloc") &&
+        check(cudaMalloc(&d_offsets, count * sizeof(std::int64_t)), "cudaMalloc") &&
+        check(cudaMemcpy(d_ops, ops, count * sizeof(model::TileOp), cudaMemcpyHostToDevice),
+              "upload") &&
+        check(cudaMemcpy(d_offsets, offsets, count * sizeof(std::int64_t), cudaMemcpyHostToDevice),
+              "upload");
     if (ok) {
       tile_kernel<<<blocks(total), kThreads>>>(d_ops, d_offsets, count, total, out);
-      ok = check(cudaGetLastError(), "tile_kernel") &&
-           check(cudaDeviceSynchronize(), "tile_kernel");
+      ok =
+          check(cudaGetLastError(), "tile_kernel") && check(cudaDeviceSynchronize(), "tile_kernel");
     }
     cudaFree(d_ops);
     cudaFree(d_offsets);
@@ -134,8 +133,8 @@ std::unique_ptr<Backend> make_cuda_backend(std::string& why) {
   e = cudaFuncGetAttributes(&attr, tile_kernel);
   if (e != cudaSuccess) {
     why = std::string(prop.name) + " (sm_" + std::to_string(prop.major) +
-          std::to_string(prop.minor) + ") cannot run this build's kernels: " +
-          cudaGetErrorString(e);
+          std::to_string(prop.minor) +
+          ") cannot run this build's kernels: " + cudaGetErrorString(e);
     return nullptr;
   }
   return std::make_unique<CudaBackend>(prop);

@@ -180,19 +180,19 @@ bool cudnn_conv(const LibConv& p, const std::int8_t* x, const std::int8_t* w, fl
     error = std::string("cuDNN ") + what + ": " + a.error_string(s);
     return false;
   };
-  bool ok = check(st, "cudnnCreate") && check(a.create_tensor(&xd), "tensor") &&
-            check(a.create_tensor(&yd), "tensor") && check(a.create_filter(&wd), "filter") &&
-            check(a.create_conv(&cd), "convolution") &&
-            check(a.set_tensor(xd, CUDNN_TENSOR_NHWC, CUDNN_DATA_INT8, p.n, p.c, p.h, p.w),
-                  "input descriptor") &&
-            check(a.set_filter(wd, CUDNN_DATA_INT8, CUDNN_TENSOR_NHWC, p.k, p.c, p.r, p.s),
-                  "filter descriptor") &&
-            check(a.set_conv(cd, 0, 0, p.stride_h, p.stride_w, 1, 1, CUDNN_CROSS_CORRELATION,
-                             CUDNN_DATA_INT32),
-                  "convolution descriptor") &&
-            check(a.set_tensor(yd, CUDNN_TENSOR_NHWC, CUDNN_DATA_FLOAT, p.n, p.k, p.out_h(),
-                               p.out_w()),
-                  "output descriptor");
+  bool ok =
+      check(st, "cudnnCreate") && check(a.create_tensor(&xd), "tensor") &&
+      check(a.create_tensor(&yd), "tensor") && check(a.create_filter(&wd), "filter") &&
+      check(a.create_conv(&cd), "convolution") &&
+      check(a.set_tensor(xd, CUDNN_TENSOR_NHWC, CUDNN_DATA_INT8, p.n, p.c, p.h, p.w),
+            "input descriptor") &&
+      check(a.set_filter(wd, CUDNN_DATA_INT8, CUDNN_TENSOR_NHWC, p.k, p.c, p.r, p.s),
+            "filter descriptor") &&
+      check(a.set_conv(cd, 0, 0, p.stride_h, p.stride_w, 1, 1, CUDNN_CROSS_CORRELATION,
+                       CUDNN_DATA_INT32),
+            "convolution descriptor") &&
+      check(a.set_tensor(yd, CUDNN_TENSOR_NHWC, CUDNN_DATA_FLOAT, p.n, p.k, p.out_h(), p.out_w()),
+            "output descriptor");
   const cudnnConvolutionFwdAlgo_t algo = CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM;
   size_t ws = 0;
   if (ok) ok = check(a.workspace(h, xd, wd, cd, yd, algo, &ws), "workspace size");
@@ -245,8 +245,8 @@ bool cublas_gemm(const LibGemm& g, const std::int8_t* a8, const std::int8_t* b8,
   bool ok = timed(
       [&] {
         st = a.gemm_batched(h, CUBLAS_OP_T, CUBLAS_OP_N, g.m, g.n, g.k, &one, da.p, CUDA_R_8I, g.k,
-                            (long long)g.m * g.k, db.p, CUDA_R_8I, g.k, (long long)g.n * g.k,
-                            &zero, dc.p, CUDA_R_32I, g.m, (long long)g.m * g.n, g.batch,
+                            (long long)g.m * g.k, db.p, CUDA_R_8I, g.k, (long long)g.n * g.k, &zero,
+                            dc.p, CUDA_R_32I, g.m, (long long)g.m * g.n, g.batch,
                             CUBLAS_COMPUTE_32I, CUBLAS_GEMM_DEFAULT);
         if (st != CUBLAS_STATUS_SUCCESS)
           error = "cublasGemmStridedBatchedEx (int8, int32 compute) failed with status " +

@@ -57,7 +57,8 @@ bool cuda_built();
 class Buffer {
  public:
   Buffer() = default;
-  Buffer(Backend& b, std::size_t bytes) : b_(&b), p_(bytes ? b.allocate(bytes) : nullptr), n_(bytes) {}
+  Buffer(Backend& b, std::size_t bytes)
+      : b_(&b), p_(bytes ? b.allocate(bytes) : nullptr), n_(bytes) {}
   Buffer(const Buffer&) = delete;
   Buffer& operator=(const Buffer&) = delete;
   Buffer(Buffer&& o) noexcept : b_(o.b_), p_(o.p_), n_(o.n_) { o.p_ = nullptr; }

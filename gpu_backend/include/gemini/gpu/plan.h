@@ -35,9 +35,7 @@ struct PlanRange {
   std::int64_t begin = 0, end = 0, step = 1;
   std::int64_t count() const { return end <= begin ? 0 : (end - begin + step - 1) / step; }
   std::int64_t at(std::int64_t i) const { return begin + i * step; }
-  bool contains(std::int64_t x) const {
-    return x >= begin && x < end && (x - begin) % step == 0;
-  }
+  bool contains(std::int64_t x) const { return x >= begin && x < end && (x - begin) % step == 0; }
 };
 
 struct PlanOp {

@@ -26,11 +26,11 @@
 namespace gemini::gpu {
 
 struct PlanRunStats {
-  std::int64_t tasks = 0;           // tasks run (a task of a TaskInfo of k ops counts k)
-  std::int64_t elements = 0;        // output elements they computed
-  double backend_seconds = 0;       // in Backend::run, requantisation included
-  double generate_seconds = 0;      // making inputs and weights on the backend
-  double transfer_seconds = 0;      // uploads and downloads
+  std::int64_t tasks = 0;       // tasks run (a task of a TaskInfo of k ops counts k)
+  std::int64_t elements = 0;    // output elements they computed
+  double backend_seconds = 0;   // in Backend::run, requantisation included
+  double generate_seconds = 0;  // making inputs and weights on the backend
+  double transfer_seconds = 0;  // uploads and downloads
 };
 
 std::optional<model::Reference> run_plan(const Plan& plan, const model::Network& net,

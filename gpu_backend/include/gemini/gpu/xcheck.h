@@ -30,8 +30,8 @@
 namespace gemini::gpu {
 
 struct XCheckOptions {
-  std::size_t sample = 0;  // 0: every tile operation
-  std::uint64_t seed = 1;  // of the sample
+  std::size_t sample = 0;                           // 0: every tile operation
+  std::uint64_t seed = 1;                           // of the sample
   std::size_t batch_bytes = std::size_t{64} << 20;  // data copied before a backend run
 };
 

@@ -36,15 +36,15 @@ inline constexpr int kMaxTileInputs = 4;
 
 struct TileOp {
   TileKind kind = TileKind::conv;
-  ConvParams conv;                  // conv
-  PoolParams pool;                  // pool (average: requantised by pool.shift)
-  std::int32_t shift = 0;           // requantize, add
+  ConvParams conv;                      // conv
+  PoolParams pool;                      // pool (average: requantised by pool.shift)
+  std::int32_t shift = 0;               // requantize, add
   std::int32_t perm[4] = {0, 1, 2, 3};  // transpose: input dim i becomes output dim perm[i]
-  ConstTile in[kMaxTileInputs];     // conv, pool, transpose: in[0]; add: in[0..inputs)
+  ConstTile in[kMaxTileInputs];         // conv, pool, transpose: in[0]; add: in[0..inputs)
   std::int32_t inputs = 1;
-  ConstTile weights;                // conv
+  ConstTile weights;                   // conv
   const std::int32_t* sums = nullptr;  // requantize: out.volume() sums, dense over `out`
-  Box4 out;                         // the output tile (the layer's coordinates)
+  Box4 out;                            // the output tile (the layer's coordinates)
 
   // conv, pool_sum and add_sum produce int32 sums; the others int8 values.
   GEMINI_HD bool wide() const {
@@ -83,8 +83,8 @@ GEMINI_HD inline std::int32_t dot4(std::int32_t a, std::int32_t b, std::int32_t 
 // step. Integer sums in any order are the same sums, so this equals
 // conv_element bit for bit (tested).
 GEMINI_HD inline std::int32_t conv_element_dp4a(const ConvParams& p, const ConstTile& in,
-                                                const ConstTile& w, std::int32_t n,
-                                                std::int32_t k, std::int32_t h, std::int32_t x) {
+                                                const ConstTile& w, std::int32_t n, std::int32_t k,
+                                                std::int32_t h, std::int32_t x) {
   if (n < in.box.lo[0] || n > in.box.hi[0]) return 0;
   const std::int32_t g = k / p.group_k;
   // The group's input channels the tile holds: c in [c_lo, c_hi].
@@ -95,7 +95,8 @@ GEMINI_HD inline std::int32_t conv_element_dp4a(const ConvParams& p, const Const
   if (c_lo > c_hi) return 0;
   const std::int64_t in_c_stride = in.box.extent(2) * in.box.extent(3);
   // Weights of (k, c, r, s): [K, C/G, R, S], or per sample [N, K, C/G, R*S].
-  const std::int64_t w_c_stride = p.per_sample ? w.box.extent(3) : w.box.extent(2) * w.box.extent(3);
+  const std::int64_t w_c_stride =
+      p.per_sample ? w.box.extent(3) : w.box.extent(2) * w.box.extent(3);
   std::int32_t acc = 0;
   for (std::int32_t r = 0; r < p.kernel_r; ++r) {
     const std::int32_t ih = h * p.stride_h - p.pad_t + r;
