@@ -1,11 +1,12 @@
 #include "fixture.h"
 
+#include <sys/wait.h>
 #include <unistd.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
-#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -274,6 +275,26 @@ std::vector<std::string> corpus_model_names() {
   std::sort(out.begin(), out.end());
   if (out.empty()) out.push_back(kCorpusAbsent);
   return out;
+}
+
+std::string codes(const ir::Diagnostics& d) {
+  std::string s;
+  for (const auto& x : d.items())
+    s += std::string(x.code()) + " " + x.pointer + ": " + x.message + "\n";
+  return s;
+}
+
+CliRun run_command(const std::string& command) {
+  CliRun r;
+  const std::string cmd = command + " 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return r;
+  char buf[4096];
+  std::size_t n = 0;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
+  const int st = pclose(p);
+  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+  return r;
 }
 
 }  // namespace gemini::test

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "gemini/ir/diagnostics.h"
 #include "gemini/ir/hw_config.h"
 
 namespace gemini::test {
@@ -47,13 +48,21 @@ struct CheckFixture {
 };
 CheckFixture materialise(const std::filesystem::path& fixture);
 
-}  // namespace gemini::test
-
-namespace gemini::test {
 // The layer-semantics model of a corpus IR file (models/<network>_b<batch>.model.json
 // beside the corpus: "resnet_b1_2x2_LS_IR.json.gz" -> models/resnet_b1.model.json);
 // empty when there is none.
 std::filesystem::path corpus_model(const std::string& corpus_file);
 // The model files of the corpus (models/*.model.json), or {"corpus_absent"}.
 std::vector<std::string> corpus_model_names();
+
+// One line per diagnostic: "CODE pointer: message".
+std::string codes(const ir::Diagnostics& d);
+
+// A shell command's exit status (128 + signal when killed) and its stdout
+// and stderr together.
+struct CliRun {
+  int status = -1;
+  std::string out;
+};
+CliRun run_command(const std::string& command);
 }  // namespace gemini::test

@@ -873,23 +873,43 @@ TEST(Lowering, SpecExampleCore1IsExactlyThis) {
       "wait_token q=vp kind=data transfer=3 from=0 count=1 wl=0\n"
       "wait_token q=vp kind=data transfer=4 from=0 count=1 wl=0\n"
       "vp_cfg r=2 s=2 stride_h=2 stride_w=2 pad_t=0 pad_l=0 in_h=8 in_w=8 shift=0 perm=228 wl=0\n"
-      "view q=vp shift=0 box0=" + z + " box1=" + b + " wl=0\n"
+      "view q=vp shift=0 box0=" +
+      z + " box1=" + b +
+      " wl=0\n"
       "vp_run op=pool_max inputs=1 window=2 stride=2 in0=0 in1=0 out=1024 in_bytes=1024 "
-      "out_bytes=256 in_box=[0,0,0,0]:[0,15,7,7] out_box=" + b + " wl=0\n"
+      "out_bytes=256 in_box=[0,0,0,0]:[0,15,7,7] out_box=" +
+      b +
+      " wl=0\n"
       "wait_local q=dma_out on=vp count=5 wl=0\n"
-      "view q=dma_out shift=0 box0=" + b + " box1=" + b + " wl=0\n"
-      "dma_out l2=1024 bytes=256 dram=8192 transfer=5 src_box=" + b + " wl=0\n"
+      "view q=dma_out shift=0 box0=" +
+      b + " box1=" + b +
+      " wl=0\n"
+      "dma_out l2=1024 bytes=256 dram=8192 transfer=5 src_box=" +
+      b +
+      " wl=0\n"
       "wait_local q=dma_in on=dma_out count=3 wl=1\n"
-      "view q=dma_in shift=0 box0=" + b + " box1=" + z + " wl=1\n"
-      "dma_in l2=1280 bytes=256 dram=8192 transfer=6 dst_box=" + b + " src_box=" + b + " wl=1\n"
+      "view q=dma_in shift=0 box0=" +
+      b + " box1=" + z +
+      " wl=1\n"
+      "dma_in l2=1280 bytes=256 dram=8192 transfer=6 dst_box=" +
+      b + " src_box=" + b +
+      " wl=1\n"
       "wait_local q=vp on=dma_in count=3 wl=1\n"
       "vp_cfg r=1 s=1 stride_h=1 stride_w=1 pad_t=0 pad_l=0 in_h=4 in_w=4 shift=0 perm=228 wl=1\n"
-      "view q=vp shift=0 box0=" + z + " box1=" + b + " wl=1\n"
+      "view q=vp shift=0 box0=" +
+      z + " box1=" + b +
+      " wl=1\n"
       "vp_run op=copy inputs=1 window=1 stride=1 in0=1280 in1=0 out=1536 in_bytes=256 "
-      "out_bytes=256 in_box=" + b + " out_box=" + b + " wl=1\n"
+      "out_bytes=256 in_box=" +
+      b + " out_box=" + b +
+      " wl=1\n"
       "wait_local q=dma_out on=vp count=9 wl=1\n"
-      "view q=dma_out shift=0 box0=" + b + " box1=" + b + " wl=1\n"
-      "dma_out l2=1536 bytes=256 dram=16384 transfer=7 src_box=" + b + " wl=1\n"
+      "view q=dma_out shift=0 box0=" +
+      b + " box1=" + b +
+      " wl=1\n"
+      "dma_out l2=1536 bytes=256 dram=16384 transfer=7 src_box=" +
+      b +
+      " wl=1\n"
       "end\n";
   ASSERT_EQ(p->cores.size(), 2u);
   EXPECT_EQ(print_program(p->cores[1].program), expected);

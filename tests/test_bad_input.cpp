@@ -5,8 +5,8 @@
 #include <sys/wait.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <boost/json.hpp>
+#include <cstdio>
 #include <random>
 
 #include "fixture.h"
@@ -16,22 +16,9 @@ using namespace gemini;  // NOLINT(google-build-using-namespace): test file
 
 namespace {
 
-struct CliRun {
-  int status = -1;
-  std::string out;
-};
-
+using test::CliRun;
 CliRun gemini(const std::string& args) {
-  CliRun r;
-  const std::string cmd = std::string(GEMINI_BIN) + " " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return r;
-  char buf[4096];
-  std::size_t n = 0;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  const int st = pclose(p);
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-  return r;
+  return test::run_command(std::string(GEMINI_BIN) + " " + args);
 }
 
 std::string spec() { return test::read_file(test::data_dir() / "spec_minimal.json"); }

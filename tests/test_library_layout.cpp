@@ -26,13 +26,6 @@ model::Tensor8 random_tensor(const model::Dims4& shape, std::mt19937& rng) {
   return t;
 }
 
-model::Box4 whole(const model::Dims4& s) {
-  model::Box4 b;
-  for (int d = 0; d < 4; ++d)
-    b.hi[d] = static_cast<std::int32_t>(s[static_cast<std::size_t>(d)] - 1);
-  return b;
-}
-
 // cuDNN's cross-correlation on NHWC / KRSC int8 with int32 accumulation,
 // no padding, as the float it returns.
 std::vector<float> cudnn_by_definition(const gpu::ConvLayout& L) {
@@ -76,9 +69,10 @@ std::vector<std::int32_t> cublas_by_definition(const gpu::GemmLayout& L) {
 std::vector<std::int32_t> reference_sums(const model::Op& op, const model::Tensor8& in,
                                          const std::vector<std::int8_t>& w) {
   const model::ConvParams p = model::conv_params(op);
-  std::vector<std::int32_t> s(static_cast<std::size_t>(whole(op.ofmap_shape).volume()));
-  model::conv_tile_cpu(p, {in.data.data(), whole(in.shape)}, {w.data(), model::weight_box(op)},
-                       whole(op.ofmap_shape), s.data());
+  std::vector<std::int32_t> s(static_cast<std::size_t>(model::whole_box(op.ofmap_shape).volume()));
+  model::conv_tile_cpu(p, {in.data.data(), model::whole_box(in.shape)},
+                       {w.data(), model::weight_box(op)}, model::whole_box(op.ofmap_shape),
+                       s.data());
   return s;
 }
 

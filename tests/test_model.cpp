@@ -386,9 +386,9 @@ TEST(CpuKernels, ConvolutionIsExactAtTheFloatBoundary) {
   EXPECT_EQ(acc[0], 1099 * 16384 + 127 * -128);
   EXPECT_EQ(acc.back(), 1100 * 16384);
   for (std::size_t i = 0; i < acc.size(); ++i)
-    EXPECT_EQ(acc[i], model::conv_element(p, {in.data(), ib}, {w.data(), wb}, 0,
-                                          static_cast<int>(i / 4), static_cast<int>(i / 2 % 2),
-                                          static_cast<int>(i % 2)));
+    EXPECT_EQ(acc[i],
+              model::conv_element(p, {in.data(), ib}, {w.data(), wb}, 0, static_cast<int>(i / 4),
+                                  static_cast<int>(i / 2 % 2), static_cast<int>(i % 2)));
 }
 
 TEST(CpuKernels, PoolingAddAndTransposeEqualTheirDefinitions) {

@@ -22,12 +22,7 @@ using namespace gemini;  // NOLINT(google-build-using-namespace): test file
 
 namespace {
 
-std::string codes(const ir::Diagnostics& d) {
-  std::string s;
-  for (const auto& x : d.items())
-    s += std::string(x.code()) + " " + x.pointer + ": " + x.message + "\n";
-  return s;
-}
+using test::codes;
 
 json::value read_json(const fs::path& p) { return json::parse(test::read_file(p)); }
 

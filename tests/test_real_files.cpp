@@ -20,12 +20,7 @@ using namespace gemini;  // NOLINT(google-build-using-namespace): test file
 
 namespace {
 
-std::string codes(const ir::Diagnostics& d) {
-  std::string s;
-  for (const auto& x : d.items())
-    s += std::string(x.code()) + " " + x.pointer + ": " + x.message + "\n";
-  return s;
-}
+using test::codes;
 
 ir::Diagnostics validate_text(const std::string& name, const std::string& text) {
   ir::Diagnostics d(1000);

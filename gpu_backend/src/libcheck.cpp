@@ -13,15 +13,6 @@
 namespace gemini::gpu {
 namespace {
 
-model::Box4 whole(const model::Dims4& s) {
-  model::Box4 b;
-  for (int d = 0; d < 4; ++d) {
-    b.lo[d] = 0;
-    b.hi[d] = static_cast<std::int32_t>(s[static_cast<std::size_t>(d)] - 1);
-  }
-  return b;
-}
-
 // A float holds an int32 sum exactly below 2^24; above, the library's one
 // rounding of the exact sum is float(v).
 bool same(std::int32_t v, float f) { return static_cast<float>(v) == f; }
@@ -51,12 +42,13 @@ LibCheckReport library_check(const model::Network& net, const model::Reference& 
     const model::Tensor8& in = model::op_input(op, ref, scratch);
     const std::vector<std::int8_t> w = op.weight_from_fmap ? model::fmap_weights(op, ref).data
                                                            : model::generate_weights(op, seed).data;
-    const model::Box4 out = whole(op.ofmap_shape), wb = model::weight_box(op);
+    const model::Box4 out = model::whole_box(op.ofmap_shape), wb = model::weight_box(op);
     l.elements = out.volume();
     l.macs = l.elements * p.group_c * p.kernel_r * p.kernel_s;
     // The CPU reference's sums.
     std::vector<std::int32_t> cpu(static_cast<std::size_t>(l.elements));
-    model::conv_tile_cpu(p, {in.data.data(), whole(in.shape)}, {w.data(), wb}, out, cpu.data());
+    model::conv_tile_cpu(p, {in.data.data(), model::whole_box(in.shape)}, {w.data(), wb}, out,
+                         cpu.data());
     // Ours, on the GPU.
     Buffer din(cuda, in.data.size()), dw(cuda, w.size()),
         dout(cuda, static_cast<std::size_t>(l.elements) * sizeof(std::int32_t));
@@ -70,7 +62,7 @@ LibCheckReport library_check(const model::Network& net, const model::Reference& 
               cuda.upload(din.as<void>(), in.data.data(), in.data.size()) &&
               cuda.upload(dw.as<void>(), w.data(), w.size());
     if (ok) {
-      t.in[0] = {din.as<std::int8_t>(), whole(in.shape)};
+      t.in[0] = {din.as<std::int8_t>(), model::whole_box(in.shape)};
       t.weights = {dw.as<std::int8_t>(), wb};
       const auto t0 = std::chrono::steady_clock::now();
       ok = cuda.run(&t, 1, &zero, dout.as<std::int32_t>());

@@ -14,15 +14,6 @@ double since(Clock::time_point t) {
   return std::chrono::duration<double>(Clock::now() - t).count();
 }
 
-model::Box4 whole(const model::Dims4& s) {
-  model::Box4 b;
-  for (int d = 0; d < 4; ++d) {
-    b.lo[d] = 0;
-    b.hi[d] = static_cast<std::int32_t>(s[static_cast<std::size_t>(d)] - 1);
-  }
-  return b;
-}
-
 std::string show(const model::Box4& b) {
   std::string s = "[";
   for (int d = 0; d < 4; ++d) s += std::to_string(b.lo[d]) + (d < 3 ? "," : "]...[");
@@ -63,7 +54,7 @@ class Runner {
       const model::Op& op = net_.ops[i];
       Layer& l = layers_[i];
       l.wide = wide(op);
-      const auto n = static_cast<std::size_t>(whole(op.ofmap_shape).volume());
+      const auto n = static_cast<std::size_t>(model::whole_box(op.ofmap_shape).volume());
       l.done.assign(n, 0);
       if (l.wide) {
         l.sums.assign(n, 0);
@@ -136,7 +127,7 @@ class Runner {
                         std::to_string(model::kMaxTileInputs));
           continue;
         }
-        const model::Box4 all = whole(op->ofmap_shape);
+        const model::Box4 all = model::whole_box(op->ofmap_shape);
         for (std::size_t k = 0; k < po.task_tiles.size(); ++k)
           if (!all.contains(tile_box(po, k))) {
             d_.report(ir::Check::plan_unsupported,
@@ -244,7 +235,7 @@ class Runner {
     const model::Tensor8& in = model::op_input(op, ref_, scratch);
     Buffer in_buf, w_buf;
     if (!upload(in_buf, in.data)) return fail();
-    const model::ConstTile in_tile{in_buf.as<std::int8_t>(), whole(in.shape)};
+    const model::ConstTile in_tile{in_buf.as<std::int8_t>(), model::whole_box(in.shape)};
     model::TileOp base;
     switch (op.type) {
       case model::OpType::conv2d:
@@ -319,7 +310,7 @@ class Runner {
     st_.tasks += static_cast<std::int64_t>(ops.size());
     st_.elements += total;
     // Into the layer, element by element in row order.
-    const model::Box4 all = whole(op.ofmap_shape);
+    const model::Box4 all = model::whole_box(op.ofmap_shape);
     for (std::size_t k = 0; k < ops.size(); ++k) {
       const model::Box4& o = ops[k].out;
       const std::int32_t* src = got.data() + offsets[k];
@@ -345,7 +336,7 @@ class Runner {
   bool finish(std::int32_t i) {
     const model::Op& op = net_.ops[static_cast<std::size_t>(i)];
     Layer& l = layers_[static_cast<std::size_t>(i)];
-    const model::Box4 all = whole(op.ofmap_shape);
+    const model::Box4 all = model::whole_box(op.ofmap_shape);
     const auto missing = static_cast<std::int64_t>(std::count(l.done.begin(), l.done.end(), 0));
     if (missing > 0) {
       const auto first =

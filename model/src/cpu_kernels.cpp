@@ -70,17 +70,20 @@ void conv_block(const ConvParams& p, const ConstTile& in, const ConstTile& w, co
             continue;
           }
           const std::int8_t* src = in.data + in.box.offset(it.n, ci, ih, in.box.lo[3]);
-          const std::int32_t wlo = std::max(0, in.box.lo[3]), whi = std::min(p.in_w - 1, in.box.hi[3]);
+          const std::int32_t wlo = std::max(0, in.box.lo[3]),
+                             whi = std::min(p.in_w - 1, in.box.hi[3]);
           if (p.stride_w == 1) {
             // Columns [iw0, iw1] of the input row, zero outside.
             for (std::int32_t ow = ow0; ow <= ow1; ++ow) {
               const std::int32_t iw = ow - p.pad_l + s;
-              dst[ow - ow0] = (iw >= wlo && iw <= whi) ? static_cast<float>(src[iw - in.box.lo[3]]) : 0.0F;
+              dst[ow - ow0] =
+                  (iw >= wlo && iw <= whi) ? static_cast<float>(src[iw - in.box.lo[3]]) : 0.0F;
             }
           } else {
             for (std::int32_t ow = ow0; ow <= ow1; ++ow) {
               const std::int32_t iw = ow * p.stride_w - p.pad_l + s;
-              dst[ow - ow0] = (iw >= wlo && iw <= whi) ? static_cast<float>(src[iw - in.box.lo[3]]) : 0.0F;
+              dst[ow - ow0] =
+                  (iw >= wlo && iw <= whi) ? static_cast<float>(src[iw - in.box.lo[3]]) : 0.0F;
             }
           }
         }

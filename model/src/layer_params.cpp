@@ -1,6 +1,16 @@
 #include "gemini/model/layer_params.h"
 
 namespace gemini::model {
+
+Box4 whole_box(const Dims4& s) {
+  Box4 b;
+  for (int d = 0; d < 4; ++d) {
+    b.lo[d] = 0;
+    b.hi[d] = static_cast<std::int32_t>(s[static_cast<std::size_t>(d)] - 1);
+  }
+  return b;
+}
+
 namespace {
 std::int32_t i32(std::int64_t v) { return static_cast<std::int32_t>(v); }
 }  // namespace

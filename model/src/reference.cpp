@@ -15,15 +15,6 @@
 namespace gemini::model {
 namespace {
 
-Box4 whole(const Dims4& s) {
-  Box4 b;
-  for (int d = 0; d < 4; ++d) {
-    b.lo[d] = 0;
-    b.hi[d] = static_cast<std::int32_t>(s[d] - 1);
-  }
-  return b;
-}
-
 Tensor8 make(const Dims4& shape) {
   Tensor8 t;
   t.shape = shape;
@@ -95,8 +86,8 @@ Reference compute_reference(const Network& net, std::uint64_t seed, unsigned thr
     Tensor8 scratch;
     const Tensor8& in = op_input(op, r, scratch);
     Tensor8 out = make(op.ofmap_shape);
-    const ConstTile in_tile{in.data.data(), whole(in.shape)};
-    const Box4 out_box = whole(op.ofmap_shape);
+    const ConstTile in_tile{in.data.data(), whole_box(in.shape)};
+    const Box4 out_box = whole_box(op.ofmap_shape);
     // Requantising ops: their int32 sums, the shift calibrated on them.
     std::vector<std::int32_t> sums;
     auto requantise = [&] {

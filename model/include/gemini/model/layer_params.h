@@ -11,6 +11,8 @@ namespace gemini::model {
 // Conv2d and FullyConnected (an FC is the convolution whose kernel is its
 // input: stride 1, no padding).
 ConvParams conv_params(const Op& op);
+// The box [0, s) of a whole tensor of shape s.
+Box4 whole_box(const Dims4& s);
 // The box of an op's whole weights as conv_element reads them: [K, C/G, R,
 // S] (FC: [K, C, IH, IW], the same bytes as WeightShape [K, C*IH*IW]); per
 // sample (WeightFromFmap) [N, K, C/G, R*S].
