@@ -56,4 +56,4 @@ echo "== library check"
 "$G" ref --model "$M/resnet_b1.model.json" --backend cuda --check-libraries
 "$G" ref --model "$M/bert_b1.model.json" --backend cuda --check-libraries
 echo "== backend_conv"
-"$BUILD/bench/gemini_bench" --benchmark_filter='backend_conv|ref_conv' --benchmark_min_time=0.2s
+"$BUILD/bench/gemini_bench" --benchmark_filter='backend_conv|ref_conv' --benchmark_min_time=0.2
