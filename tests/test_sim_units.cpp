@@ -216,6 +216,39 @@ TEST(MeshNoc, DramPortsSitAtTheRowEnds) {
   EXPECT_EQ(noc.hops(noc.port_node(1, false), 4), 1);  // core 4 = (0, 1)
 }
 
+TEST(MeshNoc, MulticastCrossesEachTreeLinkOnce) {
+  // 3x3 mesh, 1 byte per ns, no router delay. From the west port of row 1
+  // to cores 4 (1,1), 2 (2,0) and 8 (2,2): the XY tree runs east along row
+  // 1 and forks at (2,1) north and south. Cut through, every receiver has
+  // the tail after one serialisation (100 ns); as three unicasts the
+  // shared links would carry the data three times (the last at 300 ns).
+  MeshNoc noc(3, 3, 1.0, 0);
+  const std::int32_t port = noc.port_node(1, false);
+  const auto m = noc.multicast(0, port, {4, 2, 8}, 100);
+  EXPECT_EQ(m.injected, 100000);
+  EXPECT_EQ(m.arrived, (std::vector<Tick>{100000, 100000, 100000}));
+  EXPECT_EQ(noc.router_link_use().max_busy, 100000);  // no link twice
+  // A unicast over the shared row waits for the multicast once.
+  EXPECT_EQ(noc.send(0, port, 4, 100).arrived, 200000);
+
+  MeshNoc uni(3, 3, 1.0, 0);
+  Tick last = 0;
+  for (const std::int32_t d : {4, 2, 8}) last = std::max(last, uni.send(0, port, d, 100).arrived);
+  EXPECT_EQ(last, 300000);
+  EXPECT_EQ(uni.router_link_use().max_busy, 300000);
+}
+
+TEST(MeshNoc, MulticastHeadsFollowTheirBranch) {
+  // 3x1 mesh, 1000 ps routers: to core 0 (1 hop) and core 2 (3 hops) from
+  // the west port; each arrives as its own unicast would at zero load.
+  MeshNoc noc(3, 1, 24.0, 1000);
+  const std::int32_t port = noc.port_node(0, false);
+  const auto m = noc.multicast(0, port, {2, 0}, 512);
+  MeshNoc a(3, 1, 24.0, 1000), b(3, 1, 24.0, 1000);
+  EXPECT_EQ(m.arrived[0], a.send(0, port, 2, 512).arrived);
+  EXPECT_EQ(m.arrived[1], b.send(0, port, 0, 512).arrived);
+}
+
 // Two flows injecting back to back, in time order, as the NoC module does.
 std::pair<Tick, Tick> two_flows(bool both, int packets) {
   MeshNoc noc(3, 1, 24.0, 1000);

@@ -12,6 +12,7 @@ MeshNoc::MeshNoc(std::int32_t xlen, std::int32_t ylen, double link_gbps, Tick ro
   const std::size_t links = static_cast<std::size_t>(xlen_ + 2) * ylen_ * kDirs;
   free_.assign(links, 0);
   busy_.assign(links, 0);
+  tree_start_.assign(links, -1);
 }
 
 NodePos MeshNoc::pos(std::int32_t node) const {
@@ -63,6 +64,54 @@ MeshNoc::Timing MeshNoc::send(Tick t, std::int32_t src, std::int32_t dst, std::i
   }
   cross(router(d.x, d.y) * kDirs + kEject, head, ser, start);
   out.arrived = start + ser;
+  ++packets_;
+  bytes_ += bytes;
+  return out;
+}
+
+void MeshNoc::route(NodePos p, NodePos d, std::vector<std::int32_t>& links) const {
+  links.clear();
+  while (p.x != d.x) {
+    links.push_back(router(p.x, p.y) * kDirs + (d.x > p.x ? kEast : kWest));
+    p.x += d.x > p.x ? 1 : -1;
+  }
+  while (p.y != d.y) {
+    links.push_back(router(p.x, p.y) * kDirs + (d.y > p.y ? kSouth : kNorth));
+    p.y += d.y > p.y ? 1 : -1;
+  }
+  links.push_back(router(d.x, d.y) * kDirs + kEject);
+}
+
+MeshNoc::MulticastTiming MeshNoc::multicast(Tick t, std::int32_t src,
+                                            const std::vector<std::int32_t>& dsts,
+                                            std::int64_t bytes) {
+  const Tick ser = serialisation(bytes);
+  const NodePos s = pos(src);
+  MulticastTiming out;
+  out.arrived.resize(dsts.size());
+  Tick start = 0;
+  cross(router(s.x, s.y) * kDirs + kInject, t, ser, start);
+  out.injected = start + ser;
+  const Tick head0 = start + router_ps_;
+  // Each route is a path of the tree from its root; a link already crossed
+  // by an earlier route of this packet is not crossed again, and the next
+  // link's head follows its start.
+  tree_links_.clear();
+  for (std::size_t i = 0; i < dsts.size(); ++i) {
+    route(s, pos(dsts[i]), path_);
+    Tick head = head0;
+    for (const std::int32_t link : path_) {
+      Tick& at = tree_start_[static_cast<std::size_t>(link)];
+      if (at < 0) {
+        cross(link, head, ser, start);
+        at = start;
+        tree_links_.push_back(link);
+      }
+      head = at + router_ps_;
+    }
+    out.arrived[i] = tree_start_[static_cast<std::size_t>(path_.back())] + ser;
+  }
+  for (const std::int32_t link : tree_links_) tree_start_[static_cast<std::size_t>(link)] = -1;
   ++packets_;
   bytes_ += bytes;
   return out;

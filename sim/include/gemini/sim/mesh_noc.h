@@ -43,6 +43,16 @@ class MeshNoc {
   };
   // Sends one packet, injected no earlier than `t`.
   Timing send(Tick t, std::int32_t src, std::int32_t dst, std::int64_t bytes);
+  // Sends one packet to every node of `dsts` (distinct, none `src`) along
+  // the XY tree: the union of the XY routes, forked at the routers where
+  // they part, each link of the tree crossed once. arrived[i] is when the
+  // tail is at dsts[i]; `injected` when the source may send the next.
+  struct MulticastTiming {
+    Tick injected = 0;
+    std::vector<Tick> arrived;
+  };
+  MulticastTiming multicast(Tick t, std::int32_t src, const std::vector<std::int32_t>& dsts,
+                            std::int64_t bytes);
 
   // Statistics over the links between routers (not injection/ejection).
   struct LinkUse {
@@ -59,12 +69,18 @@ class MeshNoc {
   enum Dir : std::int32_t { kEast, kWest, kNorth, kSouth, kInject, kEject, kDirs };
   std::int32_t router(std::int32_t x, std::int32_t y) const { return y * (xlen_ + 2) + (x + 1); }
   Tick cross(std::int32_t link, Tick head, Tick ser, Tick& start);
+  // The links of the XY route from a to b after the injection link, the
+  // ejection link last.
+  void route(NodePos a, NodePos b, std::vector<std::int32_t>& links) const;
 
   std::int32_t xlen_, ylen_;
   double ps_per_byte_;
   Tick router_ps_;
   std::vector<Tick> free_;  // per link: when it is next free
   std::vector<Tick> busy_;  // per link: total busy time
+  // multicast's scratch: per link, its start in the current tree (or -1).
+  std::vector<Tick> tree_start_;
+  std::vector<std::int32_t> tree_links_, path_;
   std::int64_t packets_ = 0, bytes_ = 0;
 };
 
