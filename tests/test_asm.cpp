@@ -426,6 +426,43 @@ TEST(Verifier, DeadlockReportWalksBackToTheCycle) {
             "0 #0 wait_local");
 }
 
+std::string mc_line(int transfer, int members, int part = 0) {
+  return "dma_in l2=0 bytes=64 dram=0 transfer=" + std::to_string(transfer) + " dst_box=" + kBox +
+         " src_box=" + kBox + " members=" + std::to_string(members) +
+         " part=" + std::to_string(part) + "\n";
+}
+
+TEST(Verifier, MulticastMembersJoin) {
+  // Two groups taken in the same order on both cores: fine.
+  const auto a = program(0, mc_line(1, 2) + mc_line(2, 2) + "end\n");
+  const auto b = program(1, mc_line(1, 2) + mc_line(2, 2) + "end\n");
+  EXPECT_TRUE(verify({a, b}, {1024, 4096}).empty());
+  // In opposite orders, each core's first read waits for a member queued
+  // behind the other core's first: no read of either group can start.
+  const auto c = program(1, mc_line(2, 2) + mc_line(1, 2) + "end\n");
+  const auto p = verify({a, c}, {1024, 4096});
+  ASSERT_EQ(p.size(), 1u);
+  // (Read "a -> b" as "b waits for a": core 1's #0 for core 0's #1 to be
+  // reached, which is queued behind core 0's #0, which waits for core 1's
+  // #1, queued behind core 1's #0.)
+  EXPECT_EQ(p[0],
+            "deadlock: core 0 #1 dma_in -> core 1 #0 dma_in -> core 1 #1 dma_in -> core 0 #0 "
+            "dma_in -> core 0 #0 dma_in");
+}
+
+TEST(Verifier, MulticastGroupsMustBeComplete) {
+  const auto a = program(0, mc_line(1, 3) + mc_line(4, 1) + mc_line(5, 0, 2) + "end\n");
+  const auto b = program(1, mc_line(1, 3) + mc_line(6, 2) + mc_line(6, 2) + "end\n");
+  const auto p = verify({a, b}, {1024, 4096});
+  const std::vector<std::string> want = {
+      "core 0 #1 dma_in: members=1 part=0 (a multicast has two or more members; part needs one)",
+      "core 0 #2 dma_in: members=0 part=2 (a multicast has two or more members; part needs one)",
+      "multicast of transfer 1 part 0: members=3 but its dma_ins are on cores 0, 1",
+      "multicast of transfer 6 part 0: members=2 but its dma_ins are on cores 1, 1 (a core twice)",
+  };
+  EXPECT_EQ(p, want);
+}
+
 TEST(Verifier, WriteAfterReadWithoutWait) {
   // The PE reads [0,64); the DMA then overwrites it with no wait between.
   const std::string read = pe_run_line();

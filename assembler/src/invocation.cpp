@@ -109,7 +109,8 @@ bool plan_bindings(const Invocation& inv, const OpInfo* op, BindPlan& plan, std:
     store(*fi, From::box_arg, bi);
   }
   for (std::size_t i = 0; i < nf; ++i)
-    if (!done[i]) return fail("slot \"" + std::string(op->fields[i].name) + "\" is not bound");
+    if (!done[i] && !op->fields[i].optional)
+      return fail("slot \"" + std::string(op->fields[i].name) + "\" is not bound");
   return true;
 }
 

@@ -52,6 +52,10 @@ constexpr Field kDmaIn[] = {
     {"transfer", F::u32, 24, 0, U32},
     {"dst_box", F::box, 28, 0, U16, R::dst},
     {"src_box", F::box, 44, 0, U16, R::src},
+    // DRAM multicast (docs/isa.md): one of `members` cores' dma_in of group
+    // `part` of the transfer; 0 for a read of its own.
+    {"members", F::u16, 60, 0, U16, R::none, A::none, M::none, true},
+    {"part", F::u16, 62, 0, U16, R::none, A::none, M::none, true},
 };
 constexpr Field kDmaOut[] = {
     {"l2", F::u32, 8, 0, U32, R::src, A::read, M::l2},
@@ -75,24 +79,38 @@ constexpr Field kWl0Load[] = {
     {"dram", F::u64, 24, 0, U64},          {"transfer", F::u32, 32, 0, U32},
 };
 constexpr Field kPeCfg[] = {
-    {"loop", F::loop_order, 8, 0, 23}, {"cut", F::cut_mode, 9, 0, 3},
-    {"ci_cut", F::u16, 10, 1, U16},    {"mtc0", F::u16, 12, 1, U16},
-    {"mtk0", F::u16, 14, 1, U16},      {"om_n", F::u16, 16, 1, U16},
-    {"om_k", F::u16, 18, 1, U16},      {"om_h", F::u16, 20, 1, U16},
-    {"om_w", F::u16, 22, 1, U16},      {"am_n", F::u16, 24, 1, U16},
-    {"am_c", F::u16, 26, 1, U16},      {"am_h", F::u16, 28, 1, U16},
-    {"am_w", F::u16, 30, 1, U16},      {"pad_t", F::u8, 32, 0, U8},
-    {"pad_b", F::u8, 33, 0, U8},       {"pad_l", F::u8, 34, 0, U8},
-    {"pad_r", F::u8, 35, 0, U8},       {"r", F::u8, 36, 1, U8},
-    {"s", F::u8, 37, 1, U8},           {"stride_h", F::u8, 38, 1, U8},
-    {"stride_w", F::u8, 39, 1, U8},    {"wl0", F::u16, 40, 0, U16},
+    {"loop", F::loop_order, 8, 0, 23},
+    {"cut", F::cut_mode, 9, 0, 3},
+    {"ci_cut", F::u16, 10, 1, U16},
+    {"mtc0", F::u16, 12, 1, U16},
+    {"mtk0", F::u16, 14, 1, U16},
+    {"om_n", F::u16, 16, 1, U16},
+    {"om_k", F::u16, 18, 1, U16},
+    {"om_h", F::u16, 20, 1, U16},
+    {"om_w", F::u16, 22, 1, U16},
+    {"am_n", F::u16, 24, 1, U16},
+    {"am_c", F::u16, 26, 1, U16},
+    {"am_h", F::u16, 28, 1, U16},
+    {"am_w", F::u16, 30, 1, U16},
+    {"pad_t", F::u8, 32, 0, U8},
+    {"pad_b", F::u8, 33, 0, U8},
+    {"pad_l", F::u8, 34, 0, U8},
+    {"pad_r", F::u8, 35, 0, U8},
+    {"r", F::u8, 36, 1, U8},
+    {"s", F::u8, 37, 1, U8},
+    {"stride_h", F::u8, 38, 1, U8},
+    {"stride_w", F::u8, 39, 1, U8},
+    {"wl0", F::u16, 40, 0, U16},
     // The layer's geometry for the computation itself (docs/isa.md):
     // output / input channels per group, the input's rows and columns
     // (outside is padding), the requantisation shift and how many pe_runs
     // accumulate before it.
-    {"gk", F::u16, 42, 1, U16},        {"gc", F::u16, 44, 1, U16},
-    {"in_h", F::u16, 46, 1, U16},      {"in_w", F::u16, 48, 1, U16},
-    {"shift", F::u8, 50, 0, 31},       {"chain", F::u8, 51, 1, U8},
+    {"gk", F::u16, 42, 1, U16},
+    {"gc", F::u16, 44, 1, U16},
+    {"in_h", F::u16, 46, 1, U16},
+    {"in_w", F::u16, 48, 1, U16},
+    {"shift", F::u8, 50, 0, 31},
+    {"chain", F::u8, 51, 1, U8},
 };
 constexpr Field kPeRun[] = {
     {"ifmap", F::u32, 8, 0, U32, R::ifmap, A::read, M::l2},
@@ -119,9 +137,15 @@ constexpr Field kVpRun[] = {
 };
 
 constexpr Field kVpCfg[] = {
-    {"r", F::u8, 8, 1, U8},        {"s", F::u8, 9, 1, U8},         {"stride_h", F::u8, 10, 1, U8},
-    {"stride_w", F::u8, 11, 1, U8}, {"pad_t", F::u8, 12, 0, U8},    {"pad_l", F::u8, 13, 0, U8},
-    {"in_h", F::u16, 14, 1, U16},  {"in_w", F::u16, 16, 1, U16},   {"shift", F::u8, 18, 0, 31},
+    {"r", F::u8, 8, 1, U8},
+    {"s", F::u8, 9, 1, U8},
+    {"stride_h", F::u8, 10, 1, U8},
+    {"stride_w", F::u8, 11, 1, U8},
+    {"pad_t", F::u8, 12, 0, U8},
+    {"pad_l", F::u8, 13, 0, U8},
+    {"in_h", F::u16, 14, 1, U16},
+    {"in_w", F::u16, 16, 1, U16},
+    {"shift", F::u8, 18, 0, 31},
     // Transpose: input dimension i becomes output dimension (perm >> 2i) & 3.
     {"perm", F::u8, 19, 0, U8},
 };

@@ -180,6 +180,7 @@ struct FieldPrint {
   std::size_t offset = 0;  // into the payload
   std::size_t width = 0;
   FieldType type = FieldType::u8;
+  bool optional = false;                    // left out when 0
   std::span<const std::string_view> names;  // enumerations: value -> name
 };
 struct OpPrint {
@@ -222,6 +223,7 @@ const std::array<OpPrint, 256>& print_plans() {
         x.offset = f.offset - kHeaderBytes;
         x.width = field_width(f.type);
         x.type = f.type;
+        x.optional = f.optional;
         x.names = value_names(f.type);
         p.fields.push_back(x);
       }
@@ -258,9 +260,10 @@ char* print_raw(char* p, const Instr& in) {
   }
   const std::uint8_t* payload = in.payload.data();
   for (const FieldPrint& f : op.fields) {
+    const std::uint8_t* at = payload + f.offset;
+    if (f.optional && detail::load_le(at, f.width) == 0) continue;
     std::memcpy(p, f.prefix.data(), kPrefixBytes);
     p += f.prefix_len;
-    const std::uint8_t* at = payload + f.offset;
     if (f.type == FieldType::box) {
       *p++ = '[';
       for (std::size_t k = 0; k < 8; ++k) {
@@ -509,7 +512,7 @@ std::optional<Instr> parse_instr(std::string_view line, ParseError& err) {
   if (op->engine == Engine::kCount && !saw_queue)
     return fail(toks[0].second, std::string(op->mnemonic) + " needs q=<queue>");
   for (std::size_t f = 0; f < op->fields.size(); ++f)
-    if (!seen[f])
+    if (!seen[f] && !op->fields[f].optional)
       return fail(line.size() + 1, std::string(op->mnemonic) + " is missing field \"" +
                                        std::string(op->fields[f].name) + "\"");
   return in;

@@ -91,6 +91,7 @@ namespace {
 struct SyncFields {
   const Field *send_to, *send_transfer, *sig_to, *sig_kind, *sig_transfer;
   const Field *wt_kind, *wt_transfer, *wt_from, *wt_count, *wl_on, *wl_count;
+  const Field *di_transfer, *di_members, *di_part;
   SyncFields() {
     auto field = [](Opcode op, std::string_view f) { return field_slot(op, f).field; };
     send_to = field(Opcode::noc_send, "to");
@@ -104,6 +105,9 @@ struct SyncFields {
     wt_count = field(Opcode::wait_token, "count");
     wl_on = field(Opcode::wait_local, "on");
     wl_count = field(Opcode::wait_local, "count");
+    di_transfer = field(Opcode::dma_in, "transfer");
+    di_members = field(Opcode::dma_in, "members");
+    di_part = field(Opcode::dma_in, "part");
   }
 };
 
@@ -227,6 +231,9 @@ std::vector<std::string> verify_cores(const std::vector<const CoreProgram*>& cor
   };
   // Per core: its queues, and the tokens it sends bucketed by receiving core.
   std::vector<detail::Buckets<Produced>> sent(n);
+  // Per core: its multicast dma_ins (global number), and V5's problems.
+  std::vector<std::vector<std::uint32_t>> joins(n);
+  Problems mc_found(n, max_problems);
   ir::parallel_for(n, [&](std::size_t c) {
     std::vector<std::pair<std::uint32_t, Produced>> sends;  // (receiving core, token)
     const auto& ins = cores[c]->instrs;
@@ -240,6 +247,16 @@ std::vector<std::string> verify_cores(const std::vector<const CoreProgram*>& cor
       qpos[base[c] + i] = static_cast<std::uint32_t>(q.size());
       std::optional<std::uint32_t> r;
       std::uint64_t tk = 0;
+      if (in.op == Opcode::dma_in) {
+        const std::int64_t members = in.value(*sl.di_members), part = in.value(*sl.di_part);
+        if (members == 1 || (members == 0 && part != 0))
+          mc_found.add(c, "core " + std::to_string(cores[c]->core_id) + " #" + std::to_string(i) +
+                              " dma_in: members=" + std::to_string(members) +
+                              " part=" + std::to_string(part) +
+                              " (a multicast has two or more members; part needs one)");
+        else if (members >= 2)
+          joins[c].push_back(static_cast<std::uint32_t>(base[c] + i));
+      }
       if (in.op == Opcode::noc_send) {
         r = receiver(in.value(*sl.send_to));
         tk = transfer_kind(in.value(*sl.send_transfer), static_cast<std::int64_t>(TokenKind::data));
@@ -262,6 +279,60 @@ std::vector<std::string> verify_cores(const std::vector<const CoreProgram*>& cor
     return "core " + std::to_string(cores[c]->core_id) + " #" + std::to_string(i) + " " +
            std::string(cores[c]->instrs[i].info().mnemonic);
   };
+
+  // V5: the dma_ins of a multicast group -- (transfer, part) -- are one
+  // on each of `members` distinct cores, and agree on `members`. Valid
+  // groups join in V2: none of them retires before all have been reached.
+  struct Join {
+    std::vector<std::uint32_t> instrs;  // global numbers, in core order
+    std::uint32_t arrived = 0;
+    std::vector<std::uint32_t> parked;  // queues stopped at a member
+    bool valid = true;
+  };
+  std::vector<Join> groups;
+  boost::unordered_flat_map<std::uint32_t, std::uint32_t> group_of;  // instruction -> group
+  {
+    auto core_at = [&](std::uint32_t g) {
+      return static_cast<std::size_t>(std::upper_bound(base.begin(), base.end(), g) -
+                                      base.begin()) -
+             1;
+    };
+    auto instr_at = [&](std::uint32_t g) -> const Instr& {
+      const std::size_t c = core_at(g);
+      return cores[c]->instrs[g - base[c]];
+    };
+    boost::unordered_flat_map<std::uint64_t, std::uint32_t> by_key;
+    for (std::size_t c = 0; c < n; ++c)
+      for (const std::uint32_t g : joins[c]) {
+        const Instr& in = instr_at(g);
+        const std::uint64_t key = static_cast<std::uint64_t>(in.value(*sl.di_transfer)) << 16 |
+                                  static_cast<std::uint64_t>(in.value(*sl.di_part));
+        auto [it, fresh] = by_key.try_emplace(key, static_cast<std::uint32_t>(groups.size()));
+        if (fresh) groups.emplace_back();
+        groups[it->second].instrs.push_back(g);
+        group_of[g] = it->second;
+      }
+    for (Join& j : groups) {
+      const Instr& first = instr_at(j.instrs.front());
+      const std::int64_t members = first.value(*sl.di_members);
+      std::string cores_list;
+      bool twice = false;
+      for (std::size_t k = 0; k < j.instrs.size(); ++k) {
+        const std::size_t c = core_at(j.instrs[k]);
+        twice |= k > 0 && core_at(j.instrs[k - 1]) == c;
+        cores_list += (k ? ", " : "") + std::to_string(cores[c]->core_id);
+        if (instr_at(j.instrs[k]).value(*sl.di_members) != members) j.valid = false;
+      }
+      if (twice || !j.valid || static_cast<std::int64_t>(j.instrs.size()) != members) {
+        j.valid = false;
+        mc_found.add(core_at(j.instrs.front()),
+                     "multicast of transfer " + std::to_string(first.value(*sl.di_transfer)) +
+                         " part " + std::to_string(first.value(*sl.di_part)) +
+                         ": members=" + std::to_string(members) + " but its dma_ins are on cores " +
+                         cores_list + (twice ? " (a core twice)" : ""));
+      }
+    }
+  }
 
   // V1 and the edges of V2: besides the previous instruction of its queue,
   // an instruction waits for at most one other, the one whose retirement
@@ -479,6 +550,8 @@ std::vector<std::string> verify_cores(const std::vector<const CoreProgram*>& cor
       std::uint32_t queue;  // the parked queue
     };
     std::vector<std::vector<Parked>> parked(n * kEngines);
+    // Per queue: the position (from 1) of the multicast member it has reached.
+    std::vector<std::uint32_t> reached(n * kEngines, 0);
     std::vector<std::uint32_t> work;
     for (std::size_t k = 0; k < n * kEngines; ++k)
       if (!queues[k / kEngines][k % kEngines].empty())
@@ -490,10 +563,26 @@ std::vector<std::string> verify_cores(const std::vector<const CoreProgram*>& cor
       const std::vector<std::uint32_t>& list = queues[c][k % kEngines];
       std::uint32_t& done = retired[k];
       while (done < list.size()) {
-        const Wait& w = waits_for[base[c] + list[done]];
+        const std::uint32_t g = static_cast<std::uint32_t>(base[c] + list[done]);
+        const Wait& w = waits_for[g];
         if (w.instr != kNone && retired[w.queue] < qpos[w.instr]) {
           parked[w.queue].push_back({qpos[w.instr], k});
           break;
+        }
+        if (!group_of.empty() && cores[c]->instrs[list[done]].op == Opcode::dma_in) {
+          auto it = group_of.find(g);
+          if (it != group_of.end() && groups[it->second].valid) {
+            Join& j = groups[it->second];
+            if (reached[k] != done + 1) {  // this queue reaches the member now
+              reached[k] = done + 1;
+              if (++j.arrived == j.instrs.size())
+                for (const std::uint32_t q : j.parked) work.push_back(q);
+            }
+            if (j.arrived < j.instrs.size()) {
+              j.parked.push_back(k);
+              break;
+            }
+          }
         }
         ++done;
       }
@@ -533,6 +622,17 @@ std::vector<std::string> verify_cores(const std::vector<const CoreProgram*>& cor
           g = base[c] + list[pos - 2];
         } else if (waits_for[g].instr != kNone && unfinished(waits_for[g].instr)) {
           g = waits_for[g].instr;
+        } else if (auto it = group_of.find(static_cast<std::uint32_t>(g)); it != group_of.end()) {
+          // A member waits for the members whose queues have not reached them.
+          for (const std::uint32_t m : groups[it->second].instrs) {
+            const std::size_t mc = core_of(m);
+            const auto& ml =
+                queues[mc][static_cast<std::size_t>(cores[mc]->instrs[m - base[mc]].queue)];
+            if (qpos[m] >= 2 && unfinished(base[mc] + ml[qpos[m] - 2])) {
+              g = m;
+              break;
+            }
+          }
         }
       }
       std::string chain;
@@ -543,6 +643,7 @@ std::vector<std::string> verify_cores(const std::vector<const CoreProgram*>& cor
   }
 
   hazards_found.drain_into(problems);
+  mc_found.drain_into(problems);
   return problems;
 }
 }  // namespace

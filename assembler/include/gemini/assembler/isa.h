@@ -82,6 +82,9 @@ struct Field {
   Role role = Role::none;
   Access access = Access::none;
   Memory memory = Memory::none;
+  // An optional field (not a box) is left out of the text when it is 0,
+  // and is 0 when the text leaves it out.
+  bool optional = false;
 };
 
 enum class TokenKind : std::uint8_t { data, credit, dram };
