@@ -111,6 +111,46 @@ TEST(Sim, DmaInThroughTheNocAndDram) {
   EXPECT_EQ(r.dram_ports[1].bytes_read, 0);
 }
 
+const std::string kMcast =
+    "dma_in l2=0 bytes=512 dram=0 transfer=9 dst_box=[0,0,0,0]:[0,0,0,0] "
+    "src_box=[0,0,0,0]:[0,0,0,0] members=2\n";
+
+TEST(Sim, MulticastReadsDramOnceForAllMembers) {
+  // 2x1 mesh: core 0 reads through the west port, core 1 through the east.
+  // Both requests arrive at 4667 ps (as in DmaInThroughTheNocAndDram); the
+  // group reads once at the root's (core 0's) west port: ready at 516667.
+  // The data forks at router (0,0): core 0's ejection starts at 520667,
+  // arrives 542001; the east link (0,0)->(1,0) at 520667, core 1's
+  // ejection at 522667, arrives 544001. + 2 cycles of L2 latency: 544001 ps
+  // (cycle 545) and 546001 ps (cycle 547).
+  const Report r =
+      run(program({".core 0\n" + kMcast + "end\n", ".core 1\n" + kMcast + "end\n"}), 2, 1);
+  EXPECT_EQ(r.total_cycles, 547);
+  EXPECT_EQ(r.cores[0].dram, 545);
+  EXPECT_EQ(r.cores[1].dram, 547);
+  ASSERT_EQ(r.dram_ports.size(), 2u);
+  EXPECT_EQ(r.dram_ports[0].bytes_read, 512);  // once, not once per member
+  EXPECT_EQ(r.dram_ports[1].bytes_read, 0);
+  // The same reads without multicast: each core through its own port.
+  const Report u =
+      run(program({".core 0\n" + kDmaIn + "end\n", ".core 1\n" + kDmaIn + "end\n"}), 2, 1);
+  EXPECT_EQ(u.dram_ports[0].bytes_read + u.dram_ports[1].bytes_read, 1024);
+}
+
+TEST(Sim, AMulticastWaitsForItsLastMember) {
+  // Core 1 reaches its member only after a read of its own (done at 544001
+  // ps, as above): its request arrives at the east port at 548668, the
+  // group's read is ready at 1060668, and both members wait for it (core 0
+  // gets the data at 1086002 + 2000 ps -> cycle 1089; core 1 two cycles
+  // later).
+  const Report r =
+      run(program({".core 0\n" + kMcast + "end\n", ".core 1\n" + kDmaIn + kMcast + "end\n"}), 2, 1);
+  EXPECT_EQ(r.cores[0].dram, 1089);
+  EXPECT_EQ(r.total_cycles, 1091);
+  EXPECT_EQ(r.dram_ports[0].bytes_read, 512);
+  EXPECT_EQ(r.dram_ports[1].bytes_read, 512);
+}
+
 TEST(Sim, LocalWaitOrdersEnginesOfACore) {
   // dma_in retires at 544001 ps (as above); the PE queue waits for it, then
   // pe_cfg [544001, 548001) and pe_run 304 cycles -> 852001 ps -> cycle 853.

@@ -235,7 +235,11 @@ void CoreModule::start(std::uint8_t e, const OpRec& o, Tick now) {
       break;
     case Opcode::dma_in:
       set_act(e, kDram, now);
-      noc_.dram_read(index_, e, o.dram, o.bytes, now);
+      if (o.members >= 2) {
+        noc_.dram_multicast_read(index_, e, o.dram, o.bytes, o.transfer, o.part, o.members, now);
+      } else {
+        noc_.dram_read(index_, e, o.dram, o.bytes, now);
+      }
       break;
     case Opcode::dma_out: {
       set_act(e, kDram, now);

@@ -1,12 +1,11 @@
 #include "noc_module.h"
 
-#include "functional.h"
-
 #include <algorithm>
 #include <cmath>
 
 #include "core_module.h"
 #include "dram_module.h"
+#include "functional.h"
 
 namespace gemini::sim {
 
@@ -106,6 +105,58 @@ void NocModule::dram_read(std::int32_t core, std::uint8_t engine, std::uint64_t 
   schedule(now, id, Ev::inject);
 }
 
+void NocModule::dram_multicast_read(std::int32_t core, std::uint8_t engine, std::uint64_t addr,
+                                    std::int64_t bytes, std::uint32_t transfer, std::uint16_t part,
+                                    std::uint16_t members, Tick now) {
+  const std::uint32_t id = to_port(Kind::multicast_request, core, engine, addr);
+  Message& m = msgs_[id];
+  m.bytes = ctx_.params.control_bytes;
+  m.read_bytes = bytes;
+  m.key = std::uint64_t{transfer} << 16 | part;
+  m.sent = members;  // carried to the port: the group's size
+  schedule(now, id, Ev::inject);
+}
+
+void NocModule::start_multicast(Join& j, Tick now) {
+  // The union of the members' ranges, read once.
+  std::sort(j.ranges.begin(), j.ranges.end());
+  std::int64_t bytes = 0;
+  std::uint64_t lo = j.ranges.front().first, hi = lo;
+  for (const auto& [a, b] : j.ranges) {
+    const std::uint64_t e = a + static_cast<std::uint64_t>(b);
+    if (a > hi) {
+      bytes += static_cast<std::int64_t>(hi - lo);
+      lo = a;
+    }
+    hi = std::max(hi, e);
+  }
+  bytes += static_cast<std::int64_t>(hi - lo);
+  std::sort(j.receivers.begin(), j.receivers.end());
+  const std::int32_t root = j.receivers.front().first;
+  const std::uint32_t d = alloc(Kind::read_data);
+  Message& r = msgs_[d];
+  r.engine = j.receivers.front().second;
+  r.core = root;
+  r.port = ctx_.params.core_port[root];
+  r.src = port_node(r.port);
+  r.dst = core_node(root);
+  r.bytes = bytes;
+  r.stalled = true;
+  r.next_min = now;
+  r.receivers = std::move(j.receivers);
+  r.receiver_nodes.clear();
+  for (const auto& [c, e] : r.receivers) r.receiver_nodes.push_back(core_node(c));
+  r.pending = r.receivers.size();
+  DramRequest q;
+  q.tag = d;
+  q.write = false;
+  q.addr = j.ranges.front().first;
+  q.bytes = bytes;
+  q.arrival = now;
+  q.chunk_bytes = ctx_.params.packet_bytes;
+  ports_[r.port]->enqueue(q);
+}
+
 void NocModule::dram_write(std::int32_t core, std::uint8_t engine, std::uint64_t addr,
                            std::int64_t bytes, double src_ps_per_byte, Tick now) {
   const std::uint32_t id = to_port(Kind::write_data, core, engine, addr);
@@ -125,6 +176,13 @@ void NocModule::run() {
         inject(it.msg, now);
         break;
       case Ev::arrive:
+        if (it.aux > 0) {  // one receiver of a multicast
+          Message& m = msgs_[it.msg];
+          const auto [core, engine] = m.receivers[static_cast<std::size_t>(it.aux - 1)];
+          if (--m.pending == 0) release(it.msg);
+          cores_[core]->finish(engine, now + ctx_.params.l2_latency, now);
+          break;
+        }
         arrive(it.msg, now);
         break;
       case Ev::port_packet:
@@ -140,8 +198,26 @@ void NocModule::inject(std::uint32_t id, Tick now) {
   Message& m = msgs_[id];
   const bool control =
       m.kind == Kind::token || m.kind == Kind::read_request || m.kind == Kind::write_ack;
+  const bool request = control || m.kind == Kind::multicast_request;
   const std::int64_t pkt =
-      control ? m.bytes : std::min<std::int64_t>(ctx_.params.packet_bytes, m.bytes - m.sent);
+      request ? m.bytes : std::min<std::int64_t>(ctx_.params.packet_bytes, m.bytes - m.sent);
+  if (!m.receivers.empty()) {
+    // Multicast read data: one packet down the tree; on the last, each
+    // receiver completes at its own arrival.
+    const MeshNoc::MulticastTiming mt = mesh_.multicast(now, m.src, m.receiver_nodes, pkt);
+    m.sent += pkt;
+    if (m.sent >= m.bytes) {
+      for (std::size_t i = 0; i < mt.arrived.size(); ++i)
+        schedule(mt.arrived[i], id, Ev::arrive, static_cast<std::int64_t>(i) + 1);
+      return;
+    }
+    try_read_packet(id, mt.injected);
+    return;
+  }
+  if (m.kind == Kind::multicast_request) {
+    schedule(mesh_.send(now, m.src, m.dst, pkt).arrived, id, Ev::arrive);
+    return;
+  }
   const MeshNoc::Timing tm = mesh_.send(now, m.src, m.dst, pkt);
   m.sent += pkt;
   Tick next = tm.injected;
@@ -261,6 +337,19 @@ void NocModule::arrive(std::uint32_t id, Tick now) {
       break;
     case Kind::write_data:
       break;  // completes through dram_progress
+    case Kind::multicast_request: {
+      Join& j = joins_[m.key];
+      j.members = static_cast<std::uint16_t>(m.sent);
+      j.receivers.emplace_back(m.core, m.engine);
+      j.ranges.emplace_back(m.addr, m.read_bytes);
+      release(id);
+      if (j.receivers.size() >= j.members) {
+        const auto key = msgs_[id].key;
+        start_multicast(j, now);
+        joins_.erase(key);
+      }
+      break;
+    }
   }
 }
 

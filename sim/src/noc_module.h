@@ -17,11 +17,18 @@
 //                  dma_in / wl0_load completes l2.latency_cycles after the
 //                  last byte arrives;
 //   write data packet at the port -> DRAM write; when all are written an ack
-//                  goes back and the dma_out completes on its arrival.
+//                  goes back and the dma_out completes on its arrival;
+//   multicast read request at the port -> counted into its group (transfer,
+//                  part); when all `members` have arrived, one DRAM read of
+//                  the union of their byte ranges at the port of the lowest
+//                  core index among them, its packets forked along the XY
+//                  tree to every member (MeshNoc::multicast), each member's
+//                  dma_in completing l2.latency_cycles after its last byte.
 
 #include <cstdint>
 #include <memory>
 #include <queue>
+#include <unordered_map>
 #include <vector>
 
 #include "gemini/sim/mesh_noc.h"
@@ -44,6 +51,10 @@ class NocModule : public sc_core::sc_module {
   void send_token(std::int32_t src, std::int32_t dst, std::uint64_t key, Tick now);
   void dram_read(std::int32_t core, std::uint8_t engine, std::uint64_t addr, std::int64_t bytes,
                  Tick now);
+  // One member's part of a multicast DRAM read (dma_in members >= 2).
+  void dram_multicast_read(std::int32_t core, std::uint8_t engine, std::uint64_t addr,
+                           std::int64_t bytes, std::uint32_t transfer, std::uint16_t part,
+                           std::uint16_t members, Tick now);
   void dram_write(std::int32_t core, std::uint8_t engine, std::uint64_t addr, std::int64_t bytes,
                   double src_ps_per_byte, Tick now);
   // Called by a DRAM port: `done` bytes of message `msg` are read (at the
@@ -53,7 +64,21 @@ class NocModule : public sc_core::sc_module {
   const MeshNoc& mesh() const { return mesh_; }
 
  private:
-  enum class Kind : std::uint8_t { data, token, read_request, read_data, write_data, write_ack };
+  enum class Kind : std::uint8_t {
+    data,
+    token,
+    read_request,
+    read_data,
+    write_data,
+    write_ack,
+    multicast_request
+  };
+  // A multicast read's members and their ranges, gathered at the port.
+  struct Join {
+    std::uint16_t members = 0;
+    std::vector<std::pair<std::int32_t, std::uint8_t>> receivers;  // (core, engine)
+    std::vector<std::pair<std::uint64_t, std::int64_t>> ranges;    // (addr, bytes)
+  };
   struct Message {
     Kind kind = Kind::data;
     std::uint8_t engine = 0;
@@ -71,6 +96,11 @@ class NocModule : public sc_core::sc_module {
     Tick next_min = 0, last_write = 0;
     std::vector<std::pair<std::int64_t, Tick>> ready;  // read data: (bytes, time)
     std::size_t ready_head = 0;
+    // Multicast read data: its receivers (core, engine), their NoC nodes,
+    // and how many have not completed.
+    std::vector<std::pair<std::int32_t, std::uint8_t>> receivers;
+    std::vector<std::int32_t> receiver_nodes;
+    std::size_t pending = 0;
   };
   enum class Ev : std::uint8_t { inject, arrive, port_packet };
   struct Item {
@@ -94,6 +124,8 @@ class NocModule : public sc_core::sc_module {
   void arrive(std::uint32_t id, Tick now);
   void port_packet(std::uint32_t id, std::int64_t bytes, Tick now);
   void try_read_packet(std::uint32_t id, Tick earliest);
+  // The last member of a multicast arrived: the read and its fork.
+  void start_multicast(Join& j, Tick now);
 
   SimContext& ctx_;
   MeshNoc mesh_;
@@ -103,6 +135,7 @@ class NocModule : public sc_core::sc_module {
   std::vector<Message> msgs_;
   std::vector<std::uint32_t> free_;
   std::priority_queue<Item, std::vector<Item>, std::greater<>> queue_;
+  std::unordered_map<std::uint64_t, Join> joins_;  // by transfer << 16 | part
   std::uint64_t seq_ = 0;
   bool running_ = false;
   sc_core::sc_event ev_;

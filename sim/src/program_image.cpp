@@ -17,7 +17,7 @@ struct FieldIndex {
   std::size_t wl_on, wl_count;
   std::size_t wt_kind, wt_transfer, wt_from, wt_count;
   std::size_t sg_kind, sg_transfer, sg_to, sg_grant, sg_grant_bytes;
-  std::size_t di_l2, di_bytes, di_dram;
+  std::size_t di_l2, di_bytes, di_dram, di_transfer, di_members, di_part;
   std::size_t do_l2, do_bytes, do_dram;
   std::size_t ns_src, ns_dst, ns_bytes, ns_to, ns_transfer;
   std::size_t w0_source, w0_bytes, w0_l2, w0_dram;
@@ -41,6 +41,9 @@ struct FieldIndex {
     di_l2 = slot(Opcode::dma_in, "l2");
     di_bytes = slot(Opcode::dma_in, "bytes");
     di_dram = slot(Opcode::dma_in, "dram");
+    di_transfer = slot(Opcode::dma_in, "transfer");
+    di_members = slot(Opcode::dma_in, "members");
+    di_part = slot(Opcode::dma_in, "part");
     do_l2 = slot(Opcode::dma_out, "l2");
     do_bytes = slot(Opcode::dma_out, "bytes");
     do_dram = slot(Opcode::dma_out, "dram");
@@ -186,6 +189,9 @@ bool build_images(const assembler::Program& p, std::vector<CoreImage>& out, std:
         case Opcode::dma_in:
           o.bytes = v(f.di_bytes);
           o.dram = static_cast<std::uint64_t>(v(f.di_dram));
+          o.transfer = static_cast<std::uint32_t>(v(f.di_transfer));
+          o.members = static_cast<std::uint16_t>(v(f.di_members));
+          o.part = static_cast<std::uint16_t>(v(f.di_part));
           live.write(i, v(f.di_l2), o.bytes);
           break;
         case Opcode::dma_out:

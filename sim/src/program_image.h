@@ -22,10 +22,11 @@ struct OpRec {
   std::int32_t wl = -1;    // dense workload index on the core, -1 none
   std::int32_t peer = -1;  // core index: signal `to`, wait_token `from`, noc_send `to`
   std::uint32_t transfer = 0;
-  std::uint32_t count = 0;  // waits
-  std::int64_t bytes = 0;   // bytes moved (DMA, NoC, WL0)
-  std::uint64_t dram = 0;   // DRAM address
-  std::uint32_t pe = 0;     // pe_run: index into CoreImage::pe_tiles
+  std::uint32_t count = 0;              // waits
+  std::int64_t bytes = 0;               // bytes moved (DMA, NoC, WL0)
+  std::uint64_t dram = 0;               // DRAM address
+  std::uint32_t pe = 0;                 // pe_run: index into CoreImage::pe_tiles
+  std::uint16_t members = 0, part = 0;  // dma_in: its multicast group (members >= 2)
   std::int64_t vp_elements = 0, vp_l2_bytes = 0;
   std::int64_t l2_add = 0;  // live L2 bytes this instruction starts (writes)
   std::int64_t l2_sub = 0;  // live L2 bytes whose last reader this is (at retire)
