@@ -136,6 +136,27 @@ TEST(HwConfig, ShippedDdr4ConfigLoads) {
   EXPECT_EQ(polar.dram.model, "simple");
   EXPECT_DOUBLE_EQ(polar.dram.gbps_per_tops, 0.5);
   EXPECT_DOUBLE_EQ(polar.noc.link_gbps, 24.0);
+  EXPECT_TRUE(polar.dram.multicast);
+  EXPECT_TRUE(hw->dram.multicast);
+}
+
+TEST(HwConfig, DramMulticastIsAFlagOffByDefault) {
+  std::vector<std::string> e;
+  auto hw = ir::parse_hw_config("{}", "t.json", e);
+  ASSERT_TRUE(hw);
+  EXPECT_FALSE(hw->dram.multicast);
+  hw = ir::parse_hw_config(R"({"dram": {"multicast": true}})", "t.json", e);
+  ASSERT_TRUE(hw);
+  EXPECT_TRUE(hw->dram.multicast);
+  auto unicast =
+      ir::load_hw_config(std::string(GEMINI_SOURCE_DIR) + "/configs/set-polar-unicast.json", e);
+  ASSERT_TRUE(unicast) << (e.empty() ? "" : e[0]);
+  EXPECT_FALSE(unicast->dram.multicast);
+  e.clear();
+  EXPECT_FALSE(ir::parse_hw_config(R"({"dram": {"multicast": 1}})", "t.json", e));
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_NE(e[0].find("multicast"), std::string::npos) << e[0];
+  EXPECT_NE(e[0].find("expected true or false"), std::string::npos) << e[0];
 }
 
 TEST(HwConfig, NotJson) {

@@ -164,6 +164,8 @@ struct CoreEvents {
     std::uint32_t core, tensor, event;
   };
   std::vector<RemoteWrite> remote_writes;
+  // Its multicast loads: (local event, group).
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> multicast;
 };
 
 class Lowerer {
@@ -234,6 +236,18 @@ class Lowerer {
   }
   void build_tensors();
   void build_dram_map(const ir::TransferIndex& ix);
+  // DRAM multicast (docs/isa.md): which loads of a DRAM out entry read it
+  // together. Per core, (tensor << 16 | source index) -> its group.
+  void plan_multicast(const ir::DependencyGraph& g, const std::vector<std::int64_t>& start);
+  struct McLoad {
+    std::uint32_t group;
+    std::uint16_t members, part;
+  };
+  std::vector<FlatMap<std::uint64_t, McLoad>> mc_loads_;
+  std::uint32_t mc_groups_ = 0;
+  // Per group, its events (global ids), once the events are numbered.
+  std::vector<std::vector<std::uint32_t>> mc_events_;
+  MulticastStats mc_stats_;
   void build_events(const ir::DependencyGraph& g, const std::vector<std::int64_t>& start);
   void build_core_events(std::uint32_t c, const std::vector<std::int64_t>& start,
                          const ir::DependencyGraph& g, CoreEvents& ce);
@@ -778,11 +792,19 @@ void Lowerer::build_core_events(std::uint32_t c, const std::vector<std::int64_t>
                      {slab_address(c, x, s.layer_name.value_or("")), s.size, x.box, Access::write});
           inv.tensor("dram", {dram_address(rg->second, moved), s.size, moved, Access::read});
           inv.arg("transfer", s.transfer_id);
+          const McLoad* mc = nullptr;
+          if (!mc_loads_[c].empty()) {
+            const auto k = static_cast<std::uint64_t>(&s - x.entry->source.data());
+            auto it = mc_loads_[c].find(std::uint64_t{t} << 16 | k);
+            if (it != mc_loads_[c].end()) mc = &it->second;
+          }
+          inv.arg("members", mc ? mc->members : 0).arg("part", mc ? mc->part : 0);
           bound(ce, inv, c, i, binders.load);
           if (auto ro = related_.find(s.transfer_id); ro != related_.end())
             e.dram_after = ro->second;
           const bool anchors = !load_anchor && e.dram_after == nullptr;  // waits for hz alone
           const std::uint32_t id = add(ce, std::move(e));
+          if (mc) ce.multicast.emplace_back(id, mc->group);
           if (anchors) load_anchor = id;
           x.accesses.push_back(id);
           x.writers.push_back(id);
@@ -1206,6 +1228,84 @@ void Lowerer::build_inbound() {
   });
 }
 
+// The loads of a DRAM out entry that several (core, tensor) take are put
+// into groups read once: in order of their workload's predicted start, a
+// group takes the loads of other cores that start before its first
+// workload's predicted end (`time`). The rest, the entries that re-read
+// data the run writes, and all of them when dram.multicast is off, are
+// read on their own.
+void Lowerer::plan_multicast(const ir::DependencyGraph& g, const std::vector<std::int64_t>& start) {
+  mc_loads_.assign(m_.cores.size(), {});
+  mc_groups_ = 0;
+  struct Load {
+    TransferId transfer;
+    std::int64_t prio, end;
+    std::uint32_t core, tensor, source;
+  };
+  std::vector<Load> loads;
+  for (std::uint32_t c = 0; c < m_.cores.size(); ++c)
+    for (std::uint32_t t = 0; t < tensors_[c].size(); ++t) {
+      const Tensor& x = tensors_[c][t];
+      if (x.type == ir::TensorType::ofmap) continue;
+      for (std::uint32_t k = 0; k < x.entry->source.size() && k < 0x10000; ++k) {
+        const ir::Source& s = x.entry->source[k];
+        if (s.type != ir::EndpointType::dram || !out_region_.contains(s.transfer_id)) continue;
+        const std::int64_t prio = start[g.node_of(c, x.first)];
+        const std::int64_t time = m_.cores[c].workloads[x.first].time;
+        loads.push_back({s.transfer_id, prio, prio + std::max<std::int64_t>(time, 1), c, t, k});
+      }
+    }
+  std::sort(loads.begin(), loads.end(), [](const Load& a, const Load& b) {
+    return std::tie(a.transfer, a.prio, a.core, a.tensor, a.source) <
+           std::tie(b.transfer, b.prio, b.core, b.tensor, b.source);
+  });
+  std::vector<std::size_t> group;
+  std::vector<bool> taken;
+  FlatMap<std::uint32_t, bool> cores_in;
+  for (std::size_t a = 0; a < loads.size();) {
+    std::size_t b = a;
+    while (b < loads.size() && loads[b].transfer == loads[a].transfer) ++b;
+    const auto n = static_cast<std::int64_t>(b - a);
+    if (n < 2) {
+      a = b;
+      continue;
+    }
+    if (!hw_.dram.multicast) {
+      mc_stats_.off += n;
+    } else if (auto r = related_.find(loads[a].transfer);
+               r != related_.end() && !r->second->empty()) {
+      // Measured: joining the re-reads of data the run writes ties the
+      // readers to the store and costs more than the bytes it saves.
+      mc_stats_.rereads += n;
+    } else {
+      taken.assign(b - a, false);
+      std::uint32_t part = 0;
+      for (std::size_t f = a; f < b; ++f) {
+        if (taken[f - a]) continue;
+        group.assign(1, f);
+        cores_in.clear();
+        cores_in[loads[f].core] = true;
+        for (std::size_t j = f + 1; j < b && loads[j].prio < loads[f].end; ++j)
+          if (!taken[j - a] && cores_in.emplace(loads[j].core, true).second) group.push_back(j);
+        for (const std::size_t j : group) taken[j - a] = true;
+        if (group.size() < 2 || part > 0xffff || group.size() > 0xffff) {
+          mc_stats_.apart += static_cast<std::int64_t>(group.size());
+          continue;
+        }
+        for (const std::size_t j : group)
+          mc_loads_[loads[j].core][std::uint64_t{loads[j].tensor} << 16 | loads[j].source] = {
+              mc_groups_, static_cast<std::uint16_t>(group.size()),
+              static_cast<std::uint16_t>(part)};
+        ++part;
+        ++mc_groups_;
+        ++mc_stats_.groups;
+        mc_stats_.members += static_cast<std::int64_t>(group.size());
+      }
+    }
+    a = b;
+  }
+}
+
 void Lowerer::build_events(const ir::DependencyGraph& g, const std::vector<std::int64_t>& start) {
   for (std::uint32_t c = 0; c < m_.cores.size(); ++c) core_index_[m_.cores[c].core_id] = c;
   build_inbound();
@@ -1214,6 +1314,7 @@ void Lowerer::build_events(const ir::DependencyGraph& g, const std::vector<std::
   // other cores' tensors are recorded as remote writes and added once all
   // events are merged, where the fix-up below makes every compute wait for
   // every writer of what it reads whichever core built it first.
+  plan_multicast(g, start);
   std::vector<CoreEvents> built(m_.cores.size());
   ir::parallel_for(m_.cores.size(), [&](std::size_t c) {
     build_core_events(static_cast<std::uint32_t>(c), start, g, built[c]);
@@ -1265,7 +1366,9 @@ void Lowerer::build_events(const ir::DependencyGraph& g, const std::vector<std::
     ops_[c] = std::move(built[c].ops);
   });
   FlatMap<TransferId, std::uint32_t> store_of;  // DRAM in transfer -> its (last) store
+  mc_events_.assign(mc_groups_, {});
   for (std::size_t c = 0; c < n; ++c) {
+    for (const auto& [id, group] : built[c].multicast) mc_events_[group].push_back(base[c] + id);
     for (std::string& e : built[c].errors) error(std::move(e));
     for (const auto& [transfer, id] : built[c].stores) store_of[transfer] = base[c] + id;
   }
@@ -1428,16 +1531,56 @@ std::vector<std::uint32_t> Lowerer::schedule() {
     rank[by_rank[r]] = r;
   }
   phase("lower/rank");
+  // A multicast group is one node of the order: it becomes ready when all
+  // its members' dependencies are done (its in-degree is theirs summed), at
+  // its first member's rank, and all its members follow one another there.
+  // Every queue then meets the groups in one global order, so no member
+  // waits for a member queued behind another group's (docs/isa.md).
+  constexpr std::uint32_t kNoGroup = 0xffffffffu;
+  std::vector<std::uint32_t> group_of(mc_events_.empty() ? 0 : n, kNoGroup);
+  std::vector<std::uint32_t> group_indeg(mc_events_.size(), 0);
+  for (std::uint32_t gi = 0; gi < mc_events_.size(); ++gi) {
+    std::vector<std::uint32_t>& ms = mc_events_[gi];
+    std::sort(ms.begin(), ms.end(),
+              [&](std::uint32_t a, std::uint32_t b) { return rank[a] < rank[b]; });
+    for (const std::uint32_t e : ms) {
+      group_of[e] = gi;
+      group_indeg[gi] += indeg[e];
+    }
+  }
+  auto grouped = [&](std::uint32_t i) { return !group_of.empty() && group_of[i] != kNoGroup; };
+  auto became_ready = [&](std::uint32_t i, RankSet& ready) {
+    if (!grouped(i)) {
+      ready.insert(rank[i]);
+    } else if (group_indeg[group_of[i]] == 0) {
+      ready.insert(rank[mc_events_[group_of[i]].front()]);
+    }
+  };
   RankSet ready(n);
   for (std::uint32_t i = 0; i < n; ++i)
-    if (indeg[i] == 0) ready.insert(rank[i]);
+    if (indeg[i] == 0 && (!grouped(i) || mc_events_[group_of[i]].front() == i))
+      became_ready(i, ready);
   std::vector<std::uint32_t> order;
   order.reserve(n);
+  auto retire = [&](std::uint32_t i) {
+    order.push_back(i);
+    for (std::uint32_t k = first[i]; k < first[i + 1]; ++k) {
+      const std::uint32_t o = out[k];
+      --indeg[o];
+      if (grouped(o)) {
+        if (--group_indeg[group_of[o]] == 0) became_ready(o, ready);
+      } else if (indeg[o] == 0) {
+        ready.insert(rank[o]);
+      }
+    }
+  };
   while (!ready.empty()) {
     const std::uint32_t i = by_rank[ready.pop_min()];
-    order.push_back(i);
-    for (std::uint32_t k = first[i]; k < first[i + 1]; ++k)
-      if (--indeg[out[k]] == 0) ready.insert(rank[out[k]]);
+    if (!grouped(i)) {
+      retire(i);
+      continue;
+    }
+    for (const std::uint32_t m : mc_events_[group_of[i]]) retire(m);
   }
   if (order.size() != n) {
     for (std::uint32_t i = 0; i < n; ++i)
@@ -1692,6 +1835,7 @@ std::optional<Program> Lowerer::run() {
   p.dram_bytes = dram_end_;
   p.dram_regions = regions_;
   p.exact_geometry = geo_.from_model;
+  p.multicast = mc_stats_;
   emit(order, p);
   for (std::size_t c = 0; c < p.cores.size(); ++c) {
     const auto& wls = m_.cores[c].workloads;

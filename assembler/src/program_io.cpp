@@ -39,7 +39,10 @@ std::size_t write_comment(char* at, std::size_t room, const Instr& in, std::stri
   switch (in.op) {
     case Opcode::dma_in: {
       static const Field& transfer = field_of(Opcode::dma_in, "transfer");
+      static const Field& members = field_of(Opcode::dma_in, "members");
       p = write_int(put(p, ": load transfer "), in.value(transfer));
+      if (in.value(members) >= 2)
+        p = put(write_int(put(p, ", read once for "), in.value(members)), " cores (multicast)");
       return done();
     }
     case Opcode::dma_out: {
@@ -316,6 +319,21 @@ bool StagedProgram::write(const Program& p, std::string& error) {
   // The layer geometry's provenance: exact (a model) or inferred from the IR.
   j.key("exact_geometry");
   j.value(p.exact_geometry);
+  // DRAM out entries that several loads take: multicast reads and the loads
+  // read on their own, by reason (docs/isa.md, "DRAM multicast").
+  j.key("dram_multicast");
+  j.begin_object();
+  j.key("groups");
+  j.value(p.multicast.groups);
+  j.key("members");
+  j.value(p.multicast.members);
+  j.key("own_reads_multicast_off");
+  j.value(p.multicast.off);
+  j.key("own_reads_rereading_written_data");
+  j.value(p.multicast.rereads);
+  j.key("own_reads_apart_in_time");
+  j.value(p.multicast.apart);
+  j.end_object();
   // The data segment: the DRAM tensors the DMAs address (docs/isa.md).
   j.key("dram_tensors");
   j.begin_array();

@@ -59,6 +59,16 @@ class ComponentReader {
       }
     fail(key, "expected one of " + list + ", got \"" + got + "\"");
   }
+  void boolean(const char* key, bool& field) {
+    known_.push_back(key);
+    const json::value* v = o_ ? o_->if_contains(key) : nullptr;
+    if (!v) return;
+    if (!v->is_bool()) {
+      fail(key, "expected true or false, got " + detail::kind_name(*v));
+      return;
+    }
+    field = v->get_bool();
+  }
   // A nested object of parameters ("timing" of "dram"); nullptr if absent.
   const json::object* object(const char* key) {
     known_.push_back(key);
@@ -236,6 +246,7 @@ std::optional<HardwareConfig> parse_hw_config(const std::string& text, const std
     r.number("latency_ns", hw.dram.latency_ns, 0);
     r.integer("commit_window", hw.dram.commit_window, 1, 1 << 20);
     r.integer("queue_depth", hw.dram.queue_depth, 1, 1 << 16);
+    r.boolean("multicast", hw.dram.multicast);
     if (const DramTiming* t = dram_preset(hw.dram.preset)) hw.dram.timing = *t;
     const json::object* timing = r.object("timing");
     r.finish();

@@ -24,6 +24,7 @@ NocModule::NocModule(const sc_core::sc_module_name& name, SimContext& ctx)
 void NocModule::attach(std::vector<CoreModule*> cores, std::vector<DramModule*> ports) {
   cores_ = std::move(cores);
   ports_ = std::move(ports);
+  port_read_bytes_.assign(ports_.size(), 0);
   core_nodes_.clear();
   for (CoreModule* c : cores_) core_nodes_.push_back(c->image().core_id);
 }
@@ -102,6 +103,7 @@ void NocModule::dram_read(std::int32_t core, std::uint8_t engine, std::uint64_t 
   const std::uint32_t id = to_port(Kind::read_request, core, engine, addr);
   msgs_[id].bytes = ctx_.params.control_bytes;
   msgs_[id].read_bytes = bytes;
+  port_read_bytes_[msgs_[id].port] += bytes;
   schedule(now, id, Ev::inject);
 }
 
@@ -132,12 +134,18 @@ void NocModule::start_multicast(Join& j, Tick now) {
   }
   bytes += static_cast<std::int64_t>(hi - lo);
   std::sort(j.receivers.begin(), j.receivers.end());
-  const std::int32_t root = j.receivers.front().first;
+  // The read goes to the members' port that has been given the fewest
+  // bytes to read so far (the first member's of equals).
+  std::int32_t root = j.receivers.front().first;
+  for (const auto& [c, e] : j.receivers)
+    if (port_read_bytes_[ctx_.params.core_port[c]] < port_read_bytes_[ctx_.params.core_port[root]])
+      root = c;
   const std::uint32_t d = alloc(Kind::read_data);
   Message& r = msgs_[d];
   r.engine = j.receivers.front().second;
   r.core = root;
   r.port = ctx_.params.core_port[root];
+  port_read_bytes_[r.port] += bytes;
   r.src = port_node(r.port);
   r.dst = core_node(root);
   r.bytes = bytes;

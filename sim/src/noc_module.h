@@ -20,8 +20,9 @@
 //                  goes back and the dma_out completes on its arrival;
 //   multicast read request at the port -> counted into its group (transfer,
 //                  part); when all `members` have arrived, one DRAM read of
-//                  the union of their byte ranges at the port of the lowest
-//                  core index among them, its packets forked along the XY
+//                  the union of their byte ranges at the members' port that
+//                  has been given the fewest bytes to read so far (the first
+//                  member's of equals), its packets forked along the XY
 //                  tree to every member (MeshNoc::multicast), each member's
 //                  dma_in completing l2.latency_cycles after its last byte.
 
@@ -136,6 +137,7 @@ class NocModule : public sc_core::sc_module {
   std::vector<std::uint32_t> free_;
   std::priority_queue<Item, std::vector<Item>, std::greater<>> queue_;
   std::unordered_map<std::uint64_t, Join> joins_;  // by transfer << 16 | part
+  std::vector<std::int64_t> port_read_bytes_;      // per port: reads given to it so far
   std::uint64_t seq_ = 0;
   bool running_ = false;
   sc_core::sc_event ev_;

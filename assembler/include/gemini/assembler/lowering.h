@@ -49,7 +49,8 @@ struct LoweredCore {
 struct DramRegion {
   enum class Kind : std::uint8_t { input, weight, ofmap };
   Kind kind = Kind::ofmap;
-  std::string name;   // "ofmap:conv1", "weight:conv1", "input:144" (model tensor id) or "input:conv1"
+  std::string
+      name;  // "ofmap:conv1", "weight:conv1", "input:144" (model tensor id) or "input:conv1"
   std::string layer;  // ofmap: the producer; weight: the consumer; input: the first reader
   std::int64_t tensor_id = -1;  // input: the model's tensor id, when the geometry gives it
   Box layout;                   // [0, shape - 1]
@@ -57,15 +58,28 @@ struct DramRegion {
 };
 const char* to_string(DramRegion::Kind k);
 
+// How the lowering read the DRAM out entries that several loads take
+// (docs/isa.md, "DRAM multicast").
+struct MulticastStats {
+  std::int64_t groups = 0;   // multicast reads
+  std::int64_t members = 0;  // loads they serve
+  // Loads of such entries read on their own, and why:
+  std::int64_t off = 0;      // the configuration's dram.multicast is false
+  std::int64_t rereads = 0;  // the entry re-reads data the run writes (related_ifmap)
+  std::int64_t apart = 0;    // no other core loads it within its workload's predicted time
+  std::int64_t own_reads() const { return off + rereads + apart; }
+};
+
 struct Program {
   std::vector<LoweredCore> cores;  // ascending core id, every core of the mesh
   std::int64_t l2_bytes = 0;       // buffersize
   std::int64_t wl0_bytes = 0;
-  std::int64_t dram_bytes = 0;  // extent of the DRAM address map
+  std::int64_t dram_bytes = 0;           // extent of the DRAM address map
   std::vector<DramRegion> dram_regions;  // ascending base
   // Whether the layer geometry came from a model (the programs then compute
   // the network exactly) or was inferred from the IR.
   bool exact_geometry = false;
+  MulticastStats multicast;
 };
 
 struct LowerOptions {

@@ -110,6 +110,10 @@ struct DramConfig {
   std::int32_t commit_window = 128;
   // banked: requests FR-FCFS chooses among (the oldest queue_depth)
   std::int32_t queue_depth = 32;
+  // Whether a DRAM tensor with several destination cores may be read once
+  // and multicast over the NoC (docs/isa.md, "DRAM multicast"); the
+  // lowering decides per tensor.
+  bool multicast = false;
   DramTiming timing;  // the preset's, with any parameter in "timing" overriding
 };
 
