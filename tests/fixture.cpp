@@ -1,5 +1,6 @@
 #include "fixture.h"
 
+#include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -10,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -295,6 +297,34 @@ CliRun run_command(const std::string& command) {
   const int st = pclose(p);
   r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
   return r;
+}
+
+std::vector<std::filesystem::path> json_files(const std::filesystem::path& dir) {
+  std::vector<std::filesystem::path> out;
+  for (const auto& e : std::filesystem::directory_iterator(dir))
+    if (e.path().extension() == ".json") out.push_back(e.path());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+void expect_fixture_codes(const CheckFixture& f, const ir::Diagnostics& d) {
+  std::set<std::string> got;
+  std::string listing;
+  for (const auto& x : d.items()) {
+    got.insert(x.code());
+    listing += std::string("  ") + x.code() + " " + x.pointer + ": " + x.message + "\n";
+  }
+  const std::set<std::string> want(f.codes.begin(), f.codes.end());
+  EXPECT_EQ(got, want) << f.name << " (" << f.about << ") reported:\n" << listing;
+  // The fixture's own check is the first code listed; it is named by its file.
+  const std::string intended = f.name.substr(0, 4);
+  if (!f.pointer.empty()) {
+    const bool at_pointer = std::any_of(d.items().begin(), d.items().end(), [&](const auto& x) {
+      return x.code() == intended && x.pointer == f.pointer;
+    });
+    EXPECT_TRUE(at_pointer) << f.name << ": no " << intended << " at " << f.pointer << "\n"
+                            << listing;
+  }
 }
 
 }  // namespace gemini::test

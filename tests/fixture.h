@@ -47,6 +47,11 @@ struct CheckFixture {
   std::string pointer;  // "" when the fixture does not pin one
 };
 CheckFixture materialise(const std::filesystem::path& fixture);
+// The fixtures of a directory: its *.json files, sorted.
+std::vector<std::filesystem::path> json_files(const std::filesystem::path& dir);
+// Expects exactly the fixture's codes in d and, when the fixture pins a
+// pointer, its own check (named by its file) at that pointer.
+void expect_fixture_codes(const CheckFixture& f, const ir::Diagnostics& d);
 
 // The layer-semantics model of a corpus IR file (models/<network>_b<batch>.model.json
 // beside the corpus: "resnet_b1_2x2_LS_IR.json.gz" -> models/resnet_b1.model.json);

@@ -15,13 +15,7 @@ using namespace gemini;  // NOLINT(google-build-using-namespace): test file
 
 namespace {
 
-std::vector<fs::path> fixtures() {
-  std::vector<fs::path> out;
-  for (const auto& e : fs::directory_iterator(test::data_dir() / "checks"))
-    if (e.path().extension() == ".json") out.push_back(e.path());
-  std::sort(out.begin(), out.end());
-  return out;
-}
+std::vector<fs::path> fixtures() { return test::json_files(test::data_dir() / "checks"); }
 
 class CheckFixtureTest : public ::testing::TestWithParam<fs::path> {};
 
@@ -31,24 +25,7 @@ TEST_P(CheckFixtureTest, ReportsExactlyTheDocumentedCodes) {
   const ir::CheckedFile c = ir::load_and_validate(f.file.string(), {}, ir::HardwareConfig{}, d);
   ASSERT_EQ(c.load.status, ir::LoadStatus::ok) << f.name;
 
-  std::set<std::string> got;
-  std::string listing;
-  for (const auto& x : d.items()) {
-    got.insert(x.code());
-    listing += std::string("  ") + x.code() + " " + x.pointer + ": " + x.message + "\n";
-  }
-  const std::set<std::string> want(f.codes.begin(), f.codes.end());
-  EXPECT_EQ(got, want) << f.name << " (" << f.about << ") reported:\n" << listing;
-
-  // The fixture's own check is the first code listed; it is named by its file.
-  const std::string intended = f.name.substr(0, 4);
-  if (!f.pointer.empty()) {
-    const bool at_pointer = std::any_of(d.items().begin(), d.items().end(), [&](const auto& x) {
-      return x.code() == intended && x.pointer == f.pointer;
-    });
-    EXPECT_TRUE(at_pointer) << f.name << ": no " << intended << " at " << f.pointer << "\n"
-                            << listing;
-  }
+  test::expect_fixture_codes(f, d);
   // Severity decides the exit status: warnings alone leave a file valid.
   const bool only_warnings = std::all_of(d.items().begin(), d.items().end(), [](const auto& x) {
     return x.severity == ir::Severity::warning;

@@ -13,9 +13,12 @@
 #include "gemini/model/op_registry.h"
 #include "gemini/model/reference.h"
 #include "gemini/model/stats.h"
+#include "tile_cases.h"
 
 using namespace gemini;  // NOLINT(google-build-using-namespace): test file
 using model::Box4;
+using test::box;
+using test::random_tile;
 
 namespace {
 
@@ -289,23 +292,6 @@ TEST(Requantize, CalibratedShiftBringsTheRmsIntoTheTargetBand) {
   EXPECT_EQ(model::calibrated_shift(nullptr, 0), 0);
 }
 
-// Random dense data over a box.
-std::vector<std::int8_t> random_tile(const Box4& b, std::mt19937& rng) {
-  std::vector<std::int8_t> v(static_cast<std::size_t>(b.volume()));
-  std::uniform_int_distribution<int> d(-128, 127);
-  for (auto& x : v) x = static_cast<std::int8_t>(d(rng));
-  return v;
-}
-
-Box4 box(std::array<std::int32_t, 4> lo, std::array<std::int32_t, 4> hi) {
-  Box4 b;
-  for (int d = 0; d < 4; ++d) {
-    b.lo[d] = lo[static_cast<std::size_t>(d)];
-    b.hi[d] = hi[static_cast<std::size_t>(d)];
-  }
-  return b;
-}
-
 struct ConvCase {
   model::ConvParams p;
   Box4 out;
@@ -318,16 +304,7 @@ TEST(CpuKernels, ConvolutionEqualsThePerElementDefinition) {
   auto add = [&](int c, int k, int ih, int iw, int r, int s, int stride, int pt, int pl, int g,
                  bool per_sample, int n, Box4 out) {
     ConvCase x;
-    x.p.stride_h = x.p.stride_w = stride;
-    x.p.pad_t = pt;
-    x.p.pad_l = pl;
-    x.p.kernel_r = r;
-    x.p.kernel_s = s;
-    x.p.in_h = ih;
-    x.p.in_w = iw;
-    x.p.group_k = k / g;
-    x.p.group_c = c / g;
-    x.p.per_sample = per_sample;
+    x.p = test::conv_case_params(c, k, ih, iw, r, s, stride, pt, pl, g, per_sample);
     x.out = out;
     x.n = n;
     x.k = k;

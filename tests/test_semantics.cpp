@@ -20,13 +20,7 @@ using namespace gemini;  // NOLINT(google-build-using-namespace): test file
 
 namespace {
 
-std::vector<fs::path> fixtures() {
-  std::vector<fs::path> out;
-  for (const auto& e : fs::directory_iterator(test::data_dir() / "semantics"))
-    if (e.path().extension() == ".json") out.push_back(e.path());
-  std::sort(out.begin(), out.end());
-  return out;
-}
+std::vector<fs::path> fixtures() { return test::json_files(test::data_dir() / "semantics"); }
 
 class SemanticsFixture : public ::testing::TestWithParam<fs::path> {};
 
@@ -52,20 +46,7 @@ TEST_P(SemanticsFixture, ReportsExactlyTheDocumentedCodes) {
     model::correct_quirks(m, *net, d);
     model::check_semantics(m, *net, d);
   }
-  std::set<std::string> got;
-  std::string listing;
-  for (const auto& x : d.items()) {
-    got.insert(x.code());
-    listing += std::string("  ") + x.code() + " " + x.pointer + ": " + x.message + "\n";
-  }
-  const std::set<std::string> want(f.codes.begin(), f.codes.end());
-  EXPECT_EQ(got, want) << f.name << " (" << f.about << ") reported:\n" << listing;
-  const std::string intended = f.name.substr(0, 4);
-  const bool at_pointer = std::any_of(d.items().begin(), d.items().end(), [&](const auto& x) {
-    return x.code() == intended && x.pointer == f.pointer;
-  });
-  EXPECT_TRUE(at_pointer) << f.name << ": no " << intended << " at " << f.pointer << "\n"
-                          << listing;
+  test::expect_fixture_codes(f, d);
 }
 
 INSTANTIATE_TEST_SUITE_P(Semantics, SemanticsFixture, ::testing::ValuesIn(fixtures()),

@@ -11,27 +11,14 @@
 #include "gemini/gpu/tile_batch.h"
 #include "gemini/model/cpu_kernels.h"
 #include "gemini/model/tile_op.h"
+#include "tile_cases.h"
 
 using namespace gemini;  // NOLINT(google-build-using-namespace): test file
 using model::Box4;
+using test::box;
+using test::random_tile;
 
 namespace {
-
-Box4 box(std::array<std::int32_t, 4> lo, std::array<std::int32_t, 4> hi) {
-  Box4 b;
-  for (int d = 0; d < 4; ++d) {
-    b.lo[d] = lo[static_cast<std::size_t>(d)];
-    b.hi[d] = hi[static_cast<std::size_t>(d)];
-  }
-  return b;
-}
-
-std::vector<std::int8_t> random_tile(const Box4& b, std::mt19937& rng) {
-  std::vector<std::int8_t> v(static_cast<std::size_t>(b.volume()));
-  std::uniform_int_distribution<int> d(-128, 127);
-  for (auto& x : v) x = static_cast<std::int8_t>(d(rng));
-  return v;
-}
 
 TEST(Dot4, IsDp4aArithmetic) {
   EXPECT_EQ(model::dot4(model::pack4(1, 2, 3, 4), model::pack4(5, 6, 7, 8), 10),
@@ -70,16 +57,7 @@ std::vector<ConvCase> conv_cases() {
   auto add = [&](int c, int k, int ih, int iw, int r, int s, int stride, int pt, int pl, int g,
                  bool per_sample, int n, Box4 out, int trim) {
     ConvCase x;
-    x.p.stride_h = x.p.stride_w = stride;
-    x.p.pad_t = pt;
-    x.p.pad_l = pl;
-    x.p.kernel_r = r;
-    x.p.kernel_s = s;
-    x.p.in_h = ih;
-    x.p.in_w = iw;
-    x.p.group_k = k / g;
-    x.p.group_c = c / g;
-    x.p.per_sample = per_sample;
+    x.p = test::conv_case_params(c, k, ih, iw, r, s, stride, pt, pl, g, per_sample);
     x.out = out;
     x.in = model::conv_input_box(x.p, out);
     // A tile that lacks some of what it should hold: those cells read as 0.

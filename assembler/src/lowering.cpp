@@ -244,7 +244,6 @@ class Lowerer {
     std::uint16_t members, part;
   };
   std::vector<FlatMap<std::uint64_t, McLoad>> mc_loads_;
-  std::uint32_t mc_groups_ = 0;
   // Per group, its events (global ids), once the events are numbered.
   std::vector<std::vector<std::uint32_t>> mc_events_;
   MulticastStats mc_stats_;
@@ -1236,7 +1235,6 @@ void Lowerer::build_inbound() {
 // read on their own.
 void Lowerer::plan_multicast(const ir::DependencyGraph& g, const std::vector<std::int64_t>& start) {
   mc_loads_.assign(m_.cores.size(), {});
-  mc_groups_ = 0;
   struct Load {
     TransferId transfer;
     std::int64_t prio, end;
@@ -1261,7 +1259,6 @@ void Lowerer::plan_multicast(const ir::DependencyGraph& g, const std::vector<std
   });
   std::vector<std::size_t> group;
   std::vector<bool> taken;
-  FlatMap<std::uint32_t, bool> cores_in;
   for (std::size_t a = 0; a < loads.size();) {
     std::size_t b = a;
     while (b < loads.size() && loads[b].transfer == loads[a].transfer) ++b;
@@ -1283,10 +1280,12 @@ void Lowerer::plan_multicast(const ir::DependencyGraph& g, const std::vector<std
       for (std::size_t f = a; f < b; ++f) {
         if (taken[f - a]) continue;
         group.assign(1, f);
-        cores_in.clear();
-        cores_in[loads[f].core] = true;
+        auto core_taken = [&](std::size_t j) {
+          return std::any_of(group.begin(), group.end(),
+                             [&](std::size_t m) { return loads[m].core == loads[j].core; });
+        };
         for (std::size_t j = f + 1; j < b && loads[j].prio < loads[f].end; ++j)
-          if (!taken[j - a] && cores_in.emplace(loads[j].core, true).second) group.push_back(j);
+          if (!taken[j - a] && !core_taken(j)) group.push_back(j);
         for (const std::size_t j : group) taken[j - a] = true;
         if (group.size() < 2 || part > 0xffff || group.size() > 0xffff) {
           mc_stats_.apart += static_cast<std::int64_t>(group.size());
@@ -1294,10 +1293,9 @@ void Lowerer::plan_multicast(const ir::DependencyGraph& g, const std::vector<std
         }
         for (const std::size_t j : group)
           mc_loads_[loads[j].core][std::uint64_t{loads[j].tensor} << 16 | loads[j].source] = {
-              mc_groups_, static_cast<std::uint16_t>(group.size()),
-              static_cast<std::uint16_t>(part)};
+              static_cast<std::uint32_t>(mc_stats_.groups),
+              static_cast<std::uint16_t>(group.size()), static_cast<std::uint16_t>(part)};
         ++part;
-        ++mc_groups_;
         ++mc_stats_.groups;
         mc_stats_.members += static_cast<std::int64_t>(group.size());
       }
@@ -1366,7 +1364,7 @@ void Lowerer::build_events(const ir::DependencyGraph& g, const std::vector<std::
     ops_[c] = std::move(built[c].ops);
   });
   FlatMap<TransferId, std::uint32_t> store_of;  // DRAM in transfer -> its (last) store
-  mc_events_.assign(mc_groups_, {});
+  mc_events_.assign(static_cast<std::size_t>(mc_stats_.groups), {});
   for (std::size_t c = 0; c < n; ++c) {
     for (const auto& [id, group] : built[c].multicast) mc_events_[group].push_back(base[c] + id);
     for (std::string& e : built[c].errors) error(std::move(e));
@@ -1549,17 +1547,12 @@ std::vector<std::uint32_t> Lowerer::schedule() {
     }
   }
   auto grouped = [&](std::uint32_t i) { return !group_of.empty() && group_of[i] != kNoGroup; };
-  auto became_ready = [&](std::uint32_t i, RankSet& ready) {
-    if (!grouped(i)) {
-      ready.insert(rank[i]);
-    } else if (group_indeg[group_of[i]] == 0) {
-      ready.insert(rank[mc_events_[group_of[i]].front()]);
-    }
-  };
+  // The event that stands for i's node in the ready set: its group's first.
+  auto leader = [&](std::uint32_t i) { return grouped(i) ? mc_events_[group_of[i]].front() : i; };
   RankSet ready(n);
   for (std::uint32_t i = 0; i < n; ++i)
-    if (indeg[i] == 0 && (!grouped(i) || mc_events_[group_of[i]].front() == i))
-      became_ready(i, ready);
+    if (leader(i) == i && (grouped(i) ? group_indeg[group_of[i]] : indeg[i]) == 0)
+      ready.insert(rank[i]);
   std::vector<std::uint32_t> order;
   order.reserve(n);
   auto retire = [&](std::uint32_t i) {
@@ -1567,11 +1560,8 @@ std::vector<std::uint32_t> Lowerer::schedule() {
     for (std::uint32_t k = first[i]; k < first[i + 1]; ++k) {
       const std::uint32_t o = out[k];
       --indeg[o];
-      if (grouped(o)) {
-        if (--group_indeg[group_of[o]] == 0) became_ready(o, ready);
-      } else if (indeg[o] == 0) {
-        ready.insert(rank[o]);
-      }
+      if (grouped(o) ? --group_indeg[group_of[o]] == 0 : indeg[o] == 0)
+        ready.insert(rank[leader(o)]);
     }
   };
   while (!ready.empty()) {

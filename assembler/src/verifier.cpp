@@ -219,6 +219,11 @@ std::vector<std::string> verify_cores(const std::vector<const CoreProgram*>& cor
     return problems;
   }
   const SyncFields sl;
+  // The core of global instruction g.
+  auto core_of = [&](std::size_t g) {
+    return static_cast<std::size_t>(std::upper_bound(base.begin(), base.end(), g) - base.begin()) -
+           1;
+  };
   std::vector<std::uint32_t> qpos(base[n]);
   std::vector<std::array<std::vector<std::uint32_t>, kEngines>> queues(n);
   auto receiver = [&](std::int64_t to) -> std::optional<std::uint32_t> {
@@ -292,13 +297,8 @@ std::vector<std::string> verify_cores(const std::vector<const CoreProgram*>& cor
   std::vector<Join> groups;
   boost::unordered_flat_map<std::uint32_t, std::uint32_t> group_of;  // instruction -> group
   {
-    auto core_at = [&](std::uint32_t g) {
-      return static_cast<std::size_t>(std::upper_bound(base.begin(), base.end(), g) -
-                                      base.begin()) -
-             1;
-    };
     auto instr_at = [&](std::uint32_t g) -> const Instr& {
-      const std::size_t c = core_at(g);
+      const std::size_t c = core_of(g);
       return cores[c]->instrs[g - base[c]];
     };
     boost::unordered_flat_map<std::uint64_t, std::uint32_t> by_key;
@@ -318,14 +318,14 @@ std::vector<std::string> verify_cores(const std::vector<const CoreProgram*>& cor
       std::string cores_list;
       bool twice = false;
       for (std::size_t k = 0; k < j.instrs.size(); ++k) {
-        const std::size_t c = core_at(j.instrs[k]);
-        twice |= k > 0 && core_at(j.instrs[k - 1]) == c;
+        const std::size_t c = core_of(j.instrs[k]);
+        twice |= k > 0 && core_of(j.instrs[k - 1]) == c;
         cores_list += (k ? ", " : "") + std::to_string(cores[c]->core_id);
         if (instr_at(j.instrs[k]).value(*sl.di_members) != members) j.valid = false;
       }
       if (twice || !j.valid || static_cast<std::int64_t>(j.instrs.size()) != members) {
         j.valid = false;
-        mc_found.add(core_at(j.instrs.front()),
+        mc_found.add(core_of(j.instrs.front()),
                      "multicast of transfer " + std::to_string(first.value(*sl.di_transfer)) +
                          " part " + std::to_string(first.value(*sl.di_part)) +
                          ": members=" + std::to_string(members) + " but its dma_ins are on cores " +
@@ -533,11 +533,6 @@ std::vector<std::string> verify_cores(const std::vector<const CoreProgram*>& cor
   // behind a cycle. (The same fixpoint as Kahn's algorithm over the
   // queue-order and wait edges, without building the edge lists.)
   {
-    auto core_of = [&](std::size_t g) {
-      return static_cast<std::size_t>(std::upper_bound(base.begin(), base.end(), g) -
-                                      base.begin()) -
-             1;
-    };
     // retired[k] counts queue k's retired instructions, so instruction g
     // has retired iff retired[queue_of(g)] >= qpos[g].
     auto queue_of = [&](std::size_t g) {

@@ -43,27 +43,18 @@ Tick MeshNoc::cross(std::int32_t link, Tick head, Tick ser, Tick& start) {
 
 MeshNoc::Timing MeshNoc::send(Tick t, std::int32_t src, std::int32_t dst, std::int64_t bytes) {
   const Tick ser = serialisation(bytes);
-  NodePos p = pos(src);
-  const NodePos d = pos(dst);
+  const NodePos s = pos(src);
   Tick start = 0;
   Timing out{};
-  cross(router(p.x, p.y) * kDirs + kInject, t, ser, start);
+  cross(router(s.x, s.y) * kDirs + kInject, t, ser, start);
   out.injected = start + ser;
   Tick head = start + router_ps_;
-  while (p.x != d.x) {
-    const Dir dir = d.x > p.x ? kEast : kWest;
-    cross(router(p.x, p.y) * kDirs + dir, head, ser, start);
+  route(s, pos(dst), path_);
+  for (const std::int32_t link : path_) {
+    cross(link, head, ser, start);
     head = start + router_ps_;
-    p.x += d.x > p.x ? 1 : -1;
   }
-  while (p.y != d.y) {
-    const Dir dir = d.y > p.y ? kSouth : kNorth;
-    cross(router(p.x, p.y) * kDirs + dir, head, ser, start);
-    head = start + router_ps_;
-    p.y += d.y > p.y ? 1 : -1;
-  }
-  cross(router(d.x, d.y) * kDirs + kEject, head, ser, start);
-  out.arrived = start + ser;
+  out.arrived = start + ser;  // the ejection link's
   ++packets_;
   bytes_ += bytes;
   return out;

@@ -115,7 +115,7 @@ void NocModule::dram_multicast_read(std::int32_t core, std::uint8_t engine, std:
   m.bytes = ctx_.params.control_bytes;
   m.read_bytes = bytes;
   m.key = std::uint64_t{transfer} << 16 | part;
-  m.sent = members;  // carried to the port: the group's size
+  m.members = members;
   schedule(now, id, Ev::inject);
 }
 
@@ -147,7 +147,6 @@ void NocModule::start_multicast(Join& j, Tick now) {
   r.port = ctx_.params.core_port[root];
   port_read_bytes_[r.port] += bytes;
   r.src = port_node(r.port);
-  r.dst = core_node(root);
   r.bytes = bytes;
   r.stalled = true;
   r.next_min = now;
@@ -347,7 +346,7 @@ void NocModule::arrive(std::uint32_t id, Tick now) {
       break;  // completes through dram_progress
     case Kind::multicast_request: {
       Join& j = joins_[m.key];
-      j.members = static_cast<std::uint16_t>(m.sent);
+      j.members = m.members;
       j.receivers.emplace_back(m.core, m.engine);
       j.ranges.emplace_back(m.addr, m.read_bytes);
       release(id);

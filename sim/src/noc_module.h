@@ -89,6 +89,7 @@ class NocModule : public sc_core::sc_module {
     std::int32_t port = 0;
     std::int64_t bytes = 0, sent = 0;  // on the NoC: the message's size, injected so far
     std::int64_t read_bytes = 0;       // read request: the size of the DRAM read
+    std::uint16_t members = 0;         // multicast request: the group's size
     std::int64_t forwarded = 0;        // write data: bytes handed to the DRAM so far
     std::int64_t written = 0;          // write data: bytes the DRAM has written
     std::uint64_t addr = 0, key = 0;

@@ -67,7 +67,6 @@ struct MulticastStats {
   std::int64_t off = 0;      // the configuration's dram.multicast is false
   std::int64_t rereads = 0;  // the entry re-reads data the run writes (related_ifmap)
   std::int64_t apart = 0;    // no other core loads it within its workload's predicted time
-  std::int64_t own_reads() const { return off + rereads + apart; }
 };
 
 struct Program {

@@ -97,27 +97,22 @@ GEMINI_HD inline std::int32_t conv_element_dp4a(const ConvParams& p, const Const
   // Weights of (k, c, r, s): [K, C/G, R, S], or per sample [N, K, C/G, R*S].
   const std::int64_t w_c_stride =
       p.per_sample ? w.box.extent(3) : w.box.extent(2) * w.box.extent(3);
+  const std::int32_t count = c_hi - c_lo + 1;
   std::int32_t acc = 0;
-  for (std::int32_t r = 0; r < p.kernel_r; ++r) {
-    const std::int32_t ih = h * p.stride_h - p.pad_t + r;
-    if (ih < 0 || ih >= p.in_h || ih < in.box.lo[2] || ih > in.box.hi[2]) continue;
-    for (std::int32_t s = 0; s < p.kernel_s; ++s) {
-      const std::int32_t iw = x * p.stride_w - p.pad_l + s;
-      if (iw < 0 || iw >= p.in_w || iw < in.box.lo[3] || iw > in.box.hi[3]) continue;
-      const std::int8_t* a = in.data + in.box.offset(n, first + c_lo, ih, iw);
-      const std::int8_t* b = w.data + (p.per_sample ? w.box.offset(n, k, c_lo, r * p.kernel_s + s)
-                                                    : w.box.offset(k, c_lo, r, s));
-      const std::int32_t count = c_hi - c_lo + 1;
-      for (std::int32_t c0 = 0; c0 < count; c0 += 4) {
-        std::int8_t va[4] = {0, 0, 0, 0}, vb[4] = {0, 0, 0, 0};
-        for (std::int32_t j = 0; j < 4 && c0 + j < count; ++j) {
-          va[j] = a[(c0 + j) * in_c_stride];
-          vb[j] = b[(c0 + j) * w_c_stride];
-        }
-        acc = dot4(pack4(va[0], va[1], va[2], va[3]), pack4(vb[0], vb[1], vb[2], vb[3]), acc);
+  for_each_tap(p, h, x, [&](std::int32_t r, std::int32_t s, std::int32_t ih, std::int32_t iw) {
+    if (ih < in.box.lo[2] || ih > in.box.hi[2] || iw < in.box.lo[3] || iw > in.box.hi[3]) return;
+    const std::int8_t* a = in.data + in.box.offset(n, first + c_lo, ih, iw);
+    const std::int8_t* b = w.data + (p.per_sample ? w.box.offset(n, k, c_lo, r * p.kernel_s + s)
+                                                  : w.box.offset(k, c_lo, r, s));
+    for (std::int32_t c0 = 0; c0 < count; c0 += 4) {
+      std::int8_t va[4] = {0, 0, 0, 0}, vb[4] = {0, 0, 0, 0};
+      for (std::int32_t j = 0; j < 4 && c0 + j < count; ++j) {
+        va[j] = a[(c0 + j) * in_c_stride];
+        vb[j] = b[(c0 + j) * w_c_stride];
       }
+      acc = dot4(pack4(va[0], va[1], va[2], va[3]), pack4(vb[0], vb[1], vb[2], vb[3]), acc);
     }
-  }
+  });
   return acc;
 }
 

@@ -99,6 +99,21 @@ GEMINI_HD inline void window_range(std::int32_t o0, std::int32_t o1, std::int32_
   hi = hi > extent - 1 ? extent - 1 : hi;
 }
 
+// Calls f(r, s, ih, iw) for every tap (r, s) of output cell (h, x)'s window
+// that lies inside the layer's input [0, in_h) x [0, in_w) (the rest is
+// padding), rows then columns. P: ConvParams or PoolParams.
+template <typename P, typename F>
+GEMINI_HD inline void for_each_tap(const P& p, std::int32_t h, std::int32_t x, F&& f) {
+  for (std::int32_t r = 0; r < p.kernel_r; ++r) {
+    const std::int32_t ih = h * p.stride_h - p.pad_t + r;
+    if (ih < 0 || ih >= p.in_h) continue;
+    for (std::int32_t s = 0; s < p.kernel_s; ++s) {
+      const std::int32_t iw = x * p.stride_w - p.pad_l + s;
+      if (iw >= 0 && iw < p.in_w) f(r, s, ih, iw);
+    }
+  }
+}
+
 GEMINI_HD inline Box4 conv_input_box(const ConvParams& p, const Box4& out) {
   Box4 b;
   b.lo[0] = out.lo[0];
@@ -145,16 +160,11 @@ GEMINI_HD inline std::int32_t conv_element(const ConvParams& p, const ConstTile&
   std::int32_t acc = 0;
   for (std::int32_t c = 0; c < p.group_c; ++c) {
     const std::int32_t ci = g * p.group_c + c;
-    for (std::int32_t r = 0; r < p.kernel_r; ++r) {
-      const std::int32_t ih = h * p.stride_h - p.pad_t + r;
-      if (ih < 0 || ih >= p.in_h) continue;
-      for (std::int32_t s = 0; s < p.kernel_s; ++s) {
-        const std::int32_t iw = x * p.stride_w - p.pad_l + s;
-        if (iw < 0 || iw >= p.in_w || !in.box.holds(n, ci, ih, iw)) continue;
-        const std::int32_t wv = p.per_sample ? w.at(n, k, c, r * p.kernel_s + s) : w.at(k, c, r, s);
-        acc += static_cast<std::int32_t>(in.at(n, ci, ih, iw)) * wv;
-      }
-    }
+    for_each_tap(p, h, x, [&](std::int32_t r, std::int32_t s, std::int32_t ih, std::int32_t iw) {
+      if (!in.box.holds(n, ci, ih, iw)) return;
+      const std::int32_t wv = p.per_sample ? w.at(n, k, c, r * p.kernel_s + s) : w.at(k, c, r, s);
+      acc += static_cast<std::int32_t>(in.at(n, ci, ih, iw)) * wv;
+    });
   }
   return acc;
 }
@@ -183,15 +193,9 @@ GEMINI_HD inline std::int64_t pool_window_sum(const PoolParams& p, const ConstTi
                                               std::int32_t n, std::int32_t c, std::int32_t h,
                                               std::int32_t x) {
   std::int64_t sum = 0;
-  for (std::int32_t r = 0; r < p.kernel_r; ++r) {
-    const std::int32_t ih = h * p.stride_h - p.pad_t + r;
-    if (ih < 0 || ih >= p.in_h) continue;
-    for (std::int32_t s = 0; s < p.kernel_s; ++s) {
-      const std::int32_t iw = x * p.stride_w - p.pad_l + s;
-      if (iw < 0 || iw >= p.in_w || !in.box.holds(n, c, ih, iw)) continue;
-      sum += in.at(n, c, ih, iw);
-    }
-  }
+  for_each_tap(p, h, x, [&](std::int32_t, std::int32_t, std::int32_t ih, std::int32_t iw) {
+    if (in.box.holds(n, c, ih, iw)) sum += in.at(n, c, ih, iw);
+  });
   return sum;
 }
 
@@ -199,16 +203,11 @@ GEMINI_HD inline std::int8_t pool_element(const PoolParams& p, const ConstTile& 
                                           std::int32_t c, std::int32_t h, std::int32_t x) {
   if (p.average) return requantize(pool_window_sum(p, in, n, c, h, x), p.shift);
   std::int32_t best = -128;
-  for (std::int32_t r = 0; r < p.kernel_r; ++r) {
-    const std::int32_t ih = h * p.stride_h - p.pad_t + r;
-    if (ih < 0 || ih >= p.in_h) continue;
-    for (std::int32_t s = 0; s < p.kernel_s; ++s) {
-      const std::int32_t iw = x * p.stride_w - p.pad_l + s;
-      if (iw < 0 || iw >= p.in_w || !in.box.holds(n, c, ih, iw)) continue;
-      const std::int32_t v = in.at(n, c, ih, iw);
-      best = v > best ? v : best;
-    }
-  }
+  for_each_tap(p, h, x, [&](std::int32_t, std::int32_t, std::int32_t ih, std::int32_t iw) {
+    if (!in.box.holds(n, c, ih, iw)) return;
+    const std::int32_t v = in.at(n, c, ih, iw);
+    best = v > best ? v : best;
+  });
   return static_cast<std::int8_t>(best);
 }
 

@@ -78,9 +78,10 @@ class MeshNoc {
   Tick router_ps_;
   std::vector<Tick> free_;  // per link: when it is next free
   std::vector<Tick> busy_;  // per link: total busy time
-  // multicast's scratch: per link, its start in the current tree (or -1).
+  // Scratch: a route's links; multicast's per-link start in the current
+  // tree (or -1) and the links it set.
+  std::vector<std::int32_t> path_, tree_links_;
   std::vector<Tick> tree_start_;
-  std::vector<std::int32_t> tree_links_, path_;
   std::int64_t packets_ = 0, bytes_ = 0;
 };
 
