@@ -66,8 +66,7 @@ class Faults : public ::testing::Test {
 
   // Imports (public dialect) or takes it as it is (full), writes it,
   // assembles with the model's geometry and simulates functionally.
-  static sim::Report simulate(ir::Model m) {
-    const ir::HardwareConfig& hw = test::set_polar();
+  static sim::Report simulate(ir::Model m, const ir::HardwareConfig& hw = test::set_polar()) {
     ir::Diagnostics d(50);
     if (m.dialect == ir::Dialect::set) {
       EXPECT_TRUE(ir::import_model(m, hw, {}, d));
@@ -366,10 +365,19 @@ TEST_F(Faults, L2TensorMovedOntoAnotherStillToBeRead) {
               if (b.tensor_id == n_id) b.address = to;
             }
           if (!valid(m)) continue;
-          const sim::Report r = simulate(std::move(m));
-          // The second operand lands on the moved weights, or the weights
-          // (loaded later) on the second operand: the elementwise layer or
-          // the weights' layer computes wrong.
+          // A race: which of the two writes lands last is a matter of
+          // timing (with set-polar's multicast, interleave and four
+          // transfers in flight the weights happen to be read before the
+          // operand lands and nothing computes wrong). With every core
+          // reading on its own, one transfer at a time, through its nearest
+          // port, the second operand lands on the moved weights, or the
+          // weights (loaded later) on the second operand: the elementwise
+          // layer or the weights' layer computes wrong.
+          ir::HardwareConfig hw = test::set_polar();
+          hw.core.dma_in_flight = 1;
+          hw.dram.interleave = false;
+          hw.dram.multicast = false;
+          const sim::Report r = simulate(std::move(m), hw);
           const sim::LayerCheck* l = expect_caught(r, w.layer_name, n.layer_name);
           if (l) {
             EXPECT_EQ(l->first->where, "tile");

@@ -159,6 +159,27 @@ TEST(HwConfig, DramMulticastIsAFlagOffByDefault) {
   EXPECT_NE(e[0].find("expected true or false"), std::string::npos) << e[0];
 }
 
+TEST(HwConfig, DmaInFlightAndInterleaveDefaultToTheSimpleModel) {
+  std::vector<std::string> e;
+  auto hw = ir::parse_hw_config("{}", "t.json", e);
+  ASSERT_TRUE(hw);
+  EXPECT_EQ(hw->core.dma_in_flight, 1);
+  EXPECT_FALSE(hw->dram.interleave);
+  hw = ir::parse_hw_config(R"({"core": {"dma_in_flight": 4}, "dram": {"interleave": true}})",
+                           "t.json", e);
+  ASSERT_TRUE(hw);
+  EXPECT_EQ(hw->core.dma_in_flight, 4);
+  EXPECT_TRUE(hw->dram.interleave);
+  auto polar = ir::load_hw_config(std::string(GEMINI_SOURCE_DIR) + "/configs/set-polar.json", e);
+  ASSERT_TRUE(polar) << (e.empty() ? "" : e[0]);
+  EXPECT_EQ(polar->core.dma_in_flight, 4);
+  EXPECT_TRUE(polar->dram.interleave);
+  e.clear();
+  EXPECT_FALSE(ir::parse_hw_config(R"({"core": {"dma_in_flight": 0}})", "t.json", e));
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_NE(e[0].find("\"dma_in_flight\" of component \"core\""), std::string::npos) << e[0];
+}
+
 TEST(HwConfig, NotJson) {
   std::vector<std::string> e;
   EXPECT_FALSE(parse("{", e));

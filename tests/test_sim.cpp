@@ -118,19 +118,25 @@ const std::string kMcast =
 TEST(Sim, MulticastReadsDramOnceForAllMembers) {
   // 2x1 mesh: core 0 reads through the west port, core 1 through the east.
   // Both requests arrive at 4667 ps (as in DmaInThroughTheNocAndDram); the
-  // group reads once at the root's (core 0's) west port: ready at 516667.
-  // The data forks at router (0,0): core 0's ejection starts at 520667,
-  // arrives 542001; the east link (0,0)->(1,0) at 520667, core 1's
-  // ejection at 522667, arrives 544001. + 2 cycles of L2 latency: 544001 ps
-  // (cycle 545) and 546001 ps (cycle 547).
+  // group reads its 512 bytes once, in two stripes of 256 bytes, one at
+  // each member's port: both ready at 4667 + 256000 = 260667. Each stripe
+  // is one packet (ser 10667 ps) forked to both cores. The east stripe is
+  // routed first: core 1's ejection [264667, 275334), then the link
+  // (1,0)->(0,0) and core 0's ejection [266667, 277334). The west stripe's
+  // heads reach (0,0) at 264667 and (1,0) at 266667 but find the ejection
+  // links taken: core 0's [277334, 288001), core 1's [275334, 286001).
+  // + 2 cycles of L2 latency: core 1 done at 288001 ps (cycle 289), core 0
+  // at 290001 ps (cycle 291) -- against 547 cycles when one port read all
+  // 512 bytes.
   const Report r =
       run(program({".core 0\n" + kMcast + "end\n", ".core 1\n" + kMcast + "end\n"}), 2, 1);
-  EXPECT_EQ(r.total_cycles, 547);
-  EXPECT_EQ(r.cores[0].dram, 545);
-  EXPECT_EQ(r.cores[1].dram, 547);
+  EXPECT_EQ(r.total_cycles, 291);
+  EXPECT_EQ(r.cores[0].dram, 291);
+  EXPECT_EQ(r.cores[1].dram, 289);
   ASSERT_EQ(r.dram_ports.size(), 2u);
-  EXPECT_EQ(r.dram_ports[0].bytes_read, 512);  // once, not once per member
-  EXPECT_EQ(r.dram_ports[1].bytes_read, 0);
+  // Once in all (half at each port), not once per member.
+  EXPECT_EQ(r.dram_ports[0].bytes_read, 256);
+  EXPECT_EQ(r.dram_ports[1].bytes_read, 256);
   // The same reads without multicast: each core through its own port.
   const Report u =
       run(program({".core 0\n" + kDmaIn + "end\n", ".core 1\n" + kDmaIn + "end\n"}), 2, 1);
@@ -140,15 +146,103 @@ TEST(Sim, MulticastReadsDramOnceForAllMembers) {
 TEST(Sim, AMulticastWaitsForItsLastMember) {
   // Core 1 reaches its member only after a read of its own (done at 544001
   // ps, as above): its request arrives at the east port at 548668, the
-  // group's read is ready at 1060668, and both members wait for it (core 0
-  // gets the data at 1086002 + 2000 ps -> cycle 1089; core 1 two cycles
-  // later).
+  // stripes are ready at 548668 + 256000 = 804668, and both members wait
+  // for them: the last bytes arrive 27334 ps later as above, + 2 cycles of
+  // L2 latency -> cycle 835 for core 0, 833 for core 1.
   const Report r =
       run(program({".core 0\n" + kMcast + "end\n", ".core 1\n" + kDmaIn + kMcast + "end\n"}), 2, 1);
-  EXPECT_EQ(r.cores[0].dram, 1089);
-  EXPECT_EQ(r.total_cycles, 1091);
-  EXPECT_EQ(r.dram_ports[0].bytes_read, 512);
-  EXPECT_EQ(r.dram_ports[1].bytes_read, 512);
+  EXPECT_EQ(r.cores[0].dram, 835);
+  EXPECT_EQ(r.total_cycles, 835);
+  EXPECT_EQ(r.dram_ports[0].bytes_read, 256);
+  EXPECT_EQ(r.dram_ports[1].bytes_read, 512 + 256);
+}
+
+const std::string kDmaIn2 =
+    "dma_in l2=4096 bytes=512 dram=4096 transfer=2 dst_box=[0,0,0,0]:[0,0,0,0] "
+    "src_box=[0,0,0,0]:[0,0,0,0]\n";
+
+TEST(Sim, ADmaEngineKeepsSeveralTransfersInFlight) {
+  // Two reads of 512 bytes on a 1x1 mesh. One in flight: the second is
+  // requested when the first is done (544001 ps, as above), its request
+  // arrives at 548668, the port delivers at 1060668, the data lands at
+  // 1086002 + 2000 -> cycle 1089.
+  const auto p = program({".core 0\n" + kDmaIn + kDmaIn2 + "end\n"});
+  EXPECT_EQ(run(p, 1, 1).total_cycles, 1089);
+  // Two in flight: the second request leaves at its dispatch (cycle 1):
+  // injection [1000, 1667), arrives 5667 and queues behind the first read
+  // (port busy until 516667): ready 1028667, lands 1054001 + 2000 -> cycle
+  // 1057. The port never waits for a request round trip.
+  ir::HardwareConfig hw = test_hw();
+  hw.core.dma_in_flight = 2;
+  const Report r = run(p, 1, 1, hw);
+  EXPECT_EQ(r.total_cycles, 1057);
+  EXPECT_EQ(r.cores[0].dram, 1057);
+  EXPECT_EQ(r.dram_ports[0].bytes_read, 1024);
+}
+
+TEST(Sim, TransfersInFlightRetireInProgramOrder) {
+  // Core 0's first read is a multicast whose other member (core 1) asks
+  // only once a read of its own has retired: it completes at cycle 835 (as
+  // in AMulticastWaitsForItsLastMember; core 0's second read, requested at
+  // cycle 1, has the west port from 5667 to 517667, before the stripes).
+  // That second read lands at cycle 546 but retires after the first: the
+  // PE's wait for one retired dma_in holds until cycle 835, then pe_cfg
+  // takes 4 cycles.
+  ir::HardwareConfig hw = test_hw();
+  hw.core.dma_in_flight = 2;
+  const Report r = run(program({".core 0\n" + kMcast + kDmaIn2 +
+                                    "wait_local q=pe on=dma_in count=1\n" + kCfg + "end\n",
+                                ".core 1\n" + kDmaIn + "wait_local q=dma_in on=dma_in count=1\n" +
+                                    kMcast + "end\n"}),
+                       2, 1, hw);
+  EXPECT_EQ(r.cores[0].finish_cycles, 839);
+  EXPECT_EQ(r.cores[0].compute, 4);
+}
+
+TEST(Sim, ASignalWaitsForTheTransfersBeforeIt) {
+  // A store, then "it is in DRAM" to core 1: with two transfers in flight
+  // the signal still leaves only when the store is acknowledged, so core 1
+  // gets the token at the same cycle as with one (and not at cycle 5, a
+  // token's flight from cycle 1).
+  const auto p = program({".core 0\ndma_out l2=0 bytes=1024 dram=0 transfer=4 "
+                          "src_box=[0,0,0,0]:[0,0,0,0]\n"
+                          "signal q=dma_out kind=dram transfer=4 to=1 grant=0 grant_bytes=0\nend\n",
+                          ".core 1\nwait_token q=dma_in kind=dram transfer=4 from=0 count=1\nend\n"});
+  const Report one = run(p, 2, 1);
+  ir::HardwareConfig hw = test_hw();
+  hw.core.dma_in_flight = 2;
+  const Report two = run(p, 2, 1, hw);
+  EXPECT_GT(one.cores[1].finish_cycles, one.cores[0].dram);
+  EXPECT_EQ(two.cores[1].finish_cycles, one.cores[1].finish_cycles);
+}
+
+TEST(Sim, InterleavedDramSpreadsEveryAccessOverThePorts) {
+  // 1x1 mesh, dram.interleave: the read's request reaches the west port at
+  // 4667 (as above) and each port reads a stripe of 256 bytes: both ready
+  // at 260667. The west stripe ejects [264667, 275334), the east one finds
+  // the ejection link taken: [275334, 286001); + 2 cycles -> cycle 289
+  // (545 from one port).
+  ir::HardwareConfig hw = test_hw();
+  hw.dram.interleave = true;
+  const Report r = run(program({".core 0\n" + kDmaIn + "end\n"}), 1, 1, hw);
+  EXPECT_EQ(r.total_cycles, 289);
+  ASSERT_EQ(r.dram_ports.size(), 2u);
+  EXPECT_EQ(r.dram_ports[0].bytes_read, 256);
+  EXPECT_EQ(r.dram_ports[1].bytes_read, 256);
+  // A write's packets go to the port of their address: 512-byte granules
+  // round robin, granule 0 west, granule 1 east.
+  const Report w = run(program({".core 0\ndma_out l2=0 bytes=1024 dram=0 transfer=4 "
+                                "src_box=[0,0,0,0]:[0,0,0,0]\n"
+                                "end\n"}),
+                       1, 1, hw);
+  EXPECT_EQ(w.dram_ports[0].bytes_written, 512);
+  EXPECT_EQ(w.dram_ports[1].bytes_written, 512);
+  hw.dram.interleave = false;
+  const Report u = run(program({".core 0\ndma_out l2=0 bytes=1024 dram=0 transfer=4 "
+                                "src_box=[0,0,0,0]:[0,0,0,0]\n"
+                                "end\n"}),
+                       1, 1, hw);
+  EXPECT_EQ(u.dram_ports[0].bytes_written, 1024);
 }
 
 TEST(Sim, LocalWaitOrdersEnginesOfACore) {

@@ -329,8 +329,6 @@ bool StagedProgram::write(const Program& p, std::string& error) {
   j.value(p.multicast.members);
   j.key("own_reads_multicast_off");
   j.value(p.multicast.off);
-  j.key("own_reads_rereading_written_data");
-  j.value(p.multicast.rereads);
   j.key("own_reads_apart_in_time");
   j.value(p.multicast.apart);
   j.end_object();

@@ -226,6 +226,7 @@ std::optional<HardwareConfig> parse_hw_config(const std::string& text, const std
   {
     ComponentReader r(component("core"), "core", origin, errors);
     r.integer("dispatch_per_cycle", hw.core.dispatch_per_cycle, 1, 64);
+    r.integer("dma_in_flight", hw.core.dma_in_flight, 1, 64);
     r.finish();
   }
   {
@@ -247,6 +248,7 @@ std::optional<HardwareConfig> parse_hw_config(const std::string& text, const std
     r.integer("commit_window", hw.dram.commit_window, 1, 1 << 20);
     r.integer("queue_depth", hw.dram.queue_depth, 1, 1 << 16);
     r.boolean("multicast", hw.dram.multicast);
+    r.boolean("interleave", hw.dram.interleave);
     if (const DramTiming* t = dram_preset(hw.dram.preset)) hw.dram.timing = *t;
     const json::object* timing = r.object("timing");
     r.finish();

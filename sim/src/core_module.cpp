@@ -1,6 +1,8 @@
 #include "core_module.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <string>
 
 #include "functional.h"
@@ -32,6 +34,10 @@ CoreModule::CoreModule(const sc_core::sc_module_name& name, std::int32_t index,
   wl_end_.assign(nwl, 0);
   counts_[kOther] = static_cast<std::int32_t>(assembler::kEngines);
   for (std::uint8_t e = 0; e < assembler::kEngines; ++e) {
+    eng_[e].limit = (e == static_cast<std::uint8_t>(assembler::Engine::dma_in) ||
+                     e == static_cast<std::uint8_t>(assembler::Engine::dma_out))
+                        ? static_cast<std::uint32_t>(ctx.params.hw->core.dma_in_flight)
+                        : 1;
     if (eng_[e].queue.empty()) {  // never runs: done from the start
       set_act(e, kDone, 0);
       ++engines_done_;
@@ -68,20 +74,21 @@ void CoreModule::set_act(std::uint8_t e, Act a, Tick now) {
   en.act = a;
 }
 
-std::int32_t CoreModule::l2_streams_begin(std::uint8_t e) {
-  eng_[e].l2_stream = true;
-  return ++l2_streams_;
+void CoreModule::run_for(Slot& s, std::uint8_t e, std::int64_t cycles, Tick now) {
+  s.done_at = now + cycles * ctx_.params.period;
+  wake(e, s.done_at - now);
 }
 
-void CoreModule::run_for(std::uint8_t e, std::int64_t cycles, Tick now) {
-  Engine& en = eng_[e];
-  en.done_at = now + cycles * ctx_.params.period;
-  wake(e, en.done_at - now);
-}
-
-void CoreModule::finish(std::uint8_t e, Tick at, Tick now) {
-  eng_[e].done_at = at;
-  wake(e, at - now);
+void CoreModule::finish(std::uint8_t e, std::uint32_t op, Tick at, Tick now) {
+  for (Slot& s : eng_[e].window)
+    if (s.instr == op && s.timed) {
+      s.done_at = at;
+      wake(e, at - now);
+      return;
+    }
+  std::fprintf(stderr, "gemini: internal error: core %d engine %u: instruction %u is not in flight\n",
+               img_.core_id, static_cast<unsigned>(e), static_cast<unsigned>(op));
+  std::abort();
 }
 
 void CoreModule::wake_waiters(std::vector<Waiter>& w, std::uint32_t count) {
@@ -102,21 +109,16 @@ void CoreModule::deliver(std::uint64_t key, Tick /*now*/) {
   wake_waiters(s.waiters, s.count);
 }
 
-void CoreModule::retire(std::uint8_t e, Tick now) {
+void CoreModule::retire(std::uint8_t e, const Slot& s, Tick now) {
   Engine& en = eng_[e];
-  const std::uint32_t i = en.queue[en.head];
-  const OpRec& o = img_.ops[i];
-  if (en.in_flight) {
-    en.in_flight = false;
+  const OpRec& o = img_.ops[s.instr];
+  if (s.timed) {
     if (ctx_.functional) ctx_.functional->complete(index_, e);
-    if (en.l2_stream) {
-      en.l2_stream = false;
-      --l2_streams_;
-    }
+    if (s.l2_stream) --l2_streams_;
     if (ctx_.tracing)
       ctx_.trace.push_back({index_, e, static_cast<std::uint8_t>(o.op),
                             o.wl >= 0 ? static_cast<std::int32_t>(img_.workload_ids[o.wl]) : -1,
-                            o.bytes, en.started, now});
+                            o.bytes, s.started, now});
   }
   ++en.head;
   ++en.retired;
@@ -129,133 +131,180 @@ void CoreModule::retire(std::uint8_t e, Tick now) {
   wake_waiters(local_waiters_[e], en.retired);
 }
 
+void CoreModule::complete_now(std::uint8_t e, Tick now) {
+  Engine& en = eng_[e];
+  Slot s;
+  s.instr = en.queue[en.issue++];
+  s.done_at = s.started = now;
+  if (en.window.empty()) {
+    retire(e, s, now);
+  } else {
+    en.window.push_back(s);  // retires after what is in flight before it
+  }
+}
+
 void CoreModule::step(std::uint8_t e) {
   Engine& en = eng_[e];
   const Tick now = now_ps();
-  if (en.in_flight) {
-    if (now < en.done_at) {  // woken early: keep the completion's wake-up
-      if (en.done_at != kNever) wake(e, en.done_at - now);
-      return;
-    }
-    retire(e, now);
+  while (!en.window.empty() && en.window.front().done_at <= now) {
+    const Slot s = en.window.front();
+    en.window.pop_front();
+    retire(e, s, now);
   }
-  while (en.head < en.queue.size()) {
-    const std::uint32_t i = en.queue[en.head];
+  Act blocked = kOther;
+  bool stop = false;
+  while (!stop && en.issue < en.queue.size()) {
+    std::uint32_t flying = 0;
+    for (const Slot& s : en.window) flying += s.timed && s.done_at > now;
+    if (flying >= en.limit) break;  // until one completes
+    const std::uint32_t i = en.queue[en.issue];
     const OpRec& o = img_.ops[i];
     const Tick d = dispatch_at(i);
     if (d > now) {
-      set_act(e, kOther, now);
       wake(e, d - now);
-      return;
+      break;
     }
     switch (o.op) {
       case Opcode::wait_local:
         if (eng_[o.kind].retired >= o.count) {
-          retire(e, now);
-          continue;
+          complete_now(e, now);
+        } else {
+          local_waiters_[o.kind].push_back({e, o.count});
+          stop = true;
         }
-        local_waiters_[o.kind].push_back({e, o.count});
-        set_act(e, kOther, now);
-        return;
+        break;
       case Opcode::wait_token: {
-        TokenSlot& s = tokens_[token_key(o.kind, o.peer, o.transfer)];
-        if (s.count >= o.count) {
-          retire(e, now);
-          continue;
+        TokenSlot& t = tokens_[token_key(o.kind, o.peer, o.transfer)];
+        if (t.count >= o.count) {
+          complete_now(e, now);
+        } else {
+          t.waiters.push_back({e, o.count});
+          blocked = o.kind == static_cast<std::uint8_t>(TokenKind::credit) ? kSpace : kToken;
+          stop = true;
         }
-        s.waiters.push_back({e, o.count});
-        set_act(e, o.kind == static_cast<std::uint8_t>(TokenKind::credit) ? kSpace : kToken, now);
-        return;
+        break;
       }
       case Opcode::signal:
+        // A release: it announces what the instructions before it on its
+        // queue did, so it waits for all of them to complete.
+        if (!en.window.empty()) {
+          stop = true;
+          break;
+        }
         l2_live_ += o.l2_add;
         peak_l2_ = std::max(peak_l2_, l2_live_);
         noc_.send_token(index_, o.peer, token_key(o.kind, index_, o.transfer), now);
-        retire(e, now);
-        continue;
+        complete_now(e, now);
+        break;
       case Opcode::view:
       case Opcode::vp_cfg:
         if (ctx_.functional) ctx_.functional->start(index_, i);
-        retire(e, now);
-        continue;
+        complete_now(e, now);
+        break;
       case Opcode::nop:
       case Opcode::end:
-        retire(e, now);
-        continue;
-      default:
-        start(e, o, now);
-        return;
+        complete_now(e, now);
+        break;
+      default: {
+        en.window.push_back(Slot{});
+        Slot& s = en.window.back();
+        s.instr = i;
+        ++en.issue;
+        start(e, o, s, now);
+        break;
+      }
     }
   }
-  set_act(e, kDone, now);
-  if (++engines_done_ == assembler::kEngines) {
-    finish_ = now;
-    account(now);
+  // What the engine does now: its oldest operation in flight, else what
+  // stops it issuing. An engine woken before its next completion is
+  // woken again at that completion.
+  Tick next = kNever;
+  const Slot* flying = nullptr;
+  for (const Slot& s : en.window) {
+    if (s.done_at <= now) continue;
+    if (!flying && s.timed) flying = &s;
+    next = std::min(next, s.done_at);
+  }
+  if (next != kNever) wake(e, next - now);
+  if (flying) {
+    set_act(e, flying->act, now);
+  } else if (en.head < en.queue.size()) {
+    set_act(e, blocked, now);
+  } else if (en.act != kDone) {
+    set_act(e, kDone, now);
+    if (++engines_done_ == assembler::kEngines) {
+      finish_ = now;
+      account(now);
+    }
   }
 }
 
-void CoreModule::start(std::uint8_t e, const OpRec& o, Tick now) {
-  Engine& en = eng_[e];
-  if (ctx_.functional) ctx_.functional->start(index_, en.queue[en.head]);
-  en.in_flight = true;
-  en.started = now;
-  en.done_at = kNever;
+void CoreModule::start(std::uint8_t e, const OpRec& o, Slot& s, Tick now) {
+  if (ctx_.functional) ctx_.functional->start(index_, s.instr);
+  s.timed = true;
+  s.started = now;
+  s.done_at = kNever;
   l2_live_ += o.l2_add;
   peak_l2_ = std::max(peak_l2_, l2_live_);
   if (o.wl >= 0) wl_first_[o.wl] = std::min(wl_first_[o.wl], now);
   const ir::HardwareConfig& hw = *ctx_.params.hw;
   const Tick period = ctx_.params.period;
+  // This operation streams L2 from now on: the port rate for it.
+  auto stream = [&] {
+    s.l2_stream = true;
+    return l2_port_rate(hw.l2, ++l2_streams_);
+  };
   switch (o.op) {
     case Opcode::pe_cfg:
-      set_act(e, kCompute, now);
-      run_for(e, hw.pe.cfg_cycles, now);
+      s.act = kCompute;
+      run_for(s, e, hw.pe.cfg_cycles, now);
       break;
     case Opcode::pe_run:
-      set_act(e, kCompute, now);
+      s.act = kCompute;
       if (o.wl >= 0) wl_compute_[o.wl] = std::min(wl_compute_[o.wl], now);
-      run_for(e, pe_run_cycles(hw, img_.pe_tiles[o.pe], l2_port_rate(hw.l2, l2_streams_begin(e))),
-              now);
+      run_for(s, e, pe_run_cycles(hw, img_.pe_tiles[o.pe], stream()), now);
       break;
     case Opcode::vp_run:
-      set_act(e, kCompute, now);
+      s.act = kCompute;
       if (o.wl >= 0) wl_compute_[o.wl] = std::min(wl_compute_[o.wl], now);
-      run_for(e,
-              vp_run_cycles(hw.vp, o.vp_elements, o.vp_l2_bytes,
-                            l2_port_rate(hw.l2, l2_streams_begin(e))),
-              now);
+      run_for(s, e, vp_run_cycles(hw.vp, o.vp_elements, o.vp_l2_bytes, stream()), now);
       break;
     case Opcode::wl0_load:
       if (o.flag) {
-        set_act(e, kDram, now);
-        noc_.dram_read(index_, e, o.dram, o.bytes, now);
+        s.act = kDram;
+        noc_.dram_read(index_, e, s.instr, o.dram, o.bytes, now);
       } else {
-        set_act(e, kCompute, now);
-        run_for(e, wl0_fill_cycles(hw, o.bytes, l2_port_rate(hw.l2, l2_streams_begin(e))), now);
+        s.act = kCompute;
+        run_for(s, e, wl0_fill_cycles(hw, o.bytes, stream()), now);
       }
       break;
     case Opcode::dma_in:
-      set_act(e, kDram, now);
+      s.act = kDram;
       if (o.members >= 2) {
-        noc_.dram_multicast_read(index_, e, o.dram, o.bytes, o.transfer, o.part, o.members, now);
+        noc_.dram_multicast_read(index_, e, s.instr, o.dram, o.bytes, o.transfer, o.part,
+                                 o.members, now);
       } else {
-        noc_.dram_read(index_, e, o.dram, o.bytes, now);
+        noc_.dram_read(index_, e, s.instr, o.dram, o.bytes, now);
       }
       break;
     case Opcode::dma_out: {
-      set_act(e, kDram, now);
-      const double rate = l2_port_rate(hw.l2, l2_streams_begin(e));
-      noc_.dram_write(index_, e, o.dram, o.bytes, static_cast<double>(period) / rate, now);
+      s.act = kDram;
+      const double rate = stream();
+      noc_.dram_write(index_, e, s.instr, o.dram, o.bytes, static_cast<double>(period) / rate,
+                      now);
       break;
     }
     case Opcode::noc_send: {
-      set_act(e, kNoc, now);
-      const double rate = l2_port_rate(hw.l2, l2_streams_begin(e));
-      noc_.send_data(index_, e, o.peer, o.bytes,
+      s.act = kNoc;
+      const double rate = stream();
+      noc_.send_data(index_, e, s.instr, o.peer, o.bytes,
                      token_key(static_cast<std::uint8_t>(TokenKind::data), index_, o.transfer),
                      static_cast<double>(period) / rate, now);
       break;
     }
     default:
+      s.done_at = now;  // nothing to do: retires at the next step
+      wake(e, 0);
       break;
   }
 }
@@ -264,13 +313,18 @@ void CoreModule::describe_blocked(std::vector<std::string>& out) const {
   for (std::uint8_t e = 0; e < assembler::kEngines; ++e) {
     const Engine& en = eng_[e];
     if (en.head >= en.queue.size()) continue;
-    const std::uint32_t i = en.queue[en.head];
+    // The oldest operation in flight, else the instruction it cannot issue.
+    const bool flying = !en.window.empty() && en.window.front().timed;
+    if (!flying && en.issue >= en.queue.size()) continue;
+    const std::uint32_t i = flying ? en.window.front().instr : en.queue[en.issue];
     const OpRec& o = img_.ops[i];
     std::string line = "core " + std::to_string(img_.core_id) + " queue " +
                        std::string(assembler::to_string(static_cast<assembler::Engine>(e))) + " #" +
                        std::to_string(i) + " " + assembler::print(program_.instrs[i]);
-    if (en.in_flight) {
-      line += "  (in flight)";
+    if (flying) {
+      line += en.window.size() > 1
+                  ? "  (in flight, " + std::to_string(en.window.size() - 1) + " issued after it)"
+                  : "  (in flight)";
     } else if (o.op == Opcode::wait_local) {
       line += "  (engine " +
               std::string(assembler::to_string(static_cast<assembler::Engine>(o.kind))) +

@@ -4,9 +4,18 @@
 // Structure: an instruction stream dispatched in program order, at
 // core.dispatch_per_cycle instructions per cycle, into seven in-order engine
 // queues (dma_in, dma_out, noc, wl0, pe, vp, ctrl). Each engine is one
-// SC_METHOD woken only by its own event: when its current operation
-// completes, when the count or token it waits for arrives, or when its next
-// instruction is dispatched. An idle or blocked engine is never woken.
+// SC_METHOD woken only by its own event: when an operation completes, when
+// the count or token it waits for arrives, or when its next instruction is
+// dispatched. An idle or blocked engine is never woken.
+//
+// An engine issues in order and retires in order. The DMA engines (dma_in,
+// dma_out) keep up to core.dma_in_flight transfers in flight: an
+// instruction behind a transfer issues as soon as its own condition holds
+// (and a transfer when fewer than that many are in flight), completes when
+// the NoC says so, and retires once everything before it has retired, so
+// the retired counts that wait_local reads stay in program order. A signal
+// is a release: it issues only when everything before it on its queue has
+// completed. Every other engine has one operation in flight.
 //
 // Timing: wait_local, wait_token, signal, nop and end take no time once
 // their condition holds; pe_cfg takes pe.cfg_cycles; pe_run, vp_run and WL0
@@ -16,6 +25,7 @@
 
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <unordered_map>
 #include <vector>
 
@@ -34,7 +44,8 @@ class CoreModule : public sc_core::sc_module {
 
   // Called by the NoC at the time a token arrives / an operation completes.
   void deliver(std::uint64_t key, Tick now);
-  void finish(std::uint8_t engine, Tick at, Tick now);
+  // Operation `op` (an instruction index) of `engine` completes at `at`.
+  void finish(std::uint8_t engine, std::uint32_t op, Tick at, Tick now);
 
   // Results.
   bool done() const { return engines_done_ == assembler::kEngines; }
@@ -56,13 +67,21 @@ class CoreModule : public sc_core::sc_module {
   void describe_blocked(std::vector<std::string>& out) const;
 
  private:
+  // An issued instruction that has not retired.
+  struct Slot {
+    std::uint32_t instr = 0;
+    Tick done_at = 0, started = 0;  // done_at: kNever until known
+    bool timed = false;             // an operation (not a wait, view, ...)
+    bool l2_stream = false;
+    Act act = kOther;
+  };
   struct Engine {
     std::vector<std::uint32_t> queue;  // instruction indices, program order
-    std::size_t head = 0;
+    std::size_t head = 0;              // the oldest not retired
+    std::size_t issue = 0;             // the next to issue
     std::uint32_t retired = 0;
-    bool in_flight = false;
-    bool l2_stream = false;
-    Tick done_at = 0, started = 0;
+    std::uint32_t limit = 1;           // timed operations in flight at once
+    std::deque<Slot> window;           // queue[head, issue)
     Act act = kOther;
   };
   struct Waiter {
@@ -75,15 +94,17 @@ class CoreModule : public sc_core::sc_module {
   };
 
   void step(std::uint8_t e);
-  void start(std::uint8_t e, const OpRec& o, Tick now);
-  void retire(std::uint8_t e, Tick now);
-  void run_for(std::uint8_t e, std::int64_t cycles, Tick now);
+  // Starts the operation at the engine's issue point; fills its slot.
+  void start(std::uint8_t e, const OpRec& o, Slot& s, Tick now);
+  // Issues the instruction at the issue point as complete at `now`.
+  void complete_now(std::uint8_t e, Tick now);
+  void retire(std::uint8_t e, const Slot& s, Tick now);
+  void run_for(Slot& s, std::uint8_t e, std::int64_t cycles, Tick now);
   void set_act(std::uint8_t e, Act a, Tick now);
   void account(Tick now);
   Tick dispatch_at(std::uint32_t i) const {
     return static_cast<Tick>(i / dispatch_width_) * ctx_.params.period;
   }
-  std::int32_t l2_streams_begin(std::uint8_t e);
   void wake(std::uint8_t e, Tick delay);
   // Wakes (and drops) the waiters whose count has been reached.
   void wake_waiters(std::vector<Waiter>& w, std::uint32_t count);

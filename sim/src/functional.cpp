@@ -373,7 +373,13 @@ void Functional::start(std::int32_t core, std::uint32_t i) {
       return;
     }
     case Opcode::dma_in:
-    case Opcode::dma_out:
+    case Opcode::dma_out: {
+      // Several may be in flight on a DMA engine; they retire in order.
+      start_move(core, i);
+      const auto q = static_cast<std::size_t>(in.queue);
+      c.queued[q].push_back(std::move(c.flight[q]));
+      return;
+    }
     case Opcode::noc_send:
     case Opcode::wl0_load:
       start_move(core, i);
@@ -749,7 +755,11 @@ void Functional::write(std::int32_t core, InFlight& f) {
 
 void Functional::complete(std::int32_t core, std::uint8_t engine) {
   if (engine == static_cast<std::uint8_t>(Engine::noc)) return;  // written on arrival
-  write(core, cores_[static_cast<std::size_t>(core)].flight[engine]);
+  Core& c = cores_[static_cast<std::size_t>(core)];
+  std::deque<InFlight>& q = c.queued[engine];
+  if (q.empty()) return write(core, c.flight[engine]);
+  write(core, q.front());
+  q.pop_front();
 }
 
 void Functional::arrived(std::int32_t sender, std::uint8_t engine) {

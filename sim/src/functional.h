@@ -8,8 +8,9 @@
 //   * start(): when an instruction starts on its engine. A view or a
 //     pe_cfg / vp_cfg sets its engine's registers; a data instruction reads
 //     its sources (and a pe_run / vp_run computes its tile) at that time.
-//   * complete(): when the engine's in-flight data instruction retires; it
-//     writes its results (not noc_send: see arrived()).
+//   * complete(): when the engine's oldest in-flight data instruction
+//     retires (a DMA engine may have several in flight; they retire in
+//     order); it writes its results (not noc_send: see arrived()).
 //   * arrived(): when a noc_send's last packet lands at the receiver, just
 //     before its data token is delivered: the bytes are in the receiver's
 //     L2 before any instruction waiting for the token can read them.
@@ -20,6 +21,7 @@
 
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <string>
 #include <vector>
@@ -84,6 +86,8 @@ class Functional {
     std::vector<ir::RingRegion> ring;
     std::array<View, 7> view{};
     std::array<InFlight, 7> flight{};
+    // dma_in / dma_out: the transfers in flight, oldest first.
+    std::array<std::deque<InFlight>, 7> queued{};
     // PE registers (pe_cfg) and the chain's int32 partial sums.
     model::ConvParams pe;
     std::int32_t pe_shift = 0, pe_chain = 1, pe_done = 0;

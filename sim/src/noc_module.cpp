@@ -24,7 +24,9 @@ NocModule::NocModule(const sc_core::sc_module_name& name, SimContext& ctx)
 void NocModule::attach(std::vector<CoreModule*> cores, std::vector<DramModule*> ports) {
   cores_ = std::move(cores);
   ports_ = std::move(ports);
-  port_read_bytes_.assign(ports_.size(), 0);
+  all_ports_.clear();
+  if (ctx_.params.hw->dram.interleave)
+    for (std::size_t i = 0; i < ports_.size(); ++i) all_ports_.push_back(static_cast<std::int32_t>(i));
   core_nodes_.clear();
   for (CoreModule* c : cores_) core_nodes_.push_back(c->image().core_id);
 }
@@ -59,11 +61,13 @@ void NocModule::schedule(Tick t, std::uint32_t msg, Ev ev, std::int64_t aux) {
   if (!running_) ev_.notify(ps(t - now_ps()));
 }
 
-void NocModule::send_data(std::int32_t src, std::uint8_t engine, std::int32_t dst,
-                          std::int64_t bytes, std::uint64_t key, double src_ps_per_byte, Tick now) {
+void NocModule::send_data(std::int32_t src, std::uint8_t engine, std::uint32_t op,
+                          std::int32_t dst, std::int64_t bytes, std::uint64_t key,
+                          double src_ps_per_byte, Tick now) {
   const std::uint32_t id = alloc(Kind::data);
   Message& m = msgs_[id];
   m.engine = engine;
+  m.op = op;
   m.src = core_node(src);
   m.dst = core_node(dst);
   m.core = dst;
@@ -85,11 +89,12 @@ void NocModule::send_token(std::int32_t src, std::int32_t dst, std::uint64_t key
   schedule(now, id, Ev::inject);
 }
 
-std::uint32_t NocModule::to_port(Kind k, std::int32_t core, std::uint8_t engine,
+std::uint32_t NocModule::to_port(Kind k, std::int32_t core, std::uint8_t engine, std::uint32_t op,
                                  std::uint64_t addr) {
   const std::uint32_t id = alloc(k);
   Message& m = msgs_[id];
   m.engine = engine;
+  m.op = op;
   m.core = core;
   m.port = ctx_.params.core_port[core];
   m.src = core_node(core);
@@ -98,19 +103,18 @@ std::uint32_t NocModule::to_port(Kind k, std::int32_t core, std::uint8_t engine,
   return id;
 }
 
-void NocModule::dram_read(std::int32_t core, std::uint8_t engine, std::uint64_t addr,
-                          std::int64_t bytes, Tick now) {
-  const std::uint32_t id = to_port(Kind::read_request, core, engine, addr);
+void NocModule::dram_read(std::int32_t core, std::uint8_t engine, std::uint32_t op,
+                          std::uint64_t addr, std::int64_t bytes, Tick now) {
+  const std::uint32_t id = to_port(Kind::read_request, core, engine, op, addr);
   msgs_[id].bytes = ctx_.params.control_bytes;
   msgs_[id].read_bytes = bytes;
-  port_read_bytes_[msgs_[id].port] += bytes;
   schedule(now, id, Ev::inject);
 }
 
-void NocModule::dram_multicast_read(std::int32_t core, std::uint8_t engine, std::uint64_t addr,
-                                    std::int64_t bytes, std::uint32_t transfer, std::uint16_t part,
-                                    std::uint16_t members, Tick now) {
-  const std::uint32_t id = to_port(Kind::multicast_request, core, engine, addr);
+void NocModule::dram_multicast_read(std::int32_t core, std::uint8_t engine, std::uint32_t op,
+                                    std::uint64_t addr, std::int64_t bytes, std::uint32_t transfer,
+                                    std::uint16_t part, std::uint16_t members, Tick now) {
+  const std::uint32_t id = to_port(Kind::multicast_request, core, engine, op, addr);
   Message& m = msgs_[id];
   m.bytes = ctx_.params.control_bytes;
   m.read_bytes = bytes;
@@ -119,54 +123,75 @@ void NocModule::dram_multicast_read(std::int32_t core, std::uint8_t engine, std:
   schedule(now, id, Ev::inject);
 }
 
-void NocModule::start_multicast(Join& j, Tick now) {
-  // The union of the members' ranges, read once.
+void NocModule::start_stripes(Join& j, std::vector<std::int32_t> ports, Tick now) {
+  // The union of the members' ranges, read once: merged intervals.
   std::sort(j.ranges.begin(), j.ranges.end());
-  std::int64_t bytes = 0;
-  std::uint64_t lo = j.ranges.front().first, hi = lo;
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> spans;  // [lo, hi)
   for (const auto& [a, b] : j.ranges) {
     const std::uint64_t e = a + static_cast<std::uint64_t>(b);
-    if (a > hi) {
-      bytes += static_cast<std::int64_t>(hi - lo);
-      lo = a;
-    }
-    hi = std::max(hi, e);
+    if (spans.empty() || a > spans.back().second)
+      spans.emplace_back(a, e);
+    else
+      spans.back().second = std::max(spans.back().second, e);
   }
-  bytes += static_cast<std::int64_t>(hi - lo);
+  std::int64_t bytes = 0;
+  for (const auto& [lo, hi] : spans) bytes += static_cast<std::int64_t>(hi - lo);
+  // The address of byte `off` of the union.
+  auto address = [&](std::int64_t off) {
+    for (const auto& [lo, hi] : spans) {
+      const auto n = static_cast<std::int64_t>(hi - lo);
+      if (off < n) return lo + static_cast<std::uint64_t>(off);
+      off -= n;
+    }
+    return spans.back().second;
+  };
   std::sort(j.receivers.begin(), j.receivers.end());
-  // The read goes to the members' port that has been given the fewest
-  // bytes to read so far (the first member's of equals).
-  std::int32_t root = j.receivers.front().first;
-  for (const auto& [c, e] : j.receivers)
-    if (port_read_bytes_[ctx_.params.core_port[c]] < port_read_bytes_[ctx_.params.core_port[root]])
-      root = c;
-  const std::uint32_t d = alloc(Kind::read_data);
-  Message& r = msgs_[d];
-  r.engine = j.receivers.front().second;
-  r.core = root;
-  r.port = ctx_.params.core_port[root];
-  port_read_bytes_[r.port] += bytes;
-  r.src = port_node(r.port);
-  r.bytes = bytes;
-  r.stalled = true;
-  r.next_min = now;
-  r.receivers = std::move(j.receivers);
-  r.receiver_nodes.clear();
-  for (const auto& [c, e] : r.receivers) r.receiver_nodes.push_back(core_node(c));
-  r.pending = r.receivers.size();
-  DramRequest q;
-  q.tag = d;
-  q.write = false;
-  q.addr = j.ranges.front().first;
-  q.bytes = bytes;
-  q.arrival = now;
-  q.chunk_bytes = ctx_.params.packet_bytes;
-  ports_[r.port]->enqueue(q);
+  std::sort(ports.begin(), ports.end());
+  ports.erase(std::unique(ports.begin(), ports.end()), ports.end());
+  std::uint32_t f;
+  if (!free_forks_.empty()) {
+    f = free_forks_.back();
+    free_forks_.pop_back();
+  } else {
+    f = static_cast<std::uint32_t>(forks_.size());
+    forks_.emplace_back();
+  }
+  const auto p = static_cast<std::int64_t>(ports.size());
+  std::vector<std::int64_t> cut(ports.size() + 1);
+  for (std::int64_t i = 0; i <= p; ++i) cut[static_cast<std::size_t>(i)] = bytes * i / p;
+  std::uint16_t stripes = 0;
+  for (std::size_t i = 0; i < ports.size(); ++i) stripes += cut[i + 1] > cut[i] ? 1 : 0;
+  forks_[f].left.assign(j.receivers.size(), stripes);
+  forks_[f].open = j.receivers.size();
+  for (std::size_t i = 0; i < ports.size(); ++i) {
+    if (cut[i + 1] == cut[i]) continue;
+    const std::uint32_t d = alloc(Kind::read_data);
+    Message& r = msgs_[d];
+    r.port = ports[i];
+    r.src = port_node(r.port);
+    r.bytes = cut[i + 1] - cut[i];
+    r.stalled = true;
+    r.next_min = now;
+    r.receivers = j.receivers;
+    r.receiver_nodes.clear();
+    for (const Member& m : r.receivers) r.receiver_nodes.push_back(core_node(m.core));
+    r.pending = r.receivers.size();
+    r.fork = f;
+    DramRequest q;
+    q.tag = d;
+    q.write = false;
+    q.addr = address(cut[i]);
+    q.bytes = r.bytes;
+    q.arrival = now;
+    q.chunk_bytes = ctx_.params.packet_bytes;
+    ports_[r.port]->enqueue(q);
+  }
 }
 
-void NocModule::dram_write(std::int32_t core, std::uint8_t engine, std::uint64_t addr,
-                           std::int64_t bytes, double src_ps_per_byte, Tick now) {
-  const std::uint32_t id = to_port(Kind::write_data, core, engine, addr);
+void NocModule::dram_write(std::int32_t core, std::uint8_t engine, std::uint32_t op,
+                           std::uint64_t addr, std::int64_t bytes, double src_ps_per_byte,
+                           Tick now) {
+  const std::uint32_t id = to_port(Kind::write_data, core, engine, op, addr);
   msgs_[id].bytes = bytes;
   msgs_[id].src_ps_per_byte = src_ps_per_byte;
   schedule(now, id, Ev::inject);
@@ -185,15 +210,20 @@ void NocModule::run() {
       case Ev::arrive:
         if (it.aux > 0) {  // one receiver of a multicast
           Message& m = msgs_[it.msg];
-          const auto [core, engine] = m.receivers[static_cast<std::size_t>(it.aux - 1)];
+          const auto i = static_cast<std::size_t>(it.aux - 1);
+          const Member r = m.receivers[i];
+          Fork& f = forks_[m.fork];
+          if (--f.left[i] == 0) {  // its last stripe
+            cores_[r.core]->finish(r.engine, r.op, now + ctx_.params.l2_latency, now);
+            if (--f.open == 0) free_forks_.push_back(m.fork);
+          }
           if (--m.pending == 0) release(it.msg);
-          cores_[core]->finish(engine, now + ctx_.params.l2_latency, now);
           break;
         }
         arrive(it.msg, now);
         break;
       case Ev::port_packet:
-        port_packet(it.msg, it.aux, now);
+        port_packet(it.msg, static_cast<std::int32_t>(it.aux >> 32), it.aux & 0xffffffff, now);
         break;
     }
   }
@@ -225,12 +255,22 @@ void NocModule::inject(std::uint32_t id, Tick now) {
     schedule(mesh_.send(now, m.src, m.dst, pkt).arrived, id, Ev::arrive);
     return;
   }
-  const MeshNoc::Timing tm = mesh_.send(now, m.src, m.dst, pkt);
+  // A write's packets go to its port or, interleaved, to the port its DRAM
+  // address maps to (packet_bytes granules, round robin over the ports).
+  std::int32_t dst = m.dst, port = m.port;
+  if (m.kind == Kind::write_data && !all_ports_.empty()) {
+    const auto k = static_cast<std::int64_t>((m.addr + static_cast<std::uint64_t>(m.sent)) /
+                                             static_cast<std::uint64_t>(std::max(1, ctx_.params.packet_bytes)));
+    port = all_ports_[static_cast<std::size_t>(k % static_cast<std::int64_t>(all_ports_.size()))];
+    dst = port_node(port);
+  }
+  const MeshNoc::Timing tm = mesh_.send(now, m.src, dst, pkt);
   m.sent += pkt;
   Tick next = tm.injected;
   if (m.src_ps_per_byte > 0)
     next = std::max(next, now + static_cast<Tick>(std::ceil(pkt * m.src_ps_per_byte - 1e-9)));
-  if (m.kind == Kind::write_data) schedule(tm.arrived, id, Ev::port_packet, pkt);
+  if (m.kind == Kind::write_data)
+    schedule(tm.arrived, id, Ev::port_packet, static_cast<std::int64_t>(port) << 32 | pkt);
   if (m.sent >= m.bytes) {
     if (m.kind != Kind::write_data) schedule(tm.arrived, id, Ev::arrive);
     return;
@@ -271,6 +311,7 @@ void NocModule::dram_progress(std::uint32_t id, std::int64_t done, Tick t) {
   Message& w = msgs_[id];  // alloc may have moved the pool
   Message& a = msgs_[ack];
   a.engine = w.engine;
+  a.op = w.op;
   a.core = w.core;
   a.src = w.dst;
   a.dst = w.src;
@@ -280,7 +321,7 @@ void NocModule::dram_progress(std::uint32_t id, std::int64_t done, Tick t) {
   schedule(at, ack, Ev::inject);
 }
 
-void NocModule::port_packet(std::uint32_t id, std::int64_t bytes, Tick now) {
+void NocModule::port_packet(std::uint32_t id, std::int32_t port, std::int64_t bytes, Tick now) {
   Message& m = msgs_[id];
   DramRequest r;
   r.tag = id | (static_cast<std::uint64_t>(m.forwarded / std::max(1, ctx_.params.packet_bytes) + 1)
@@ -290,7 +331,7 @@ void NocModule::port_packet(std::uint32_t id, std::int64_t bytes, Tick now) {
   r.bytes = bytes;
   r.arrival = now;
   m.forwarded += bytes;
-  ports_[m.port]->enqueue(r);
+  ports_[port]->enqueue(r);
 }
 
 void NocModule::arrive(std::uint32_t id, Tick now) {
@@ -300,7 +341,7 @@ void NocModule::arrive(std::uint32_t id, Tick now) {
       // The bytes land before the token that announces them.
       if (ctx_.functional) ctx_.functional->arrived(m.sender, m.engine);
       cores_[m.core]->deliver(m.key, now);
-      cores_[m.sender]->finish(m.engine, now, now);
+      cores_[m.sender]->finish(m.engine, m.op, now, now);
       release(id);
       break;
     case Kind::token:
@@ -308,8 +349,18 @@ void NocModule::arrive(std::uint32_t id, Tick now) {
       release(id);
       break;
     case Kind::read_request: {
+      if (!all_ports_.empty()) {  // interleaved: a stripe from every port
+        Join j;
+        j.members = 1;
+        j.receivers.push_back({m.core, m.engine, m.op});
+        j.ranges.emplace_back(m.addr, m.read_bytes);
+        release(id);
+        start_stripes(j, all_ports_, now);
+        break;
+      }
       const std::int32_t core = m.core, port = m.port;
       const std::uint8_t engine = m.engine;
+      const std::uint32_t op = m.op;
       const std::uint64_t addr = m.addr;
       const std::int64_t bytes = m.read_bytes;
       const std::int32_t src = m.dst, dst = m.src;
@@ -317,6 +368,7 @@ void NocModule::arrive(std::uint32_t id, Tick now) {
       const std::uint32_t d = alloc(Kind::read_data);
       Message& r = msgs_[d];
       r.engine = engine;
+      r.op = op;
       r.core = core;
       r.port = port;
       r.src = src;
@@ -335,11 +387,11 @@ void NocModule::arrive(std::uint32_t id, Tick now) {
       break;
     }
     case Kind::read_data:
-      cores_[m.core]->finish(m.engine, now + ctx_.params.l2_latency, now);
+      cores_[m.core]->finish(m.engine, m.op, now + ctx_.params.l2_latency, now);
       release(id);
       break;
     case Kind::write_ack:
-      cores_[m.core]->finish(m.engine, now, now);
+      cores_[m.core]->finish(m.engine, m.op, now, now);
       release(id);
       break;
     case Kind::write_data:
@@ -347,12 +399,16 @@ void NocModule::arrive(std::uint32_t id, Tick now) {
     case Kind::multicast_request: {
       Join& j = joins_[m.key];
       j.members = m.members;
-      j.receivers.emplace_back(m.core, m.engine);
+      j.receivers.push_back({m.core, m.engine, m.op});
       j.ranges.emplace_back(m.addr, m.read_bytes);
       release(id);
       if (j.receivers.size() >= j.members) {
         const auto key = msgs_[id].key;
-        start_multicast(j, now);
+        // A stripe at each member's port (every port when interleaved).
+        std::vector<std::int32_t> ports = all_ports_;
+        if (ports.empty())
+          for (const Member& r : j.receivers) ports.push_back(ctx_.params.core_port[r.core]);
+        start_stripes(j, std::move(ports), now);
         joins_.erase(key);
       }
       break;

@@ -19,12 +19,15 @@
 //   write data packet at the port -> DRAM write; when all are written an ack
 //                  goes back and the dma_out completes on its arrival;
 //   multicast read request at the port -> counted into its group (transfer,
-//                  part); when all `members` have arrived, one DRAM read of
-//                  the union of their byte ranges at the members' port that
-//                  has been given the fewest bytes to read so far (the first
-//                  member's of equals), its packets forked along the XY
-//                  tree to every member (MeshNoc::multicast), each member's
-//                  dma_in completing l2.latency_cycles after its last byte.
+//                  part); when all `members` have arrived, the union of
+//                  their byte ranges is read once, in equal stripes, one at
+//                  each distinct DRAM port of the members (the scheduler's
+//                  multicast_dram splits a read over its DRAM ports the
+//                  same way); each stripe's packets are forked along the
+//                  XY tree from its port to every member
+//                  (MeshNoc::multicast), and a member's dma_in completes
+//                  l2.latency_cycles after the last byte of its last
+//                  stripe.
 
 #include <cstdint>
 #include <memory>
@@ -47,17 +50,19 @@ class NocModule : public sc_core::sc_module {
   void attach(std::vector<CoreModule*> cores, std::vector<DramModule*> ports);
 
   // Called by cores at time `now`.
-  void send_data(std::int32_t src, std::uint8_t engine, std::int32_t dst, std::int64_t bytes,
-                 std::uint64_t key, double src_ps_per_byte, Tick now);
+  // `engine` and `op` (the instruction's index) name the operation that
+  // completes: CoreModule::finish(engine, op, ...).
+  void send_data(std::int32_t src, std::uint8_t engine, std::uint32_t op, std::int32_t dst,
+                 std::int64_t bytes, std::uint64_t key, double src_ps_per_byte, Tick now);
   void send_token(std::int32_t src, std::int32_t dst, std::uint64_t key, Tick now);
-  void dram_read(std::int32_t core, std::uint8_t engine, std::uint64_t addr, std::int64_t bytes,
-                 Tick now);
+  void dram_read(std::int32_t core, std::uint8_t engine, std::uint32_t op, std::uint64_t addr,
+                 std::int64_t bytes, Tick now);
   // One member's part of a multicast DRAM read (dma_in members >= 2).
-  void dram_multicast_read(std::int32_t core, std::uint8_t engine, std::uint64_t addr,
-                           std::int64_t bytes, std::uint32_t transfer, std::uint16_t part,
-                           std::uint16_t members, Tick now);
-  void dram_write(std::int32_t core, std::uint8_t engine, std::uint64_t addr, std::int64_t bytes,
-                  double src_ps_per_byte, Tick now);
+  void dram_multicast_read(std::int32_t core, std::uint8_t engine, std::uint32_t op,
+                           std::uint64_t addr, std::int64_t bytes, std::uint32_t transfer,
+                           std::uint16_t part, std::uint16_t members, Tick now);
+  void dram_write(std::int32_t core, std::uint8_t engine, std::uint32_t op, std::uint64_t addr,
+                  std::int64_t bytes, double src_ps_per_byte, Tick now);
   // Called by a DRAM port: `done` bytes of message `msg` are read (at the
   // port) or written at time t >= now.
   void dram_progress(std::uint32_t msg, std::int64_t done, Tick t);
@@ -74,15 +79,23 @@ class NocModule : public sc_core::sc_module {
     write_ack,
     multicast_request
   };
+  // The operation of a core that a message completes.
+  struct Member {
+    std::int32_t core = 0;
+    std::uint8_t engine = 0;
+    std::uint32_t op = 0;
+    bool operator<(const Member& o) const { return core < o.core; }
+  };
   // A multicast read's members and their ranges, gathered at the port.
   struct Join {
     std::uint16_t members = 0;
-    std::vector<std::pair<std::int32_t, std::uint8_t>> receivers;  // (core, engine)
+    std::vector<Member> receivers;
     std::vector<std::pair<std::uint64_t, std::int64_t>> ranges;    // (addr, bytes)
   };
   struct Message {
     Kind kind = Kind::data;
     std::uint8_t engine = 0;
+    std::uint32_t op = 0;           // the instruction it completes
     std::int32_t src = 0, dst = 0;  // NoC nodes
     std::int32_t core = 0;          // core index to complete / deliver to
     std::int32_t sender = 0;        // data: the sending core, whose noc_send completes
@@ -98,11 +111,17 @@ class NocModule : public sc_core::sc_module {
     Tick next_min = 0, last_write = 0;
     std::vector<std::pair<std::int64_t, Tick>> ready;  // read data: (bytes, time)
     std::size_t ready_head = 0;
-    // Multicast read data: its receivers (core, engine), their NoC nodes,
-    // and how many have not completed.
-    std::vector<std::pair<std::int32_t, std::uint8_t>> receivers;
+    // Multicast read data: its receivers, their NoC nodes, and how many
+    // have not completed.
+    std::vector<Member> receivers;
     std::vector<std::int32_t> receiver_nodes;
     std::size_t pending = 0;
+    std::uint32_t fork = 0;  // multicast read data: its Fork
+  };
+  // A multicast read's stripes: per receiver, the stripes still to arrive.
+  struct Fork {
+    std::vector<std::uint16_t> left;
+    std::size_t open = 0;  // receivers not yet complete
   };
   enum class Ev : std::uint8_t { inject, arrive, port_packet };
   struct Item {
@@ -118,16 +137,20 @@ class NocModule : public sc_core::sc_module {
   void schedule(Tick t, std::uint32_t msg, Ev ev, std::int64_t aux = 0);
   std::uint32_t alloc(Kind k);
   // A message from a core to its DRAM port.
-  std::uint32_t to_port(Kind k, std::int32_t core, std::uint8_t engine, std::uint64_t addr);
+  std::uint32_t to_port(Kind k, std::int32_t core, std::uint8_t engine, std::uint32_t op,
+                        std::uint64_t addr);
   void release(std::uint32_t id);
   std::int32_t core_node(std::int32_t core) const;
   std::int32_t port_node(std::int32_t port) const;
   void inject(std::uint32_t id, Tick now);
   void arrive(std::uint32_t id, Tick now);
-  void port_packet(std::uint32_t id, std::int64_t bytes, Tick now);
+  // A write's packet of `bytes` has arrived at DRAM port `port`.
+  void port_packet(std::uint32_t id, std::int32_t port, std::int64_t bytes, Tick now);
   void try_read_packet(std::uint32_t id, Tick earliest);
-  // The last member of a multicast arrived: the read and its fork.
-  void start_multicast(Join& j, Tick now);
+  // A read for the members of `j` (one, or a multicast's): the union of
+  // their ranges in equal stripes, one at each of `ports`, each forked to
+  // every member.
+  void start_stripes(Join& j, std::vector<std::int32_t> ports, Tick now);
 
   SimContext& ctx_;
   MeshNoc mesh_;
@@ -138,7 +161,9 @@ class NocModule : public sc_core::sc_module {
   std::vector<std::uint32_t> free_;
   std::priority_queue<Item, std::vector<Item>, std::greater<>> queue_;
   std::unordered_map<std::uint64_t, Join> joins_;  // by transfer << 16 | part
-  std::vector<std::int64_t> port_read_bytes_;      // per port: reads given to it so far
+  std::vector<std::int32_t> all_ports_;  // dram.interleave: every port
+  std::vector<Fork> forks_;
+  std::vector<std::uint32_t> free_forks_;
   std::uint64_t seq_ = 0;
   bool running_ = false;
   sc_core::sc_event ev_;

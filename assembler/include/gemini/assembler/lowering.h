@@ -65,7 +65,6 @@ struct MulticastStats {
   std::int64_t members = 0;  // loads they serve
   // Loads of such entries read on their own, and why:
   std::int64_t off = 0;      // the configuration's dram.multicast is false
-  std::int64_t rereads = 0;  // the entry re-reads data the run writes (related_ifmap)
   std::int64_t apart = 0;    // no other core loads it within its workload's predicted time
 };
 

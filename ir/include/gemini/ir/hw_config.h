@@ -68,6 +68,9 @@ struct VpConfig {
 // Instruction fetch and dispatch of a core.
 struct CoreConfig {
   std::int32_t dispatch_per_cycle = 1;
+  // Transfers each DMA engine (dma_in, dma_out) keeps in flight; they
+  // retire in program order (docs/timing-model.md, "Core").
+  std::int32_t dma_in_flight = 1;
 };
 
 // The 2-D mesh NoC (XY routing, virtual cut-through at packet granularity).
@@ -114,6 +117,10 @@ struct DramConfig {
   // and multicast over the NoC (docs/isa.md, "DRAM multicast"); the
   // lowering decides per tensor.
   bool multicast = false;
+  // Whether every DRAM access is spread over all ports in equal shares (the
+  // scheduler's DRAM_interleave) instead of going to the core's nearest port
+  // (docs/timing-model.md, "DMA over the NoC").
+  bool interleave = false;
   DramTiming timing;  // the preset's, with any parameter in "timing" overriding
 };
 
