@@ -141,6 +141,12 @@ TEST(Sim, MulticastReadsDramOnceForAllMembers) {
   const Report u =
       run(program({".core 0\n" + kDmaIn + "end\n", ".core 1\n" + kDmaIn + "end\n"}), 2, 1);
   EXPECT_EQ(u.dram_ports[0].bytes_read + u.dram_ports[1].bytes_read, 1024);
+  // The report's unique reads: transfer 1's range once, read once with
+  // multicast, twice without.
+  EXPECT_EQ(r.dram_unique_read_bytes, 512);
+  EXPECT_EQ(r.dram_read_bytes, 512);
+  EXPECT_EQ(u.dram_unique_read_bytes, 512);
+  EXPECT_EQ(u.dram_read_bytes, 1024);
 }
 
 TEST(Sim, AMulticastWaitsForItsLastMember) {

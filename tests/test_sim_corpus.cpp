@@ -23,7 +23,8 @@ struct SimRun {
   std::string json;
 };
 
-SimRun simulate_file(const std::string& path, const std::string& trace, ir::Model* keep = nullptr) {
+SimRun simulate_file(const std::string& path, const std::string& trace, ir::Model* keep = nullptr,
+                     std::int64_t* reloads = nullptr) {
   const ir::HardwareConfig& hw = test::set_polar();
   ir::Diagnostics d(20);
   auto f = assembler::assemble_file(path, hw, {}, d);
@@ -44,6 +45,7 @@ SimRun simulate_file(const std::string& path, const std::string& trace, ir::Mode
   std::ostringstream os;
   sim::write_report_json(os, run.report, false);
   run.json = os.str();
+  if (reloads) *reloads = p->multicast.reloads;
   if (keep) *keep = std::move(m);
   return run;
 }
@@ -55,7 +57,15 @@ TEST_P(SimCorpus, RunsToCompletionRepeatablyInBothDialects) {
   const std::string path = (test::corpus_dir() / GetParam()).string();
   const auto trace = test::temp_path(test::param_name(GetParam()) + "_trace.json");
   ir::Model imported;
-  const SimRun a = simulate_file(path, trace.string(), &imported);
+  std::int64_t reloads = -1;
+  const SimRun a = simulate_file(path, trace.string(), &imported, &reloads);
+  // Multicast (set-polar): every DRAM out entry is read once where no core
+  // loads it a second time -- the ports read exactly the unique bytes.
+  EXPECT_GT(a.report.dram_unique_read_bytes, 0);
+  if (reloads == 0) {
+    EXPECT_EQ(a.report.dram_read_bytes, a.report.dram_unique_read_bytes);
+  }
+  EXPECT_GE(a.report.dram_read_bytes, a.report.dram_unique_read_bytes);
   ASSERT_FALSE(a.report.deadlock) << a.report.blocked.front();
   EXPECT_GT(a.report.total_cycles, 0);
   for (const auto& c : a.report.cores) {

@@ -1228,19 +1228,22 @@ void Lowerer::build_inbound() {
 }
 
 // The loads of a DRAM out entry that several (core, tensor) take are put
-// into groups read once: in order of their workload's predicted start, a
-// group takes the loads of other cores that start before its first
-// workload's predicted end (`time`). The rest, and all of them when
-// dram.multicast is off, are read on their own. Entries that re-read data
-// the run writes (related_ifmap) join too: every member waits for the
-// store anyway (measured: with core.dma_in_flight > 1 joining them is
-// faster on every corpus file).
+// into groups read once: in order of their workload's predicted start, the
+// first load of every core is group 0, a core's second load of the entry
+// (it left the core's L2 and is needed again) group 1, and so on; a group
+// of one reads on its own, as does every load when dram.multicast is off.
+// Measured on the corpus (set-polar, four transfers in flight): grouping
+// only the loads that start within the first one's predicted time read
+// up to 1.23x the unique bytes and was up to 12% slower than grouping all;
+// entries that re-read data the run writes (related_ifmap) join too, as
+// every member waits for the store anyway.
 void Lowerer::plan_multicast(const ir::DependencyGraph& g, const std::vector<std::int64_t>& start) {
   mc_loads_.assign(m_.cores.size(), {});
   struct Load {
     TransferId transfer;
-    std::int64_t prio, end;
+    std::int64_t prio;
     std::uint32_t core, tensor, source;
+    std::uint32_t round = 0;  // the core's how-many-th load of the entry
   };
   std::vector<Load> loads;
   for (std::uint32_t c = 0; c < m_.cores.size(); ++c)
@@ -1250,17 +1253,14 @@ void Lowerer::plan_multicast(const ir::DependencyGraph& g, const std::vector<std
       for (std::uint32_t k = 0; k < x.entry->source.size() && k < 0x10000; ++k) {
         const ir::Source& s = x.entry->source[k];
         if (s.type != ir::EndpointType::dram || !out_region_.contains(s.transfer_id)) continue;
-        const std::int64_t prio = start[g.node_of(c, x.first)];
-        const std::int64_t time = m_.cores[c].workloads[x.first].time;
-        loads.push_back({s.transfer_id, prio, prio + std::max<std::int64_t>(time, 1), c, t, k});
+        loads.push_back({s.transfer_id, start[g.node_of(c, x.first)], c, t, k});
       }
     }
   std::sort(loads.begin(), loads.end(), [](const Load& a, const Load& b) {
     return std::tie(a.transfer, a.prio, a.core, a.tensor, a.source) <
            std::tie(b.transfer, b.prio, b.core, b.tensor, b.source);
   });
-  std::vector<std::size_t> group;
-  std::vector<bool> taken;
+  std::unordered_map<std::uint32_t, std::uint32_t> rounds;  // core -> loads so far
   for (std::size_t a = 0; a < loads.size();) {
     std::size_t b = a;
     while (b < loads.size() && loads[b].transfer == loads[a].transfer) ++b;
@@ -1271,31 +1271,32 @@ void Lowerer::plan_multicast(const ir::DependencyGraph& g, const std::vector<std
     }
     if (!hw_.dram.multicast) {
       mc_stats_.off += n;
-    } else {
-      taken.assign(b - a, false);
-      std::uint32_t part = 0;
-      for (std::size_t f = a; f < b; ++f) {
-        if (taken[f - a]) continue;
-        group.assign(1, f);
-        auto core_taken = [&](std::size_t j) {
-          return std::any_of(group.begin(), group.end(),
-                             [&](std::size_t m) { return loads[m].core == loads[j].core; });
-        };
-        for (std::size_t j = f + 1; j < b && loads[j].prio < loads[f].end; ++j)
-          if (!taken[j - a] && !core_taken(j)) group.push_back(j);
-        for (const std::size_t j : group) taken[j - a] = true;
-        if (group.size() < 2 || part > 0xffff || group.size() > 0xffff) {
-          mc_stats_.apart += static_cast<std::int64_t>(group.size());
-          continue;
-        }
-        for (const std::size_t j : group)
+      a = b;
+      continue;
+    }
+    rounds.clear();
+    for (std::size_t j = a; j < b; ++j) loads[j].round = rounds[loads[j].core]++;
+    // Round r's loads, in order of predicted start: a stable sort keeps it.
+    std::stable_sort(loads.begin() + static_cast<std::ptrdiff_t>(a),
+                     loads.begin() + static_cast<std::ptrdiff_t>(b),
+                     [](const Load& x, const Load& y) { return x.round < y.round; });
+    std::uint32_t part = 0;
+    for (std::size_t f = a; f < b;) {
+      std::size_t e = f;
+      while (e < b && loads[e].round == loads[f].round) ++e;
+      const std::size_t size = e - f;
+      if (size < 2 || part > 0xffff || size > 0xffff) {
+        mc_stats_.reloads += static_cast<std::int64_t>(size);
+      } else {
+        for (std::size_t j = f; j < e; ++j)
           mc_loads_[loads[j].core][std::uint64_t{loads[j].tensor} << 16 | loads[j].source] = {
-              static_cast<std::uint32_t>(mc_stats_.groups),
-              static_cast<std::uint16_t>(group.size()), static_cast<std::uint16_t>(part)};
+              static_cast<std::uint32_t>(mc_stats_.groups), static_cast<std::uint16_t>(size),
+              static_cast<std::uint16_t>(part)};
         ++part;
         ++mc_stats_.groups;
-        mc_stats_.members += static_cast<std::int64_t>(group.size());
+        mc_stats_.members += static_cast<std::int64_t>(size);
       }
+      f = e;
     }
     a = b;
   }

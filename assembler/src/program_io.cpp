@@ -329,8 +329,8 @@ bool StagedProgram::write(const Program& p, std::string& error) {
   j.value(p.multicast.members);
   j.key("own_reads_multicast_off");
   j.value(p.multicast.off);
-  j.key("own_reads_apart_in_time");
-  j.value(p.multicast.apart);
+  j.key("own_reads_reloaded");
+  j.value(p.multicast.reloads);
   j.end_object();
   // The data segment: the DRAM tensors the DMAs address (docs/isa.md).
   j.key("dram_tensors");

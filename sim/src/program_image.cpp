@@ -264,4 +264,32 @@ bool build_images(const assembler::Program& p, std::vector<CoreImage>& out, std:
   return true;
 }
 
+std::int64_t unique_dram_reads(const std::vector<CoreImage>& images) {
+  constexpr std::uint64_t kWl0 = std::uint64_t{1} << 32;  // above every transfer id
+  std::vector<std::pair<std::uint64_t, std::pair<std::uint64_t, std::uint64_t>>> reads;
+  for (const CoreImage& img : images)
+    for (const OpRec& o : img.ops) {
+      const bool dma = o.op == Opcode::dma_in, wl0 = o.op == Opcode::wl0_load && o.flag;
+      if ((dma || wl0) && o.bytes > 0)
+        reads.push_back({dma ? o.transfer : kWl0, {o.dram, o.dram + static_cast<std::uint64_t>(o.bytes)}});
+    }
+  std::sort(reads.begin(), reads.end());
+  std::int64_t total = 0;
+  for (std::size_t a = 0; a < reads.size();) {
+    std::uint64_t lo = reads[a].second.first, hi = reads[a].second.second;
+    std::size_t b = a + 1;
+    for (; b < reads.size() && reads[b].first == reads[a].first; ++b) {
+      const auto [l, h] = reads[b].second;
+      if (l > hi) {
+        total += static_cast<std::int64_t>(hi - lo);
+        lo = l;
+      }
+      hi = std::max(hi, h);
+    }
+    total += static_cast<std::int64_t>(hi - lo);
+    a = b;
+  }
+  return total;
+}
+
 }  // namespace gemini::sim

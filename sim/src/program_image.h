@@ -45,6 +45,12 @@ inline std::uint64_t token_key(std::uint8_t kind, std::int32_t from, std::uint32
          transfer;
 }
 
+// The schedule's unique DRAM reads: for every DRAM out entry (a dma_in's
+// `transfer`) the union of the byte ranges [dram, dram + bytes) its loads
+// read, once; WL0 loads from DRAM as one more such entry. What a run reads
+// when every entry is read once, all its destinations sharing the read.
+std::int64_t unique_dram_reads(const std::vector<CoreImage>& images);
+
 // Fails (returns false, fills `error`) when a program names a core that is
 // not in the mesh.
 bool build_images(const assembler::Program& p, std::vector<CoreImage>& out, std::string& error);

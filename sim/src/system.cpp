@@ -157,6 +157,7 @@ void System::run_and_report(const WorkloadTable& workloads, Tick until, Report& 
     pr.peak_gbps = m.peak_gbps();
     pr.achieved_gbps = seconds_ns > 0 ? (s.bytes_read + s.bytes_written) / seconds_ns : 0;
     r.dram_bytes += s.bytes_read + s.bytes_written;
+    r.dram_read_bytes += s.bytes_read;
     r.dram_peak_gbps += pr.peak_gbps;
     hits += s.row_hits;
     bursts += s.row_hits + s.row_misses + s.row_conflicts;

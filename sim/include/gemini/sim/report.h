@@ -121,6 +121,10 @@ struct Report {
   std::vector<CoreReport> cores;
   std::vector<DramPortReport> dram_ports;
   std::int64_t dram_bytes = 0;
+  // Bytes the ports read, and the schedule's unique reads: every DRAM out
+  // entry once (they are equal when every entry's destinations share one
+  // read).
+  std::int64_t dram_read_bytes = 0, dram_unique_read_bytes = 0;
   double dram_achieved_gbps = 0, dram_peak_gbps = 0, dram_row_hit_rate = 0;
   // The model has banks and rows (row_hit_rate means something).
   bool dram_has_rows() const { return dram_model == "banked"; }
