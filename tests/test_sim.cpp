@@ -196,11 +196,11 @@ TEST(Sim, TransfersInFlightRetireInProgramOrder) {
   // takes 4 cycles.
   ir::HardwareConfig hw = test_hw();
   hw.core.dma_in_flight = 2;
-  const Report r = run(program({".core 0\n" + kMcast + kDmaIn2 +
-                                    "wait_local q=pe on=dma_in count=1\n" + kCfg + "end\n",
-                                ".core 1\n" + kDmaIn + "wait_local q=dma_in on=dma_in count=1\n" +
-                                    kMcast + "end\n"}),
-                       2, 1, hw);
+  const Report r = run(
+      program(
+          {".core 0\n" + kMcast + kDmaIn2 + "wait_local q=pe on=dma_in count=1\n" + kCfg + "end\n",
+           ".core 1\n" + kDmaIn + "wait_local q=dma_in on=dma_in count=1\n" + kMcast + "end\n"}),
+      2, 1, hw);
   EXPECT_EQ(r.cores[0].finish_cycles, 839);
   EXPECT_EQ(r.cores[0].compute, 4);
 }
@@ -210,10 +210,11 @@ TEST(Sim, ASignalWaitsForTheTransfersBeforeIt) {
   // the signal still leaves only when the store is acknowledged, so core 1
   // gets the token at the same cycle as with one (and not at cycle 5, a
   // token's flight from cycle 1).
-  const auto p = program({".core 0\ndma_out l2=0 bytes=1024 dram=0 transfer=4 "
-                          "src_box=[0,0,0,0]:[0,0,0,0]\n"
-                          "signal q=dma_out kind=dram transfer=4 to=1 grant=0 grant_bytes=0\nend\n",
-                          ".core 1\nwait_token q=dma_in kind=dram transfer=4 from=0 count=1\nend\n"});
+  const auto p =
+      program({".core 0\ndma_out l2=0 bytes=1024 dram=0 transfer=4 "
+               "src_box=[0,0,0,0]:[0,0,0,0]\n"
+               "signal q=dma_out kind=dram transfer=4 to=1 grant=0 grant_bytes=0\nend\n",
+               ".core 1\nwait_token q=dma_in kind=dram transfer=4 from=0 count=1\nend\n"});
   const Report one = run(p, 2, 1);
   ir::HardwareConfig hw = test_hw();
   hw.core.dma_in_flight = 2;

@@ -86,7 +86,8 @@ void CoreModule::finish(std::uint8_t e, std::uint32_t op, Tick at, Tick now) {
       wake(e, at - now);
       return;
     }
-  std::fprintf(stderr, "gemini: internal error: core %d engine %u: instruction %u is not in flight\n",
+  std::fprintf(stderr,
+               "gemini: internal error: core %d engine %u: instruction %u is not in flight\n",
                img_.core_id, static_cast<unsigned>(e), static_cast<unsigned>(op));
   std::abort();
 }
@@ -281,8 +282,8 @@ void CoreModule::start(std::uint8_t e, const OpRec& o, Slot& s, Tick now) {
     case Opcode::dma_in:
       s.act = kDram;
       if (o.members >= 2) {
-        noc_.dram_multicast_read(index_, e, s.instr, o.dram, o.bytes, o.transfer, o.part,
-                                 o.members, now);
+        noc_.dram_multicast_read(index_, e, s.instr, o.dram, o.bytes, o.transfer, o.part, o.members,
+                                 now);
       } else {
         noc_.dram_read(index_, e, s.instr, o.dram, o.bytes, now);
       }
@@ -290,8 +291,7 @@ void CoreModule::start(std::uint8_t e, const OpRec& o, Slot& s, Tick now) {
     case Opcode::dma_out: {
       s.act = kDram;
       const double rate = stream();
-      noc_.dram_write(index_, e, s.instr, o.dram, o.bytes, static_cast<double>(period) / rate,
-                      now);
+      noc_.dram_write(index_, e, s.instr, o.dram, o.bytes, static_cast<double>(period) / rate, now);
       break;
     }
     case Opcode::noc_send: {

@@ -80,8 +80,8 @@ class CoreModule : public sc_core::sc_module {
     std::size_t head = 0;              // the oldest not retired
     std::size_t issue = 0;             // the next to issue
     std::uint32_t retired = 0;
-    std::uint32_t limit = 1;           // timed operations in flight at once
-    std::deque<Slot> window;           // queue[head, issue)
+    std::uint32_t limit = 1;  // timed operations in flight at once
+    std::deque<Slot> window;  // queue[head, issue)
     Act act = kOther;
   };
   struct Waiter {

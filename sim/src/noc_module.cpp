@@ -26,7 +26,8 @@ void NocModule::attach(std::vector<CoreModule*> cores, std::vector<DramModule*> 
   ports_ = std::move(ports);
   all_ports_.clear();
   if (ctx_.params.hw->dram.interleave)
-    for (std::size_t i = 0; i < ports_.size(); ++i) all_ports_.push_back(static_cast<std::int32_t>(i));
+    for (std::size_t i = 0; i < ports_.size(); ++i)
+      all_ports_.push_back(static_cast<std::int32_t>(i));
   core_nodes_.clear();
   for (CoreModule* c : cores_) core_nodes_.push_back(c->image().core_id);
 }
@@ -61,9 +62,8 @@ void NocModule::schedule(Tick t, std::uint32_t msg, Ev ev, std::int64_t aux) {
   if (!running_) ev_.notify(ps(t - now_ps()));
 }
 
-void NocModule::send_data(std::int32_t src, std::uint8_t engine, std::uint32_t op,
-                          std::int32_t dst, std::int64_t bytes, std::uint64_t key,
-                          double src_ps_per_byte, Tick now) {
+void NocModule::send_data(std::int32_t src, std::uint8_t engine, std::uint32_t op, std::int32_t dst,
+                          std::int64_t bytes, std::uint64_t key, double src_ps_per_byte, Tick now) {
   const std::uint32_t id = alloc(Kind::data);
   Message& m = msgs_[id];
   m.engine = engine;
@@ -259,8 +259,9 @@ void NocModule::inject(std::uint32_t id, Tick now) {
   // address maps to (packet_bytes granules, round robin over the ports).
   std::int32_t dst = m.dst, port = m.port;
   if (m.kind == Kind::write_data && !all_ports_.empty()) {
-    const auto k = static_cast<std::int64_t>((m.addr + static_cast<std::uint64_t>(m.sent)) /
-                                             static_cast<std::uint64_t>(std::max(1, ctx_.params.packet_bytes)));
+    const auto k = static_cast<std::int64_t>(
+        (m.addr + static_cast<std::uint64_t>(m.sent)) /
+        static_cast<std::uint64_t>(std::max(1, ctx_.params.packet_bytes)));
     port = all_ports_[static_cast<std::size_t>(k % static_cast<std::int64_t>(all_ports_.size()))];
     dst = port_node(port);
   }

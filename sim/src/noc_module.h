@@ -90,7 +90,7 @@ class NocModule : public sc_core::sc_module {
   struct Join {
     std::uint16_t members = 0;
     std::vector<Member> receivers;
-    std::vector<std::pair<std::uint64_t, std::int64_t>> ranges;    // (addr, bytes)
+    std::vector<std::pair<std::uint64_t, std::int64_t>> ranges;  // (addr, bytes)
   };
   struct Message {
     Kind kind = Kind::data;
@@ -161,7 +161,7 @@ class NocModule : public sc_core::sc_module {
   std::vector<std::uint32_t> free_;
   std::priority_queue<Item, std::vector<Item>, std::greater<>> queue_;
   std::unordered_map<std::uint64_t, Join> joins_;  // by transfer << 16 | part
-  std::vector<std::int32_t> all_ports_;  // dram.interleave: every port
+  std::vector<std::int32_t> all_ports_;            // dram.interleave: every port
   std::vector<Fork> forks_;
   std::vector<std::uint32_t> free_forks_;
   std::uint64_t seq_ = 0;

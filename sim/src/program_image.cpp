@@ -271,7 +271,8 @@ std::int64_t unique_dram_reads(const std::vector<CoreImage>& images) {
     for (const OpRec& o : img.ops) {
       const bool dma = o.op == Opcode::dma_in, wl0 = o.op == Opcode::wl0_load && o.flag;
       if ((dma || wl0) && o.bytes > 0)
-        reads.push_back({dma ? o.transfer : kWl0, {o.dram, o.dram + static_cast<std::uint64_t>(o.bytes)}});
+        reads.push_back(
+            {dma ? o.transfer : kWl0, {o.dram, o.dram + static_cast<std::uint64_t>(o.bytes)}});
     }
   std::sort(reads.begin(), reads.end());
   std::int64_t total = 0;

@@ -111,12 +111,13 @@ void print_report(std::ostream& os, const Report& r) {
     os << fmt("row-hit rate %.1f%%\n", 100.0 * r.dram_row_hit_rate);
   else
     os << "row-hit rate n/a (the " << r.dram_model << " model has no rows)\n";
-  os << fmt("  read %" PRId64 " bytes; the schedule's unique reads (each DRAM out entry once) %" PRId64
-            " bytes: %.3fx\n",
-            r.dram_read_bytes, r.dram_unique_read_bytes,
-            r.dram_unique_read_bytes > 0
-                ? static_cast<double>(r.dram_read_bytes) / static_cast<double>(r.dram_unique_read_bytes)
-                : 0.0);
+  os << fmt(
+      "  read %" PRId64 " bytes; the schedule's unique reads (each DRAM out entry once) %" PRId64
+      " bytes: %.3fx\n",
+      r.dram_read_bytes, r.dram_unique_read_bytes,
+      r.dram_unique_read_bytes > 0
+          ? static_cast<double>(r.dram_read_bytes) / static_cast<double>(r.dram_unique_read_bytes)
+          : 0.0);
   if (r.dram_ports.size() > 1) {
     os << fmt("  %-12s %14s %14s %9s %8s\n", "port", "read", "written", "GB/s", "hits");
     for (const DramPortReport& p : r.dram_ports) {

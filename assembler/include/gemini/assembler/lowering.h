@@ -64,7 +64,7 @@ struct MulticastStats {
   std::int64_t groups = 0;   // multicast reads
   std::int64_t members = 0;  // loads they serve
   // Loads of such entries read on their own, and why:
-  std::int64_t off = 0;      // the configuration's dram.multicast is false
+  std::int64_t off = 0;  // the configuration's dram.multicast is false
   // A core loads the entry again (it left the core's L2) and no other core
   // loads it that many times: nobody to share that read with.
   std::int64_t reloads = 0;

@@ -97,7 +97,7 @@ struct FunctionalReport {
   bool enabled = false;
   std::uint64_t seed = 0;
   std::string model;
-  std::vector<LayerCheck> layers;  // in the model's order
+  std::vector<LayerCheck> layers;       // in the model's order
   std::vector<FunctionalFault> faults;  // the first 100
   std::int64_t fault_count = 0;
   std::int64_t bytes_moved = 0;  // by DMAs, sends and WL0 loads, functionally
