@@ -124,26 +124,16 @@ void NocModule::dram_multicast_read(std::int32_t core, std::uint8_t engine, std:
 }
 
 void NocModule::start_stripes(Join& j, std::vector<std::int32_t> ports, Tick now) {
-  // The union of the members' ranges, read once: merged intervals.
-  std::sort(j.ranges.begin(), j.ranges.end());
-  std::vector<std::pair<std::uint64_t, std::uint64_t>> spans;  // [lo, hi)
-  for (const auto& [a, b] : j.ranges) {
-    const std::uint64_t e = a + static_cast<std::uint64_t>(b);
-    if (spans.empty() || a > spans.back().second)
-      spans.emplace_back(a, e);
-    else
-      spans.back().second = std::max(spans.back().second, e);
-  }
-  std::int64_t bytes = 0;
-  for (const auto& [lo, hi] : spans) bytes += static_cast<std::int64_t>(hi - lo);
+  // The union of the members' ranges, read once.
+  const std::int64_t bytes = merge_ranges(j.ranges);
   // The address of byte `off` of the union.
   auto address = [&](std::int64_t off) {
-    for (const auto& [lo, hi] : spans) {
+    for (const auto& [lo, hi] : j.ranges) {
       const auto n = static_cast<std::int64_t>(hi - lo);
       if (off < n) return lo + static_cast<std::uint64_t>(off);
       off -= n;
     }
-    return spans.back().second;
+    return j.ranges.back().second;
   };
   std::sort(j.receivers.begin(), j.receivers.end());
   std::sort(ports.begin(), ports.end());
@@ -208,7 +198,7 @@ void NocModule::run() {
         inject(it.msg, now);
         break;
       case Ev::arrive:
-        if (it.aux > 0) {  // one receiver of a multicast
+        if (it.aux > 0) {  // read data at one of its receivers
           Message& m = msgs_[it.msg];
           const auto i = static_cast<std::size_t>(it.aux - 1);
           const Member r = m.receivers[i];
@@ -238,9 +228,10 @@ void NocModule::inject(std::uint32_t id, Tick now) {
   const bool request = control || m.kind == Kind::multicast_request;
   const std::int64_t pkt =
       request ? m.bytes : std::min<std::int64_t>(ctx_.params.packet_bytes, m.bytes - m.sent);
-  if (!m.receivers.empty()) {
-    // Multicast read data: one packet down the tree; on the last, each
-    // receiver completes at its own arrival.
+  if (m.kind == Kind::read_data) {
+    // Read data (a stripe): one packet down the XY tree to its receivers
+    // (one, or a multicast's); on the last, each receiver's stripe ends at
+    // its own arrival.
     const MeshNoc::MulticastTiming mt = mesh_.multicast(now, m.src, m.receiver_nodes, pkt);
     m.sent += pkt;
     if (m.sent >= m.bytes) {
@@ -276,11 +267,7 @@ void NocModule::inject(std::uint32_t id, Tick now) {
     if (m.kind != Kind::write_data) schedule(tm.arrived, id, Ev::arrive);
     return;
   }
-  if (m.kind == Kind::read_data) {
-    try_read_packet(id, next);
-  } else {
-    schedule(next, id, Ev::inject);
-  }
+  schedule(next, id, Ev::inject);
 }
 
 // Read data leaves the port once the DRAM has delivered the packet's bytes.
@@ -350,47 +337,19 @@ void NocModule::arrive(std::uint32_t id, Tick now) {
       release(id);
       break;
     case Kind::read_request: {
-      if (!all_ports_.empty()) {  // interleaved: a stripe from every port
-        Join j;
-        j.members = 1;
-        j.receivers.push_back({m.core, m.engine, m.op});
-        j.ranges.emplace_back(m.addr, m.read_bytes);
-        release(id);
-        start_stripes(j, all_ports_, now);
-        break;
-      }
-      const std::int32_t core = m.core, port = m.port;
-      const std::uint8_t engine = m.engine;
-      const std::uint32_t op = m.op;
-      const std::uint64_t addr = m.addr;
-      const std::int64_t bytes = m.read_bytes;
-      const std::int32_t src = m.dst, dst = m.src;
+      // One member; its stripes from every port when interleaved, else
+      // one from its own port.
+      Join j;
+      j.members = 1;
+      j.receivers.push_back({m.core, m.engine, m.op});
+      j.ranges.emplace_back(m.addr, m.addr + static_cast<std::uint64_t>(m.read_bytes));
+      const std::int32_t port = m.port;
       release(id);
-      const std::uint32_t d = alloc(Kind::read_data);
-      Message& r = msgs_[d];
-      r.engine = engine;
-      r.op = op;
-      r.core = core;
-      r.port = port;
-      r.src = src;
-      r.dst = dst;
-      r.bytes = bytes;
-      r.stalled = true;
-      r.next_min = now;
-      DramRequest q;
-      q.tag = d;
-      q.write = false;
-      q.addr = addr;
-      q.bytes = bytes;
-      q.arrival = now;
-      q.chunk_bytes = ctx_.params.packet_bytes;
-      ports_[port]->enqueue(q);
+      start_stripes(j, all_ports_.empty() ? std::vector<std::int32_t>{port} : all_ports_, now);
       break;
     }
     case Kind::read_data:
-      cores_[m.core]->finish(m.engine, m.op, now + ctx_.params.l2_latency, now);
-      release(id);
-      break;
+      break;  // each receiver's arrival is handled in run()
     case Kind::write_ack:
       cores_[m.core]->finish(m.engine, m.op, now, now);
       release(id);
@@ -401,10 +360,10 @@ void NocModule::arrive(std::uint32_t id, Tick now) {
       Join& j = joins_[m.key];
       j.members = m.members;
       j.receivers.push_back({m.core, m.engine, m.op});
-      j.ranges.emplace_back(m.addr, m.read_bytes);
+      j.ranges.emplace_back(m.addr, m.addr + static_cast<std::uint64_t>(m.read_bytes));
+      const std::uint64_t key = m.key;
       release(id);
       if (j.receivers.size() >= j.members) {
-        const auto key = msgs_[id].key;
         // A stripe at each member's port (every port when interleaved).
         std::vector<std::int32_t> ports = all_ports_;
         if (ports.empty())

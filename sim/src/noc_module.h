@@ -13,7 +13,8 @@
 // injected at the port as the DRAM delivers it. Arrivals:
 //   data send   -> data token at the receiver, sender's noc_send completes;
 //   token       -> token at the receiver;
-//   read request at the port -> DRAM read, data back to the core, and the
+//   read request at the port -> a read with one member (below): one stripe
+//                  at the core's port (every port's when interleaved); the
 //                  dma_in / wl0_load completes l2.latency_cycles after the
 //                  last byte arrives;
 //   write data packet at the port -> DRAM write; when all are written an ack
@@ -35,6 +36,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "byte_ranges.h"
 #include "gemini/sim/mesh_noc.h"
 #include "sc_include.h"
 #include "sim_context.h"
@@ -90,7 +92,7 @@ class NocModule : public sc_core::sc_module {
   struct Join {
     std::uint16_t members = 0;
     std::vector<Member> receivers;
-    std::vector<std::pair<std::uint64_t, std::int64_t>> ranges;  // (addr, bytes)
+    std::vector<ByteRange> ranges;
   };
   struct Message {
     Kind kind = Kind::data;
@@ -111,14 +113,14 @@ class NocModule : public sc_core::sc_module {
     Tick next_min = 0, last_write = 0;
     std::vector<std::pair<std::int64_t, Tick>> ready;  // read data: (bytes, time)
     std::size_t ready_head = 0;
-    // Multicast read data: its receivers, their NoC nodes, and how many
-    // have not completed.
+    // Read data: its receivers (one, or a multicast's), their NoC nodes,
+    // and how many have not had its last packet.
     std::vector<Member> receivers;
     std::vector<std::int32_t> receiver_nodes;
     std::size_t pending = 0;
-    std::uint32_t fork = 0;  // multicast read data: its Fork
+    std::uint32_t fork = 0;  // read data: its Fork
   };
-  // A multicast read's stripes: per receiver, the stripes still to arrive.
+  // A read's stripes: per receiver, the stripes still to arrive.
   struct Fork {
     std::vector<std::uint16_t> left;
     std::size_t open = 0;  // receivers not yet complete

@@ -5,6 +5,8 @@
 #include <map>
 #include <unordered_map>
 
+#include "byte_ranges.h"
+
 namespace gemini::sim {
 namespace {
 
@@ -265,8 +267,8 @@ bool build_images(const assembler::Program& p, std::vector<CoreImage>& out, std:
 }
 
 std::int64_t unique_dram_reads(const std::vector<CoreImage>& images) {
-  constexpr std::uint64_t kWl0 = std::uint64_t{1} << 32;  // above every transfer id
-  std::vector<std::pair<std::uint64_t, std::pair<std::uint64_t, std::uint64_t>>> reads;
+  constexpr std::uint64_t kWl0 = std::uint64_t{1} << 32;   // above every transfer id
+  std::vector<std::pair<std::uint64_t, ByteRange>> reads;  // (entry, range)
   for (const CoreImage& img : images)
     for (const OpRec& o : img.ops) {
       const bool dma = o.op == Opcode::dma_in, wl0 = o.op == Opcode::wl0_load && o.flag;
@@ -276,19 +278,12 @@ std::int64_t unique_dram_reads(const std::vector<CoreImage>& images) {
     }
   std::sort(reads.begin(), reads.end());
   std::int64_t total = 0;
-  for (std::size_t a = 0; a < reads.size();) {
-    std::uint64_t lo = reads[a].second.first, hi = reads[a].second.second;
-    std::size_t b = a + 1;
-    for (; b < reads.size() && reads[b].first == reads[a].first; ++b) {
-      const auto [l, h] = reads[b].second;
-      if (l > hi) {
-        total += static_cast<std::int64_t>(hi - lo);
-        lo = l;
-      }
-      hi = std::max(hi, h);
-    }
-    total += static_cast<std::int64_t>(hi - lo);
-    a = b;
+  std::vector<ByteRange> entry;
+  for (std::size_t a = 0, b = 0; a < reads.size(); a = b) {
+    entry.clear();
+    for (b = a; b < reads.size() && reads[b].first == reads[a].first; ++b)
+      entry.push_back(reads[b].second);
+    total += merge_ranges(entry);
   }
   return total;
 }
