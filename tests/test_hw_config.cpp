@@ -180,6 +180,23 @@ TEST(HwConfig, DmaInFlightAndInterleaveDefaultToTheSimpleModel) {
   EXPECT_NE(e[0].find("\"dma_in_flight\" of component \"core\""), std::string::npos) << e[0];
 }
 
+TEST(HwConfig, RouterBuffersAndL2WriteSharingDefaultToTheSimpleModel) {
+  std::vector<std::string> e;
+  auto hw = ir::parse_hw_config("{}", "t.json", e);
+  ASSERT_TRUE(hw);
+  EXPECT_EQ(hw->noc.buffer_packets, 0);  // unbounded
+  EXPECT_FALSE(hw->l2.noc_writes_share_ports);
+  hw = ir::parse_hw_config(
+      R"({"noc": {"buffer_packets": 2}, "l2": {"noc_writes_share_ports": true}})", "t.json", e);
+  ASSERT_TRUE(hw);
+  EXPECT_EQ(hw->noc.buffer_packets, 2);
+  EXPECT_TRUE(hw->l2.noc_writes_share_ports);
+  e.clear();
+  EXPECT_FALSE(ir::parse_hw_config(R"({"noc": {"buffer_packets": -1}})", "t.json", e));
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_NE(e[0].find("\"buffer_packets\" of component \"noc\""), std::string::npos) << e[0];
+}
+
 TEST(HwConfig, NotJson) {
   std::vector<std::string> e;
   EXPECT_FALSE(parse("{", e));

@@ -296,6 +296,39 @@ TEST(Sim, DataSendDeliversTheDataToken) {
   EXPECT_EQ(r.cores[1].token, 47);
 }
 
+TEST(Sim, NocWritesIntoL2ShareItsPorts) {
+  // One 16-byte bank, 16-byte ports: rate(k) = 16 / k bytes per cycle.
+  // Core 0 sends 1024 bytes (2 packets) to core 1, reading them out of L2
+  // at 16 B/cycle (a packet every 32000 ps); core 1 runs pe_cfg [0, 4) and
+  // an L2-bound pe_run from cycle 4: (8192 + 512) bytes.
+  ir::HardwareConfig hw = test_hw();
+  hw.l2.banks = 1;
+  hw.l2.bank_bytes = 16;
+  hw.l2.port_bytes = 16;
+  const std::string big_run =
+      "pe_run ifmap=0 ifmap_bytes=8192 weight=0 weight_bytes=0 ofmap=16384 ofmap_bytes=512 "
+      "ifmap_box=[0,0,0,0]:[0,31,9,9] ofmap_box=[0,0,0,0]:[0,15,7,7]\n";
+  const auto p =
+      program({".core 0\nnoc_send src=0 dst=0 bytes=1024 to=1 transfer=3 "
+               "src_box=[0,0,0,0]:[0,0,0,0] dst_box=[0,0,0,0]:[0,0,0,0]\nend\n",
+               ".core 1\n" + kCfg + big_run + "end\n"});
+  // Apart: the PE gets the whole port, ceil(8704 / 16) + 16 = 560 cycles:
+  // done at 564. Packet 1 ejects [4000, 25334), packet 2 (injected at
+  // 32000) [36000, 57334): the send completes at cycle 58.
+  const Report apart = run(p, 2, 1, hw);
+  EXPECT_EQ(apart.cores[1].finish_cycles, 564);
+  EXPECT_EQ(apart.cores[0].finish_cycles, 58);
+  // Sharing: the pe_run starts while the send's data is being written, so
+  // it gets rate(2) = 8: ceil(8704 / 8) + 16 = 1104 cycles, done at 1108.
+  // Packet 1 (sent at 0, core 1 idle) ejects at rate(1) = 16 B/cycle:
+  // [4000, 36000); packet 2 (sent at 32000, the PE streaming) at rate(2):
+  // 64000 ps from 36000: the send completes at cycle 100.
+  hw.l2.noc_writes_share_ports = true;
+  const Report shared = run(p, 2, 1, hw);
+  EXPECT_EQ(shared.cores[1].finish_cycles, 1108);
+  EXPECT_EQ(shared.cores[0].finish_cycles, 100);
+}
+
 // Runs the first `cycles` cycles only.
 Report run_until(const assembler::Program& p, std::int32_t xlen, std::int64_t cycles) {
   SimOptions o;

@@ -277,6 +277,79 @@ TEST(MeshNoc, TwoFlowsSharingALinkEachGetHalf) {
   EXPECT_NEAR(static_cast<double>(shared.second) / (2 * n * ser), 1.0, 0.02);
 }
 
+// A 3x1 mesh at 1 byte per ns, no router delay. Core 1 sends 1000 bytes to
+// core 2 at 0 (link (1,0)->(2,0) and core 2's ejection busy until 1000 ns);
+// core 0 then sends three 100-byte packets to core 2, each when the source
+// may, and at 300 ns one 100-byte packet to core 1 (the next router).
+struct HolCase {
+  std::vector<Tick> arrived;  // the three packets to core 2
+  Tick source_free = 0;       // when core 0 could inject after the three
+  Tick to_core1 = 0;          // arrival of the packet to core 1
+};
+HolCase head_of_line(std::int32_t buffer_packets) {
+  MeshNoc noc(3, 1, 1.0, 0, buffer_packets);
+  noc.send(0, 1, 2, 1000);
+  HolCase c;
+  Tick t = 0;
+  for (int i = 0; i < 3; ++i) {
+    const auto s = noc.send(t, 0, 2, 100);
+    c.arrived.push_back(s.arrived);
+    t = s.injected;
+  }
+  c.source_free = t;
+  c.to_core1 = noc.send(std::max<Tick>(t, 300000), 0, 1, 100).arrived;
+  return c;
+}
+
+TEST(MeshNoc, UnboundedBuffersNeverStallTheSource) {
+  // The three packets queue at router 1 for the busy link and leave it back
+  // to back at 1000, 1100, 1200 ns; the source is free after 300 ns and its
+  // packet to core 1 passes them: 300 + 100 = 400 ns.
+  const HolCase c = head_of_line(0);
+  EXPECT_EQ(c.arrived, (std::vector<Tick>{1100000, 1200000, 1300000}));
+  EXPECT_EQ(c.source_free, 300000);
+  EXPECT_EQ(c.to_core1, 400000);
+}
+
+TEST(MeshNoc, FiniteBuffersPushBackToTheSource) {
+  // One packet per input buffer. Packet 1 waits in router 1's west buffer
+  // until 1000 ns; packet 2 waits in router 0's injection buffer until
+  // packet 1 has left (1100), crosses to router 1 at 1100-1200; packet 3
+  // cannot enter the injection buffer before packet 2 has left it (1200).
+  // The arrivals at core 2 are unchanged, but the source is blocked until
+  // 1300 ns and its packet to core 1 is stuck behind them (head-of-line
+  // blocking): it starts at 1300 and arrives at 1400 ns, not 400.
+  const HolCase c = head_of_line(1);
+  EXPECT_EQ(c.arrived, (std::vector<Tick>{1100000, 1200000, 1300000}));
+  EXPECT_EQ(c.source_free, 1300000);
+  EXPECT_EQ(c.to_core1, 1400000);
+  // Two packets per buffer: packets 1 and 2 both fit at router 1, packet 3
+  // waits in the injection buffer (until packet 1 has left router 1, 1100)
+  // and a slot is still free there, so the source is never blocked; but the
+  // packet to core 1 queues behind packet 3 in that buffer and follows it
+  // over (0,0)->(1,0) at 1200: it arrives at 1300 ns.
+  const HolCase two = head_of_line(2);
+  EXPECT_EQ(two.arrived, c.arrived);
+  EXPECT_EQ(two.source_free, 300000);
+  EXPECT_EQ(two.to_core1, 1300000);
+}
+
+TEST(MeshNoc, AMulticastForkHoldsItsBufferUntilItsLastBranch) {
+  // 3x1 mesh, 1 byte per ns, one packet per buffer. Core 2 sends 1000
+  // bytes to core 1 (core 1's ejection busy until 1000 ns). A 100-byte multicast from core 0
+  // to cores 1 and 2 forks at router 1: the branch east leaves at once, the
+  // branch into core 1 waits until 1000 ns, so router 1's west buffer frees
+  // at 1100 and the next packet from core 0 to core 2 crosses (0,0)->(1,0)
+  // only then: it arrives at 1200 ns (unbounded: 200 ns).
+  for (const std::int32_t b : {0, 1}) {
+    MeshNoc noc(3, 1, 1.0, 0, b);
+    noc.send(0, 2, 1, 1000);
+    const auto m = noc.multicast(0, 0, {1, 2}, 100);
+    EXPECT_EQ(m.arrived, (std::vector<Tick>{1100000, 100000}));
+    EXPECT_EQ(noc.send(m.injected, 0, 2, 100).arrived, b == 0 ? 200000 : 1200000) << b;
+  }
+}
+
 TEST(ComputeTiming, PeRunFormula) {
   // ofmap 1x16x8x8 from 32 channels, 3x3 kernel, 8x8x16 array:
   // ceil(64 / 8) * ceil(16 / 8) * ceil(32 / 16) * 9 = 8 * 2 * 2 * 9 = 288;

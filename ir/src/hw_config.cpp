@@ -200,6 +200,7 @@ std::optional<HardwareConfig> parse_hw_config(const std::string& text, const std
     r.integer("bank_bytes", hw.l2.bank_bytes, 1, 4096);
     r.integer("port_bytes", hw.l2.port_bytes, 1, 1 << 16);
     r.integer("latency_cycles", hw.l2.latency_cycles, 0, 1 << 16);
+    r.boolean("noc_writes_share_ports", hw.l2.noc_writes_share_ports);
     r.finish();
   }
   {
@@ -235,6 +236,7 @@ std::optional<HardwareConfig> parse_hw_config(const std::string& text, const std
     r.integer("router_cycles", hw.noc.router_cycles, 0, 1 << 16);
     r.integer("packet_bytes", hw.noc.packet_bytes, 1, 1 << 20);
     r.integer("control_bytes", hw.noc.control_bytes, 1, 1 << 16);
+    r.integer("buffer_packets", hw.noc.buffer_packets, 0, 1 << 16);
     r.finish();
   }
   {

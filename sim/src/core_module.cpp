@@ -250,10 +250,12 @@ void CoreModule::start(std::uint8_t e, const OpRec& o, Slot& s, Tick now) {
   if (o.wl >= 0) wl_first_[o.wl] = std::min(wl_first_[o.wl], now);
   const ir::HardwareConfig& hw = *ctx_.params.hw;
   const Tick period = ctx_.params.period;
-  // This operation streams L2 from now on: the port rate for it.
+  // This operation streams L2 from now on: the port rate for it (NoC data
+  // being written into L2 counts as one stream more when it shares ports).
   auto stream = [&] {
     s.l2_stream = true;
-    return l2_port_rate(hw.l2, ++l2_streams_);
+    const bool noc = hw.l2.noc_writes_share_ports && noc_.writing_l2(index_);
+    return l2_port_rate(hw.l2, ++l2_streams_ + (noc ? 1 : 0));
   };
   switch (o.op) {
     case Opcode::pe_cfg:

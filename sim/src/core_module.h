@@ -60,6 +60,8 @@ class CoreModule : public sc_core::sc_module {
     return n;
   }
   const CoreImage& image() const { return img_; }
+  // Engines streaming L2 now (docs/timing-model.md, "L2 port").
+  std::int32_t l2_streams() const { return l2_streams_; }
   const std::vector<Tick>& wl_first() const { return wl_first_; }
   const std::vector<Tick>& wl_compute() const { return wl_compute_; }
   const std::vector<Tick>& wl_end() const { return wl_end_; }

@@ -7,12 +7,30 @@
 
 namespace gemini::sim {
 
-MeshNoc::MeshNoc(std::int32_t xlen, std::int32_t ylen, double link_gbps, Tick router_ps)
-    : xlen_(xlen), ylen_(ylen), ps_per_byte_(1000.0 / link_gbps), router_ps_(router_ps) {
+MeshNoc::MeshNoc(std::int32_t xlen, std::int32_t ylen, double link_gbps, Tick router_ps,
+                 std::int32_t buffer_packets)
+    : xlen_(xlen),
+      ylen_(ylen),
+      ps_per_byte_(1000.0 / link_gbps),
+      router_ps_(router_ps),
+      buffer_(std::max(0, buffer_packets)) {
   const std::size_t links = static_cast<std::size_t>(xlen_ + 2) * ylen_ * kDirs;
   free_.assign(links, 0);
   busy_.assign(links, 0);
   tree_start_.assign(links, -1);
+  tree_left_.assign(links, 0);
+  eject_ps_per_byte_.assign(static_cast<std::size_t>(core_count() + 2 * ylen_), 0.0);
+  if (buffer_ > 0) {
+    left_.assign(links * static_cast<std::size_t>(buffer_), 0);
+    slot_.assign(links, 0);
+  }
+}
+
+void MeshNoc::buffer_leave(std::int32_t link, Tick t) {
+  if (buffer_ == 0) return;
+  std::int32_t& s = slot_[static_cast<std::size_t>(link)];
+  left_[static_cast<std::size_t>(link) * buffer_ + s] = t;
+  s = s + 1 == buffer_ ? 0 : s + 1;
 }
 
 NodePos MeshNoc::pos(std::int32_t node) const {
@@ -35,7 +53,7 @@ Tick MeshNoc::serialisation(std::int64_t bytes) const {
 }
 
 Tick MeshNoc::cross(std::int32_t link, Tick head, Tick ser, Tick& start) {
-  start = std::max(head, free_[link]);
+  start = std::max({head, free_[link], buffer_free(link)});
   free_[link] = start + ser;
   busy_[link] += ser;
   return start;
@@ -46,15 +64,22 @@ MeshNoc::Timing MeshNoc::send(Tick t, std::int32_t src, std::int32_t dst, std::i
   const NodePos s = pos(src);
   Tick start = 0;
   Timing out{};
-  cross(router(s.x, s.y) * kDirs + kInject, t, ser, start);
-  out.injected = start + ser;
+  const std::int32_t inject = router(s.x, s.y) * kDirs + kInject;
+  cross(inject, t, ser, start);
+  const Tick injected = start;
   Tick head = start + router_ps_;
   route(s, pos(dst), path_);
+  std::int32_t prev = inject;
+  Tick last = ser;
   for (const std::int32_t link : path_) {
-    cross(link, head, ser, start);
+    if (link == path_.back()) last = eject_ser(dst, bytes, ser);
+    cross(link, head, last, start);
+    buffer_leave(prev, start + last);  // its tail has left prev's buffer
+    prev = link;
     head = start + router_ps_;
   }
-  out.arrived = start + ser;  // the ejection link's
+  out.arrived = start + last;  // the ejection link's
+  out.injected = next_injection(inject, injected, ser);
   ++packets_;
   bytes_ += bytes;
   return out;
@@ -81,28 +106,44 @@ MeshNoc::MulticastTiming MeshNoc::multicast(Tick t, std::int32_t src,
   MulticastTiming out;
   out.arrived.resize(dsts.size());
   Tick start = 0;
-  cross(router(s.x, s.y) * kDirs + kInject, t, ser, start);
-  out.injected = start + ser;
+  const std::int32_t inject = router(s.x, s.y) * kDirs + kInject;
+  cross(inject, t, ser, start);
+  const Tick injected = start;
   const Tick head0 = start + router_ps_;
   // Each route is a path of the tree from its root; a link already crossed
   // by an earlier route of this packet is not crossed again, and the next
-  // link's head follows its start.
+  // link's head follows its start. A fork's buffer is left when the tail
+  // has gone out on its last branch.
   tree_links_.clear();
   for (std::size_t i = 0; i < dsts.size(); ++i) {
     route(s, pos(dsts[i]), path_);
     Tick head = head0;
+    std::int32_t prev = inject;
+    const Tick last = eject_ser(dsts[i], bytes, ser);
     for (const std::int32_t link : path_) {
       Tick& at = tree_start_[static_cast<std::size_t>(link)];
+      const Tick sl = link == path_.back() ? last : ser;
       if (at < 0) {
-        cross(link, head, ser, start);
+        cross(link, head, sl, start);
         at = start;
         tree_links_.push_back(link);
+        Tick& l = tree_left_[static_cast<std::size_t>(prev)];
+        l = std::max(l, start + sl);
       }
+      prev = link;
       head = at + router_ps_;
     }
-    out.arrived[i] = tree_start_[static_cast<std::size_t>(path_.back())] + ser;
+    out.arrived[i] = tree_start_[static_cast<std::size_t>(path_.back())] + last;
   }
-  for (const std::int32_t link : tree_links_) tree_start_[static_cast<std::size_t>(link)] = -1;
+  buffer_leave(inject, tree_left_[static_cast<std::size_t>(inject)]);
+  tree_left_[static_cast<std::size_t>(inject)] = 0;
+  for (const std::int32_t link : tree_links_) {
+    const auto k = static_cast<std::size_t>(link);
+    if (link % kDirs != kEject) buffer_leave(link, tree_left_[k]);
+    tree_start_[k] = -1;
+    tree_left_[k] = 0;
+  }
+  out.injected = next_injection(inject, injected, ser);
   ++packets_;
   bytes_ += bytes;
   return out;

@@ -6,6 +6,7 @@
 #include "core_module.h"
 #include "dram_module.h"
 #include "functional.h"
+#include "gemini/sim/compute_timing.h"
 
 namespace gemini::sim {
 
@@ -13,7 +14,8 @@ NocModule::NocModule(const sc_core::sc_module_name& name, SimContext& ctx)
     : sc_core::sc_module(name),
       ctx_(ctx),
       mesh_(ctx.params.xlen, ctx.params.ylen, ctx.params.hw->noc.link_gbps,
-            ctx.params.hw->noc.router_cycles * ctx.params.period) {
+            ctx.params.hw->noc.router_cycles * ctx.params.period,
+            ctx.params.hw->noc.buffer_packets) {
   sc_core::sc_spawn_options opt;
   opt.spawn_method();
   opt.set_sensitivity(&ev_);
@@ -30,6 +32,20 @@ void NocModule::attach(std::vector<CoreModule*> cores, std::vector<DramModule*> 
       all_ports_.push_back(static_cast<std::int32_t>(i));
   core_nodes_.clear();
   for (CoreModule* c : cores_) core_nodes_.push_back(c->image().core_id);
+  incoming_.assign(cores_.size(), 0);
+  l2_ps_per_byte_.clear();
+  if (ctx_.params.hw->l2.noc_writes_share_ports)
+    for (std::size_t k = 0; k <= assembler::kEngines + 1; ++k)
+      l2_ps_per_byte_.push_back(
+          k == 0 ? 0.0
+                 : static_cast<double>(ctx_.params.period) /
+                       l2_port_rate(ctx_.params.hw->l2, static_cast<std::int32_t>(k)));
+}
+
+void NocModule::set_l2_write_rate(std::int32_t core) {
+  const auto k = static_cast<std::size_t>(cores_[static_cast<std::size_t>(core)]->l2_streams() + 1);
+  mesh_.set_eject_ps_per_byte(core_node(core),
+                              l2_ps_per_byte_[std::min(k, l2_ps_per_byte_.size() - 1)]);
 }
 
 std::int32_t NocModule::core_node(std::int32_t core) const { return core_nodes_[core]; }
@@ -203,6 +219,7 @@ void NocModule::run() {
           const auto i = static_cast<std::size_t>(it.aux - 1);
           const Member r = m.receivers[i];
           Fork& f = forks_[m.fork];
+          --incoming_[static_cast<std::size_t>(r.core)];
           if (--f.left[i] == 0) {  // its last stripe
             cores_[r.core]->finish(r.engine, r.op, now + ctx_.params.l2_latency, now);
             if (--f.open == 0) free_forks_.push_back(m.fork);
@@ -232,6 +249,10 @@ void NocModule::inject(std::uint32_t id, Tick now) {
     // Read data (a stripe): one packet down the XY tree to its receivers
     // (one, or a multicast's); on the last, each receiver's stripe ends at
     // its own arrival.
+    if (m.sent == 0)
+      for (const Member& r : m.receivers) ++incoming_[static_cast<std::size_t>(r.core)];
+    if (!l2_ps_per_byte_.empty())
+      for (const Member& r : m.receivers) set_l2_write_rate(r.core);
     const MeshNoc::MulticastTiming mt = mesh_.multicast(now, m.src, m.receiver_nodes, pkt);
     m.sent += pkt;
     if (m.sent >= m.bytes) {
@@ -255,6 +276,10 @@ void NocModule::inject(std::uint32_t id, Tick now) {
         static_cast<std::uint64_t>(std::max(1, ctx_.params.packet_bytes)));
     port = all_ports_[static_cast<std::size_t>(k % static_cast<std::int64_t>(all_ports_.size()))];
     dst = port_node(port);
+  }
+  if (m.kind == Kind::data) {
+    if (m.sent == 0) ++incoming_[static_cast<std::size_t>(m.core)];
+    if (!l2_ps_per_byte_.empty()) set_l2_write_rate(m.core);
   }
   const MeshNoc::Timing tm = mesh_.send(now, m.src, dst, pkt);
   m.sent += pkt;
@@ -327,6 +352,7 @@ void NocModule::arrive(std::uint32_t id, Tick now) {
   switch (m.kind) {
     case Kind::data:
       // The bytes land before the token that announces them.
+      --incoming_[static_cast<std::size_t>(m.core)];
       if (ctx_.functional) ctx_.functional->arrived(m.sender, m.engine);
       cores_[m.core]->deliver(m.key, now);
       cores_[m.sender]->finish(m.engine, m.op, now, now);

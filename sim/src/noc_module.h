@@ -17,6 +17,8 @@
 //                  at the core's port (every port's when interleaved); the
 //                  dma_in / wl0_load completes l2.latency_cycles after the
 //                  last byte arrives;
+//   (with l2.noc_writes_share_ports, a core takes data packets off the NoC
+//   no faster than its L2 port rate with one stream more than its engines')
 //   write data packet at the port -> DRAM write; when all are written an ack
 //                  goes back and the dma_out completes on its arrival;
 //   multicast read request at the port -> counted into its group (transfer,
@@ -70,6 +72,9 @@ class NocModule : public sc_core::sc_module {
   void dram_progress(std::uint32_t msg, std::int64_t done, Tick t);
 
   const MeshNoc& mesh() const { return mesh_; }
+  // Whether NoC data (a send's or a DRAM read's) is being written into
+  // `core`'s L2: from the first packet's injection to the last's arrival.
+  bool writing_l2(std::int32_t core) const { return incoming_[static_cast<std::size_t>(core)] > 0; }
 
  private:
   enum class Kind : std::uint8_t {
@@ -149,6 +154,9 @@ class NocModule : public sc_core::sc_module {
   // A write's packet of `bytes` has arrived at DRAM port `port`.
   void port_packet(std::uint32_t id, std::int32_t port, std::int64_t bytes, Tick now);
   void try_read_packet(std::uint32_t id, Tick earliest);
+  // l2.noc_writes_share_ports: `core` takes a packet off the NoC at its L2
+  // port's rate with its engines' streams plus this one.
+  void set_l2_write_rate(std::int32_t core);
   // A read for the members of `j` (one, or a multicast's): the union of
   // their ranges in equal stripes, one at each of `ports`, each forked to
   // every member.
@@ -159,6 +167,8 @@ class NocModule : public sc_core::sc_module {
   std::vector<CoreModule*> cores_;
   std::vector<DramModule*> ports_;
   std::vector<std::int32_t> core_nodes_;
+  std::vector<std::int32_t> incoming_;  // per core: NoC data messages being written
+  std::vector<double> l2_ps_per_byte_;  // by streams k: period / rate(k)
   std::vector<Message> msgs_;
   std::vector<std::uint32_t> free_;
   std::priority_queue<Item, std::vector<Item>, std::greater<>> queue_;

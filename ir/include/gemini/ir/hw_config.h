@@ -41,6 +41,10 @@ struct L2Config {
   std::int32_t bank_bytes = 16;
   std::int32_t port_bytes = 64;
   std::int32_t latency_cycles = 2;
+  // Data arriving from the NoC is written through an L2 port like an
+  // engine's stream: it slows the engines streaming L2 and is slowed by
+  // them (docs/timing-model.md, "L2 port and bank conflicts").
+  bool noc_writes_share_ports = false;
 };
 
 struct Wl0Config {
@@ -79,6 +83,8 @@ struct NocConfig {
   std::int32_t router_cycles = 2;   // header latency through one router
   std::int32_t packet_bytes = 512;  // payload per packet; messages are split
   std::int32_t control_bytes = 16;  // a token, DMA read request or write ack
+  // Packets each router input buffer holds; 0: unbounded (no backpressure).
+  std::int32_t buffer_packets = 0;
 };
 
 // Timing of one DRAM channel in its own clock (tck_ps), JEDEC style.

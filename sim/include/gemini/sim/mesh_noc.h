@@ -9,10 +9,22 @@
 // Routing is XY (dimension order, X first). A packet is cut through: its
 // header takes `router_ps` per router and each link it crosses is busy for
 // the packet's serialisation time, first come first served in injection
-// order (a packet reserves its route when injected; buffers are unbounded).
+// order (a packet reserves its route when injected).
 // Zero-load latency of a packet of b bytes over h hops:
 //   (h + 1) * router_ps + ser(b),   ser(b) = ceil(b * 1000 / link_gbps) ps.
+//
+// Buffers: with buffer_packets = 0 a router's input buffers are unbounded (a
+// congested link delays the packets queued for it and nothing else). With
+// B > 0 each input buffer (one per incoming link, the injection link's
+// included) holds B packets: a packet may start on a link only once the B-th
+// packet before it on that link has left the buffer at the link's end (its
+// tail has gone out on its next link, or on every branch of a multicast
+// fork). A blocked packet keeps its place, so the stall spreads back link by
+// link to the source: credit-based backpressure. Ejection links feed the
+// node, which always accepts.
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -26,7 +38,8 @@ struct NodePos {
 
 class MeshNoc {
  public:
-  MeshNoc(std::int32_t xlen, std::int32_t ylen, double link_gbps, Tick router_ps);
+  MeshNoc(std::int32_t xlen, std::int32_t ylen, double link_gbps, Tick router_ps,
+          std::int32_t buffer_packets = 0);
 
   std::int32_t core_count() const { return xlen_ * ylen_; }
   // Node ids: cores first, then DRAM ports (2 per row: west, east).
@@ -38,9 +51,15 @@ class MeshNoc {
   Tick serialisation(std::int64_t bytes) const;
 
   struct Timing {
-    Tick injected;  // the packet has left the source (the next may follow)
+    Tick injected;  // the source may start its next packet
     Tick arrived;   // its tail is at the destination
   };
+  // The rate at which `node` takes packets off its ejection link, in ps per
+  // byte (0: the link's rate); a packet ejects in max(ser(b), b * rate).
+  void set_eject_ps_per_byte(std::int32_t node, double ps_per_byte) {
+    eject_ps_per_byte_[static_cast<std::size_t>(node)] = ps_per_byte;
+  }
+
   // Sends one packet, injected no earlier than `t`.
   Timing send(Tick t, std::int32_t src, std::int32_t dst, std::int64_t bytes);
   // Sends one packet to every node of `dsts` (distinct, none `src`) along
@@ -69,6 +88,25 @@ class MeshNoc {
   enum Dir : std::int32_t { kEast, kWest, kNorth, kSouth, kInject, kEject, kDirs };
   std::int32_t router(std::int32_t x, std::int32_t y) const { return y * (xlen_ + 2) + (x + 1); }
   Tick cross(std::int32_t link, Tick head, Tick ser, Tick& start);
+  // Buffers: when the packet that entered link's downstream buffer B
+  // packets ago has left it (0 when unbounded or not yet B packets), and the
+  // record of the current packet's leaving.
+  Tick buffer_free(std::int32_t link) const {
+    return buffer_ == 0 ? 0 : left_[static_cast<std::size_t>(link) * buffer_ + slot_[link]];
+  }
+  void buffer_leave(std::int32_t link, Tick t);
+  // A packet's serialisation on the ejection link into `node`.
+  Tick eject_ser(std::int32_t node, std::int64_t bytes, Tick ser) const {
+    const double r = eject_ps_per_byte_[static_cast<std::size_t>(node)];
+    return r > 0
+               ? std::max(ser, static_cast<Tick>(std::ceil(static_cast<double>(bytes) * r - 1e-9)))
+               : ser;
+  }
+  // When the source may inject after the packet that has just crossed the
+  // injection link `link` (started at `start`).
+  Tick next_injection(std::int32_t link, Tick start, Tick ser) const {
+    return std::max(start + ser, buffer_free(link));
+  }
   // The links of the XY route from a to b after the injection link, the
   // ejection link last.
   void route(NodePos a, NodePos b, std::vector<std::int32_t>& links) const;
@@ -76,12 +114,17 @@ class MeshNoc {
   std::int32_t xlen_, ylen_;
   double ps_per_byte_;
   Tick router_ps_;
-  std::vector<Tick> free_;  // per link: when it is next free
-  std::vector<Tick> busy_;  // per link: total busy time
+  std::int32_t buffer_;                    // packets per input buffer; 0: unbounded
+  std::vector<Tick> left_;                 // per link, B slots: when each packet left
+  std::vector<std::int32_t> slot_;         // per link: its oldest slot
+  std::vector<double> eject_ps_per_byte_;  // per node
+  std::vector<Tick> free_;                 // per link: when it is next free
+  std::vector<Tick> busy_;                 // per link: total busy time
   // Scratch: a route's links; multicast's per-link start in the current
-  // tree (or -1) and the links it set.
+  // tree (or -1), when the packet has left each link's downstream buffer
+  // (on every branch), and the links it set.
   std::vector<std::int32_t> path_, tree_links_;
-  std::vector<Tick> tree_start_;
+  std::vector<Tick> tree_start_, tree_left_;
   std::int64_t packets_ = 0, bytes_ = 0;
 };
 
