@@ -14,6 +14,8 @@
 #include "gemini/ir/import.h"
 #include "gemini/ir/loader.h"
 #include "gemini/ir/writer.h"
+#include "gemini/model/geometry.h"
+#include "gemini/model/network.h"
 
 using namespace gemini;  // NOLINT(google-build-using-namespace): test file
 
@@ -71,6 +73,42 @@ TEST_P(AsmCorpus, AssemblesVerifiesAndRoundTrips) {
   for (std::size_t i = 0; i < q->cores.size(); ++i)
     EXPECT_TRUE(q->cores[i].program == p->cores[i].program)
         << "core " << p->cores[i].program.core_id << " lowers differently from the full dialect";
+}
+
+// Without a model file the geometry is inferred from the IR. The attention
+// layers' batched matrix products (per-sample weights) are grouped 1x1
+// products, one group per head; the IR does not say so, but a weight box's
+// channel extent is one group's width. The inference must give what the
+// model file says for every such layer.
+TEST_P(AsmCorpus, InferredBatchedProductsAreTheModelsGroupedProducts) {
+  if (GetParam() == test::kCorpusAbsent) GTEST_SKIP() << test::corpus_absent_message();
+  const auto model_path = test::corpus_model(GetParam());
+  if (model_path.empty()) GTEST_SKIP() << "no model file for " << GetParam();
+  ir::Diagnostics d;
+  auto r = ir::load_file((test::corpus_dir() / GetParam()).string(), d);
+  ASSERT_EQ(r.status, ir::LoadStatus::ok);
+  ASSERT_TRUE(ir::import_model(r.model, test::set_polar(), {}, d));
+  const ir::GeometryTable inferred = assembler::infer_geometry(r.model);
+  auto net = model::load_network(model_path.string(), d);
+  ASSERT_TRUE(net) << test::codes(d);
+  const ir::GeometryTable exact = model::geometry_table(*net, {});
+  int products = 0;
+  for (const auto& [name, g] : exact.layers) {
+    if (!g.per_sample_weights) continue;
+    const auto it = inferred.layers.find(name);
+    ASSERT_NE(it, inferred.layers.end()) << name;
+    ++products;
+    EXPECT_TRUE(it->second.per_sample_weights) << name;
+    EXPECT_EQ(it->second.group_c, g.group_c) << name;
+    EXPECT_EQ(it->second.group_k, g.group_k) << name;
+    EXPECT_EQ(it->second.kernel, g.kernel) << name;
+  }
+  // The networks with attention have two products per attention block.
+  const bool attention = GetParam().rfind("bert", 0) == 0 || GetParam().rfind("gpt", 0) == 0 ||
+                         GetParam().rfind("trans", 0) == 0;
+  if (attention) {
+    EXPECT_GE(products, 2);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Set, AsmCorpus, ::testing::ValuesIn(test::corpus_names()),

@@ -68,6 +68,16 @@ TEST(Sim, PeConfigThenRun) {
   EXPECT_FALSE(r.deadlock);
 }
 
+TEST(Sim, AGroupedConvolutionReadsOnlyItsGroupsChannels) {
+  // The run of PeConfigThenRun with groups of 8 input channels (gc=8): each
+  // output channel reads 8 of the box's 32, so ceil(64/8) * ceil(16/8) *
+  // ceil(8/16) * 9 = 144 compute cycles + 16 pipeline: done at 4 + 160.
+  std::string cfg = kCfg;
+  cfg.replace(cfg.find("gc=32"), 5, "gc=8");
+  const Report r = run(program({".core 0\n" + cfg + kRun + "end\n"}), 1, 1);
+  EXPECT_EQ(r.total_cycles, 164);
+}
+
 TEST(Sim, WorkloadsAndLayersAgainstPredictedTime) {
   // pe_cfg and pe_run of workload 5 (layer "conv", predicted 100): compute
   // starts at cycle 4 (pe_run), the workload's last instruction retires at 308.

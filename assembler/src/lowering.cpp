@@ -960,6 +960,9 @@ void Lowerer::build_core_events(std::uint32_t c, const std::vector<std::int64_t>
       if (w.weight && w.weight->box.rank == 4) {
         r = w.weight->box.extent(2);
         sk = w.weight->box.extent(3);
+      } else if (geo.per_sample_weights) {  // a batched matrix product (infer_geometry)
+        r = geo.kernel[0];
+        sk = geo.kernel[1];
       } else if (tile) {
         r = tile->act_mini_tile[2] - (tile->out_mini_tile[2] - 1) * sh;
         sk = tile->act_mini_tile[3] - (tile->out_mini_tile[3] - 1) * sw;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <limits>
 #include <map>
 #include <unordered_map>
 
@@ -23,7 +24,7 @@ struct FieldIndex {
   std::size_t do_l2, do_bytes, do_dram;
   std::size_t ns_src, ns_dst, ns_bytes, ns_to, ns_transfer;
   std::size_t w0_source, w0_bytes, w0_l2, w0_dram;
-  std::size_t pc_r, pc_s;
+  std::size_t pc_r, pc_s, pc_gc;
   std::size_t pr_ifmap, pr_ifmap_bytes, pr_weight, pr_weight_bytes, pr_ofmap, pr_ofmap_bytes;
   std::size_t pr_ifmap_box, pr_ofmap_box;
   std::size_t vp_op, vp_inputs, vp_window, vp_in0, vp_in1, vp_out, vp_in_bytes, vp_out_bytes;
@@ -60,6 +61,7 @@ struct FieldIndex {
     w0_dram = slot(Opcode::wl0_load, "dram");
     pc_r = slot(Opcode::pe_cfg, "r");
     pc_s = slot(Opcode::pe_cfg, "s");
+    pc_gc = slot(Opcode::pe_cfg, "gc");
     pr_ifmap = slot(Opcode::pe_run, "ifmap");
     pr_ifmap_bytes = slot(Opcode::pe_run, "ifmap_bytes");
     pr_weight = slot(Opcode::pe_run, "weight");
@@ -149,7 +151,10 @@ bool build_images(const assembler::Program& p, std::vector<CoreImage>& out, std:
     img.ops.resize(prog.instrs.size());
     std::unordered_map<std::uint32_t, std::int32_t> wl_index;
     Liveness live(img.ops);
-    std::int64_t r = 1, s = 1;
+    std::int64_t
+        r = 1,
+        s = 1,
+        gc = std::numeric_limits<std::int64_t>::max();  // the last pe_cfg's kernel and group width
     for (std::size_t i = 0; i < prog.instrs.size(); ++i) {
       const assembler::Instr& in = prog.instrs[i];
       OpRec& o = img.ops[i];
@@ -216,13 +221,14 @@ bool build_images(const assembler::Program& p, std::vector<CoreImage>& out, std:
         case Opcode::pe_cfg:
           r = v(f.pc_r);
           s = v(f.pc_s);
+          gc = v(f.pc_gc);
           break;
         case Opcode::pe_run: {
           const assembler::Box& ib = in.box_at(f.pr_ifmap_box);
           const assembler::Box& ob = in.box_at(f.pr_ofmap_box);
           o.pe = static_cast<std::uint32_t>(img.pe_tiles.size());
           img.pe_tiles.push_back(PeTile{extent(ob, 0), extent(ob, 1), extent(ob, 2), extent(ob, 3),
-                                        extent(ib, 1), r, s, v(f.pr_ifmap_bytes),
+                                        std::min(extent(ib, 1), gc), r, s, v(f.pr_ifmap_bytes),
                                         v(f.pr_weight_bytes), v(f.pr_ofmap_bytes)});
           live.read(i, v(f.pr_ifmap));
           if (v(f.pr_weight_bytes) > 0) live.read(i, v(f.pr_weight));
