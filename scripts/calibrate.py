@@ -1,7 +1,11 @@
 #!/usr/bin/env python3
 """Runs `gemini sim` on every corpus file with DRAM multicast on
 (configs/set-polar.json) and off (configs/set-polar-unicast.json) and prints
-the tables of docs/calibration.md (markdown) on stdout.
+the tables of docs/calibration.md (markdown) on stdout. Two what-if runs of
+each file under --hw bound how much compute and DRAM overlap: "compute
+alone" with DRAM bandwidth x1000, "DRAM alone" with the PE, VP, WL0 and L2
+ports x1000 (the DRAM ports keep their bandwidth). Router-buffer runs give
+the effect of noc.buffer_packets.
 
   python3 scripts/calibrate.py [--corpus ../shared/ir-corpus/set] [--gemini build/cli/gemini]
                                [--hw configs/set-polar.json]
@@ -37,12 +41,37 @@ def dram_reads(path):
     return unique, per_dest
 
 
-def run(gemini, f, hw, est, tmp, tag):
+def run(gemini, f, hw, est, tmp, tag, extra=()):
     rep = os.path.join(tmp, os.path.basename(f) + tag + ".report.json")
     wl = os.path.join(tmp, os.path.basename(f) + tag + ".csv")
     subprocess.run([gemini, "sim", "-q", f, "--hw", hw, "--report", rep, "--csv", wl,
-                    "--expect-cycles", est], check=True)
+                    "--expect-cycles", est, *extra], check=True)
     return json.load(open(rep)), list(csv.DictReader(open(wl)))
+
+
+def write_hw(base, tmp, name, change):
+    """A copy of the configuration `base` with `change` applied; its path."""
+    hw = json.load(open(base))
+    change(hw)
+    path = os.path.join(tmp, name + ".json")
+    json.dump(hw, open(path, "w"))
+    return path
+
+
+def dram_free(hw):
+    hw["dram"]["gbps_per_tops"] = hw["dram"].get("gbps_per_tops", 0) * 1000
+    if hw["dram"].get("port_gbps"):
+        hw["dram"]["port_gbps"] *= 1000
+
+
+def compute_free(port_gbps):
+    def change(hw):
+        hw["pe"].update(rows=4096, cols=4096, lanes=4096, pipeline_cycles=0, cfg_cycles=0)
+        hw["vp"] = {"lanes": 65536, "pipeline_cycles": 0}
+        hw.setdefault("wl0", {})["bytes_per_cycle"] = 65536
+        hw["l2"].update(port_bytes=65536, bank_bytes=4096, banks=16)
+        hw["dram"]["port_gbps"] = port_gbps  # the real bandwidth, not scaled with the TOPS
+    return change
 
 
 def main():
@@ -64,6 +93,19 @@ def main():
         j, wls = run(a.gemini, f, a.hw, r["set_latency_cycles"], tmp, ".on")
         off, _ = run(a.gemini, f, a.hw_off, r["set_latency_cycles"], tmp, ".off")
         unique, per_dest = dram_reads(f)
+        model = os.path.join(a.corpus, "models", f'{r["network"]}_b{r["batch"]}.model.json')
+        with_model = (run(a.gemini, f, a.hw, r["set_latency_cycles"], tmp, ".model",
+                          ["--model", model])[0]["total_cycles"] if os.path.exists(model) else None)
+        alone_c, _ = run(a.gemini, f, write_hw(a.hw, tmp, "dram_free", dram_free),
+                         r["set_latency_cycles"], tmp, ".dram_free")
+        port = j["dram"]["ports"][0]["peak_gbps"]
+        alone_d, _ = run(a.gemini, f, write_hw(a.hw, tmp, "compute_free", compute_free(port)),
+                         r["set_latency_cycles"], tmp, ".compute_free")
+        buffers = []
+        for b in (1, 2, 4, 8):
+            hw_b = write_hw(a.hw, tmp, f"buffers{b}", lambda h: h["noc"].update(buffer_packets=b))
+            buffers.append(run(a.gemini, f, hw_b, r["set_latency_cycles"], tmp, f".b{b}")[0]
+                           ["total_cycles"])
         ratios = []
         for w in wls:
             if int(w["predicted_cycles"]) > 0:
@@ -82,7 +124,8 @@ def main():
                         ach=j["dram"]["achieved_gbps"], busy=busy, dram=share("dram"),
                         token=share("token"), space=share("l2_space"), noc=share("noc"),
                         ratios=ratios, wall=j["host"]["wall_seconds"], unique=unique / 1e6,
-                        per_dest=per_dest / 1e6))
+                        per_dest=per_dest / 1e6, alone_c=alone_c["total_cycles"],
+                        alone_d=alone_d["total_cycles"], buffers=buffers, model=with_model))
     print("| file | mesh | scheduler estimate | simulated, multicast off | on | off / est | "
           "on / est | DRAM moved off -> on | DRAM read / unique reads (on) | "
           "DRAM GB/s on (peak) | DRAM at peak (on) / est | wall (on) |")
@@ -114,6 +157,29 @@ def main():
         print(f'| {o["name"]} | {o["busy"]:.1%} | {o["dram"]:.1%} | {o["noc"]:.1%} | {o["token"]:.1%} | '
               f'{o["space"]:.1%} | {len(rs)} | {quantile(rs, 0.1):.2f} | {statistics.median(rs):.2f} | '
               f'{quantile(rs, 0.9):.2f} | {within:.0%} |')
+
+    print()
+    print("| file | on, IR only | on, `--model` | / IR only | / est |")
+    print("|---|---|---|---|---|")
+    for o in out:
+        m = o["model"]
+        print(f'| {o["name"]} | {o["sim"]:,} | ' + (f'{m:,} | {m / o["sim"]:.3f} | {m / o["est"]:.2f} |'
+                                                  if m else "-- | -- | -- |"))
+    print()
+    print("| file | sim / est | compute alone (DRAM free) / est | DRAM alone (compute free) / est | "
+          "no overlap (sum) / est | overlap achieved |")
+    print("|---|---|---|---|---|---|")
+    for o in out:
+        c, d, e = o["alone_c"], o["alone_d"], o["est"]
+        hidden = (c + d - o["sim"]) / min(c, d) if min(c, d) else 0
+        print(f'| {o["name"]} | {o["sim"] / e:.2f} | {c / e:.2f} | {d / e:.2f} | {(c + d) / e:.2f} | '
+              f'{hidden:.0%} |')
+    print()
+    print("| file | unbounded router buffers | 1 packet | 2 | 4 | 8 |")
+    print("|---|---|---|---|---|---|")
+    for o in out:
+        cells = " | ".join(f"{t:,} ({t / o['sim']:.2f})" for t in o["buffers"])
+        print(f'| {o["name"]} | {o["sim"]:,} | {cells} |')
 
 
 if __name__ == "__main__":
