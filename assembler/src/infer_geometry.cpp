@@ -3,8 +3,6 @@
 // for timing come from each workload's own boxes (the lowering keeps its
 // per-workload estimates for those); this table gives the rest.
 #include <algorithm>
-#include <map>
-#include <string>
 
 #include "gemini/assembler/lowering.h"
 
@@ -33,10 +31,6 @@ void grow(std::array<std::int32_t, 4>& shape, const ir::Box& b) {
 
 ir::GeometryTable infer_geometry(const ir::Model& m) {
   ir::GeometryTable t;
-  // Per-sample weights (the public dialect's from_ofmap: attention's
-  // batched matrix products) have a weight box [n, k, c]: its c extent is
-  // the input channels of one group.
-  std::map<std::string, std::int32_t> sample_group_c;
   for (const ir::Core& c : m.cores)
     for (const ir::Workload& w : c.workloads) {
       auto [it, fresh] = t.layers.try_emplace(w.layer_name);
@@ -44,13 +38,15 @@ ir::GeometryTable infer_geometry(const ir::Model& m) {
       if (fresh) {
         g.op = op_of(w);
         g.per_sample_weights = w.weight && w.weight->from_ofmap.value_or(false);
+        g.group_c = 0;  // gathered below for per-sample weights, then set
       }
       grow(g.ofmap_shape, w.workload);
       for (const ir::Ifmap& f : w.ifmap) grow(g.ifmap_shape, f.box);
-      if (g.per_sample_weights && w.weight && w.weight->box.rank == 3) {
-        std::int32_t& gc = sample_group_c[w.layer_name];
-        gc = std::max(gc, static_cast<std::int32_t>(w.weight->box.extent(2)));
-      }
+      // Per-sample weights (the public dialect's from_ofmap: attention's
+      // batched matrix products) have a weight box [n, k, c]: its c extent
+      // is the input channels of one group.
+      if (g.per_sample_weights && w.weight && w.weight->box.rank == 3)
+        g.group_c = std::max(g.group_c, static_cast<std::int32_t>(w.weight->box.extent(2)));
       if (w.weight && w.weight->box.rank == 4) {
         g.kernel = {
             w.weight->box.extent(2) > 0 ? static_cast<std::int32_t>(w.weight->box.extent(2)) : 1,
@@ -72,19 +68,17 @@ ir::GeometryTable infer_geometry(const ir::Model& m) {
       g.ofmap_shape[d] = std::max(g.ofmap_shape[d], 1);
       g.ifmap_shape[d] = std::max(g.ifmap_shape[d], 1);
     }
+    const std::int32_t sample_gc = g.group_c;
     g.group_k = g.ofmap_shape[1];
     g.group_c = g.ifmap_shape[1];
     // A batched matrix product: G = C / (C/G) groups of 1x1 products, when
     // the group width divides both sides (SET's attention layers: one group
     // per head).
-    if (auto gc = sample_group_c.find(name);
-        gc != sample_group_c.end() && gc->second > 0 && g.ifmap_shape[1] % gc->second == 0) {
-      const std::int32_t groups = g.ifmap_shape[1] / gc->second;
-      if (g.ofmap_shape[1] % groups == 0) {
-        g.group_c = gc->second;
-        g.group_k = g.ofmap_shape[1] / groups;
-        g.kernel = {1, 1};
-      }
+    if (sample_gc > 0 && g.ifmap_shape[1] % sample_gc == 0 &&
+        g.ofmap_shape[1] % (g.ifmap_shape[1] / sample_gc) == 0) {
+      g.group_c = sample_gc;
+      g.group_k = g.ofmap_shape[1] / (g.ifmap_shape[1] / sample_gc);
+      g.kernel = {1, 1};
     }
     if (g.op == ir::LayerOp::transpose) g.permutation = {0, 2, 1, 3};
     if (g.op == ir::LayerOp::pool_max && g.ofmap_shape[2] == 1 && g.ofmap_shape[3] == 1 &&

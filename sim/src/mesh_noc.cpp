@@ -70,11 +70,11 @@ MeshNoc::Timing MeshNoc::send(Tick t, std::int32_t src, std::int32_t dst, std::i
   Tick head = start + router_ps_;
   route(s, pos(dst), path_);
   std::int32_t prev = inject;
-  Tick last = ser;
+  const Tick last = eject_ser(dst, bytes, ser);
   for (const std::int32_t link : path_) {
-    if (link == path_.back()) last = eject_ser(dst, bytes, ser);
-    cross(link, head, last, start);
-    buffer_leave(prev, start + last);  // its tail has left prev's buffer
+    const Tick sl = link == path_.back() ? last : ser;
+    cross(link, head, sl, start);
+    buffer_leave(prev, start + sl);  // its tail has left prev's buffer
     prev = link;
     head = start + router_ps_;
   }

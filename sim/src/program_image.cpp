@@ -151,10 +151,9 @@ bool build_images(const assembler::Program& p, std::vector<CoreImage>& out, std:
     img.ops.resize(prog.instrs.size());
     std::unordered_map<std::uint32_t, std::int32_t> wl_index;
     Liveness live(img.ops);
-    std::int64_t
-        r = 1,
-        s = 1,
-        gc = std::numeric_limits<std::int64_t>::max();  // the last pe_cfg's kernel and group width
+    // The last pe_cfg's kernel and group width (every channel before one).
+    std::int64_t r = 1, s = 1;
+    std::int64_t gc = std::numeric_limits<std::int64_t>::max();
     for (std::size_t i = 0; i < prog.instrs.size(); ++i) {
       const assembler::Instr& in = prog.instrs[i];
       OpRec& o = img.ops[i];
