@@ -43,7 +43,8 @@ class CoreModule : public sc_core::sc_module {
              const assembler::CoreProgram& program, SimContext& ctx, NocModule& noc);
 
   // Called by the NoC at the time a token arrives / an operation completes.
-  void deliver(std::uint64_t key, Tick now);
+  // `from` names the instruction that sent the token (op_ref()).
+  void deliver(std::uint64_t key, Tick now, std::uint64_t from);
   // Operation `op` (an instruction index) of `engine` completes at `at`.
   void finish(std::uint8_t engine, std::uint32_t op, Tick at, Tick now);
 
@@ -67,6 +68,16 @@ class CoreModule : public sc_core::sc_module {
   const std::vector<Tick>& wl_end() const { return wl_end_; }
   // One line per blocked engine: the instruction and what it waits for.
   void describe_blocked(std::vector<std::string>& out) const;
+
+  // What the critical path (critical_path.h) is traced back from, per
+  // instruction: when it started (issued), completed and retired, and, for
+  // a wait_token or a multicast dma_in, the instruction (op_ref) whose
+  // token, or whose join request, came last: kNoRef when none. Filled as
+  // instructions retire.
+  const std::vector<OpTimes>& op_times() const { return times_; }
+  const std::vector<std::uint64_t>& causes() const { return cause_; }
+  // A multicast dma_in `op` waited for the request of `from` (op_ref).
+  void set_cause(std::uint32_t op, std::uint64_t from) { cause_[op] = from; }
 
  private:
   // An issued instruction that has not retired.
@@ -92,6 +103,7 @@ class CoreModule : public sc_core::sc_module {
   };
   struct TokenSlot {
     std::uint32_t count = 0;
+    std::uint64_t last_from = kNoRef;  // the sender of the latest arrival
     std::vector<Waiter> waiters;
   };
 
@@ -128,6 +140,8 @@ class CoreModule : public sc_core::sc_module {
   Tick last_ = 0, finish_ = 0;
   std::size_t engines_done_ = 0;
   std::vector<Tick> wl_first_, wl_compute_, wl_end_;
+  std::vector<OpTimes> times_;
+  std::vector<std::uint64_t> cause_;
 };
 
 }  // namespace gemini::sim

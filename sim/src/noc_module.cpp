@@ -94,9 +94,11 @@ void NocModule::send_data(std::int32_t src, std::uint8_t engine, std::uint32_t o
   schedule(now, id, Ev::inject);
 }
 
-void NocModule::send_token(std::int32_t src, std::int32_t dst, std::uint64_t key, Tick now) {
+void NocModule::send_token(std::int32_t src, std::int32_t dst, std::uint64_t key,
+                           std::uint64_t from, Tick now) {
   const std::uint32_t id = alloc(Kind::token);
   Message& m = msgs_[id];
+  m.from = from;
   m.src = core_node(src);
   m.dst = core_node(dst);
   m.core = dst;
@@ -151,6 +153,11 @@ void NocModule::start_stripes(Join& j, std::vector<std::int32_t> ports, Tick now
     }
     return j.ranges.back().second;
   };
+  if (j.receivers.size() > 1) {  // a multicast: every member waited for the last request
+    const Member& last = j.receivers.back();
+    for (const Member& m : j.receivers)
+      cores_[m.core]->set_cause(m.op, op_ref(last.core, last.op));
+  }
   std::sort(j.receivers.begin(), j.receivers.end());
   std::sort(ports.begin(), ports.end());
   ports.erase(std::unique(ports.begin(), ports.end()), ports.end());
@@ -354,12 +361,12 @@ void NocModule::arrive(std::uint32_t id, Tick now) {
       // The bytes land before the token that announces them.
       --incoming_[static_cast<std::size_t>(m.core)];
       if (ctx_.functional) ctx_.functional->arrived(m.sender, m.engine);
-      cores_[m.core]->deliver(m.key, now);
+      cores_[m.core]->deliver(m.key, now, op_ref(m.sender, m.op));
       cores_[m.sender]->finish(m.engine, m.op, now, now);
       release(id);
       break;
     case Kind::token:
-      cores_[m.core]->deliver(m.key, now);
+      cores_[m.core]->deliver(m.key, now, m.from);
       release(id);
       break;
     case Kind::read_request: {

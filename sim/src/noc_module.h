@@ -58,7 +58,9 @@ class NocModule : public sc_core::sc_module {
   // completes: CoreModule::finish(engine, op, ...).
   void send_data(std::int32_t src, std::uint8_t engine, std::uint32_t op, std::int32_t dst,
                  std::int64_t bytes, std::uint64_t key, double src_ps_per_byte, Tick now);
-  void send_token(std::int32_t src, std::int32_t dst, std::uint64_t key, Tick now);
+  // `from`: the signal that sends it (op_ref), told to the receiver.
+  void send_token(std::int32_t src, std::int32_t dst, std::uint64_t key, std::uint64_t from,
+                  Tick now);
   void dram_read(std::int32_t core, std::uint8_t engine, std::uint32_t op, std::uint64_t addr,
                  std::int64_t bytes, Tick now);
   // One member's part of a multicast DRAM read (dma_in members >= 2).
@@ -113,6 +115,7 @@ class NocModule : public sc_core::sc_module {
     std::int64_t forwarded = 0;        // write data: bytes handed to the DRAM so far
     std::int64_t written = 0;          // write data: bytes the DRAM has written
     std::uint64_t addr = 0, key = 0;
+    std::uint64_t from = kNoRef;  // token: the signal that sent it (op_ref)
     double src_ps_per_byte = 0;
     bool stalled = false;
     Tick next_min = 0, last_write = 0;

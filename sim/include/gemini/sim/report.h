@@ -4,6 +4,7 @@
 // CSV (--csv). Everything but the `host` fields is a pure function of the
 // input and the configuration, so repeated runs give identical reports.
 
+#include <array>
 #include <cstdint>
 #include <iosfwd>
 #include <optional>
@@ -59,6 +60,39 @@ struct WorkloadReport {
   std::int64_t predicted_cycles = 0;
   std::int64_t first_start = 0, compute_start = 0, end = 0;
   std::int64_t simulated_cycles() const { return end - compute_start; }
+};
+
+// The critical path: the chain of operations and waits that sets the total,
+// traced back from the last instruction to retire (docs/timing-model.md,
+// "Critical path"). Each step back goes to what let the instruction start
+// or finish when it did: the earlier instruction of its queue, the
+// instruction of another engine a wait_local counted, the signal or send
+// of another core a wait_token received, or the last member to join a
+// multicast read. Its time, cycle by cycle, is one of:
+enum class PathKind : std::uint8_t {
+  compute,  // a PE, VP or WL0-from-L2 operation on the path
+  dram,     // a DMA (or WL0 fill) from or to DRAM, a multicast read's join included
+  noc,      // a noc_send until its last packet arrived
+  token,    // a token between a signal and its arrival (NoC latency)
+  other,    // dispatch and gaps the trace cannot attribute
+  kCount
+};
+inline constexpr std::size_t kPathKinds = static_cast<std::size_t>(PathKind::kCount);
+const char* to_string(PathKind k);
+// A run of consecutive steps of the path on one core and workload.
+struct PathSegment {
+  std::int32_t core_id = 0;
+  std::int64_t workload_id = -1;  // -1: instructions of no workload
+  std::string layer;
+  std::int64_t start = 0, end = 0;  // cycles
+  std::array<std::int64_t, kPathKinds> cycles{};
+};
+struct CriticalPath {
+  bool traced = false;  // not when the run deadlocked or was stopped
+  std::array<std::int64_t, kPathKinds> cycles{};  // adds up to the total
+  std::vector<PathSegment> segments;               // in time order
+  std::int64_t steps = 0;                          // instructions on the path
+  std::int64_t total() const;
 };
 
 // Functional simulation (gemini sim --functional): every tile a pe_run /
@@ -135,6 +169,7 @@ struct Report {
   std::int64_t peak_l2_bytes = 0;
   std::vector<LayerReport> layers;  // in order of first appearance
   std::vector<WorkloadReport> workloads;
+  CriticalPath critical_path;
   std::optional<std::int64_t> expect_cycles;
   // Runtime deadlock: every blocked instruction when nothing could progress.
   bool deadlock = false;
