@@ -14,7 +14,7 @@ namespace gemini::cli {
 namespace {
 
 struct SimCliOptions {
-  std::string in, hw, dialect, report, trace, csv;
+  std::string in, hw, dialect, report, trace, csv, allocation;
   std::int64_t expect = -1;
   std::int64_t until = 0;
   bool quiet = false;
@@ -48,8 +48,10 @@ int run_sim(const SimCliOptions& opt) {
     semantics = load_semantics(opt.semantics, status);
     if (!semantics) return status;
   }
+  ir::ImportOptions io;
+  io.allocation = ir::l2_allocation_from(opt.allocation).value_or(ir::L2Allocation::prefetch);
   auto lowered = load_and_lower(opt.in, *hw, opt.dialect, "not simulated", status, &line, {},
-                                semantics.get(), opt.quiet);
+                                semantics.get(), opt.quiet, io);
   if (!lowered) return status;
   sim::SimOptions so;
   so.input_name = opt.in;
@@ -110,6 +112,7 @@ Command add_sim(CLI::App& app) {
   s->add_option("input", opt->in, "IR file")->required();
   add_hw_option(*s, opt->hw);
   add_dialect_option(*s, opt->dialect);
+  add_allocation_option(*s, opt->allocation);
   s->add_option("--report", opt->report, "write the JSON report here");
   s->add_option("--trace", opt->trace, "write a Chrome trace-event JSON here (Perfetto)");
   s->add_option("--csv", opt->csv, "write one line per workload here");

@@ -1481,7 +1481,13 @@ std::vector<std::uint32_t> Lowerer::schedule() {
       d.erase(std::unique(d.begin(), d.end()), d.end());
       d.erase(std::remove(d.begin(), d.end(), i), d.end());
       indeg[i] = static_cast<std::uint32_t>(d.size());
-      keys[i] = {e.prio, std::uint64_t{e.workload} << 8 | e.phase,
+      // A re-read of data the run stores waits for other cores' stores: it
+      // ranks after every event of its predicted start (a multicast
+      // group's members included), so that the loads that need nothing
+      // but L2 space issue before it on the in-order DMA queue and are
+      // prefetched while it waits.
+      keys[i] = {e.prio * 2 + (e.dram_after != nullptr ? 1 : 0),
+                 std::uint64_t{e.workload} << 8 | e.phase,
                  std::uint64_t{e.core} << 32 | static_cast<std::uint32_t>(i)};
     }
     auto core_of = [&](std::uint32_t p) {
@@ -1532,7 +1538,9 @@ std::vector<std::uint32_t> Lowerer::schedule() {
   phase("lower/rank");
   // A multicast group is one node of the order: it becomes ready when all
   // its members' dependencies are done (its in-degree is theirs summed), at
-  // its first member's rank, and all its members follow one another there.
+  // its last member's rank (the read starts when the last member joins, so
+  // every member's queue takes what ranks before that first), and all its
+  // members follow one another there.
   // Every queue then meets the groups in one global order, so no member
   // waits for a member queued behind another group's (docs/isa.md).
   constexpr std::uint32_t kNoGroup = 0xffffffffu;
@@ -1548,8 +1556,8 @@ std::vector<std::uint32_t> Lowerer::schedule() {
     }
   }
   auto grouped = [&](std::uint32_t i) { return !group_of.empty() && group_of[i] != kNoGroup; };
-  // The event that stands for i's node in the ready set: its group's first.
-  auto leader = [&](std::uint32_t i) { return grouped(i) ? mc_events_[group_of[i]].front() : i; };
+  // The event that stands for i's node in the ready set: its group's last.
+  auto leader = [&](std::uint32_t i) { return grouped(i) ? mc_events_[group_of[i]].back() : i; };
   RankSet ready(n);
   for (std::uint32_t i = 0; i < n; ++i)
     if (leader(i) == i && (grouped(i) ? group_indeg[group_of[i]] : indeg[i]) == 0)

@@ -251,6 +251,7 @@ std::optional<HardwareConfig> parse_hw_config(const std::string& text, const std
     r.integer("queue_depth", hw.dram.queue_depth, 1, 1 << 16);
     r.boolean("multicast", hw.dram.multicast);
     r.boolean("interleave", hw.dram.interleave);
+    r.boolean("in_order", hw.dram.in_order);
     if (const DramTiming* t = dram_preset(hw.dram.preset)) hw.dram.timing = *t;
     const json::object* timing = r.object("timing");
     r.finish();

@@ -99,8 +99,8 @@ CoreTensors collect(const Core& c, const HardwareConfig& hw, std::int64_t alignm
         ct.tensors[id].last = s;
       } else {
         id = static_cast<std::uint32_t>(ct.tensors.size());
-        ct.tensors.push_back(
-            {align_up(std::max<std::int64_t>(tensor_bytes(e, hw), 1), alignment), s, s});
+        ct.tensors.push_back({align_up(std::max<std::int64_t>(tensor_bytes(e, hw), 1), alignment),
+                              s, s, e.type != TensorType::ofmap});
         ct.loaded.push_back(e.type != TensorType::ofmap);
       }
       cur.emplace(key, id);
@@ -113,10 +113,37 @@ CoreTensors collect(const Core& c, const HardwareConfig& hw, std::int64_t alignm
 
 }  // namespace
 
+const char* to_string(L2Allocation a) { return a == L2Allocation::tight ? "tight" : "prefetch"; }
+
+std::optional<L2Allocation> l2_allocation_from(std::string_view s) {
+  if (s == "prefetch") return L2Allocation::prefetch;
+  if (s == "tight") return L2Allocation::tight;
+  return std::nullopt;
+}
+
+WarStats ImportReport::war() const {
+  WarStats w;
+  for (const CoreImport& c : cores) w += c.war;
+  return w;
+}
+
+WarStats ImportReport::war_tight() const {
+  WarStats w;
+  for (const CoreImport& c : cores) w += c.war_tight;
+  return w;
+}
+
+std::int64_t ImportReport::alloc_peak() const {
+  std::int64_t p = 0;
+  for (const CoreImport& c : cores) p = std::max(p, c.alloc_peak);
+  return p;
+}
+
 std::optional<ImportReport> import_model(Model& m, const HardwareConfig& hw,
                                          const ImportOptions& opts, Diagnostics& d,
                                          const ModelGraph* shared) {
   ImportReport rep;
+  rep.allocation = opts.only_strategy ? L2Allocation::tight : opts.allocation;
   const std::int64_t alignment = hw.l2.alignment_bytes;
   rep.configured_buffersize = opts.buffersize.value_or(m.buffersize.value_or(hw.l2.size_bytes));
   rep.buffersize = rep.configured_buffersize;
@@ -191,6 +218,30 @@ std::optional<ImportReport> import_model(Model& m, const HardwareConfig& hw,
       rep.cores[ci].wrapped = false;
     }
   }
+
+  // The placement used: the tight packing above sized the buffer; the
+  // prefetch placement takes the same buffer where it finds room for every
+  // tensor (docs/allocation.md, "Prefetch").
+  const RingRegion used =
+      rep.fits ? region : RingRegion{0, rep.buffersize};
+  parallel_for(m.cores.size(), [&](std::size_t ci) {
+    const auto& t = all[ci].tensors;
+    CoreImport& cr = rep.cores[ci];
+    cr.war_tight = war_waits(t, alloc[ci], used, used.size());
+    cr.war = cr.war_tight;
+    if (rep.allocation != L2Allocation::prefetch) return;
+    Allocation p;
+    if (prefetch_fit(t, used, alignment, p)) {
+      alloc[ci] = std::move(p);
+    } else {  // full at its peak: the tight packing, repaired
+      cr.prefetch_failed = true;
+      cr.repaired = prefetch_repair(t, used, alignment, alloc[ci]);
+    }
+    cr.alloc_peak = alloc[ci].peak;
+    cr.strategy = alloc[ci].strategy;
+    cr.wrapped = alloc[ci].wrapped;
+    cr.war = war_waits(t, alloc[ci], used, used.size());
+  });
 
   // tensor_order: every loaded tensor, by when its core first holds it.
   std::optional<ModelGraph> own;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
 #include "core_module.h"
 #include "dram_module.h"
@@ -33,6 +34,10 @@ void NocModule::attach(std::vector<CoreModule*> cores, std::vector<DramModule*> 
   core_nodes_.clear();
   for (CoreModule* c : cores_) core_nodes_.push_back(c->image().core_id);
   incoming_.assign(cores_.size(), 0);
+  in_order_ = ctx_.params.hw->dram.in_order;
+  read_seq_.assign(cores_.size(), 0);
+  unstarted_.assign(cores_.size(), {});
+  held_.assign(cores_.size(), {});
   l2_ps_per_byte_.clear();
   if (ctx_.params.hw->l2.noc_writes_share_ports)
     for (std::size_t k = 0; k <= assembler::kEngines + 1; ++k)
@@ -126,6 +131,8 @@ void NocModule::dram_read(std::int32_t core, std::uint8_t engine, std::uint32_t 
   const std::uint32_t id = to_port(Kind::read_request, core, engine, op, addr);
   msgs_[id].bytes = ctx_.params.control_bytes;
   msgs_[id].read_bytes = bytes;
+  msgs_[id].seq = read_seq_[core]++;
+  if (in_order_) unstarted_[core].insert(msgs_[id].seq);
   schedule(now, id, Ev::inject);
 }
 
@@ -138,6 +145,8 @@ void NocModule::dram_multicast_read(std::int32_t core, std::uint8_t engine, std:
   m.read_bytes = bytes;
   m.key = std::uint64_t{transfer} << 16 | part;
   m.members = members;
+  m.seq = read_seq_[core]++;
+  if (in_order_) unstarted_[core].insert(m.seq);
   schedule(now, id, Ev::inject);
 }
 
@@ -198,6 +207,18 @@ void NocModule::start_stripes(Join& j, std::vector<std::int32_t> ports, Tick now
     q.arrival = now;
     q.chunk_bytes = ctx_.params.packet_bytes;
     ports_[r.port]->enqueue(q);
+  }
+}
+
+void NocModule::read_started(std::int32_t core, std::uint32_t seq, Tick now) {
+  auto& u = unstarted_[core];
+  u.erase(seq);
+  auto& h = held_[core];
+  while (!h.empty() && !u.empty() && h.begin()->first == *u.begin()) {
+    auto node = h.extract(h.begin());
+    Held& x = node.mapped();
+    start_stripes(x.join, std::move(x.ports), now);
+    u.erase(node.key());
   }
 }
 
@@ -376,9 +397,17 @@ void NocModule::arrive(std::uint32_t id, Tick now) {
       j.members = 1;
       j.receivers.push_back({m.core, m.engine, m.op});
       j.ranges.emplace_back(m.addr, m.addr + static_cast<std::uint64_t>(m.read_bytes));
-      const std::int32_t port = m.port;
+      const std::int32_t port = m.port, core = m.core;
+      const std::uint32_t seq = m.seq;
       release(id);
-      start_stripes(j, all_ports_.empty() ? std::vector<std::int32_t>{port} : all_ports_, now);
+      std::vector<std::int32_t> ports =
+          all_ports_.empty() ? std::vector<std::int32_t>{port} : all_ports_;
+      if (in_order_ && *unstarted_[core].begin() != seq) {
+        held_[core].emplace(seq, Held{std::move(j), std::move(ports)});
+        break;
+      }
+      start_stripes(j, std::move(ports), now);
+      if (in_order_) read_started(core, seq, now);
       break;
     }
     case Kind::read_data:
@@ -394,6 +423,7 @@ void NocModule::arrive(std::uint32_t id, Tick now) {
       j.members = m.members;
       j.receivers.push_back({m.core, m.engine, m.op});
       j.ranges.emplace_back(m.addr, m.addr + static_cast<std::uint64_t>(m.read_bytes));
+      j.seqs.push_back(m.seq);
       const std::uint64_t key = m.key;
       release(id);
       if (j.receivers.size() >= j.members) {
@@ -401,8 +431,13 @@ void NocModule::arrive(std::uint32_t id, Tick now) {
         std::vector<std::int32_t> ports = all_ports_;
         if (ports.empty())
           for (const Member& r : j.receivers) ports.push_back(ctx_.params.core_port[r.core]);
+        std::vector<std::pair<std::int32_t, std::uint32_t>> started;
+        for (std::size_t r = 0; r < j.receivers.size(); ++r)
+          started.emplace_back(j.receivers[r].core, j.seqs[r]);
         start_stripes(j, std::move(ports), now);
         joins_.erase(key);
+        if (in_order_)
+          for (const auto& [c, s] : started) read_started(c, s, now);
       }
       break;
     }

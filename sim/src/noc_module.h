@@ -33,7 +33,9 @@
 //                  stripe.
 
 #include <cstdint>
+#include <map>
 #include <memory>
+#include <set>
 #include <queue>
 #include <unordered_map>
 #include <vector>
@@ -100,6 +102,7 @@ class NocModule : public sc_core::sc_module {
     std::uint16_t members = 0;
     std::vector<Member> receivers;
     std::vector<ByteRange> ranges;
+    std::vector<std::uint32_t> seqs;  // each receiver's read sequence number
   };
   struct Message {
     Kind kind = Kind::data;
@@ -116,6 +119,7 @@ class NocModule : public sc_core::sc_module {
     std::int64_t written = 0;          // write data: bytes the DRAM has written
     std::uint64_t addr = 0, key = 0;
     std::uint64_t from = kNoRef;  // token: the signal that sent it (op_ref)
+    std::uint32_t seq = 0;        // read request: its place in its core's reads
     double src_ps_per_byte = 0;
     bool stalled = false;
     Tick next_min = 0, last_write = 0;
@@ -179,6 +183,19 @@ class NocModule : public sc_core::sc_module {
   std::vector<std::int32_t> all_ports_;            // dram.interleave: every port
   std::vector<Fork> forks_;
   std::vector<std::uint32_t> free_forks_;
+  // dram.in_order: per core, the reads it has issued that have not started
+  // at DRAM (by sequence number), and its unicast reads that arrived at
+  // their port before an earlier read of the core started (held there).
+  struct Held {
+    Join join;
+    std::vector<std::int32_t> ports;
+  };
+  std::vector<std::uint32_t> read_seq_;
+  std::vector<std::set<std::uint32_t>> unstarted_;
+  std::vector<std::map<std::uint32_t, Held>> held_;
+  bool in_order_ = false;
+  // The read `seq` of `core` has started: start the held reads it unblocks.
+  void read_started(std::int32_t core, std::uint32_t seq, Tick now);
   std::uint64_t seq_ = 0;
   bool running_ = false;
   sc_core::sc_event ev_;

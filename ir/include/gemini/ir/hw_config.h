@@ -127,6 +127,12 @@ struct DramConfig {
   // scheduler's DRAM_interleave) instead of going to the core's nearest port
   // (docs/timing-model.md, "DMA over the NoC").
   bool interleave = false;
+  // Whether a core's DRAM reads reach DRAM in the order its DMA engines
+  // issued them, as transactions of one source and ID complete in order on
+  // an AXI-style bus: a read waits at the port for the core's earlier reads
+  // to start, a multicast member's until its group's read starts
+  // (docs/timing-model.md, "DMA over the NoC").
+  bool in_order = false;
   DramTiming timing;  // the preset's, with any parameter in "timing" overriding
 };
 
