@@ -237,6 +237,7 @@ std::optional<HardwareConfig> parse_hw_config(const std::string& text, const std
     r.integer("packet_bytes", hw.noc.packet_bytes, 1, 1 << 20);
     r.integer("control_bytes", hw.noc.control_bytes, 1, 1 << 16);
     r.integer("buffer_packets", hw.noc.buffer_packets, 0, 1 << 16);
+    r.boolean("multicast", hw.noc.multicast);
     r.finish();
   }
   {

@@ -160,7 +160,7 @@ void CoreModule::step(std::uint8_t e) {
   bool stop = false;
   while (!stop && en.issue < en.queue.size()) {
     std::uint32_t flying = 0;
-    for (const Slot& s : en.window) flying += s.timed && s.done_at > now;
+    for (const Slot& s : en.window) flying += s.timed && !s.member && s.done_at > now;
     if (flying >= en.limit) break;  // until one completes
     const std::uint32_t i = en.queue[en.issue];
     const OpRec& o = img_.ops[i];
@@ -304,10 +304,23 @@ void CoreModule::start(std::uint8_t e, const OpRec& o, Slot& s, Tick now) {
     }
     case Opcode::noc_send: {
       s.act = kNoc;
+      const std::uint64_t key =
+          token_key(static_cast<std::uint8_t>(TokenKind::data), index_, o.transfer);
+      if (o.members >= 2) {  // a NoC multicast member: sent with the last
+        multicast_.emplace_back(o.peer, s.instr);
+        if (o.part + 1 < o.members) {
+          s.member = true;
+          break;
+        }
+        const double rate = stream();
+        noc_.send_multicast(index_, e, multicast_, o.bytes, key, static_cast<double>(period) / rate,
+                            now);
+        multicast_.clear();
+        break;
+      }
       const double rate = stream();
-      noc_.send_data(index_, e, s.instr, o.peer, o.bytes,
-                     token_key(static_cast<std::uint8_t>(TokenKind::data), index_, o.transfer),
-                     static_cast<double>(period) / rate, now);
+      noc_.send_data(index_, e, s.instr, o.peer, o.bytes, key, static_cast<double>(period) / rate,
+                     now);
       break;
     }
     default:

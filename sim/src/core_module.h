@@ -15,7 +15,9 @@
 // the NoC says so, and retires once everything before it has retired, so
 // the retired counts that wait_local reads stay in program order. A signal
 // is a release: it issues only when everything before it on its queue has
-// completed. Every other engine has one operation in flight.
+// completed. Every other engine has one operation in flight; the members
+// of a NoC multicast (noc_send members >= 2) issue one after another and go
+// as one transfer when the last is issued.
 //
 // Timing: wait_local, wait_token, signal, nop and end take no time once
 // their condition holds; pe_cfg takes pe.cfg_cycles; pe_run, vp_run and WL0
@@ -86,6 +88,10 @@ class CoreModule : public sc_core::sc_module {
     Tick done_at = 0, started = 0;  // done_at: kNever until known
     bool timed = false;             // an operation (not a wait, view, ...)
     bool l2_stream = false;
+    // A NoC multicast member before the last: in flight, but not counted
+    // against the engine's limit (the group is one transfer, counted at
+    // its last member).
+    bool member = false;
     Act act = kOther;
   };
   struct Engine {
@@ -142,6 +148,8 @@ class CoreModule : public sc_core::sc_module {
   std::vector<Tick> wl_first_, wl_compute_, wl_end_;
   std::vector<OpTimes> times_;
   std::vector<std::uint64_t> cause_;
+  // The NoC multicast being gathered: (receiving core, noc_send) so far.
+  std::vector<std::pair<std::int32_t, std::uint32_t>> multicast_;
 };
 
 }  // namespace gemini::sim

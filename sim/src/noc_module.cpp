@@ -112,6 +112,28 @@ void NocModule::send_token(std::int32_t src, std::int32_t dst, std::uint64_t key
   schedule(now, id, Ev::inject);
 }
 
+void NocModule::send_multicast(std::int32_t src, std::uint8_t engine,
+                               const std::vector<std::pair<std::int32_t, std::uint32_t>>& to,
+                               std::int64_t bytes, std::uint64_t key, double src_ps_per_byte,
+                               Tick now) {
+  const std::uint32_t id = alloc(Kind::multicast_data);
+  Message& m = msgs_[id];
+  m.engine = engine;
+  m.src = core_node(src);
+  m.sender = src;
+  m.bytes = bytes;
+  m.key = key;
+  m.src_ps_per_byte = src_ps_per_byte;
+  m.receivers.clear();
+  m.receiver_nodes.clear();
+  for (const auto& [core, op] : to) {
+    m.receivers.push_back({core, engine, op});
+    m.receiver_nodes.push_back(core_node(core));
+  }
+  m.pending = m.receivers.size();
+  schedule(now, id, Ev::inject);
+}
+
 std::uint32_t NocModule::to_port(Kind k, std::int32_t core, std::uint8_t engine, std::uint32_t op,
                                  std::uint64_t addr) {
   const std::uint32_t id = alloc(k);
@@ -242,6 +264,18 @@ void NocModule::run() {
         inject(it.msg, now);
         break;
       case Ev::arrive:
+        if (it.aux > 0 && msgs_[it.msg].kind == Kind::multicast_data) {
+          // Multicast data at one of its receivers: the bytes land before
+          // the token that announces them.
+          Message& m = msgs_[it.msg];
+          const Member r = m.receivers[static_cast<std::size_t>(it.aux - 1)];
+          --incoming_[static_cast<std::size_t>(r.core)];
+          if (ctx_.functional) ctx_.functional->arrived(m.sender, m.engine, r.op);
+          cores_[r.core]->deliver(m.key, now, op_ref(m.sender, r.op));
+          cores_[m.sender]->finish(m.engine, r.op, now, now);
+          if (--m.pending == 0) release(it.msg);
+          break;
+        }
         if (it.aux > 0) {  // read data at one of its receivers
           Message& m = msgs_[it.msg];
           const auto i = static_cast<std::size_t>(it.aux - 1);
@@ -273,6 +307,26 @@ void NocModule::inject(std::uint32_t id, Tick now) {
   const bool request = control || m.kind == Kind::multicast_request;
   const std::int64_t pkt =
       request ? m.bytes : std::min<std::int64_t>(ctx_.params.packet_bytes, m.bytes - m.sent);
+  if (m.kind == Kind::multicast_data) {
+    // One packet down the XY tree to every receiver; each receiver's
+    // arrival is handled in run().
+    if (m.sent == 0)
+      for (const Member& r : m.receivers) ++incoming_[static_cast<std::size_t>(r.core)];
+    if (!l2_ps_per_byte_.empty())
+      for (const Member& r : m.receivers) set_l2_write_rate(r.core);
+    const MeshNoc::MulticastTiming mt = mesh_.multicast(now, m.src, m.receiver_nodes, pkt);
+    m.sent += pkt;
+    if (m.sent >= m.bytes) {
+      for (std::size_t i = 0; i < mt.arrived.size(); ++i)
+        schedule(mt.arrived[i], id, Ev::arrive, static_cast<std::int64_t>(i) + 1);
+      return;
+    }
+    Tick next = mt.injected;
+    if (m.src_ps_per_byte > 0)
+      next = std::max(next, now + static_cast<Tick>(std::ceil(pkt * m.src_ps_per_byte - 1e-9)));
+    schedule(next, id, Ev::inject);
+    return;
+  }
   if (m.kind == Kind::read_data) {
     // Read data (a stripe): one packet down the XY tree to its receivers
     // (one, or a multicast's); on the last, each receiver's stripe ends at
@@ -381,7 +435,7 @@ void NocModule::arrive(std::uint32_t id, Tick now) {
     case Kind::data:
       // The bytes land before the token that announces them.
       --incoming_[static_cast<std::size_t>(m.core)];
-      if (ctx_.functional) ctx_.functional->arrived(m.sender, m.engine);
+      if (ctx_.functional) ctx_.functional->arrived(m.sender, m.engine, m.op);
       cores_[m.core]->deliver(m.key, now, op_ref(m.sender, m.op));
       cores_[m.sender]->finish(m.engine, m.op, now, now);
       release(id);
@@ -411,6 +465,7 @@ void NocModule::arrive(std::uint32_t id, Tick now) {
       break;
     }
     case Kind::read_data:
+    case Kind::multicast_data:
       break;  // each receiver's arrival is handled in run()
     case Kind::write_ack:
       cores_[m.core]->finish(m.engine, m.op, now, now);

@@ -63,6 +63,13 @@ class NocModule : public sc_core::sc_module {
   // `from`: the signal that sends it (op_ref), told to the receiver.
   void send_token(std::int32_t src, std::int32_t dst, std::uint64_t key, std::uint64_t from,
                   Tick now);
+  // A NoC multicast (noc_send members >= 2): `bytes` of L2 data sent once
+  // along the XY tree to every (receiving core, sender's noc_send) of
+  // `to`; each receiver gets the data token `key` when the last packet
+  // reaches it, and that member's noc_send completes then.
+  void send_multicast(std::int32_t src, std::uint8_t engine,
+                      const std::vector<std::pair<std::int32_t, std::uint32_t>>& to,
+                      std::int64_t bytes, std::uint64_t key, double src_ps_per_byte, Tick now);
   void dram_read(std::int32_t core, std::uint8_t engine, std::uint32_t op, std::uint64_t addr,
                  std::int64_t bytes, Tick now);
   // One member's part of a multicast DRAM read (dma_in members >= 2).
@@ -83,6 +90,7 @@ class NocModule : public sc_core::sc_module {
  private:
   enum class Kind : std::uint8_t {
     data,
+    multicast_data,
     token,
     read_request,
     read_data,
@@ -125,8 +133,9 @@ class NocModule : public sc_core::sc_module {
     Tick next_min = 0, last_write = 0;
     std::vector<std::pair<std::int64_t, Tick>> ready;  // read data: (bytes, time)
     std::size_t ready_head = 0;
-    // Read data: its receivers (one, or a multicast's), their NoC nodes,
-    // and how many have not had its last packet.
+    // Read data and multicast data: its receivers (one, or a multicast's;
+    // multicast data: the receiving core and the sender's noc_send), their
+    // NoC nodes, and how many have not had its last packet.
     std::vector<Member> receivers;
     std::vector<std::int32_t> receiver_nodes;
     std::size_t pending = 0;

@@ -85,6 +85,10 @@ struct NocConfig {
   std::int32_t control_bytes = 16;  // a token, DMA read request or write ack
   // Packets each router input buffer holds; 0: unbounded (no backpressure).
   std::int32_t buffer_packets = 0;
+  // Whether one core's data for several cores (an ofmap with several core
+  // destinations) may be sent once along the XY tree (docs/isa.md, "NoC
+  // multicast"); the lowering decides per ofmap.
+  bool multicast = false;
 };
 
 // Timing of one DRAM channel in its own clock (tck_ps), JEDEC style.
