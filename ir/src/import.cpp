@@ -206,25 +206,21 @@ std::optional<ImportReport> import_model(Model& m, const HardwareConfig& hw,
   }
   if (!rep.fits) {
     if (opts.buffersize) return std::nullopt;
-    // Grow L2 to the largest need, rounded to KiB, and use the linear
-    // allocations (a wrapped one would wrap at the old end).
+    // Grow L2 to the largest need, rounded to KiB. A core that fit keeps
+    // its placement and its ring (the configured region, below); one that
+    // did not has its linear allocation in the grown buffer.
     rep.buffersize = align_up(needed, 1024);
     regions = {RingRegion{0, rep.buffersize}};
-    for (std::size_t ci = 0; ci < m.cores.size(); ++ci) {
-      if (!alloc[ci].wrapped) continue;
-      alloc[ci] = allocate_best(all[ci].tensors, 0, alignment);
-      rep.cores[ci].alloc_peak = alloc[ci].peak;
-      rep.cores[ci].strategy = alloc[ci].strategy;
-      rep.cores[ci].wrapped = false;
-    }
   }
 
   // The placement used: the tight packing above sized the buffer; the
-  // prefetch placement takes the same buffer where it finds room for every
-  // tensor (docs/allocation.md, "Prefetch").
-  const RingRegion used =
-      rep.fits ? region : RingRegion{0, rep.buffersize};
+  // prefetch placement takes the same region where it finds room for every
+  // tensor (docs/allocation.md, "Prefetch"): the configured one, or the
+  // grown buffer for a core that did not fit it.
+  std::vector<RingRegion> core_region(m.cores.size(), region);
   parallel_for(m.cores.size(), [&](std::size_t ci) {
+    const RingRegion used = overflows[ci] ? RingRegion{0, rep.buffersize} : region;
+    core_region[ci] = used;
     const auto& t = all[ci].tensors;
     CoreImport& cr = rep.cores[ci];
     cr.war_tight = war_waits(t, alloc[ci], used, used.size());
@@ -293,7 +289,9 @@ std::optional<ImportReport> import_model(Model& m, const HardwareConfig& hw,
     CoreImport& cr = rep.cores[ci];
     for (std::uint32_t s = 0; s < c.workloads.size(); ++s) {
       Workload& w = c.workloads[s];
-      w.ring_buffer_info = regions;
+      // Grown: each core's ring is the region it was placed in (the
+      // configured one where it fit, the grown buffer where it did not).
+      w.ring_buffer_info = rep.fits ? regions : std::vector<RingRegion>{core_region[ci]};
       for (std::size_t ei = 0; ei < w.buffer.size(); ++ei) {
         BufferEntry& e = w.buffer[ei];
         const std::uint32_t ti = all[ci].entry_tensor[s][ei];

@@ -241,8 +241,9 @@ class Tenants {
     std::int64_t released = 0;  // the latest tenant's last snapshot under it
   };
   // The place for `size` bytes whose tenants were all last used before
-  // `from`, released longest ago; offset -1 when there is none.
-  Choice best(std::int64_t size, std::int64_t from, std::int64_t alignment) const {
+  // `from`: released longest ago, or with `compact` the lowest; offset -1
+  // when there is none.
+  Choice best(std::int64_t size, std::int64_t from, std::int64_t alignment, bool compact) const {
     Choice c;
     if (size > cap_) return c;
     std::vector<std::int64_t> cand;
@@ -257,7 +258,7 @@ class Tenants {
     for (std::int64_t o : cand) {
       const std::int64_t r = released(o, size, from);
       if (r == kBlocked) continue;
-      if (c.offset < 0 || r < c.released) c = {o, r};
+      if (c.offset < 0 || (!compact && r < c.released)) c = {o, r};
     }
     return c;
   }
@@ -331,8 +332,10 @@ class Tenants {
 
 }  // namespace
 
-bool prefetch_fit(const std::vector<AllocTensor>& t, const RingRegion& region,
-                  std::int64_t alignment, Allocation& out) {
+namespace {
+
+bool prefetch_pass(const std::vector<AllocTensor>& t, const RingRegion& region,
+                   std::int64_t alignment, bool compact, Allocation& out) {
   out.address.assign(t.size(), -1);
   out.wrapped = false;
   out.peak = region.begin;
@@ -346,8 +349,9 @@ bool prefetch_fit(const std::vector<AllocTensor>& t, const RingRegion& region,
   for (std::size_t i : order) {
     const AllocTensor& x = t[i];
     Tenants::Choice c;
-    if (x.loaded && x.first > 0) c = ring.best(x.size, std::int64_t{x.first} - 1, alignment);
-    if (c.offset < 0) c = ring.best(x.size, x.first, alignment);
+    if (x.loaded && x.first > 0)
+      c = ring.best(x.size, std::int64_t{x.first} - 1, alignment, compact);
+    if (c.offset < 0) c = ring.best(x.size, x.first, alignment, compact);
     if (c.offset < 0) return false;
     ring.take(c.offset, x.size, x.last);
     out.address[i] = region.begin + c.offset;
@@ -359,6 +363,14 @@ bool prefetch_fit(const std::vector<AllocTensor>& t, const RingRegion& region,
     }
   }
   return true;
+}
+
+}  // namespace
+
+bool prefetch_fit(const std::vector<AllocTensor>& t, const RingRegion& region,
+                  std::int64_t alignment, Allocation& out) {
+  return prefetch_pass(t, region, alignment, false, out) ||
+         prefetch_pass(t, region, alignment, true, out);
 }
 
 std::size_t prefetch_repair(const std::vector<AllocTensor>& t, const RingRegion& region,

@@ -79,7 +79,9 @@ bool ring_fit(const std::vector<AllocTensor>& t, const RingRegion& region, std::
 // those live in [f, last]. Among the places that qualify, the one whose
 // latest previous tenant was last used earliest (never used counts as
 // earliest; ties: the lowest offset); a tensor may run past the region's
-// end and wrap to its start. False when some tensor finds no place (the
+// end and wrap to its start. Where that order leaves some tensor no place
+// (the region fragmented), the same rules with the lowest qualifying place
+// instead. False when some tensor finds no place either way (the
 // allocation is then incomplete). Allocation::strategy is prefetch_ring.
 bool prefetch_fit(const std::vector<AllocTensor>& t, const RingRegion& region,
                   std::int64_t alignment, Allocation& out);
