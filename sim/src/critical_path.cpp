@@ -238,7 +238,8 @@ CriticalPath trace_critical_path(const std::vector<PathCore>& cores, Tick period
   for (const Walk::Step& st : steps) {
     const PathCore& pc = cores[st.core];
     const OpRec& o = pc.image->ops[st.op];
-    const std::int64_t wid = o.wl >= 0 ? pc.image->workload_ids[o.wl] : -1;
+    const std::int64_t wid =
+        o.wl >= 0 ? static_cast<std::int64_t>(pc.image->workload_ids[o.wl]) : std::int64_t{-1};
     const Tick len = std::max<Tick>(0, st.to - st.from);
     ticks[static_cast<std::size_t>(st.kind)] += len;
     const PathSegment* cur = cp.segments.empty() ? nullptr : &cp.segments.back();
