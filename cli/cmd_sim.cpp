@@ -77,6 +77,20 @@ int run_sim(const SimCliOptions& opt) {
   timer.mark("simulate");
   if (report.functional.enabled) report.functional.quirks = semantics->quirks.named();
   if (opt.expect >= 0) report.expect_cycles = opt.expect;
+  if (const auto& imp = lowered->import_report) {
+    sim::L2AllocationSummary a;
+    a.strategy = ir::to_string(imp->allocation);
+    const ir::WarStats w = imp->war(), t = imp->war_tight();
+    a.loads = w.loads;
+    a.waits = w.waits;
+    a.forced = w.forced;
+    a.waits_tight = t.waits;
+    a.forced_tight = t.forced;
+    a.alloc_peak = imp->alloc_peak();
+    a.buffer = imp->buffersize;
+    for (const ir::CoreImport& c : imp->cores) a.live_peak = std::max(a.live_peak, c.live_peak);
+    report.l2_allocation = a;
+  }
   if (!opt.quiet) sim::print_report(std::cout, report);
   if (!opt.report.empty() &&
       !write_file(opt.report, [&](std::ostream& os) { sim::write_report_json(os, report, true); }))

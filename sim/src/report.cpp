@@ -236,6 +236,13 @@ void print_report(std::ostream& os, const Report& r) {
             r.noc_busiest_link.empty() ? "" : " on ", r.noc_busiest_link.c_str(),
             100.0 * r.noc_link_util_mean, r.noc_links);
   os << fmt("L2: peak occupancy %" PRId64 " bytes\n", r.peak_l2_bytes);
+  if (const auto& a = r.l2_allocation)
+    os << fmt("L2 allocation %s: %" PRId64 " of %" PRId64
+              " loads wait for the workload before them to free their bytes (tight packing: "
+              "%" PRId64 "), %" PRId64 " forced by capacity (tight: %" PRId64
+              "); allocated peak %" PRId64 " of %" PRId64 " bytes, live-data peak %" PRId64 "\n",
+              a->strategy.c_str(), a->waits, a->loads, a->waits_tight, a->forced, a->forced_tight,
+              a->alloc_peak, a->buffer, a->live_peak);
   os << "\nper layer (simulated = sum of workload spans; predicted = sum of the IR's time):\n";
   os << fmt("%-32s %6s %14s %14s %9s\n", "layer", "wls", "predicted", "simulated", "sim/pred");
   for (const LayerReport& l : r.layers)
@@ -350,6 +357,20 @@ void write_report_json(std::ostream& os, const Report& r, bool host) {
   w.key("l2");
   w.begin_object();
   kv("peak_bytes", r.peak_l2_bytes);
+  if (const auto& a = r.l2_allocation) {
+    w.key("allocation");
+    w.begin_object();
+    kv("strategy", std::string_view(a->strategy));
+    kv("loads", a->loads);
+    kv("war_waits", a->waits);
+    kv("war_forced", a->forced);
+    kv("war_waits_tight", a->waits_tight);
+    kv("war_forced_tight", a->forced_tight);
+    kv("alloc_peak_bytes", a->alloc_peak);
+    kv("buffer_bytes", a->buffer);
+    kv("live_peak_bytes", a->live_peak);
+    w.end_object();
+  }
   w.end_object();
   w.key("layers");
   w.begin_array();

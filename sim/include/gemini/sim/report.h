@@ -146,6 +146,17 @@ struct FunctionalReport {
   bool passed() const { return fault_count == 0 && mismatches() == 0; }
 };
 
+// How `gemini import` placed a public-dialect file's tensors in L2 (filled
+// by the caller that imported it; docs/allocation.md): loads that wait for
+// the workload before them to free their bytes, how many of those capacity
+// forces, the same for the tight packing, and the allocated peak against
+// the buffer.
+struct L2AllocationSummary {
+  std::string strategy;  // "prefetch" or "tight"
+  std::int64_t loads = 0, waits = 0, forced = 0, waits_tight = 0, forced_tight = 0;
+  std::int64_t alloc_peak = 0, buffer = 0, live_peak = 0;
+};
+
 struct Report {
   std::string input, hw_name, dram_model;
   std::int32_t xlen = 0, ylen = 0;
@@ -170,6 +181,7 @@ struct Report {
   std::vector<LayerReport> layers;  // in order of first appearance
   std::vector<WorkloadReport> workloads;
   CriticalPath critical_path;
+  std::optional<L2AllocationSummary> l2_allocation;
   std::optional<std::int64_t> expect_cycles;
   // Runtime deadlock: every blocked instruction when nothing could progress.
   bool deadlock = false;
