@@ -29,7 +29,7 @@
 //    "the schedule's dependencies form a cycle" in asm and sim while
 //    validate said valid.
 //
-// And the coverage gap (pending; see Issue30CoverageGap below): a schedule
+// And the coverage gap (M010; see Issue30CoverageGap below): a schedule
 // that computes only part of what the model defines must not PASS.
 #include <gtest/gtest.h>
 
@@ -305,15 +305,11 @@ void expect_uncovered(const std::string& ir, const std::string& model,
 }
 
 TEST(Issue30CoverageGap, ABatchTheScheduleDoesNotComputeIsReportedAndNeverPasses) {
-  GTEST_SKIP() << "pending issue 30 coverage fix (validate --model: M error per layer naming the "
-                  "elements no workload computes; PASS only with full coverage)";
   expect_uncovered(data("set_minimal.json"), data("set_minimal_batch2.model.json"),
                    {"[1,0,0,0]...[1,15,7,7]", "[1,0,0,0]...[1,15,3,3]"});
 }
 
 TEST(Issue30CoverageGap, ChannelsTheScheduleDoesNotComputeAreReportedAndNeverPass) {
-  GTEST_SKIP() << "pending issue 30 coverage fix (validate --model: M error per layer naming the "
-                  "elements no workload computes; PASS only with full coverage)";
   expect_uncovered(data("set_minimal_half_channels.json"), data("set_minimal.model.json"),
                    {"[0,8,0,0]...[0,15,7,7]", "[0,8,0,0]...[0,15,3,3]"});
 }
