@@ -87,8 +87,11 @@ def layers(r, out, stem, formats, written):
     ax.legend(fontsize=8)
     ax.grid(True, axis="y", alpha=0.3)
     ax.set_title(f"{title_of(r)}: per layer, simulated against predicted cycles", fontsize=10)
-    ax2.plot(xs, [l["ratio"] if l["predicted_cycles"] > 0 else float("nan") for l in ls],
-             marker="o", markersize=3, color="#c44e52", linewidth=1)
+    ratios = [l["ratio"] if l["predicted_cycles"] > 0 else float("nan") for l in ls]
+    ax2.plot(xs, ratios, marker="o", markersize=3, color="#c44e52", linewidth=1)
+    finite = [x for x in ratios if x == x and x > 0]
+    if finite and max(finite) / min(finite) > 20:
+        ax2.set_yscale("log")
     ax2.axhline(1.0, color="gray", linewidth=0.8, linestyle="--")
     ax2.set_ylabel("simulated / predicted")
     ax2.grid(True, alpha=0.3)
@@ -113,9 +116,21 @@ def timeline_from_trace(path, bins):
     width = end / bins
     read = [0.0] * bins
     write = [0.0] * bins
+    # An event spans a request's arrival at its port to its completion; a
+    # port serves its requests one after another, so a request's bytes move
+    # between the previous completion on its port (or its own arrival, if
+    # later) and its own completion.
+    events.sort(key=lambda e: (e["pid"], e["ts"] + e["dur"]))
+    last = {}
+    for e in events:
+        done = e["ts"] + e["dur"]
+        begin = max(e["ts"], last.get(e["pid"], e["ts"]))
+        last[e["pid"]] = done
+        e["_span"] = (begin, done)
     for e in events:
         b = e.get("args", {}).get("bytes", 0)
-        s, d = e["ts"], max(e["dur"], 1e-9)
+        s = e["_span"][0]
+        d = max(e["_span"][1] - s, 1e-9)
         target = write if e["name"] == "write" else read
         i = int(s / width)
         while i < bins and i * width < s + d:
@@ -144,7 +159,7 @@ def dram(r, trace, out, stem, formats, written):
     ax.set_xlabel("simulated time (us)")
     ax.set_ylabel("DRAM bandwidth (GB/s)")
     ax.set_title(f"{title_of(r)}: DRAM bandwidth over time (all ports)", fontsize=10)
-    ax.legend(fontsize=8, loc="upper right")
+    ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.0, 0.5), frameon=False)
     ax.grid(True, alpha=0.3)
     save(fig, out, f"{stem}_dram", formats, written)
     return True

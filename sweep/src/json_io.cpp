@@ -102,7 +102,10 @@ void emit(ir::JsonWriter& w, const json::value& v) {
       w.value(v.get_int64());
       break;
     case json::kind::uint64:
-      w.value(static_cast<double>(v.get_uint64()));
+      if (v.get_uint64() <= static_cast<std::uint64_t>(INT64_MAX))
+        w.value(static_cast<std::int64_t>(v.get_uint64()));
+      else
+        w.value(static_cast<double>(v.get_uint64()));
       break;
     case json::kind::double_:
       w.value(v.get_double());
