@@ -136,9 +136,9 @@ int run_point_cmd(const SweepCliOptions& o) {
     std::cerr << "gemini sweep point: " << error << "\n";
     return kExitUnreadable;
   }
-  std::cout << p->id << " " << p->input.label << " (" << describe(*p) << "): "
-            << (r->ok ? "ok" : "failed: " + r->message) << " in " << seconds_text(r->host_seconds)
-            << "\n";
+  std::cout << p->id << " " << p->input.label << " (" << describe(*p)
+            << "): " << (r->ok ? "ok" : "failed: " + r->message) << " in "
+            << seconds_text(r->host_seconds) << "\n";
   return r->ok ? kExitOk : r->exit_code > 0 ? r->exit_code : kExitInvalid;
 }
 
@@ -188,8 +188,8 @@ int slurm_cmd(SweepCliOptions o) {
     std::cerr << "gemini sweep slurm: " << error << "\n";
     return kExitUnreadable;
   }
-  std::cout << "wrote " << job.script << ": a job array of " << job.tasks << " tasks ("
-            << kept << " of " << plan->points.size() << " points already have results)\n";
+  std::cout << "wrote " << job.script << ": a job array of " << job.tasks << " tasks (" << kept
+            << " of " << plan->points.size() << " points already have results)\n";
   if (!o.submit) {
     std::cout << "submit it with: sbatch " << job.script << "\n";
     return kExitOk;
@@ -213,10 +213,10 @@ int plot_cmd(const SweepCliOptions& o) {
               << " is missing (it is installed with gemini; or run scripts/plot_sweep.py)\n";
     return kExitUnreadable;
   }
-  std::vector<std::string> args{script, (fs::path(o.dir) / "results.json").string(), "-o",
-                                o.plot_out.empty() ? (fs::path(o.dir) / "plots").string()
-                                                   : o.plot_out,
-                                "--format", o.plot_format};
+  std::vector<std::string> args{
+      script,     (fs::path(o.dir) / "results.json").string(),
+      "-o",       o.plot_out.empty() ? (fs::path(o.dir) / "plots").string() : o.plot_out,
+      "--format", o.plot_format};
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
@@ -242,7 +242,9 @@ Command add_sweep(CLI::App& app) {
       "cluster, and gather and plot the results (docs/sweeps.md).");
   s->require_subcommand(1);
   CLI::App* run = s->add_subcommand("run", "Run every point of a sweep file on this machine.");
-  run->add_option("sweep", o->sweep_file, "sweep file (JSON)")->required()->check(CLI::ExistingFile);
+  run->add_option("sweep", o->sweep_file, "sweep file (JSON)")
+      ->required()
+      ->check(CLI::ExistingFile);
   run->add_option("-o,--out", o->dir, "sweep directory (results, points, logs)")->required();
   run->add_option("-j,--jobs", o->jobs, "points run at once (default: the core count)")
       ->check(CLI::PositiveNumber);
@@ -255,9 +257,12 @@ Command add_sweep(CLI::App& app) {
   point->add_option("id", o->id, "the point's id (DIR/plan.json)")->required();
 
   CLI::App* slurm = s->add_subcommand(
-      "slurm", "Write (and with --submit, submit) a Slurm job array over the points that have no "
-               "results yet.");
-  slurm->add_option("sweep", o->sweep_file, "sweep file (JSON)")->required()->check(CLI::ExistingFile);
+      "slurm",
+      "Write (and with --submit, submit) a Slurm job array over the points that have no "
+      "results yet.");
+  slurm->add_option("sweep", o->sweep_file, "sweep file (JSON)")
+      ->required()
+      ->check(CLI::ExistingFile);
   slurm->add_option("-o,--out", o->dir, "sweep directory, on a file system the nodes share")
       ->required();
   slurm->add_option("--partition", o->slurm.partition, "Slurm partition");
@@ -268,7 +273,8 @@ Command add_sweep(CLI::App& app) {
   slurm->add_option("--account", o->slurm.account, "Slurm account");
   slurm->add_option("--cpus-per-task", o->slurm.cpus_per_task, "CPUs per point (default 1)")
       ->check(CLI::PositiveNumber);
-  slurm->add_option("--sbatch", o->slurm.extra, "a further #SBATCH option, e.g. --sbatch=--qos=short");
+  slurm->add_option("--sbatch", o->slurm.extra,
+                    "a further #SBATCH option, e.g. --sbatch=--qos=short");
   slurm->add_option("--gemini", o->gemini,
                     "the gemini the nodes run (default: this one, by absolute path)");
   slurm->add_flag("--submit", o->submit, "submit it with sbatch and print the job id");
@@ -276,8 +282,9 @@ Command add_sweep(CLI::App& app) {
   slurm->add_flag("--retry-failed", o->retry_failed, "rerun the points that failed");
 
   CLI::App* collect = s->add_subcommand(
-      "collect", "Gather the finished points into DIR/results.csv and results.json and list the "
-                 "failed and missing ones.");
+      "collect",
+      "Gather the finished points into DIR/results.csv and results.json and list the "
+      "failed and missing ones.");
   collect->add_option("dir", o->dir, "sweep directory")->required()->check(CLI::ExistingDirectory);
 
   CLI::App* plot = s->add_subcommand(

@@ -162,6 +162,9 @@ def main():
     cmap = plt.get_cmap("tab10" if len(inputs) <= 10 else "tab20")
     colours = [cmap(i) for i in range(cmap.N)]
     axes = [x for x in results["axes"] if len(axis_values(points, x)) > 1]
+    # Metrics no finished point has (an estimate the sweep file does not
+    # give, a functional count of timing-only runs) get no figure.
+    cols = [c for c in cols if any(is_number(p["metrics"].get(c["name"])) for p in points)]
     groups = []  # [(name, [columns])] in column order
     for c in cols:
         key = c["group"] or c["name"]

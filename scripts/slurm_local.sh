@@ -175,7 +175,11 @@ EOF
   wait_for 20 slurmctld scontrol ping || die "slurmctld does not answer (log: $dir/slurmctld.log)"
   slurmd -f "$SLURM_CONF" -N "$host" || die "slurmd did not start (log: $dir/slurmd.log)"
   # The node is up when it is idle (or already running something).
-  node_up() { sinfo -h -n "$host" -o %t | grep -Eq '^(idle|mix|alloc)'; }
+  node_up() {
+    local state
+    state=$(sinfo -h -n "$host" -o %t 2>/dev/null) || return 1
+    case "$state" in idle* | mix* | alloc*) return 0 ;; *) return 1 ;; esac
+  }
   if ! wait_for 30 node node_up; then
     scontrol update NodeName="$host" State=RESUME >/dev/null 2>&1 || true
     wait_for 15 node node_up || die "node $host did not come up (logs: $dir/slurmd.log, $dir/slurmctld.log)"

@@ -30,9 +30,10 @@ std::string set_polar_path() { return std::string(GEMINI_SOURCE_DIR) + "/configs
 fs::path write_sweep(const std::string& name, const std::string& axes,
                      const std::string& extra_inputs = "") {
   const std::string text = R"({"name": ")" + name + R"(", "hw": ")" + set_polar_path() +
-                           R"(", "inputs": [")" + (test::data_dir() / "spec_minimal.json").string() +
-                           R"(", ")" + (test::data_dir() / "set_minimal.json").string() + "\"" +
-                           extra_inputs + R"(], "axes": )" + axes + "}";
+                           R"(", "inputs": [")" +
+                           (test::data_dir() / "spec_minimal.json").string() + R"(", ")" +
+                           (test::data_dir() / "set_minimal.json").string() + "\"" + extra_inputs +
+                           R"(], "axes": )" + axes + "}";
   return test::write_temp(name + ".sweep.json", text);
 }
 
@@ -82,18 +83,20 @@ TEST(Sweep, LocalSweepEqualsSeparateSimRuns) {
     json::value hw = read_json(set_polar_path());
     const double gbps = p.at("params").at("noc.link_gbps").to_number<double>();
     hw.at("noc").as_object()["link_gbps"] = gbps;
-    const fs::path hw_file = test::write_temp("hw-" + std::to_string(gbps) + ".json",
-                                              json::serialize(hw));
+    const fs::path hw_file =
+        test::write_temp("hw-" + std::to_string(gbps) + ".json", json::serialize(hw));
     const fs::path report = test::temp_path("separate.json");
     test::CliRun s = gemini("sim " + std::string(p.at("input").as_string()) + " -q --hw " +
                             hw_file.string() + " --report " + report.string());
     ASSERT_EQ(s.status, 0) << s.out;
     const json::value separate = read_json(report);
-    const json::value point = read_json(dir / "points" / (std::string(p.at("id").as_string()) + ".json"));
+    const json::value point =
+        read_json(dir / "points" / (std::string(p.at("id").as_string()) + ".json"));
     EXPECT_EQ(without_host(point.at("report")), without_host(separate))
         << "point " << p.at("id").as_string();
     EXPECT_EQ(p.at("metrics").at("total_cycles"), separate.at("total_cycles"));
-    EXPECT_EQ(p.at("metrics").at("noc_link_util_max"), separate.at("noc").at("link_utilisation_max"));
+    EXPECT_EQ(p.at("metrics").at("noc_link_util_max"),
+              separate.at("noc").at("link_utilisation_max"));
     utilisations.insert(json::serialize(p.at("metrics").at("noc_link_util_max")));
   }
   EXPECT_EQ(ids.size(), 6u);
@@ -180,8 +183,8 @@ TEST(Sweep, ValuesTheConfigurationRejectsAreErrorsNamingAxisAndValue) {
 
 TEST(Sweep, FailedPointIsRecordedAndTheSweepGoesOn) {
   const fs::path broken = test::write_temp("broken_IR.json", R"({"0": {"not": "a schedule"}})");
-  const fs::path sweep =
-      write_sweep("with-failure", R"({"noc.link_gbps": [24, 48]})", ", \"" + broken.string() + "\"");
+  const fs::path sweep = write_sweep("with-failure", R"({"noc.link_gbps": [24, 48]})",
+                                     ", \"" + broken.string() + "\"");
   const fs::path dir = test::temp_path("sweep-failed");
   test::CliRun r = gemini("sweep run " + sweep.string() + " -o " + dir.string() + " --jobs 2");
   EXPECT_EQ(r.status, 1) << r.out;
@@ -252,10 +255,9 @@ TEST(Sweep, HwByNameFindsTheInstalledConfiguration) {
   EXPECT_EQ(by_name.out, by_path.out);
   test::CliRun bad = gemini("sim " + in + " --hw set-polaris");
   EXPECT_EQ(bad.status, 2);
-  EXPECT_NE(bad.out.find("nor an installed configuration (set-polar, set-polar-ddr4, "
-                         "set-polar-unicast)"),
-            std::string::npos)
+  EXPECT_NE(bad.out.find("no such file, nor an installed configuration ("), std::string::npos)
       << bad.out;
+  EXPECT_NE(bad.out.find("set-polar-ddr4"), std::string::npos) << "lists the installed ones";
 }
 
 TEST(SweepSpec, RangesZipGroupsAndTheGrid) {
@@ -308,7 +310,8 @@ TEST(SweepSpec, ProblemsAreReportedWithTheirPointers) {
   const std::string in = inputs_json();
   const Case cases[] = {
       {R"({"inputs": []})", ":/inputs: expected a non-empty list of inputs"},
-      {R"({"inputs": ["/nonexistent/*.json"]})", ":/inputs/0: \"/nonexistent/*.json\" matches no file"},
+      {R"({"inputs": ["/nonexistent/*.json"]})",
+       ":/inputs/0: \"/nonexistent/*.json\" matches no file"},
       {"{" + in + R"(, "axes": {"noc.link_gbps": []}})",
        ":/axes/noc.link_gbps: axis \"noc.link_gbps\": expected at least one value"},
       {"{" + in + R"(, "axes": {"noc.link_gbps": {"from": 1, "to": 4}}})",
@@ -317,7 +320,8 @@ TEST(SweepSpec, ProblemsAreReportedWithTheirPointers) {
        ":/axes/zip: the axes of a zip group need as many values each"},
       {"{" + in + R"(, "axes": {"functional": [true]}})",
        "a functional run needs each input's model file; these have none: spec_minimal"},
-      {"{" + in + R"(, "axes": {"seed": [-1]}})", "axis \"seed\", value -1: expected an integer >= 0"},
+      {"{" + in + R"(, "axes": {"seed": [-1]}})",
+       "axis \"seed\", value -1: expected an integer >= 0"},
       {"{" + in + R"(, "axes": {"hw": ["no-such-config"]}})",
        ":/axes/hw/0: no hardware configuration \"no-such-config\""},
       {"{" + in + R"(, "axes": {"l2.size_bytes.x": [1]}})",
@@ -337,14 +341,16 @@ TEST(SweepSpec, ProblemsAreReportedWithTheirPointers) {
   }
   // Values that pass alone but clash in a point are named with the point.
   std::vector<std::string> errors;
-  auto plan = plan_of(R"({"hw": {"dram": {"model": "banked", "timing": {"trfc": 50}}}, )" + in +
-                          R"(, "axes": {"dram.timing.trefi": [100, 10000], "dram.timing.trfc": [50, 500]}})",
-                      errors);
+  auto plan = plan_of(
+      R"({"hw": {"dram": {"model": "banked", "timing": {"trfc": 50}}}, )" + in +
+          R"(, "axes": {"dram.timing.trefi": [100, 10000], "dram.timing.trfc": [50, 500]}})",
+      errors);
   EXPECT_FALSE(plan);
-  EXPECT_NE(joined(errors).find("point (spec_minimal, dram.timing.trefi=100, dram.timing.trfc=500): "
-                                "/dram/timing/trfc: parameter \"trfc\" of component \"dram\": must "
-                                "be below trefi (100)"),
-            std::string::npos)
+  EXPECT_NE(
+      joined(errors).find("point (spec_minimal, dram.timing.trefi=100, dram.timing.trfc=500): "
+                          "/dram/timing/trfc: parameter \"trfc\" of component \"dram\": must "
+                          "be below trefi (100)"),
+      std::string::npos)
       << joined(errors);
 }
 

@@ -1,7 +1,7 @@
 #include "axis_values.h"
 
-#include <boost/json/serialize.hpp>
 #include <algorithm>
+#include <boost/json/serialize.hpp>
 #include <cmath>
 
 namespace gemini::sweep::detail {
@@ -77,8 +77,7 @@ bool expand_values(const json::value& v, std::vector<json::value>& out, std::str
       error = "range: \"times\" needs a factor above 1 and \"from\" above 0";
       return false;
     }
-    for (double x = from; x <= to * (1 + 1e-9) && xs.size() <= kMaxValues; x *= by)
-      xs.push_back(x);
+    for (double x = from; x <= to * (1 + 1e-9) && xs.size() <= kMaxValues; x *= by) xs.push_back(x);
   } else {
     if (by < 1 || by != std::floor(by)) {
       error = "range: \"count\" must be an integer >= 1";
@@ -91,8 +90,8 @@ bool expand_values(const json::value& v, std::vector<json::value>& out, std::str
     }
     for (std::size_t i = 0; i < n; ++i)
       xs.push_back(n == 1 ? from : from + (to - from) * static_cast<double>(i) / (n - 1));
-    integral = integral && std::all_of(xs.begin(), xs.end(),
-                                       [](double x) { return x == std::floor(x); });
+    integral =
+        integral && std::all_of(xs.begin(), xs.end(), [](double x) { return x == std::floor(x); });
   }
   if (xs.size() > kMaxValues) {
     error = "range: more than " + std::to_string(kMaxValues) + " values";
@@ -111,7 +110,8 @@ bool set_param(json::object& hw, const std::string& path, const json::value& v,
                std::string& error) {
   if (path.empty() || path.front() == '.' || path.back() == '.' ||
       path.find("..") != std::string::npos) {
-    error = "\"" + path + "\" is not a parameter path (component.parameter, e.g. dram.multicast)";
+    error = std::string(1, '"').append(path).append(
+        "\" is not a parameter path (component.parameter, e.g. dram.multicast)");
     return false;
   }
   json::object* o = &hw;
@@ -121,8 +121,11 @@ bool set_param(json::object& hw, const std::string& path, const json::value& v,
     json::value& next = (*o)[part];
     if (next.is_null()) next = json::object();
     if (!next.is_object()) {
-      error = "\"" + path.substr(0, dot) + "\" is " + json::serialize(next) +
-              " in the configuration, not a component with parameters";
+      error = std::string(1, '"')
+                  .append(path, 0, dot)
+                  .append("\" is ")
+                  .append(json::serialize(next))
+                  .append(" in the configuration, not a component with parameters");
       return false;
     }
     o = &next.get_object();

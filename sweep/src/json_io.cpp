@@ -5,12 +5,12 @@
 
 #include <algorithm>
 #include <array>
-#include <charconv>
 #include <boost/json/parse.hpp>
-#include <boost/json/stream_parser.hpp>
 #include <boost/json/serialize.hpp>
+#include <boost/json/stream_parser.hpp>
 #include <boost/uuid/name_generator_sha1.hpp>
 #include <boost/uuid/uuid_io.hpp>
+#include <charconv>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -163,8 +163,8 @@ std::string canonical(const json::value& v) {
 
 std::string stable_id(const std::string& text) {
   // A fixed namespace for gemini sweep points (any constant UUID would do).
-  static const boost::uuids::uuid ns = {{0x6d, 0x1c, 0x2b, 0x47, 0x8e, 0x55, 0x4a, 0x3f, 0x9b,
-                                         0x02, 0x51, 0xc7, 0x3e, 0x90, 0xa4, 0x18}};
+  static const boost::uuids::uuid ns = {{0x6d, 0x1c, 0x2b, 0x47, 0x8e, 0x55, 0x4a, 0x3f, 0x9b, 0x02,
+                                         0x51, 0xc7, 0x3e, 0x90, 0xa4, 0x18}};
   const boost::uuids::uuid u = boost::uuids::name_generator_sha1(ns)(text);
   std::string hex = boost::uuids::to_string(u);
   hex.erase(std::remove(hex.begin(), hex.end(), '-'), hex.end());
@@ -187,6 +187,12 @@ std::string file_digest(const std::string& path) {
   char hex[16];
   std::snprintf(hex, sizeof hex, "%08lx", static_cast<unsigned long>(crc));
   return std::to_string(size) + ":" + hex;
+}
+
+json::array strings(const std::vector<std::string>& v) {
+  json::array a;
+  for (const std::string& s : v) a.emplace_back(s);
+  return a;
 }
 
 std::string cell(const json::value& v) {

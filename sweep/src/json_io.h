@@ -4,6 +4,7 @@
 // system never see half a file), pretty and canonical JSON, stable ids.
 #include <boost/json/value.hpp>
 #include <string>
+#include <vector>
 
 namespace gemini::sweep::detail {
 
@@ -19,6 +20,7 @@ std::string canonical(const boost::json::value& v);
 std::string stable_id(const std::string& text);
 // "<size>:<crc32>" of a file's bytes; empty if it cannot be read.
 std::string file_digest(const std::string& path);
+boost::json::array strings(const std::vector<std::string>& v);
 // A value as a CSV cell / axis label: strings bare, numbers as JSON.
 std::string cell(const boost::json::value& v);
 

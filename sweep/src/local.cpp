@@ -97,7 +97,8 @@ bool run_local(const std::string& dir, const Plan& plan, const LocalOptions& opt
     }
   };
 
-  const unsigned jobs = std::max(1u, std::min<unsigned>(options.jobs, todo.size() ? todo.size() : 1));
+  const unsigned jobs =
+      std::max(1u, std::min<unsigned>(options.jobs, todo.size() ? todo.size() : 1));
   std::vector<std::thread> threads;
   for (unsigned i = 0; i < jobs && !todo.empty(); ++i) threads.emplace_back(worker);
   {

@@ -13,8 +13,8 @@ namespace json = boost::json;
 namespace fs = std::filesystem;
 
 std::vector<std::string> Point::sim_args(const std::string& dir, const std::string& report) const {
-  std::vector<std::string> a{"sim", input.ir, "--hw", (fs::path(dir) / hw_file).string(),
-                             "--report", report, "--quiet"};
+  std::vector<std::string> a{"sim",      input.ir, "--hw",   (fs::path(dir) / hw_file).string(),
+                             "--report", report,   "--quiet"};
   if (!input.model.empty()) {
     a.push_back("--model");
     a.push_back(input.model);
@@ -25,6 +25,17 @@ std::vector<std::string> Point::sim_args(const std::string& dir, const std::stri
     a.push_back(std::to_string(*seed));
   }
   return a;
+}
+
+json::object identity(const Point& p) {
+  json::object o;
+  o["id"] = p.id;
+  o["label"] = p.input.label;
+  o["input"] = p.input.ir;
+  json::object params;
+  for (const auto& [name, v] : p.params) params[name] = v;
+  o["params"] = std::move(params);
+  return o;
 }
 
 const Point* Plan::find(const std::string& id) const {
@@ -148,22 +159,14 @@ bool write_plan(const std::string& dir, const Plan& plan, std::string& error) {
   o["sweep"] = plan.name;
   o["description"] = plan.description;
   o["sweep_file"] = plan.sweep_file;
-  json::array axes;
-  for (const std::string& a : plan.axes) axes.emplace_back(a);
-  o["axes"] = std::move(axes);
+  o["axes"] = detail::strings(plan.axes);
   json::array points;
   for (const Point& p : plan.points) {
-    json::object x;
-    x["id"] = p.id;
+    json::object x = identity(p);
     x["index"] = p.index;
-    x["input"] = p.input.ir;
-    x["label"] = p.input.label;
     x["model"] = p.input.model.empty() ? json::value() : json::value(p.input.model);
     x["estimate_cycles"] =
         p.input.estimate_cycles ? json::value(*p.input.estimate_cycles) : json::value();
-    json::object params;
-    for (const auto& [name, v] : p.params) params[name] = v;
-    x["params"] = std::move(params);
     x["functional"] = p.functional;
     x["seed"] = p.seed ? json::value(*p.seed) : json::value();
     x["hw"] = p.hw_file;
@@ -186,8 +189,7 @@ std::optional<Plan> read_plan(const std::string& dir, std::string& error) {
     plan.name = std::string(o.at("sweep").as_string());
     plan.description = std::string(o.at("description").as_string());
     plan.sweep_file = std::string(o.at("sweep_file").as_string());
-    for (const json::value& a : o.at("axes").as_array())
-      plan.axes.emplace_back(a.as_string());
+    for (const json::value& a : o.at("axes").as_array()) plan.axes.emplace_back(a.as_string());
     for (const json::value& pv : o.at("points").as_array()) {
       const json::object& x = pv.as_object();
       Point p;

@@ -60,13 +60,7 @@ std::string last_line(const std::string& path) {
 
 json::object to_json(const Point& p, const PointRecord& r, const std::vector<std::string>& argv,
                      const std::string& started) {
-  json::object o;
-  o["id"] = r.id;
-  o["label"] = p.input.label;
-  o["input"] = p.input.ir;
-  json::object params;
-  for (const auto& [name, v] : p.params) params[name] = v;
-  o["params"] = std::move(params);
+  json::object o = identity(p);
   o["status"] = r.ok ? "ok" : "failed";
   o["exit_code"] = r.exit_code >= 0 ? json::value(r.exit_code) : json::value();
   o["signal"] = r.signal ? json::value(r.signal) : json::value();
@@ -94,10 +88,10 @@ std::optional<PointRecord> run_point(const std::string& dir, const Point& point,
   fs::create_directories(fs::path(dir) / "points", ec);
   fs::create_directories(fs::path(dir) / "logs", ec);
   const std::string host = host_name();
-  const std::string report = (fs::path(dir) / "points" /
-                              (point.id + ".report." + host + "." + std::to_string(getpid()) +
-                               ".tmp"))
-                                 .string();
+  const std::string report =
+      (fs::path(dir) / "points" /
+       (point.id + ".report." + host + "." + std::to_string(getpid()) + ".tmp"))
+          .string();
   const std::string log = log_file(dir, point.id);
   std::vector<std::string> argv{gemini};
   for (std::string& a : point.sim_args(dir, report)) argv.push_back(std::move(a));
@@ -128,8 +122,7 @@ std::optional<PointRecord> run_point(const std::string& dir, const Point& point,
   PointRecord r;
   r.id = point.id;
   r.hostname = host;
-  r.host_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  r.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   r.cpu_seconds = static_cast<double>(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
                   (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6;
   r.peak_rss_mb = static_cast<double>(ru.ru_maxrss) / 1024.0;
@@ -146,17 +139,17 @@ std::optional<PointRecord> run_point(const std::string& dir, const Point& point,
   // A run that fails after simulating (a deadlock, a functional mismatch)
   // still wrote its report: it is kept for the functional verdict.
   std::string read_error;
-  const bool have_report = fs::exists(report, ec) && detail::read_json(report, r.report, read_error);
+  const bool have_report =
+      fs::exists(report, ec) && detail::read_json(report, r.report, read_error);
   if (r.exit_code == 0) {
     r.ok = have_report;
-    if (!have_report)
-      r.message = "gemini sim exited 0 but its report is unreadable: " + read_error;
+    if (!have_report) r.message = "gemini sim exited 0 but its report is unreadable: " + read_error;
   } else {
     const std::string said = last_line(log);
     r.message = r.signal ? "killed by signal " + std::to_string(r.signal) + " (" +
                                strsignal(r.signal) + ")" + (said.empty() ? "" : ": " + said)
-                         : said.empty() ? "exit status " + std::to_string(r.exit_code)
-                                        : said;
+                : said.empty() ? "exit status " + std::to_string(r.exit_code)
+                               : said;
   }
   std::remove(report.c_str());
   if (fs::file_size(log, ec) == 0 && !ec) fs::remove(log, ec);

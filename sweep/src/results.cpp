@@ -61,8 +61,8 @@ const std::vector<MetricColumn>& metric_columns() {
        [](R r, P) { return ok_value(r, {"total_cycles"}); }},
       {"time_us", "us", "simulated time at the configured clock", true, "",
        [](R r, P) { return ok_value(r, {"time_us"}); }},
-      {"estimate_cycles", "cycles", "the scheduler's estimate for the whole network (the sweep file's)",
-       false, "",
+      {"estimate_cycles", "cycles",
+       "the scheduler's estimate for the whole network (the sweep file's)", false, "",
        [](R r, P p) {
          return r.ok && p.input.estimate_cycles ? json::value(*p.input.estimate_cycles)
                                                 : json::value();
@@ -75,11 +75,17 @@ const std::vector<MetricColumn>& metric_columns() {
                     : json::value();
        }},
       {"dram_bytes", "bytes", "bytes the DRAM ports read and wrote", true, "",
-       [](R r, P) { return ok_value(r, {"dram", "bytes"}); }},
+       [](R r, P) {
+         return ok_value(r, {"dram", "bytes"});
+       }},
       {"dram_gbps", "GB/s", "DRAM bandwidth achieved over the whole run", true, "",
-       [](R r, P) { return ok_value(r, {"dram", "achieved_gbps"}); }},
-      {"dram_peak_gbps", "GB/s", "DRAM peak bandwidth of the configuration (all ports)", false,
-       "", [](R r, P) { return ok_value(r, {"dram", "peak_gbps"}); }},
+       [](R r, P) {
+         return ok_value(r, {"dram", "achieved_gbps"});
+       }},
+      {"dram_peak_gbps", "GB/s", "DRAM peak bandwidth of the configuration (all ports)", false, "",
+       [](R r, P) {
+         return ok_value(r, {"dram", "peak_gbps"});
+       }},
       {"dram_utilisation", "fraction", "DRAM bandwidth achieved / peak", true, "",
        [](R r, P) {
          return r.ok ? ratio(num(at(r, {"dram", "achieved_gbps"})),
@@ -87,11 +93,17 @@ const std::vector<MetricColumn>& metric_columns() {
                      : json::value();
        }},
       {"noc_bytes", "bytes", "bytes carried by the NoC", false, "",
-       [](R r, P) { return ok_value(r, {"noc", "bytes"}); }},
+       [](R r, P) {
+         return ok_value(r, {"noc", "bytes"});
+       }},
       {"noc_link_util_max", "fraction", "utilisation of the busiest NoC link", true, "",
-       [](R r, P) { return ok_value(r, {"noc", "link_utilisation_max"}); }},
+       [](R r, P) {
+         return ok_value(r, {"noc", "link_utilisation_max"});
+       }},
       {"noc_link_util_mean", "fraction", "mean utilisation of the NoC links", true, "",
-       [](R r, P) { return ok_value(r, {"noc", "link_utilisation_mean"}); }},
+       [](R r, P) {
+         return ok_value(r, {"noc", "link_utilisation_mean"});
+       }},
       {"compute_share", "fraction", "cores' busy (compute) cycles / their cycles until finished",
        true, "core time", [](R r, P) { return share(r, nullptr); }},
       {"stall_dram_share", "fraction", "cores' cycles stalled on DRAM / their cycles", true,
@@ -105,7 +117,7 @@ const std::vector<MetricColumn>& metric_columns() {
        true, "core time", [](R r, P) { return share(r, "l2_space"); }},
       {"stall_other_share", "fraction", "cores' other stalls / their cycles", true, "core time",
        [](R r, P) { return share(r, "other"); }},
-      {"functional", "", "functional verdict: pass, fail, or empty when not run", false, "",
+      {"functional_verdict", "", "functional verdict: pass, fail, or empty when not run", false, "",
        [](R r, P) {
          const json::value* v = at(r, {"functional", "passed"});
          return v && v->is_bool() ? json::value(v->get_bool() ? "pass" : "fail") : json::value();
@@ -138,7 +150,8 @@ Tally tally(const std::vector<Row>& rows) {
 
 std::string describe(const Point& p) {
   std::string s;
-  for (const auto& [name, v] : p.params) s += (s.empty() ? "" : ", ") + name + "=" + detail::cell(v);
+  for (const auto& [name, v] : p.params)
+    s += (s.empty() ? "" : ", ") + name + "=" + detail::cell(v);
   return s;
 }
 
@@ -177,13 +190,7 @@ bool write_results(const std::string& dir, const Plan& plan, const std::vector<R
     for (const auto& [name, v] : p.params) csv << "," << csv_cell(detail::cell(v));
     csv << "," << status_of(row) << ",";
     if (row.record && row.record->exit_code >= 0) csv << row.record->exit_code;
-    json::object x;
-    x["id"] = p.id;
-    x["input"] = p.input.ir;
-    x["label"] = p.input.label;
-    json::object params;
-    for (const auto& [name, v] : p.params) params[name] = v;
-    x["params"] = std::move(params);
+    json::object x = identity(p);
     x["status"] = status_of(row);
     x["exit_code"] = row.record && row.record->exit_code >= 0 ? json::value(row.record->exit_code)
                                                               : json::value();
@@ -201,9 +208,7 @@ bool write_results(const std::string& dir, const Plan& plan, const std::vector<R
   json::object o;
   o["sweep"] = plan.name;
   o["description"] = plan.description;
-  json::array axes;
-  for (const std::string& a : plan.axes) axes.emplace_back(a);
-  o["axes"] = std::move(axes);
+  o["axes"] = detail::strings(plan.axes);
   json::array columns;
   for (const MetricColumn& m : metrics) {
     json::object c;

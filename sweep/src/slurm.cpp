@@ -35,11 +35,12 @@ bool write_job_script(const std::string& dir_in, const Plan& plan,
   std::string ids;
   for (const Point* p : points) ids += p->id + "\n";
   std::string name;
-  for (char c : plan.name) name += std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' ? c : '_';
+  for (char c : plan.name)
+    name += std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' ? c : '_';
   std::ostringstream s;
   s << "#!/bin/bash\n";
-  s << "# Written by `gemini sweep slurm` for the sweep \"" << plan.name << "\" (" << plan.sweep_file
-    << "):\n";
+  s << "# Written by `gemini sweep slurm` for the sweep \"" << plan.name << "\" ("
+    << plan.sweep_file << "):\n";
   s << "# " << points.size() << " of its " << plan.points.size()
     << " points, one per array task; task i runs the point on line i+1 of\n# " << job.ids
     << ".\n# Gather the results with: " << o.gemini << " sweep collect " << dir << "\n";
@@ -63,8 +64,8 @@ bool write_job_script(const std::string& dir_in, const Plan& plan,
   if (!detail::write_atomic(job.ids, ids, error) ||
       !detail::write_atomic(job.script, s.str(), error))
     return false;
-  fs::permissions(job.script, fs::perms::owner_exec | fs::perms::group_exec,
-                  fs::perm_options::add, ec);
+  fs::permissions(job.script, fs::perms::owner_exec | fs::perms::group_exec, fs::perm_options::add,
+                  ec);
   return true;
 }
 

@@ -99,8 +99,7 @@ struct Reader {
       spec.base_hw = std::move(loaded->first);
       spec.base_hw_origin = loaded->second;
     } else {
-      fail("/hw", "expected a configuration name, a file or an object, got " +
-                      json::serialize(*v));
+      fail("/hw", "expected a configuration name, a file or an object, got " + json::serialize(*v));
       return;
     }
     std::vector<std::string> errs;
@@ -120,8 +119,8 @@ struct Reader {
     if (found.empty()) {
       std::string where;
       for (const std::string& d : dirs) where += (where.empty() ? "" : ", ") + d;
-      fail(pointer, "no hardware configuration \"" + name + "\" (a file, or a name in " + where +
-                        ")");
+      fail(pointer,
+           "no hardware configuration \"" + name + "\" (a file, or a name in " + where + ")");
       return std::nullopt;
     }
     json::value cv;
@@ -362,8 +361,8 @@ void Reader::load_inputs(const json::value* v, SweepSpec& spec) {
   }
 }
 
-bool Reader::axis_values(const std::string& pointer, const std::string& name,
-                         const json::value& v, Axis& axis) {
+bool Reader::axis_values(const std::string& pointer, const std::string& name, const json::value& v,
+                         Axis& axis) {
   axis.name = name;
   std::string error;
   if (!detail::expand_values(v, axis.values, error)) {
@@ -449,7 +448,8 @@ void Reader::load_axes(const json::value* v, SweepSpec& spec) {
     for (const auto& [gat, group] : groups) {
       const int zip = ++zips;
       const std::size_t first = spec.axes.size();
-      for (const auto& m : *group) add(gat + "/" + token(m.key()), std::string(m.key()), m.value(), zip);
+      for (const auto& m : *group)
+        add(gat + "/" + token(m.key()), std::string(m.key()), m.value(), zip);
       for (std::size_t i = first + 1; i < spec.axes.size(); ++i)
         if (spec.axes[i].values.size() != spec.axes[first].values.size())
           fail(gat, "the axes of a zip group need as many values each: \"" + spec.axes[first].name +
@@ -493,6 +493,12 @@ std::optional<SweepSpec> load_sweep(const std::string& path, const LoadOptions& 
   }
   r.load_hw(o.if_contains("hw"), spec);
   r.load_inputs(o.if_contains("inputs"), spec);
+  // Inputs of one name in different folders: their folder tells them apart.
+  std::map<std::string, int> uses;
+  for (const Input& in : spec.inputs) ++uses[in.label];
+  for (Input& in : spec.inputs)
+    if (uses[in.label] > 1)
+      in.label = fs::path(in.ir).parent_path().filename().string() + "/" + in.label;
   if (errors.size() == before) r.load_axes(o.if_contains("axes"), spec);
   for (const Axis& a : spec.axes) {
     if (a.name != "functional") continue;

@@ -33,6 +33,10 @@ struct Point {
   std::vector<std::string> sim_args(const std::string& dir, const std::string& report) const;
 };
 
+// A point's id, input (path and label) and axis values as JSON: the head
+// of its record and of its row in results.json.
+boost::json::object identity(const Point& p);
+
 struct Plan {
   std::string name, description, sweep_file;
   std::vector<std::string> axes;  // names, in order

@@ -8,12 +8,13 @@
 // written whole (a temporary file renamed into place), so a point killed
 // halfway leaves no record and counts as missing.
 
+#include <sys/types.h>
+
 #include <atomic>
 #include <boost/json/value.hpp>
 #include <functional>
 #include <optional>
 #include <string>
-#include <sys/types.h>
 
 #include "gemini/sweep/plan.h"
 
