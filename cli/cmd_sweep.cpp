@@ -218,6 +218,7 @@ int plot_cmd(const SweepCliOptions& o) {
       "-o",       o.plot_out.empty() ? (fs::path(o.dir) / "plots").string() : o.plot_out,
       "--format", o.plot_format};
   std::vector<char*> argv;
+  argv.reserve(args.size() + 1);
   for (std::string& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
   pid_t pid = -1;

@@ -96,6 +96,7 @@ std::optional<PointRecord> run_point(const std::string& dir, const Point& point,
   std::vector<std::string> argv{gemini};
   for (std::string& a : point.sim_args(dir, report)) argv.push_back(std::move(a));
   std::vector<char*> cargv;
+  cargv.reserve(argv.size() + 1);
   for (std::string& a : argv) cargv.push_back(a.data());
   cargv.push_back(nullptr);
 

@@ -75,7 +75,11 @@ struct Reader {
       } else if (has_fallback) {
         out += fallback;
       } else {
-        fail(pointer, "environment variable " + var + " is not set (in \"" + s + "\")");
+        fail(pointer, std::string("environment variable ")
+                          .append(var)
+                          .append(" is not set (in \"")
+                          .append(s)
+                          .append("\")"));
         return std::nullopt;
       }
       i = end + 1;
