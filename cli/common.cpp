@@ -3,6 +3,8 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
+#include "install_paths.h"
+
 namespace gemini::cli {
 
 std::optional<ir::Dialect> parse_dialect(const std::string& s) {
@@ -17,7 +19,15 @@ void add_dialect_option(CLI::App& cmd, std::string& dialect) {
 }
 
 void add_hw_option(CLI::App& cmd, std::string& hw) {
-  cmd.add_option("--hw", hw, "hardware configuration (configs/*.json)")->check(CLI::ExistingFile);
+  cmd.add_option("--hw", hw,
+                 "hardware configuration: a file, or the name of an installed one (set-polar)")
+      ->check(CLI::Validator(
+          [](const std::string& s) {
+            return resolve_config(s).empty()
+                       ? "no such file, nor an installed configuration (" + known_configs() + ")"
+                       : std::string();
+          },
+          "FILE|NAME"));
 }
 
 void add_allocation_option(CLI::App& cmd, std::string& allocation) {
@@ -49,10 +59,11 @@ void print_allocation_summary(std::ostream& os, const ir::ImportReport& r) {
   os << "\n";
 }
 
-std::optional<ir::HardwareConfig> load_hw(const std::string& path) {
-  if (path.empty()) return ir::HardwareConfig{};
+std::optional<ir::HardwareConfig> load_hw(const std::string& name) {
+  if (name.empty()) return ir::HardwareConfig{};
   std::vector<std::string> errors;
-  auto hw = ir::load_hw_config(path, errors);
+  const std::string path = resolve_config(name);
+  auto hw = ir::load_hw_config(path.empty() ? name : path, errors);
   for (const auto& e : errors) std::cerr << e << "\n";
   return hw;
 }

@@ -24,7 +24,7 @@ inline constexpr int kExitUnreadable = 2;
 
 std::optional<ir::Dialect> parse_dialect(const std::string& s);  // "" -> nullopt
 // The options every IR-reading subcommand shares: --dialect (full|set) and
-// --hw (an existing hardware configuration file).
+// --hw (a hardware configuration file, or an installed one by name).
 void add_dialect_option(CLI::App& cmd, std::string& dialect);
 void add_hw_option(CLI::App& cmd, std::string& hw);
 // --l2-allocation prefetch|tight: how a public-dialect file's tensors are
@@ -35,8 +35,9 @@ void add_allocation_option(CLI::App& cmd, std::string& allocation);
 // the tight packing's beside them, how many capacity forces, and the
 // allocated peak against the buffer.
 void print_allocation_summary(std::ostream& os, const ir::ImportReport& r);
-// Loads --hw or the built-in defaults; prints errors and returns nullopt.
-std::optional<ir::HardwareConfig> load_hw(const std::string& path);
+// Loads --hw (a file or an installed configuration's name) or the built-in
+// defaults; prints errors and returns nullopt.
+std::optional<ir::HardwareConfig> load_hw(const std::string& name);
 
 // Loads a layer-semantics model file (--model); prints what is wrong and
 // returns nullopt when it does not load.
