@@ -109,8 +109,7 @@ int run_sim(const SimCliOptions& opt) {
     std::cerr << opt.in
               << ": the programs do not compute the network: " << report.functional.mismatches()
               << " mismatches, " << report.functional.fault_count << " faults, "
-              << report.functional.incomplete()
-              << " layers computed in part or not at all\n";
+              << report.functional.incomplete() << " layers computed in part or not at all\n";
     return kExitInvalid;
   }
   keep_until_exit(std::move(*lowered));

@@ -46,8 +46,10 @@ void print_allocation_summary(std::ostream& os, const ir::ImportReport& r) {
     failed += c.prefetch_failed ? 1 : 0;
     moved += static_cast<std::int64_t>(c.repaired);
   }
-  auto kib = [](std::int64_t b) { return std::to_string((b * 10 + 512) / 1024 / 10) + "." +
-                                         std::to_string((b * 10 + 512) / 1024 % 10); };
+  auto kib = [](std::int64_t b) {
+    return std::to_string((b * 10 + 512) / 1024 / 10) + "." +
+           std::to_string((b * 10 + 512) / 1024 % 10);
+  };
   os << "L2 allocation " << ir::to_string(r.allocation) << ": " << w.waits << " of " << w.loads
      << " loads wait for the workload before them to free their bytes (tight packing: " << t.waits
      << "), " << w.forced << " of them forced by capacity (tight: " << t.forced

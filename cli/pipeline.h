@@ -20,7 +20,7 @@ namespace gemini::cli {
 struct Lowered {
   ir::Model model;
   assembler::Program program;
-  std::shared_ptr<void> scratch;  // AssembledFile::scratch
+  std::shared_ptr<void> scratch;                  // AssembledFile::scratch
   std::optional<ir::ImportReport> import_report;  // public-dialect files
 };
 

@@ -465,8 +465,8 @@ TEST(Verifier, MulticastGroupsMustBeComplete) {
 
 std::string send_line(int to, int members, int part = 0, int src = 0) {
   return "noc_send src=" + std::to_string(src) + " dst=0 bytes=64 to=" + std::to_string(to) +
-         " transfer=3 src_box=" + kBox + " dst_box=" + kBox + " members=" +
-         std::to_string(members) + " part=" + std::to_string(part) + "\n";
+         " transfer=3 src_box=" + kBox + " dst_box=" + kBox +
+         " members=" + std::to_string(members) + " part=" + std::to_string(part) + "\n";
 }
 const std::string kWaitData = "wait_token q=pe kind=data transfer=3 from=0 count=1\n";
 
@@ -480,8 +480,8 @@ TEST(Verifier, NocMulticastMembersGoWithTheLast) {
   // its data is in: as two sends that is fine, as a multicast the data of
   // the first comes only with the second -- a deadlock.
   const std::string credit = "wait_token q=noc kind=credit transfer=5 from=1 count=1\n";
-  const auto r1c =
-      program(1, kWaitData + "signal q=pe kind=credit transfer=5 to=0 grant=0 grant_bytes=0\nend\n");
+  const auto r1c = program(
+      1, kWaitData + "signal q=pe kind=credit transfer=5 to=0 grant=0 grant_bytes=0\nend\n");
   const auto unicast = program(0, send_line(1, 0) + credit + send_line(2, 0) + "end\n");
   EXPECT_TRUE(verify({unicast, r1c, r2}, {1024, 4096}).empty());
   const auto grouped = program(0, send_line(1, 2) + credit + send_line(2, 2, 1) + "end\n");
@@ -491,8 +491,7 @@ TEST(Verifier, NocMulticastMembersGoWithTheLast) {
 }
 
 TEST(Verifier, NocMulticastGroupsMustBeWhole) {
-  const auto a =
-      program(0, send_line(1, 2) + "end\n");  // part 1 never comes
+  const auto a = program(0, send_line(1, 2) + "end\n");  // part 1 never comes
   const auto b = program(1, send_line(0, 2) + send_line(2, 2, 1, 64) + "end\n");
   const auto c = program(2, send_line(0, 1) + "end\n");
   const auto p = verify({a, b, c}, {1024, 4096});

@@ -227,10 +227,9 @@ TEST(Sim, InOrderDramHoldsAReadBehindTheCoresEarlierMulticastMember) {
   // cycles of L2 latency: 1344002 ps, cycle 1345.
   ir::HardwareConfig hw = test_hw();
   hw.core.dma_in_flight = 2;
-  const auto p = program({".core 0\n" + kMcast + kDmaIn2.substr(0, kDmaIn2.size() - 1) +
-                              " wl=2\nend\n",
-                          ".core 1\n" + kDmaIn + "wait_local q=dma_in on=dma_in count=1\n" +
-                              kMcast + "end\n"});
+  const auto p = program(
+      {".core 0\n" + kMcast + kDmaIn2.substr(0, kDmaIn2.size() - 1) + " wl=2\nend\n",
+       ".core 1\n" + kDmaIn + "wait_local q=dma_in on=dma_in count=1\n" + kMcast + "end\n"});
   WorkloadTable wt;
   wt[0][2] = WorkloadInfo{"b", 1};
   SimOptions o;
@@ -271,17 +270,17 @@ TEST(Sim, ANocMulticastSendsOnceToEveryMember) {
     return t + extra + "\n";
   };
   const std::string recv = "wait_token q=pe kind=data transfer=3 from=0 count=1\nend\n";
-  const Report m = run(program({".core 0\n" + to(1, " members=2") + to(2, " members=2 part=1") +
-                                    "end\n",
-                                ".core 1\n" + recv, ".core 2\n" + recv}),
-                       3, 1);
+  const Report m =
+      run(program({".core 0\n" + to(1, " members=2") + to(2, " members=2 part=1") + "end\n",
+                   ".core 1\n" + recv, ".core 2\n" + recv}),
+          3, 1);
   EXPECT_EQ(m.cores[1].finish_cycles, 27);
   EXPECT_EQ(m.cores[2].finish_cycles, 29);
   EXPECT_EQ(m.total_cycles, 29);
   EXPECT_EQ(m.noc_packets, 1);
-  const Report u = run(
-      program({".core 0\n" + to(1, "") + to(2, "") + "end\n", ".core 1\n" + recv, ".core 2\n" + recv}),
-      3, 1);
+  const Report u = run(program({".core 0\n" + to(1, "") + to(2, "") + "end\n", ".core 1\n" + recv,
+                                ".core 2\n" + recv}),
+                       3, 1);
   EXPECT_EQ(u.cores[2].finish_cycles, 53);
   EXPECT_EQ(u.noc_packets, 2);
 }

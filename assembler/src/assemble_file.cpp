@@ -61,8 +61,8 @@ AssembledFile assemble_file(const std::string& path, const ir::HardwareConfig& h
   }
   phase("import");
   std::shared_ptr<void> lowering_scratch;
-  out.program = lower(out.model, hw, out.lower_errors, on_phase, &graph, &lowering_scratch,
-                      assemble.lower);
+  out.program =
+      lower(out.model, hw, out.lower_errors, on_phase, &graph, &lowering_scratch, assemble.lower);
   phase("lower");
   out.scratch =
       std::make_shared<std::pair<std::shared_ptr<const ir::ModelGraph>, std::shared_ptr<void>>>(

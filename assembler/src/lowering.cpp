@@ -483,7 +483,8 @@ Box Lowerer::weight_layout(const ir::Box& w, const ir::LayerGeometry& g, std::in
   const int kd = ir::weight_k_dim(w);
   b.lo[0] = w.lo[kd];
   b.hi[0] = w.hi[kd];
-  const std::int64_t per_k = std::int64_t{g.weight_shape[1]} * g.weight_shape[2] * g.weight_shape[3];
+  const std::int64_t per_k =
+      std::int64_t{g.weight_shape[1]} * g.weight_shape[2] * g.weight_shape[3];
   if (w.rank == 4 && !(per_k > 0 && w.extent(2) * w.extent(3) == per_k)) {
     // [0, K, C, R*S] where the geometry gives no weight shape it fills:
     // C x R x S, R and S from the kernel.

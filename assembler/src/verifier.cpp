@@ -291,12 +291,14 @@ std::vector<std::string> verify_cores(const std::vector<const CoreProgram*>& cor
           if (!group.empty()) {
             const Instr& f = ins[group.front().first];
             bool dup = false;
-            for (const auto& [j, s] : group) dup |= ins[j].value(*sl.send_to) == in.value(*sl.send_to);
+            for (const auto& [j, s] : group)
+              dup |= ins[j].value(*sl.send_to) == in.value(*sl.send_to);
             if (f.value(*sl.ns_members) != members || f.value(*sl.ns_src) != in.value(*sl.ns_src) ||
                 f.value(*sl.ns_bytes) != in.value(*sl.ns_bytes) ||
                 f.value(*sl.send_transfer) != in.value(*sl.send_transfer) || dup)
-              bad_group(i, "a multicast member differs from its group's first (members, src, "
-                           "bytes, transfer) or sends to a core twice");
+              bad_group(i,
+                        "a multicast member differs from its group's first (members, src, "
+                        "bytes, transfer) or sends to a core twice");
           }
           if (part == static_cast<std::int64_t>(group.size()))
             group.push_back({i, r ? sends.size() : SIZE_MAX});
@@ -318,8 +320,8 @@ std::vector<std::string> verify_cores(const std::vector<const CoreProgram*>& cor
       }
     }
     if (!group.empty())
-      bad_group(group.back().first, "its multicast group ends after " +
-                                        std::to_string(group.size()) + " members");
+      bad_group(group.back().first,
+                "its multicast group ends after " + std::to_string(group.size()) + " members");
     sent[c] = detail::bucket<Produced>(n, [&](const auto& put) {
       for (const auto& [r, x] : sends) put(r, x);
     });

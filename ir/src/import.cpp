@@ -24,7 +24,8 @@ std::int64_t tensor_bytes(const BufferEntry& e, const HardwareConfig& hw) {
   }
   // An elementwise layer's operands each take a slab of the box's size.
   const auto slabs = std::max<std::size_t>(1, operand_slabs(e).size());
-  return static_cast<std::int64_t>(slabs) * aligned_bytes(e.box, hw.l2.align_channels, hw.l2.bitwidth);
+  return static_cast<std::int64_t>(slabs) *
+         aligned_bytes(e.box, hw.l2.align_channels, hw.l2.bitwidth);
 }
 
 // Identity of a buffer entry across the snapshots of one core: its type,
@@ -44,8 +45,7 @@ bool received(const BufferEntry& e) {
 }
 
 bool same_tensor(const BufferEntry& a, const BufferEntry& b) {
-  if (a.type != b.type || a.box.rank != b.box.rank || a.transfer_id != b.transfer_id)
-    return false;
+  if (a.type != b.type || a.box.rank != b.box.rank || a.transfer_id != b.transfer_id) return false;
   if (!received(a) && (a.workload_id != b.workload_id || a.layer_name != b.layer_name))
     return false;
   for (int d = 0; d < a.box.rank; ++d)
@@ -54,9 +54,7 @@ bool same_tensor(const BufferEntry& a, const BufferEntry& b) {
 }
 
 struct EntryKeyEq {
-  bool operator()(const EntryKey& a, const EntryKey& b) const {
-    return same_tensor(*a.e, *b.e);
-  }
+  bool operator()(const EntryKey& a, const EntryKey& b) const { return same_tensor(*a.e, *b.e); }
 };
 
 struct EntryKeyHash {

@@ -55,6 +55,17 @@ struct Span {
   std::int64_t begin, end;
 };
 
+// The offsets [off, off + size) of a ring of `cap` bytes: one span, or two
+// where it runs past the end and wraps to the start.
+void ring_spans(std::int64_t off, std::int64_t size, std::int64_t cap, std::vector<Span>& out) {
+  if (off + size <= cap) {
+    out.push_back({off, off + size});
+  } else {
+    out.push_back({off, cap});
+    out.push_back({0, off + size - cap});
+  }
+}
+
 std::vector<std::size_t> order_for(const std::vector<AllocTensor>& t, AllocStrategy s) {
   std::vector<std::size_t> order(t.size());
   std::iota(order.begin(), order.end(), 0);
@@ -179,16 +190,8 @@ bool ring_fit(const std::vector<AllocTensor>& t, const RingRegion& region, std::
   for (std::size_t i : order_for(t, AllocStrategy::size_best_fit)) {
     if (t[i].size > cap) return false;
     busy.clear();
-    for (std::uint32_t j : overlaps.of(i)) {
-      if (!placed[j]) continue;
-      const std::int64_t off = out.address[j] - region.begin;
-      if (off + t[j].size <= cap) {
-        busy.push_back({off, off + t[j].size});
-      } else {
-        busy.push_back({off, cap});
-        busy.push_back({0, off + t[j].size - cap});
-      }
-    }
+    for (std::uint32_t j : overlaps.of(i))
+      if (placed[j]) ring_spans(out.address[j] - region.begin, t[j].size, cap, busy);
     std::sort(busy.begin(), busy.end(),
               [](const Span& a, const Span& b) { return a.begin < b.begin; });
     auto free_at = [&](std::int64_t off) {
@@ -293,7 +296,8 @@ class Tenants {
       }
       return true;
     };
-    const bool ok = o + size <= cap_ ? scan(o, o + size) : scan(o, cap_) && scan(0, o + size - cap_);
+    const bool ok =
+        o + size <= cap_ ? scan(o, o + size) : scan(o, cap_) && scan(0, o + size - cap_);
     return ok ? worst : kBlocked;
   }
   void set(std::int64_t b, std::int64_t e, std::int64_t last) {
@@ -386,13 +390,7 @@ std::size_t prefetch_repair(const std::vector<AllocTensor>& t, const RingRegion&
   const Overlaps overlaps = overlaps_of(t);
   // Offsets in the region; a span may wrap (split in two).
   auto spans_of = [&](std::uint32_t j, std::vector<Span>& out) {
-    const std::int64_t o = a.address[j] - region.begin;
-    if (o + t[j].size <= cap) {
-      out.push_back({o, o + t[j].size});
-    } else {
-      out.push_back({o, cap});
-      out.push_back({0, o + t[j].size - cap});
-    }
+    ring_spans(a.address[j] - region.begin, t[j].size, cap, out);
   };
   auto hits = [&](std::int64_t o, std::int64_t size, const std::vector<Span>& busy) {
     auto one = [&](std::int64_t b, std::int64_t e) {
@@ -431,12 +429,7 @@ std::size_t prefetch_repair(const std::vector<AllocTensor>& t, const RingRegion&
     auto holds_up = [&](std::int64_t o) {
       // Loads of the next snapshot that would land on [o, o + size).
       mine.clear();
-      if (o + x.size <= cap) {
-        mine.push_back({o, o + x.size});
-      } else {
-        mine.push_back({o, cap});
-        mine.push_back({0, o + x.size - cap});
-      }
+      ring_spans(o, x.size, cap, mine);
       std::int64_t c = 0;
       std::vector<Span> su;
       for (std::uint32_t u : after) {
@@ -475,13 +468,13 @@ std::size_t prefetch_repair(const std::vector<AllocTensor>& t, const RingRegion&
   }
   a.peak = region.begin;
   for (std::uint32_t i = 0; i < t.size(); ++i)
-    a.peak = std::max(a.peak, a.address[i] + t[i].size > region.end ? region.end
-                                                                     : a.address[i] + t[i].size);
+    a.peak = std::max(
+        a.peak, a.address[i] + t[i].size > region.end ? region.end : a.address[i] + t[i].size);
   return moved;
 }
 
-WarStats war_waits(const std::vector<AllocTensor>& t, const Allocation& a,
-                   const RingRegion& region, std::int64_t capacity) {
+WarStats war_waits(const std::vector<AllocTensor>& t, const Allocation& a, const RingRegion& region,
+                   std::int64_t capacity) {
   WarStats w;
   std::uint32_t n = 0;
   for (const AllocTensor& x : t) n = std::max(n, x.last + 1);

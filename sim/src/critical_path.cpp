@@ -31,7 +31,9 @@ class Walk {
  public:
   Walk(const std::vector<PathCore>& cores, Tick period, std::uint32_t dispatch_width,
        std::uint32_t dma_limit)
-      : cores_(cores), period_(period), width_(std::max<std::uint32_t>(1, dispatch_width)),
+      : cores_(cores),
+        period_(period),
+        width_(std::max<std::uint32_t>(1, dispatch_width)),
         dma_limit_(std::max<std::uint32_t>(1, dma_limit)) {
     // Each core's engine queues and every instruction's place in its queue.
     queues_.resize(cores.size());
@@ -88,8 +90,8 @@ class Walk {
       if (o.op == Opcode::wait_token && x.done > gate && cause != kNoRef) {
         const auto [sc, so] = split(cause);
         const Tick sent = time(sc, so).done;
-        steps.push_back({static_cast<std::uint32_t>(core), op, std::min(sent, t), t,
-                         PathKind::token});
+        steps.push_back(
+            {static_cast<std::uint32_t>(core), op, std::min(sent, t), t, PathKind::token});
         core = sc;
         op = so;
         t = std::min(sent, t);
@@ -103,11 +105,12 @@ class Walk {
         }
       }
       Tick start = x.start;
-      if (o.op == Opcode::dma_in && cause != kNoRef && cause != op_ref(static_cast<std::int32_t>(core), op)) {
+      if (o.op == Opcode::dma_in && cause != kNoRef &&
+          cause != op_ref(static_cast<std::int32_t>(core), op)) {
         const auto [mc, mo] = split(cause);
         if (time(mc, mo).start > start) {  // the read waited for that member to join
-          steps.push_back({static_cast<std::uint32_t>(core), op, time(mc, mo).start, t,
-                           PathKind::dram});
+          steps.push_back(
+              {static_cast<std::uint32_t>(core), op, time(mc, mo).start, t, PathKind::dram});
           core = mc;
           op = mo;
           t = time(mc, mo).start;
@@ -166,15 +169,13 @@ class Walk {
 
   // What let instruction op start at t: sets (c, op, t) to the predecessor
   // on the path. False when the path starts here (its dispatch).
-  bool gate_of_start(std::size_t& c, std::uint32_t& op, Tick& t,
-                     std::vector<Step>& steps) const {
+  bool gate_of_start(std::size_t& c, std::uint32_t& op, Tick& t, std::vector<Step>& steps) const {
     for (;;) {
       const OpRec& o = rec(c, op);
       const auto& q = queues_[c][o.queue];
       const std::uint32_t p = pos_[c][op];
       if (t <= dispatch(op) || p == 0) {
-        if (t > 0)
-          steps.push_back({static_cast<std::uint32_t>(c), op, 0, t, PathKind::other});
+        if (t > 0) steps.push_back({static_cast<std::uint32_t>(c), op, 0, t, PathKind::other});
         return false;
       }
       // The nearest earlier instruction of the queue that completed or
@@ -196,8 +197,7 @@ class Walk {
       }
       // Unexplained: a gap after the one before it.
       const Tick prev = std::min(t, ty.retire);
-      if (prev < t)
-        steps.push_back({static_cast<std::uint32_t>(c), op, prev, t, PathKind::other});
+      if (prev < t) steps.push_back({static_cast<std::uint32_t>(c), op, prev, t, PathKind::other});
       op = y;
       t = prev;
       return true;

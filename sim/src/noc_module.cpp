@@ -186,8 +186,7 @@ void NocModule::start_stripes(Join& j, std::vector<std::int32_t> ports, Tick now
   };
   if (j.receivers.size() > 1) {  // a multicast: every member waited for the last request
     const Member& last = j.receivers.back();
-    for (const Member& m : j.receivers)
-      cores_[m.core]->set_cause(m.op, op_ref(last.core, last.op));
+    for (const Member& m : j.receivers) cores_[m.core]->set_cause(m.op, op_ref(last.core, last.op));
   }
   std::sort(j.receivers.begin(), j.receivers.end());
   std::sort(ports.begin(), ports.end());
@@ -307,9 +306,11 @@ void NocModule::inject(std::uint32_t id, Tick now) {
   const bool request = control || m.kind == Kind::multicast_request;
   const std::int64_t pkt =
       request ? m.bytes : std::min<std::int64_t>(ctx_.params.packet_bytes, m.bytes - m.sent);
-  if (m.kind == Kind::multicast_data) {
-    // One packet down the XY tree to every receiver; each receiver's
-    // arrival is handled in run().
+  if (m.kind == Kind::multicast_data || m.kind == Kind::read_data) {
+    // One packet down the XY tree to its receivers (read data: a stripe for
+    // one, or a DRAM multicast's members; multicast data: a NoC
+    // multicast's); on the last, each receiver's arrival is handled in
+    // run().
     if (m.sent == 0)
       for (const Member& r : m.receivers) ++incoming_[static_cast<std::size_t>(r.core)];
     if (!l2_ps_per_byte_.empty())
@@ -321,28 +322,14 @@ void NocModule::inject(std::uint32_t id, Tick now) {
         schedule(mt.arrived[i], id, Ev::arrive, static_cast<std::int64_t>(i) + 1);
       return;
     }
-    Tick next = mt.injected;
+    if (m.kind == Kind::read_data) {  // the next packet once the DRAM has its bytes
+      try_read_packet(id, mt.injected);
+      return;
+    }
+    Tick next = mt.injected;  // from L2, no faster than its port
     if (m.src_ps_per_byte > 0)
       next = std::max(next, now + static_cast<Tick>(std::ceil(pkt * m.src_ps_per_byte - 1e-9)));
     schedule(next, id, Ev::inject);
-    return;
-  }
-  if (m.kind == Kind::read_data) {
-    // Read data (a stripe): one packet down the XY tree to its receivers
-    // (one, or a multicast's); on the last, each receiver's stripe ends at
-    // its own arrival.
-    if (m.sent == 0)
-      for (const Member& r : m.receivers) ++incoming_[static_cast<std::size_t>(r.core)];
-    if (!l2_ps_per_byte_.empty())
-      for (const Member& r : m.receivers) set_l2_write_rate(r.core);
-    const MeshNoc::MulticastTiming mt = mesh_.multicast(now, m.src, m.receiver_nodes, pkt);
-    m.sent += pkt;
-    if (m.sent >= m.bytes) {
-      for (std::size_t i = 0; i < mt.arrived.size(); ++i)
-        schedule(mt.arrived[i], id, Ev::arrive, static_cast<std::int64_t>(i) + 1);
-      return;
-    }
-    try_read_packet(id, mt.injected);
     return;
   }
   if (m.kind == Kind::multicast_request) {

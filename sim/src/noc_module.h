@@ -35,8 +35,8 @@
 #include <cstdint>
 #include <map>
 #include <memory>
-#include <set>
 #include <queue>
+#include <set>
 #include <unordered_map>
 #include <vector>
 

@@ -29,11 +29,12 @@ std::string describe(const Provenance::Writer& w) {
   std::string s = fmt("core %d #%u %s", w.core_id, w.pc, w.opcode.c_str());
   std::string what;
   if (w.workload_id >= 0)
-    what = fmt("workload %" PRId64 "%s%s", w.workload_id, w.layer.empty() ? "" : " ",
-               w.layer.c_str());
+    what =
+        fmt("workload %" PRId64 "%s%s", w.workload_id, w.layer.empty() ? "" : " ", w.layer.c_str());
   if (w.transfer >= 0) what += fmt("%stransfer %" PRId64, what.empty() ? "" : ", ", w.transfer);
-  if (w.dram >= 0) what += fmt("%sfrom DRAM 0x%" PRIx64, what.empty() ? "" : ", ",
-                              static_cast<std::uint64_t>(w.dram));
+  if (w.dram >= 0)
+    what +=
+        fmt("%sfrom DRAM 0x%" PRIx64, what.empty() ? "" : ", ", static_cast<std::uint64_t>(w.dram));
   if (w.opcode == "noc_send") what += " (received from that core)";
   return what.empty() ? s : s + " (" + what + ")";
 }
@@ -45,10 +46,11 @@ std::string show_at(const std::int32_t at[4]) {
 void print_provenance(std::ostream& os, const LayerCheck& l) {
   if (!l.provenance || !l.first) return;
   const Provenance& p = *l.provenance;
-  os << fmt("where the first wrong value of %s came from: [%d,%d,%d,%d] on core %d, #%u %s "
-            "(workload %" PRId64 "): %d, want %d\n",
-            l.layer.c_str(), l.first->n, l.first->k, l.first->h, l.first->w, p.core_id, p.pc,
-            p.opcode.c_str(), l.first->workload_id, l.first->got, l.first->want);
+  os << fmt(
+      "where the first wrong value of %s came from: [%d,%d,%d,%d] on core %d, #%u %s "
+      "(workload %" PRId64 "): %d, want %d\n",
+      l.layer.c_str(), l.first->n, l.first->k, l.first->h, l.first->w, p.core_id, p.pc,
+      p.opcode.c_str(), l.first->workload_id, l.first->got, l.first->want);
   std::string by;
   for (const auto& [operand, n] : p.differing_by_operand)
     by += fmt("%s%s %" PRId64, by.empty() ? " (" : ", ", operand.c_str(), n);
@@ -63,8 +65,7 @@ void print_provenance(std::ostream& os, const LayerCheck& l) {
               show_at(x.at).c_str(), x.got, want.c_str(), describe(x.writer).c_str());
   }
   if (!p.writers.empty()) os << "  last writers of the differing inputs:\n";
-  for (const auto& [w, n] : p.writers)
-    os << fmt("    %8" PRId64 "  %s\n", n, describe(w).c_str());
+  for (const auto& [w, n] : p.writers) os << fmt("    %8" PRId64 "  %s\n", n, describe(w).c_str());
   os << "  => " << p.verdict << "\n";
 }
 
@@ -227,8 +228,8 @@ void print_critical_path(std::ostream& os, const CriticalPath& p) {
     std::int64_t len = 0;
     for (std::int64_t c : s->cycles) len += c;
     os << fmt("    core %d, workload %" PRId64 ", %s: %" PRId64 " [%" PRId64 ", %" PRId64 "], %s\n",
-              s->core_id, s->workload_id, s->layer.empty() ? "-" : s->layer.c_str(), len,
-              s->start, s->end, kinds_text(s->cycles, len).c_str());
+              s->core_id, s->workload_id, s->layer.empty() ? "-" : s->layer.c_str(), len, s->start,
+              s->end, kinds_text(s->cycles, len).c_str());
   }
 }
 

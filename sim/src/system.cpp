@@ -1,10 +1,10 @@
 #include "system.h"
 
-#include "critical_path.h"
-
 #include <algorithm>
 #include <cmath>
 #include <map>
+
+#include "critical_path.h"
 
 namespace gemini::sim {
 

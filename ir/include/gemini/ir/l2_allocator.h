@@ -112,8 +112,8 @@ struct WarStats {
     return *this;
   }
 };
-WarStats war_waits(const std::vector<AllocTensor>& t, const Allocation& a,
-                   const RingRegion& region, std::int64_t capacity);
+WarStats war_waits(const std::vector<AllocTensor>& t, const Allocation& a, const RingRegion& region,
+                   std::int64_t capacity);
 
 // The largest sum of sizes live in one snapshot, and that snapshot's index.
 struct LivePeak {

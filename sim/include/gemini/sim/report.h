@@ -88,10 +88,10 @@ struct PathSegment {
   std::array<std::int64_t, kPathKinds> cycles{};
 };
 struct CriticalPath {
-  bool traced = false;  // not when the run deadlocked or was stopped
+  bool traced = false;                            // not when the run deadlocked or was stopped
   std::array<std::int64_t, kPathKinds> cycles{};  // adds up to the total
-  std::vector<PathSegment> segments;               // in time order
-  std::int64_t steps = 0;                          // instructions on the path
+  std::vector<PathSegment> segments;              // in time order
+  std::int64_t steps = 0;                         // instructions on the path
   std::int64_t total() const;
 };
 
@@ -111,10 +111,10 @@ struct Mismatch {
 // "Provenance").
 struct Provenance {
   struct Writer {
-    bool none = true;            // no instruction wrote the bytes before the read
-    std::int32_t core_id = 0;    // the core that issued it (a send: the sender)
-    std::uint32_t pc = 0;        // its index in that core's program
-    std::string opcode;          // dma_in, noc_send, pe_run, vp_run, wl0_load
+    bool none = true;          // no instruction wrote the bytes before the read
+    std::int32_t core_id = 0;  // the core that issued it (a send: the sender)
+    std::uint32_t pc = 0;      // its index in that core's program
+    std::string opcode;        // dma_in, noc_send, pe_run, vp_run, wl0_load
     std::int64_t workload_id = -1;
     std::string layer;           // its workload's layer
     std::int64_t transfer = -1;  // dma_in, noc_send: the transfer
@@ -122,7 +122,7 @@ struct Provenance {
     bool operator==(const Writer&) const = default;
   };
   struct Input {
-    std::string operand;  // ifmap, weights (PE); in0, in1 (VP)
+    std::string operand;                // ifmap, weights (PE); in0, in1 (VP)
     std::int32_t at[4] = {0, 0, 0, 0};  // in the operand's frame (layer input, weights [k,c,r,s])
     std::int32_t got = 0;
     std::vector<std::int32_t> want;  // an elementwise add: any operand's value
