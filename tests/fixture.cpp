@@ -327,4 +327,8 @@ void expect_fixture_codes(const CheckFixture& f, const ir::Diagnostics& d) {
   }
 }
 
+CliRun run_gemini(const std::string& args) {
+  return run_command(std::string(GEMINI_BIN) + " " + args);
+}
+
 }  // namespace gemini::test

@@ -70,4 +70,6 @@ struct CliRun {
   std::string out;
 };
 CliRun run_command(const std::string& command);
+// The gemini binary this build made, run with `args`.
+CliRun run_gemini(const std::string& args);
 }  // namespace gemini::test
