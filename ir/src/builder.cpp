@@ -92,12 +92,12 @@ void Builder::top_member(std::string_view key, Loc loc, const json::value& v) {
   }
   if (key == "buffersize") {
     saw_buffersize_ = true;
-    if (auto x = integer(0, INT64_MAX)) m_.buffersize = *x;
+    if (auto x = integer(0, kMaxIrInteger)) m_.buffersize = *x;
     full_ev_.note(Where{&m_.paths, loc, {}}, "\"buffersize\"");
     return;
   }
   if (key == "top_batch_cut") {
-    if (auto x = integer(0, INT64_MAX)) m_.top_batch_cut = *x;
+    if (auto x = integer(0, kMaxIrInteger)) m_.top_batch_cut = *x;
     return;
   }
   if (key == "-1") {

@@ -134,7 +134,7 @@ std::optional<std::int32_t> ObjReader::i32(std::string_view key, Need need, std:
 }
 
 std::optional<std::int64_t> ObjReader::i64(std::string_view key, Need need, std::int64_t lo) {
-  return integer(key, need, lo, INT64_MAX);
+  return integer(key, need, lo, kMaxIrInteger);
 }
 
 std::optional<double> ObjReader::number(std::string_view key, Need need) {
