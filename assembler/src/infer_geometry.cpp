@@ -61,7 +61,7 @@ ir::GeometryTable infer_geometry(const ir::Model& m) {
         if (b.layer_name == w.layer_name && b.type == ir::TensorType::ifmap)
           g.operands = std::max<std::int32_t>(
               g.operands,
-              static_cast<std::int32_t>(std::max<std::size_t>(1, ir::operand_producers(b).size())));
+              static_cast<std::int32_t>(std::max<std::size_t>(1, ir::operand_slabs(b).size())));
     }
   for (auto& [name, g] : t.layers) {
     for (std::size_t d = 0; d < 4; ++d) {

@@ -66,20 +66,43 @@ struct Tensor {
   // [K, C/G, R, S] or, per sample, [N, K, C/G, R*S]. Copied here beside the
   // address: a send reads both from another core's tensors.
   Box box;
-  // An elementwise layer's operands: each producer's slab of volume(box)
-  // bytes, in this order (ir::operand_producers); empty for one input.
-  std::vector<std::string> operands;
+  // An elementwise layer's operands: slabs of volume(box) bytes, each
+  // holding the data of its producers, in this order (ir::operand_slabs);
+  // empty for one input.
+  std::vector<std::vector<std::string>> operands;
   std::uint32_t first = 0, last = 0;
   ir::TensorType type = ir::TensorType::ifmap;
   const ir::BufferEntry* entry = nullptr;  // first occurrence
   std::vector<std::uint32_t> accesses;     // events that read or write it, on this core
   std::vector<std::uint32_t> writers;      // events that write it (other cores' sends too)
+  // Its compute and WL0 events that read it (a compute writing its ofmap
+  // into a tensor other writers fill too -- an elementwise layer's operand
+  // slabs on one core -- is not one of them: it waits for none of those).
+  std::vector<std::uint32_t> readers;
   // Its local writer waited for its own hazards (a load, credit or compute),
   // so anything it overlaps is ordered before it.
   bool ordered_after_hazards = false;
 };
 
 enum class Kind : std::uint8_t { load, credit, wl0, compute, send, store };
+
+const char* to_string(Kind k) {
+  switch (k) {
+    case Kind::load:
+      return "load";
+    case Kind::credit:
+      return "L2 credit";
+    case Kind::wl0:
+      return "WL0 load";
+    case Kind::compute:
+      return "compute";
+    case Kind::send:
+      return "send";
+    case Kind::store:
+      return "store";
+  }
+  return "?";
+}
 
 // An event's dependencies (event ids). Most events have a handful, kept in
 // place: 130K events would otherwise make as many small allocations, and
@@ -255,6 +278,7 @@ class Lowerer {
                                              std::uint32_t at_most, std::uint32_t at_least,
                                              bool rising = false);
   std::vector<std::uint32_t> schedule();
+  void report_cycle(const std::vector<std::uint32_t>& indeg);
   // The index of core c's workload with this id, as Model::find_workload
   // finds it, from a compact copy of the ids (read for every send).
   std::optional<std::uint32_t> workload_index(std::uint32_t c, std::int32_t id) const {
@@ -283,6 +307,8 @@ class Lowerer {
   // A tensor's address for the slab of `producer` (its own address when it
   // holds one input), wrapped into its ring region.
   std::int64_t slab_address(std::uint32_t c, const Tensor& x, const std::string& producer) const;
+  // Slab k of tensor x (an elementwise layer's operand), wrapped into its ring region.
+  std::int64_t slab_at(std::uint32_t c, const Tensor& x, std::int64_t k) const;
   // How the tensor receiving (transfer, from core) sees that data: its
   // channel shift from the producer's frame and its slab address.
   struct Reception {
@@ -383,6 +409,10 @@ void Lowerer::build_tensors() {
       at_first_[c].push_back(static_cast<std::uint32_t>(ids.size()));
       for (const ir::BufferEntry& e : wls[i].buffer) {
         const ir::BufferEntry* key = &e;
+        if (auto same = cur.find(key); same != cur.end()) {  // listed again for another reader
+          ids.push_back(same->second);
+          continue;
+        }
         std::uint32_t id = 0;
         auto it = prev.find(key);
         if (it != prev.end()) {
@@ -397,7 +427,7 @@ void Lowerer::build_tensors() {
           t.type = e.type;
           t.entry = &e;
           t.box = layout_of(e);
-          t.operands = ir::operand_producers(e);
+          t.operands = ir::operand_slabs(e);
           tensors_[c].push_back(std::move(t));
         }
         cur[key] = id;
@@ -448,9 +478,13 @@ Box Lowerer::layout_of(const ir::BufferEntry& e) const {
 
 std::int64_t Lowerer::slab_address(std::uint32_t c, const Tensor& x,
                                    const std::string& producer) const {
-  const auto it = std::find(x.operands.begin(), x.operands.end(), producer);
-  if (it == x.operands.end()) return x.addr;
-  const std::int64_t a = x.addr + (it - x.operands.begin()) * volume(x.box);
+  const std::int32_t k = ir::slab_of(x.operands, producer);
+  if (k < 0) return x.addr;
+  return slab_at(c, x, k);
+}
+
+std::int64_t Lowerer::slab_at(std::uint32_t c, const Tensor& x, std::int64_t k) const {
+  const std::int64_t a = x.addr + k * volume(x.box);
   ir::RingRegion r{0, m_.buffersize.value_or(hw_.l2.size_bytes)};
   const auto& regs = m_.cores[c].workloads[x.first].ring_buffer_info;
   if (regs)
@@ -851,7 +885,8 @@ void Lowerer::build_core_events(std::uint32_t c, const std::vector<std::int64_t>
         });
       };
       if (b.type == ir::TensorType::ifmap &&
-          (flagged ? b.cur_wl_ifmap.value_or(false) : shares(ifmap_ids)))
+          (flagged ? b.cur_wl_ifmap.value_or(false) : shares(ifmap_ids)) &&
+          std::find(ins.begin(), ins.end(), t) == ins.end())
         ins.push_back(t);
       if (b.type == ir::TensorType::weight && w.weight && shares(w.weight->transfer_id) && !wt)
         wt = t;
@@ -907,7 +942,10 @@ void Lowerer::build_core_events(std::uint32_t c, const std::vector<std::int64_t>
         if (from_l2) data_deps(*wt, e);
       }
       wl0_event = add(ce, std::move(e));
-      if (wt) tensors_[c][*wt].accesses.push_back(*wl0_event);
+      if (wt) {
+        tensors_[c][*wt].accesses.push_back(*wl0_event);
+        tensors_[c][*wt].readers.push_back(*wl0_event);
+      }
     }
 
     // 3. Compute.
@@ -1081,50 +1119,56 @@ void Lowerer::build_core_events(std::uint32_t c, const std::vector<std::int64_t>
         perm |= std::int64_t{geo.permutation[static_cast<std::size_t>(d)] & 3} << (2 * d);
       cfg.arg("perm", perm);
       bound(ce, cfg, c, i, binders.vp_cfg);
-      // One tensor holding the operands of an elementwise add as slabs:
-      // one vp_run over them. Else a chain over tensors: out = in0 + in1,
-      // then out = out + in_k.
+      // The operands: one tensor holding those of an elementwise add as
+      // slabs, or one tensor each. A chain of vp_runs over them: out = in0 +
+      // in1, then out = out + in_k.
       const Tensor& first_in = tensors_[c][srcs.front()];
       const bool slabs = srcs.size() == 1 && first_in.operands.size() >= 2 && op == VpOp::add;
-      for (std::size_t k = 0; k < srcs.size(); k += (k == 0 ? 2 : 1)) {
+      struct Operand {
+        std::int64_t addr, bytes;
+        Box box;
+      };
+      std::vector<Operand> in;
+      if (slabs) {
+        const auto n_slabs = static_cast<std::int64_t>(first_in.operands.size());
+        const std::int64_t bytes = std::max<std::int64_t>(1, first_in.size / n_slabs);
+        for (std::int64_t k = 0; k < n_slabs; ++k)
+          in.push_back({slab_at(c, first_in, k), bytes, first_in.box});
+      } else {
+        for (std::uint32_t t : srcs)
+          in.push_back({tensors_[c][t].addr, tensors_[c][t].size, tensors_[c][t].box});
+      }
+      for (std::size_t k = 0; k == 0 || k < in.size(); k += (k == 0 ? 2 : 1)) {
         const bool first = k == 0;
-        const Tensor& a = first ? tensors_[c][srcs[0]] : o;
-        const Tensor* b =
-            first ? (srcs.size() > 1 ? &tensors_[c][srcs[1]] : nullptr) : &tensors_[c][srcs[k]];
-        std::int64_t a_addr = first ? a.addr : out_at.addr, a_bytes = a.size;
-        std::int64_t b_addr = b ? b->addr : 0;
-        const std::int64_t b_bytes = b ? b->size : 0;
-        if (slabs) {
-          a_addr = slab_address(c, a, a.operands[0]);
-          b_addr = slab_address(c, a, a.operands[1]);
-          a_bytes =
-              std::max<std::int64_t>(1, a.size / static_cast<std::int64_t>(a.operands.size()));
-        }
-        const bool two = b != nullptr || slabs;
-        view(Engine::vp, wid, i, out_at.shift, slabs ? a.box : b ? b->box : Box{}, o.box);
+        const Operand a = first ? in[0] : Operand{out_at.addr, o.size, o.box};
+        const Operand* b = first ? (in.size() > 1 ? &in[1] : nullptr) : &in[k];
+        view(Engine::vp, wid, i, out_at.shift, b ? b->box : Box{}, o.box);
         Invocation run;
         run.op = Opcode::vp_run;
         run.workload = wid;
-        run.arg("op", static_cast<std::int64_t>(op)).arg("inputs", two ? 2 : 1);
+        run.arg("op", static_cast<std::int64_t>(op)).arg("inputs", b ? 2 : 1);
         run.arg("window", std::clamp<std::int64_t>(window, 1, 255))
             .arg("stride", std::clamp<std::int64_t>(stride, 1, 255));
-        run.tensor("in0", {a_addr, a_bytes, a.box, Access::read});
-        if (two) {
-          run.tensor("in1",
-                     {b_addr, slabs ? a_bytes : b_bytes, slabs ? a.box : b->box, Access::read});
+        run.tensor("in0", {a.addr, a.bytes, a.box, Access::read});
+        if (b) {
+          run.tensor("in1", {b->addr, b->bytes, b->box, Access::read});
         } else {
           run.tensor("in1", {0, 0, std::nullopt, Access::read, true});
         }
         run.tensor("out", {out_at.addr, out_bytes, to_box(w.workload), Access::write});
         bound(ce, run, c, i, binders.vp_run);
-        if (!first && k + 1 >= srcs.size()) break;
-        if (first && srcs.size() <= 2) break;
       }
     }
     const std::uint32_t comp = add(ce, std::move(e));
     if (w.kind == ir::LayerKind::pe) last_pe = comp;
-    for (std::uint32_t t : ins) tensors_[c][t].accesses.push_back(comp);
-    if (wt) tensors_[c][*wt].accesses.push_back(comp);
+    for (std::uint32_t t : ins) {
+      tensors_[c][t].accesses.push_back(comp);
+      tensors_[c][t].readers.push_back(comp);
+    }
+    if (wt) {
+      tensors_[c][*wt].accesses.push_back(comp);
+      tensors_[c][*wt].readers.push_back(comp);
+    }
     tensors_[c][*out].accesses.push_back(comp);
     tensors_[c][*out].writers.push_back(comp);
 
@@ -1360,6 +1404,7 @@ void Lowerer::build_events(const ir::DependencyGraph& g, const std::vector<std::
     events_[c] = std::move(local);
     for (Tensor& x : tensors_[c]) {
       for (std::uint32_t& a : x.accesses) a += b;
+      for (std::uint32_t& r : x.readers) r += b;
       for (std::uint32_t& w : x.writers) w += b;
     }
     ops_[c] = std::move(built[c].ops);
@@ -1399,9 +1444,8 @@ void Lowerer::build_events(const ir::DependencyGraph& g, const std::vector<std::
       for (const CoreEvents::RemoteWrite& w : from.of(c))
         tensors_[c][w.tensor].writers.push_back(w.event);
     for (const Tensor& x : tensors_[c])
-      for (std::uint32_t a : x.accesses) {
+      for (std::uint32_t a : x.readers) {
         Event& e = event(static_cast<std::uint32_t>(c), a);
-        if (e.kind != Kind::compute && e.kind != Kind::wl0) continue;
         for (std::uint32_t wr : x.writers)
           if (wr != a && std::find(e.deps.begin(), e.deps.end(), wr) == e.deps.end())
             e.deps.push_back(wr);
@@ -1573,17 +1617,46 @@ std::vector<std::uint32_t> Lowerer::schedule() {
     }
     for (const std::uint32_t m : mc_events_[group_of[i]]) retire(m);
   }
-  if (order.size() != n) {
-    for (std::uint32_t i = 0; i < n; ++i)
-      if (indeg[i] > 0) {
-        const Event& e = event(i);
-        error(who(e.core, e.workload) +
-              ": the schedule's dependencies form a cycle through this workload; no program can "
-              "run it");
+  if (order.size() != n) report_cycle(indeg);
+  return order;
+}
+
+// Where the order stops: every event left has a dependency left, so walking
+// from one of them to a remaining dependency again and again must come back
+// to an event already seen. That loop is reported as the chain of events
+// (each waiting for the next), with what each is: the user sees which
+// workloads, transfers and L2 reuses close it.
+void Lowerer::report_cycle(const std::vector<std::uint32_t>& indeg) {
+  const std::size_t n = indeg.size();
+  std::uint32_t at = 0;
+  while (at < n && indeg[at] == 0) ++at;
+  if (at == n) return;
+  std::vector<std::int32_t> seen_at(n, -1);
+  std::vector<std::uint32_t> path;
+  while (seen_at[at] < 0) {
+    seen_at[at] = static_cast<std::int32_t>(path.size());
+    path.push_back(at);
+    std::uint32_t next = at;
+    for (std::uint32_t p : event(at).deps)
+      if (indeg[p] > 0) {
+        next = p;
         break;
       }
+    if (next == at) break;  // a multicast member held back by its group
+    at = next;
   }
-  return order;
+  std::string chain;
+  const std::size_t from = seen_at[at] >= 0 ? static_cast<std::size_t>(seen_at[at]) : 0;
+  for (std::size_t k = from; k < path.size(); ++k) {
+    const Event& e = event(path[k]);
+    chain += (k == from ? "" : " waits for ") + std::string(to_string(e.kind)) + " of " +
+             who(e.core, e.workload);
+  }
+  const Event& e = event(path[from]);
+  error(who(e.core, e.workload) +
+        ": the schedule's dependencies form a cycle through this workload; no program can run "
+        "it: " +
+        chain + " waits for the first again");
 }
 
 // The shapes of the waits and signals emission adds, prepared once (their

@@ -3,6 +3,7 @@
 // inside it; no two tensors of a snapshot overlapping; cur_wl_ifmap and
 // newly_added consistent; WL0 contents inside the WL0 capacity.
 #include <algorithm>
+#include <boost/unordered/unordered_flat_map.hpp>
 #include <boost/unordered/unordered_flat_set.hpp>
 #include <set>
 
@@ -50,9 +51,24 @@ void snapshot(const Model& m, const Core& c, const Workload& w, std::int64_t buf
                                               ? *w.ring_buffer_info
                                               : std::vector<RingRegion>{{0, buffersize}};
   std::vector<Span> spans;
+  // A tensor listed more than once (one entry per workload reading it) is
+  // placed once: its later entries must agree with the first and take no
+  // bytes of their own.
+  boost::unordered_flat_map<const BufferEntry*, std::size_t, TensorIdentityHash, TensorIdentityEq>
+      listed;
   for (std::size_t i = 0; i < w.buffer.size(); ++i) {
     const BufferEntry& b = w.buffer[i];
     if (!b.address || !b.size) continue;
+    if (auto [it, fresh] = listed.emplace(&b, i); !fresh) {
+      const BufferEntry& f = w.buffer[it->second];
+      if (f.address != b.address || f.size != b.size || !(f.box == b.box) ||
+          f.transfer_id != b.transfer_id)
+        d.report(Check::tensor_identity, m.pointer(b.origin),
+                 "the tensor is listed again in this snapshot with another address, size, box "
+                 "or transfers (first " +
+                     m.pointer(f.origin) + ")");
+      continue;
+    }
     const std::int64_t a = *b.address, s = *b.size;
     if (a >= buffersize || s > buffersize) {
       d.report(Check::address_out_of_buffer, m.pointer(b.origin, "/address"),

@@ -132,7 +132,7 @@ void geometry(const Model& m, const TransferIndex& ix, const HardwareConfig& hw,
           check_size(
               m, hw, b.origin, "/size", *b.size, b.box,
               {wt, b.bitwidth, b.align,
-               static_cast<std::int64_t>(std::max<std::size_t>(1, operand_producers(b).size()))},
+               static_cast<std::int64_t>(std::max<std::size_t>(1, operand_slabs(b).size()))},
               d);
         for (const Source& s : b.source) {
           check_size(m, hw, s.origin, "/size", s.size, s.box, {wt, b.bitwidth, b.align}, d);

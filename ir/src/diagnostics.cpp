@@ -92,7 +92,8 @@ constexpr std::array<CheckInfo, static_cast<std::size_t>(Check::kCount)> kChecks
     {Check::bad_ring_regions, "B008", E, "bad-ring-regions",
      "ring_buffer_info regions are empty, overlap or leave [0, buffersize)"},
     {Check::tensor_identity, "B009", E, "tensor-identity",
-     "a tensor kept from the previous snapshot changed address, size or box"},
+     "a tensor kept from the previous snapshot, or listed twice in one, changed address, size "
+     "or box"},
     {Check::dependency_cycle, "O001", E, "dependency-cycle",
      "the dependency graph has a cycle: the chip would deadlock"},
     {Check::l2_grown, "A001", W, "l2-grown",

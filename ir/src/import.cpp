@@ -23,22 +23,30 @@ std::int64_t tensor_bytes(const BufferEntry& e, const HardwareConfig& hw) {
     return (e.box.volume() * hw.l2.bitwidth + 7) / 8;
   }
   // An elementwise layer's operands each take a slab of the box's size.
-  const auto slabs = std::max<std::size_t>(1, operand_producers(e).size());
+  const auto slabs = std::max<std::size_t>(1, operand_slabs(e).size());
   return static_cast<std::int64_t>(slabs) * aligned_bytes(e.box, hw.l2.align_channels, hw.l2.bitwidth);
 }
 
-// Identity of a buffer entry across snapshots of one core: its type, layer,
-// box, transfer ids and workload id, and which of the identical entries of
-// its snapshot it is (identical entries in one snapshot stay distinct; the
-// k-th of them is the k-th of the previous snapshot's).
+// Identity of a buffer entry across the snapshots of one core: its type,
+// box and transfer ids, and for a tensor not received (an ofmap, or data
+// without transfers) its layer and workload id. Received data is one tensor
+// whoever reads it: the public dialect lists an ifmap once per consuming
+// workload, so several layers reading one input (GoogLeNet's inception
+// branches on one core) list the same transfers several times in one
+// snapshot, and they arrive once. Equal entries of one snapshot are one
+// tensor.
 struct EntryKey {
   const BufferEntry* e;
-  std::uint32_t copy;
 };
 
+bool received(const BufferEntry& e) {
+  return e.type == TensorType::ifmap && !e.transfer_id.empty();
+}
+
 bool same_tensor(const BufferEntry& a, const BufferEntry& b) {
-  if (a.type != b.type || a.box.rank != b.box.rank || a.workload_id != b.workload_id ||
-      a.layer_name != b.layer_name || a.transfer_id != b.transfer_id)
+  if (a.type != b.type || a.box.rank != b.box.rank || a.transfer_id != b.transfer_id)
+    return false;
+  if (!received(a) && (a.workload_id != b.workload_id || a.layer_name != b.layer_name))
     return false;
   for (int d = 0; d < a.box.rank; ++d)
     if (a.box.lo[d] != b.box.lo[d] || a.box.hi[d] != b.box.hi[d]) return false;
@@ -47,7 +55,7 @@ bool same_tensor(const BufferEntry& a, const BufferEntry& b) {
 
 struct EntryKeyEq {
   bool operator()(const EntryKey& a, const EntryKey& b) const {
-    return a.copy == b.copy && same_tensor(*a.e, *b.e);
+    return same_tensor(*a.e, *b.e);
   }
 };
 
@@ -55,13 +63,14 @@ struct EntryKeyHash {
   std::size_t operator()(const EntryKey& k) const {
     const BufferEntry& e = *k.e;
     std::size_t h = 0;
-    boost::hash_combine(h, e.layer_name);
+    if (!received(e)) {
+      boost::hash_combine(h, e.layer_name);
+      boost::hash_combine(h, e.workload_id.value_or(-1));
+    }
     boost::hash_combine(h, static_cast<int>(e.type));
     boost::hash_range(h, e.box.lo.begin(), e.box.lo.begin() + e.box.rank);
     boost::hash_range(h, e.box.hi.begin(), e.box.hi.begin() + e.box.rank);
     boost::hash_range(h, e.transfer_id.begin(), e.transfer_id.end());
-    boost::hash_combine(h, e.workload_id.value_or(-1));
-    boost::hash_combine(h, k.copy);
     return h;
   }
 };
@@ -90,8 +99,11 @@ CoreTensors collect(const Core& c, const HardwareConfig& hw, std::int64_t alignm
     cur.clear();
     std::vector<std::uint32_t>& ids = ct.entry_tensor.emplace_back();
     for (const BufferEntry& e : w.buffer) {
-      EntryKey key{&e, 0};
-      while (cur.contains(key)) ++key.copy;
+      const EntryKey key{&e};
+      if (auto same = cur.find(key); same != cur.end()) {  // listed again for another reader
+        ids.push_back(same->second);
+        continue;
+      }
       std::uint32_t id = 0;
       auto it = prev.find(key);
       if (it != prev.end()) {

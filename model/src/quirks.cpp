@@ -206,10 +206,21 @@ class Rebuild {
                                   const ir::BufferEntry& entry, const std::string& at, bool& ok) {
     std::vector<ir::Source> out;
     const Box& box = entry.box;
-    for (const InputPart& p : kind == Kind::ifmap ? op.inputs : op.weights) {
+    // An elementwise layer's ifmap box is in operand coordinates: it stands
+    // for the same channels of each of its operands, operand i being the
+    // concatenated input's channels [i*K, (i+1)*K) (the models README).
+    const bool operands = kind == Kind::ifmap && op.type == OpType::eltwise && op.operands > 1;
+    const auto k_out = static_cast<std::int32_t>(op.ofmap_shape[1]);
+    const std::int64_t copies = operands ? op.operands : 1;
+    for (const InputPart& p : kind == Kind::ifmap ? op.inputs : op.weights)
+      for (std::int64_t i = 0; i < copies; ++i) {
       const auto off = static_cast<std::int32_t>(p.offset);
-      const std::int32_t a = std::max(box.lo[1], off),
-                         b = std::min(box.hi[1], static_cast<std::int32_t>(off + p.channels - 1));
+      // Channel `c` of the input part is channel c + base of the tensor.
+      const std::int32_t shift = operands ? static_cast<std::int32_t>(i) * k_out : 0;
+      const std::int32_t base = off - shift;
+      const std::int32_t a = std::max(box.lo[1] + shift, off),
+                         b = std::min(box.hi[1] + shift,
+                                      static_cast<std::int32_t>(off + p.channels - 1));
       if (a > b) continue;
       // What the tensor needs of this input, in the input's own coordinates.
       Box need;
@@ -222,7 +233,7 @@ class Rebuild {
                      static_cast<std::int32_t>(op.weight_shape[2] * op.weight_shape[3] - 1)});
       }
       if (p.external) {
-        out.push_back(network_input(op, target, need, off));
+        out.push_back(network_input(op, target, need, base));
         continue;
       }
       const Op& prod = net_.ops[static_cast<std::size_t>(p.producer)];
@@ -235,7 +246,7 @@ class Rebuild {
           if (contains(x, part)) return;
         s.box = part;
         s.size = volume(part);
-        s.channel = std::array<std::int32_t, 2>{part.lo[1] + off, part.hi[1] + off};
+        s.channel = std::array<std::int32_t, 2>{part.lo[1] + base, part.hi[1] + base};
         s.layer_name = prod.name;
         added.push_back(part);
         covered += volume(part);
@@ -269,19 +280,21 @@ class Rebuild {
         d_.report(
             kind == Kind::ifmap ? ir::Check::input_source_mismatch : ir::Check::weight_mismatch, at,
             std::string(kind == Kind::ifmap ? "the input of " : "the weights of ") + op.name +
-                " channels [" + std::to_string(a) + ", " + std::to_string(b) + "] come from " +
+                " channels [" + std::to_string(a - shift) + ", " + std::to_string(b - shift) +
+                "]" + (operands ? " of operand " + std::to_string(i) : std::string()) +
+                " come from " +
                 prod.name +
                 ", whose output neither reaches DRAM nor leaves its cores for them; the "
                 "quirk (" +
                 (kind == Kind::ifmap ? "Q1" : "Q2") + ") cannot be corrected");
         ok = false;
       }
-    }
+      }
     return out;
   }
 
   // A DRAM source of network input `need` (the external part's own
-  // coordinates, at channel offset `off` of op's input) for `target`: the
+  // coordinates, at channel `off` of op's ifmap tensor) for `target`: the
   // DRAM entry of op's input with that box naming the target, else a new one.
   ir::Source network_input(const Op& op, const Target& target, const Box& need, std::int32_t off) {
     ir::Source s;
@@ -391,6 +404,43 @@ class Rebuild {
       inputs_;
 };
 
+// After the corrections, a workload whose output no longer goes to a tensor
+// of its own core (it wrote straight into a same-core reader's tensor that
+// the IR's wrong sources named, and the data now goes elsewhere) keeps its
+// output in an L2 ofmap tensor of its own, from which it is sent: one is
+// added to its snapshot (public dialect, before allocation).
+void hold_sent_ofmaps(ir::Model& m, First& seen) {
+  if (m.dialect != ir::Dialect::set) return;
+  for (ir::Core& c : m.cores)
+    for (std::size_t i = 0; i < c.workloads.size(); ++i) {
+      ir::Workload& w = c.workloads[i];
+      if (w.ofmap.empty() || w.workload.rank != 4) continue;
+      const bool own = std::any_of(w.buffer.begin(), w.buffer.end(), [&](const ir::BufferEntry& e) {
+        return e.type == ir::TensorType::ofmap && e.layer_name == w.layer_name;
+      });
+      if (own) continue;
+      // A tensor of this core, in this snapshot or the next, receiving one
+      // of its transfers from this core (where the lowering writes it).
+      auto receives = [&](const ir::Workload& x) {
+        for (const ir::BufferEntry& e : x.buffer)
+          for (const ir::Source& s : e.source)
+            if (s.type == ir::EndpointType::core && s.core_id == c.core_id)
+              for (const ir::Ofmap& o : w.ofmap)
+                if (o.transfer_id == s.transfer_id) return true;
+        return false;
+      };
+      if (receives(w) || (i + 1 < c.workloads.size() && receives(c.workloads[i + 1]))) continue;
+      ir::BufferEntry e;
+      e.type = ir::TensorType::ofmap;
+      e.layer_name = w.layer_name;
+      e.box = w.workload;
+      e.size = std::max<std::int64_t>(w.ofmap_size, 1);
+      e.origin = w.origin;
+      w.buffer.push_back(std::move(e));
+      seen.add(m.pointer(w.origin, "/buffer"));
+    }
+}
+
 }  // namespace
 
 std::vector<std::pair<std::string, std::int64_t>> QuirkCounts::named() const {
@@ -443,13 +493,17 @@ QuirkCounts correct_quirks(ir::Model& m, const Network& net, ir::Diagnostics& d)
     for (const Op& op : net.ops) {
       bool producers = false;
       for (const InputPart& p : op.inputs) producers |= !p.external;
-      if (op.external_channels > 0 && producers && op.type != OpType::eltwise)
-        fix.run(op, Rebuild::Kind::ifmap, q1);
+      if (op.external_channels > 0 && producers) fix.run(op, Rebuild::Kind::ifmap, q1);
     }
     fix.finish();
     Rebuild weights(m, net, d, q.structure_changed);
     for (const Op& op : net.ops)
       if (op.weight_from_fmap && op.weights.size() > 1) weights.run(op, Rebuild::Kind::weight, q2);
+  }
+  First held;
+  if (q1.count + q2.count > 0) {
+    hold_sent_ofmaps(m, held);
+    if (held.count > 0) q.structure_changed = true;
   }
   q.q1 = q1.count;
   q.q2 = q2.count;
@@ -467,6 +521,9 @@ QuirkCounts correct_quirks(ir::Model& m, const Network& net, ir::Diagnostics& d)
   warn(q2, "Q2 weights of a multi-producer WeightFromFmap op taken from producers at offset 0");
   warn(q3, "Q3 DRAM weight size of a grouped convolution counts all input channels");
   warn(q4, "Q4 workload without layer_type");
+  warn(held,
+       "after the Q1/Q2 corrections, a workload whose output no longer reaches a tensor of its "
+       "own core holds it in an L2 ofmap tensor of its own, from which it is sent");
   return q;
 }
 

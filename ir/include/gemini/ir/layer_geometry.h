@@ -59,12 +59,16 @@ struct GeometryTable {
   }
 };
 
-// The producers whose data an ifmap buffer entry holds as separate
-// operands (an elementwise layer's input: sources from different layers
-// covering the same channels), in the order their slabs are stored: sorted
-// by name. Empty when the entry holds one concatenated input. Its bytes in
-// L2 are then operands x its box's aligned size (import and lowering agree
-// through this one function).
-std::vector<std::string> operand_producers(const BufferEntry& e);
+// The operand slabs of an ifmap buffer entry that holds an elementwise
+// layer's operands separately (sources from different layers covering the
+// same channels): per slab, the producers whose data it holds (one, or the
+// parts of a concatenated operand: producers with disjoint channels), in
+// the order the slabs are stored (by name). Empty when the entry holds one
+// concatenated input. Its bytes in L2 are then slabs x its box's aligned
+// size (import and lowering agree through this one function).
+std::vector<std::vector<std::string>> operand_slabs(const BufferEntry& e);
+// The slab of `slabs` holding `producer`'s data; -1 for none.
+std::int32_t slab_of(const std::vector<std::vector<std::string>>& slabs,
+                     const std::string& producer);
 
 }  // namespace gemini::ir
