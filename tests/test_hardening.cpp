@@ -9,7 +9,9 @@
 #include "fixture.h"
 #include "gemini/assembler/encoding.h"
 #include "gemini/assembler/text.h"
+#include "gemini/gpu/backend.h"
 #include "gemini/gpu/plan.h"
+#include "gemini/gpu/plan_exec.h"
 #include "gemini/ir/checked_int.h"
 #include "gemini/ir/hw_config.h"
 #include "gemini/ir/json_document.h"
@@ -29,7 +31,12 @@ std::string listing(const ir::Diagnostics& d) {
   std::string s;
   for (const auto& x : d.items()) {
     s += std::string(x.code()) + " " + x.pointer;
-    if (x.line) s += " " + std::to_string(*x.line) + ":" + std::to_string(*x.column);
+    if (x.line) {
+      s += ' ';
+      s += std::to_string(*x.line);
+      s += ':';
+      s += std::to_string(*x.column);
+    }
     s += ": " + x.message + "\n";
   }
   return s;
@@ -378,6 +385,33 @@ TEST(HardenPlan, HugeProcessorRangesAreCheckedAtOnce) {
   ir::Diagnostics d;
   auto p = gpu::parse_plan_text(plan_text("4611686018427387904", ""), d);
   EXPECT_TRUE(p) << listing(d);
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(60));
+}
+
+TEST(HardenPlan, HugeTaskRangesOfVirtualOpsAreSkipped) {
+  std::string text = plan_text("1", "");
+  const std::string big = "4611686018427387904";
+  auto replace = [&](const std::string& a, const std::string& b) {
+    const std::size_t at = text.find(a);
+    ASSERT_NE(at, std::string::npos) << a;
+    text.replace(at, a.size(), b);
+  };
+  replace("\"IsVirtual\": false", "\"IsVirtual\": true");
+  replace("\"NumTasks\": 1", "\"NumTasks\": " + big);
+  replace("\"TaskRange\": [0, 1]", "\"TaskRange\": [0, " + big + "]");
+  ir::Diagnostics d;
+  auto p = gpu::parse_plan_text(text, d);
+  ASSERT_TRUE(p) << listing(d);
+  ir::Diagnostics nd;
+  auto net = model::parse_network(test::read_file(test::data_dir() / "spec_minimal.model.json"),
+                                  "m.json", nd);
+  ASSERT_TRUE(net);
+  std::string why;
+  auto cpu = gpu::make_backend("cpu", why);
+  ASSERT_TRUE(cpu) << why;
+  const auto t0 = std::chrono::steady_clock::now();
+  EXPECT_FALSE(gpu::run_plan(*p, *net, 1, *cpu, d));  // nothing computes the layers
+  EXPECT_TRUE(has(d, "", "has no task in the plan")) << listing(d);
   EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(60));
 }
 
