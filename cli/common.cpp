@@ -43,8 +43,7 @@ CLI::Option* add_unsigned_option(CLI::App& cmd, const std::string& name,
                                  std::function<void(std::uint64_t)> set, std::uint64_t lo,
                                  std::uint64_t hi, const std::string& description) {
   CLI::Option* o = cmd.add_option_function<std::string>(
-      name, [set, lo, hi](const std::string& s) { set(*parse_unsigned(s, lo, hi)); },
-      description);
+      name, [set, lo, hi](const std::string& s) { set(*parse_unsigned(s, lo, hi)); }, description);
   o->type_name("UINT");
   o->check(CLI::Validator(
       [lo, hi](std::string& s) -> std::string {
@@ -58,7 +57,8 @@ CLI::Option* add_unsigned_option(CLI::App& cmd, const std::string& name,
 
 void add_memory_limit_option(CLI::App& cmd, ir::MemoryLimit& limit) {
   cmd.add_option_function<std::string>(
-         "--memory-limit", [&limit](const std::string& s) { limit.bytes = *ir::parse_byte_size(s); },
+         "--memory-limit",
+         [&limit](const std::string& s) { limit.bytes = *ir::parse_byte_size(s); },
          "memory the run may take for the data its input sizes, e.g. 16G or 512M (default: the "
          "machine's available memory); a run that needs more is refused before it starts")
       ->type_name("SIZE")

@@ -16,8 +16,8 @@
 #include "gemini/ir/hw_config.h"
 #include "gemini/ir/json_document.h"
 #include "gemini/ir/loader.h"
-#include "gemini/ir/validator.h"
 #include "gemini/ir/resources.h"
+#include "gemini/ir/validator.h"
 #include "gemini/model/layer_semantics.h"
 #include "gemini/model/network.h"
 #include "gemini/model/reference.h"
@@ -55,7 +55,9 @@ json::value spec_model() {
 json::object& op_of(json::value& m, std::size_t node) {
   return m.at("Nodes").at(node).at("Ops").at(0).as_object();
 }
-json::object& args_of(json::value& m, std::size_t node) { return op_of(m, node)["Args"].as_object(); }
+json::object& args_of(json::value& m, std::size_t node) {
+  return op_of(m, node)["Args"].as_object();
+}
 
 std::optional<model::Network> load(const json::value& m, ir::Diagnostics& d) {
   return model::parse_network(json::serialize(m), "m.json", d);
@@ -308,8 +310,9 @@ TEST(HardenHwConfig, TinyBandwidthIsARangeError) {
 TEST(HardenHwConfig, HugeNumbersAreRangeErrors) {
   EXPECT_NE(hw_errors(R"({"dram": {"latency_ns": 1e300}})").find("x.json:/dram/latency_ns:"),
             std::string::npos);
-  EXPECT_NE(hw_errors(R"({"clock": {"frequency_mhz": 1e300}})").find("x.json:/clock/frequency_mhz:"),
-            std::string::npos);
+  EXPECT_NE(
+      hw_errors(R"({"clock": {"frequency_mhz": 1e300}})").find("x.json:/clock/frequency_mhz:"),
+      std::string::npos);
   EXPECT_NE(hw_errors(R"({"noc": {"link_gbps": 1e300}})").find("x.json:/noc/link_gbps:"),
             std::string::npos);
   EXPECT_NE(hw_errors(R"({"l2": {"size_bytes": 17179869184000}})").find("x.json:/l2/size_bytes:"),
@@ -331,11 +334,11 @@ TEST(HardenHwConfig, RingRegions) {
 }
 
 TEST(HardenHwConfig, SyntaxErrorsAndDuplicatesHaveLocations) {
-  EXPECT_NE(hw_errors("{\n  \"l2\": {,}\n}").find("x.json:2:10: not valid JSON"),
-            std::string::npos)
+  EXPECT_NE(hw_errors("{\n  \"l2\": {,}\n}").find("x.json:2:10: not valid JSON"), std::string::npos)
       << hw_errors("{\n  \"l2\": {,}\n}");
-  EXPECT_NE(hw_errors(R"({"pe": {"rows": 8, "rows": 4}})").find("x.json:/pe/rows: this key repeats"),
-            std::string::npos);
+  EXPECT_NE(
+      hw_errors(R"({"pe": {"rows": 8, "rows": 4}})").find("x.json:/pe/rows: this key repeats"),
+      std::string::npos);
 }
 
 TEST(HardenHwConfig, MeshMustAgreeWithTheIr) {
@@ -420,10 +423,9 @@ TEST(HardenPlan, HugeTaskRangesOfVirtualOpsAreSkipped) {
 TEST(HardenPlan, TileEntriesAreRangeChecked) {
   for (const char* tile : {"9223372036854775807", "4294967304", "-1", "0"}) {
     ir::Diagnostics d;
-    auto p = gpu::parse_plan_text(
-        plan_text("1", std::string(R"(, "Tile": [1, 1, 1, )") + tile +
-                           R"(], "TaskTiles": [[0, 0, 0, 0]])"),
-        d);
+    auto p = gpu::parse_plan_text(plan_text("1", std::string(R"(, "Tile": [1, 1, 1, )") + tile +
+                                                     R"(], "TaskTiles": [[0, 0, 0, 0]])"),
+                                  d);
     EXPECT_FALSE(p) << tile;
     EXPECT_TRUE(has(d, "/TaskInfos/0/Ops/0/Config/Tile/3", "expected an integer in [1, 65535]"))
         << tile << "\n"

@@ -40,8 +40,9 @@ TEST(HardenCli, SampleBoundIsShort) {
   const test::CliRun r = gemini("xcheck " + data("spec_minimal.json") + " --model " +
                                 data("spec_minimal.model.json") + " --backend cpu --sample 0");
   EXPECT_EQ(r.status, 2) << r.out;
-  EXPECT_TRUE(says(r, "--sample: expected an unsigned integer in [1, 9223372036854775807], got "
-                      "\"0\""))
+  EXPECT_TRUE(says(r,
+                   "--sample: expected an unsigned integer in [1, 9223372036854775807], got "
+                   "\"0\""))
       << r.out;
   EXPECT_LT(r.out.size(), 400u) << r.out;
 }
@@ -64,8 +65,8 @@ TEST(HardenCli, OutputInAMissingDirectoryExitsTwoBeforeTheRun) {
     const test::CliRun r =
         gemini("sim -q " + data("spec_minimal.json") + " " + opt + " " + dir + "/out.json");
     EXPECT_EQ(r.status, 2) << opt << ": " << r.out;
-    EXPECT_TRUE(says(r, "cannot write " + dir + "/out.json: its directory " + dir +
-                            " does not exist"))
+    EXPECT_TRUE(
+        says(r, "cannot write " + dir + "/out.json: its directory " + dir + " does not exist"))
         << r.out;
   }
 }
@@ -134,12 +135,12 @@ TEST(HardenCli, PlanArgsAreCheckedAgainstTheModel) {
   const test::CliRun r =
       gemini("ref -q --model " + model + " --plan " + bad.string() + " --backend cpu");
   EXPECT_EQ(r.status, 1) << r.out;
-  EXPECT_TRUE(says(r, bad.string() + ":" + at + ": P002: error: op Conv_0: StrideHW is [1,1] "
-                                                 "here, [2,2] in the model"))
+  EXPECT_TRUE(says(r, bad.string() + ":" + at +
+                          ": P002: error: op Conv_0: StrideHW is [1,1] "
+                          "here, [2,2] in the model"))
       << r.out;
-  EXPECT_EQ(gemini("ref -q --model " + model + " --plan " + plan.string() + " --backend cpu")
-                .status,
-            0);
+  EXPECT_EQ(
+      gemini("ref -q --model " + model + " --plan " + plan.string() + " --backend cpu").status, 0);
 }
 
 }  // namespace

@@ -540,13 +540,13 @@ std::optional<CoreProgram> parse_program(std::string_view text, ParseError& err)
       auto rest = line.substr(first + 5);
       const auto s = rest.find_first_not_of(" \t");
       const auto end = s == std::string_view::npos ? s : rest.find_first_of(" \t;#", s);
-      auto v = s == std::string_view::npos || s == 0 ? std::nullopt
-                                                     : parse_int(rest.substr(s, end - s));
+      auto v =
+          s == std::string_view::npos || s == 0 ? std::nullopt : parse_int(rest.substr(s, end - s));
       if (!v || *v < 0 || *v > kMaxCoreId || have_core) {
         err = {line_no, first + 1,
-               have_core ? "a second .core directive"
-                         : "expected .core <id> with an id in [0, " + std::to_string(kMaxCoreId) +
-                               "]"};
+               have_core
+                   ? "a second .core directive"
+                   : "expected .core <id> with an id in [0, " + std::to_string(kMaxCoreId) + "]"};
         return std::nullopt;
       }
       // Only blanks or a comment may follow.

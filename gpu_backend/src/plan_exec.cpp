@@ -318,8 +318,8 @@ class Runner {
     ir::CheckedI64 bytes = elements;
     bytes *= static_cast<std::int64_t>(sizeof(std::int32_t));
     if (auto why = ir::exceeds(ir::MemoryLimit{}, bytes.get(),
-                               "running the " + std::to_string(ops.size()) + " tasks of " + op.name +
-                                   " in one processor group",
+                               "running the " + std::to_string(ops.size()) + " tasks of " +
+                                   op.name + " in one processor group",
                                "their int32 sums")) {
       d_.report(ir::Check::plan_unsupported, tasks.front().first->pointer, *why);
       return false;

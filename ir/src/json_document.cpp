@@ -155,8 +155,8 @@ JsonDocument parse_json_document(std::string_view text) {
   std::size_t at = n;
   if (!ec) {
     // Only whitespace may follow the document.
-    while (at < text.size() && (text[at] == ' ' || text[at] == '\n' || text[at] == '\r' ||
-                                text[at] == '\t'))
+    while (at < text.size() &&
+           (text[at] == ' ' || text[at] == '\n' || text[at] == '\r' || text[at] == '\t'))
       ++at;
     if (at == text.size()) {
       doc.value = p.handler().release();

@@ -8,13 +8,13 @@ namespace {
 // A configuration that fixes the mesh must agree with the IR's: cores are
 // numbered along the mesh, so another size would move them silently.
 void mesh_agrees(const Model& m, const HardwareConfig& hw, Diagnostics& d) {
-  for (const auto& [key, ir, cfg] : {std::tuple{"xlen", m.xlen, hw.mesh.xlen},
-                                     std::tuple{"ylen", m.ylen, hw.mesh.ylen}})
+  for (const auto& [key, ir, cfg] :
+       {std::tuple{"xlen", m.xlen, hw.mesh.xlen}, std::tuple{"ylen", m.ylen, hw.mesh.ylen}})
     if (cfg > 0 && cfg != ir)
       d.report(Check::bad_mesh, std::string("/") + key,
                std::string(key) + " is " + std::to_string(ir) +
-                   ", but the hardware configuration's mesh." + key + " is " +
-                   std::to_string(cfg) + " (0 there takes the IR's)");
+                   ", but the hardware configuration's mesh." + key + " is " + std::to_string(cfg) +
+                   " (0 there takes the IR's)");
 }
 }  // namespace
 

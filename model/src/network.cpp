@@ -369,8 +369,9 @@ class Loader {
                                          std::to_string(kMaxDim)),
              false;
     if (op.type == OpType::conv2d && op.groups > 1) {
-      for (const auto& [what, c] : {std::pair{"input channels (IfmapShape's C)", op.ifmap_shape[1]},
-                                    std::pair{"output channels (OfmapShape's C)", op.ofmap_shape[1]}})
+      for (const auto& [what, c] :
+           {std::pair{"input channels (IfmapShape's C)", op.ifmap_shape[1]},
+            std::pair{"output channels (OfmapShape's C)", op.ofmap_shape[1]}})
         if (c % op.groups != 0)
           return error(arg_at("Groups"), "Groups " + std::to_string(op.groups) +
                                              " does not divide the " + std::to_string(c) + " " +
@@ -411,7 +412,8 @@ class Loader {
       std::string why;
       if (!shape_in_range(op.weight_shape, kMaxTensorElements, why) &&
           (op.has_weights() || got.count("WeightShape")))
-        return error(arg_at("WeightShape"), "WeightShape " + to_string(op.weight_shape) + ": " + why),
+        return error(arg_at("WeightShape"),
+                     "WeightShape " + to_string(op.weight_shape) + ": " + why),
                false;
     }
     if (op.type == OpType::transpose) {
@@ -508,10 +510,9 @@ class Loader {
                                           " differs from the result's " + to_string(rs)),
                false;
       if (w.buffer != results[0].buffer)
-        return error(w.at + "/Buffer",
-                     "the written tensor is in buffer " + std::to_string(w.buffer) +
-                         ", the result in buffer " + std::to_string(results[0].buffer) +
-                         " (-1: none given)"),
+        return error(w.at + "/Buffer", "the written tensor is in buffer " +
+                                           std::to_string(w.buffer) + ", the result in buffer " +
+                                           std::to_string(results[0].buffer) + " (-1: none given)"),
                false;
     }
     reads_.push_back(std::move(reads));

@@ -114,11 +114,11 @@ std::unique_ptr<Functional> Functional::create(const assembler::Program& p,
   ir::CheckedI64 bytes = per_core;
   bytes *= static_cast<std::int64_t>(p.cores.size());
   bytes += std::max<std::int64_t>(p.dram_bytes, 0);
-  if (auto why = ir::exceeds(
-          limit, bytes.get(), "the functional simulation",
-          ir::format_bytes(std::max<std::int64_t>(p.dram_bytes, 0)) + " of DRAM image, " +
-              std::to_string(p.cores.size()) + " cores x (" + ir::format_bytes(p.l2_bytes) +
-              " of L2 + " + ir::format_bytes(p.wl0_bytes) + " of WL0)")) {
+  if (auto why = ir::exceeds(limit, bytes.get(), "the functional simulation",
+                             ir::format_bytes(std::max<std::int64_t>(p.dram_bytes, 0)) +
+                                 " of DRAM image, " + std::to_string(p.cores.size()) +
+                                 " cores x (" + ir::format_bytes(p.l2_bytes) + " of L2 + " +
+                                 ir::format_bytes(p.wl0_bytes) + " of WL0)")) {
     error = *why;
     return nullptr;
   }

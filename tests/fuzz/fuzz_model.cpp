@@ -22,12 +22,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::string why;
     fuzz::require(model::infer_output_shape(op, out, why) && out == op.ofmap_shape,
                   "a loaded op's annotation gives its OfmapShape");
-    const ir::Box whole = model::required_ifmap_box(
-        op, ir::Box{{0, 0, 0, 0},
-                    {static_cast<std::int32_t>(op.ofmap_shape[0] - 1),
-                     static_cast<std::int32_t>(op.ofmap_shape[1] - 1),
-                     static_cast<std::int32_t>(op.ofmap_shape[2] - 1),
-                     static_cast<std::int32_t>(op.ofmap_shape[3] - 1)}});
+    const ir::Box whole =
+        model::required_ifmap_box(op, ir::Box{{0, 0, 0, 0},
+                                              {static_cast<std::int32_t>(op.ofmap_shape[0] - 1),
+                                               static_cast<std::int32_t>(op.ofmap_shape[1] - 1),
+                                               static_cast<std::int32_t>(op.ofmap_shape[2] - 1),
+                                               static_cast<std::int32_t>(op.ofmap_shape[3] - 1)}});
     for (int k = 0; k < 4; ++k)
       fuzz::require(whole.lo[k] >= 0 && whole.hi[k] < op.ifmap_shape[static_cast<std::size_t>(k)],
                     "the input an op's whole output needs lies inside its input");

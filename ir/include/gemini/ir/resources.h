@@ -31,7 +31,8 @@ std::string format_bytes(std::int64_t bytes);
 struct MemoryLimit {
   std::int64_t bytes = 0;
   std::int64_t resolve() const { return bytes > 0 ? bytes : available_memory_bytes(); }
-  std::string describe() const;  // "the machine's available memory (12.3 GiB)" or "--memory-limit 4.0 GiB"
+  std::string describe()
+      const;  // "the machine's available memory (12.3 GiB)" or "--memory-limit 4.0 GiB"
 };
 
 // Nullopt when `needed` bytes (nullopt: more than an int64 counts) fit the
