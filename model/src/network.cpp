@@ -90,20 +90,6 @@ bool shape_in_range(const Dims4& d, std::int64_t max_dim, std::string& why) {
   return true;
 }
 
-std::string escape(std::string_view token) {
-  std::string s;
-  for (char c : token) {
-    if (c == '~') {
-      s += "~0";
-    } else if (c == '/') {
-      s += "~1";
-    } else {
-      s += c;
-    }
-  }
-  return s;
-}
-
 class Loader {
  public:
   Loader(const std::string& path, ir::Diagnostics& d) : path_(path), d_(d) {}
@@ -284,7 +270,8 @@ class Loader {
       const std::string name(kv.key());
       const json::object* t = kv.value().if_object();
       if (!t || t->size() != 1) {
-        error(at + "/Args/" + escape(name), "an argument is an object with one type key");
+        error(at + "/Args/" + ir::json_pointer_token(name),
+              "an argument is an object with one type key");
         return false;
       }
       got[name] = {std::string(t->begin()->key()), &t->begin()->value()};
