@@ -53,6 +53,8 @@ int run(const ImportOptions& opt) {
       std::cerr << opt.in << ": not imported: the schedule does not compute " << opt.model << "\n";
       return kExitInvalid;
     }
+    // Weight boxes in the specification's layout, C and R*S from the layer.
+    model::write_weight_boxes(f.load.model, *net);
   }
   const bool was_full = f.load.model.dialect == ir::Dialect::full;
   ir::ImportOptions io;

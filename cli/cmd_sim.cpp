@@ -102,7 +102,9 @@ int run_sim(const SimCliOptions& opt) {
     if (opt.quiet) sim::print_functional(std::cerr, report.functional);
     std::cerr << opt.in
               << ": the programs do not compute the network: " << report.functional.mismatches()
-              << " mismatches, " << report.functional.fault_count << " faults\n";
+              << " mismatches, " << report.functional.fault_count << " faults, "
+              << report.functional.incomplete()
+              << " layers computed in part or not at all\n";
     return kExitInvalid;
   }
   keep_until_exit(std::move(*lowered));

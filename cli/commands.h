@@ -19,5 +19,6 @@ Command add_golden(CLI::App& app);  // golden check, golden update
 Command add_ref(CLI::App& app);
 Command add_xcheck(CLI::App& app);
 Command add_plan(CLI::App& app);
+Command add_sweep(CLI::App& app);  // sweep run, point, slurm, collect, plot
 
 }  // namespace gemini::cli

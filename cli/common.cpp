@@ -9,6 +9,8 @@
 #include <fstream>
 #include <iostream>
 
+#include "install_paths.h"
+
 namespace gemini::cli {
 
 std::optional<ir::Dialect> parse_dialect(const std::string& s) {
@@ -23,7 +25,15 @@ void add_dialect_option(CLI::App& cmd, std::string& dialect) {
 }
 
 void add_hw_option(CLI::App& cmd, std::string& hw) {
-  cmd.add_option("--hw", hw, "hardware configuration (configs/*.json)")->check(CLI::ExistingFile);
+  cmd.add_option("--hw", hw,
+                 "hardware configuration: a file, or the name of an installed one (set-polar)")
+      ->check(CLI::Validator(
+          [](const std::string& s) {
+            return resolve_config(s).empty()
+                       ? "no such file, nor an installed configuration (" + known_configs() + ")"
+                       : std::string();
+          },
+          "FILE|NAME"));
 }
 
 namespace {
@@ -90,10 +100,11 @@ bool write_output_file(const std::string& path, const std::function<void(std::os
   return true;
 }
 
-std::optional<ir::HardwareConfig> load_hw(const std::string& path) {
-  if (path.empty()) return ir::HardwareConfig{};
+std::optional<ir::HardwareConfig> load_hw(const std::string& name) {
+  if (name.empty()) return ir::HardwareConfig{};
   std::vector<std::string> errors;
-  auto hw = ir::load_hw_config(path, errors);
+  const std::string path = resolve_config(name);
+  auto hw = ir::load_hw_config(path.empty() ? name : path, errors);
   for (const auto& e : errors) std::cerr << e << "\n";
   return hw;
 }

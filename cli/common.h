@@ -26,7 +26,7 @@ inline constexpr int kExitUnreadable = 2;
 
 std::optional<ir::Dialect> parse_dialect(const std::string& s);  // "" -> nullopt
 // The options every IR-reading subcommand shares: --dialect (full|set) and
-// --hw (an existing hardware configuration file).
+// --hw (a hardware configuration file, or an installed one by name).
 void add_dialect_option(CLI::App& cmd, std::string& dialect);
 void add_hw_option(CLI::App& cmd, std::string& hw);
 // An option taking an unsigned integer in [lo, hi]: decimal digits only (no
@@ -46,8 +46,9 @@ CLI::Option* add_unsigned_option(CLI::App& cmd, const std::string& name, T& targ
 // data sized by its input (default: the machine's available memory).
 void add_memory_limit_option(CLI::App& cmd, ir::MemoryLimit& limit);
 
-// Loads --hw or the built-in defaults; prints errors and returns nullopt.
-std::optional<ir::HardwareConfig> load_hw(const std::string& path);
+// Loads --hw (a file or an installed configuration's name) or the built-in
+// defaults; prints errors and returns nullopt.
+std::optional<ir::HardwareConfig> load_hw(const std::string& name);
 
 // Whether a model file can be read; says why not on stderr (a missing,
 // unreadable or empty file: exit status 2, as for an unreadable IR).

@@ -18,9 +18,10 @@ int run(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", "gemini 0.1.0");
   std::vector<gemini::cli::Command> commands{
-      gemini::cli::add_validate(app), gemini::cli::add_info(app), gemini::cli::add_import(app),
-      gemini::cli::add_asm(app),      gemini::cli::add_sim(app),  gemini::cli::add_golden(app),
-      gemini::cli::add_ref(app),      gemini::cli::add_xcheck(app), gemini::cli::add_plan(app)};
+      gemini::cli::add_validate(app), gemini::cli::add_info(app),   gemini::cli::add_import(app),
+      gemini::cli::add_asm(app),      gemini::cli::add_sim(app),    gemini::cli::add_golden(app),
+      gemini::cli::add_ref(app),      gemini::cli::add_xcheck(app), gemini::cli::add_plan(app),
+      gemini::cli::add_sweep(app)};
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -9,7 +9,10 @@ packages=(
   build-essential cmake pkg-config
   libsystemc-dev libboost-json1.81-dev libeigen3-dev
   libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev zlib1g-dev
+  python3-matplotlib
 )
+# (Slurm and munge, for the one-node test cluster, are installed by
+# scripts/slurm_local.sh when its test starts it.)
 case "${1:-}" in
   "") ;;
   fuzz) packages+=(clang libclang-rt-dev) ;;  # libclang-rt-dev: libFuzzer's runtime

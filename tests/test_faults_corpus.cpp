@@ -197,6 +197,20 @@ TEST_F(Faults, AnotherIfmapTransferIdOfTheSameShape) {
           const sim::LayerCheck* l = expect_caught(r, layer);
           if (l) {
             EXPECT_EQ(l->first->workload_id, wid);
+            // Where it came from: the workload's own load of the other
+            // tensor, named by its transfer, and the verdict that the
+            // schedule points the workload at the wrong data.
+            ASSERT_TRUE(l->provenance.has_value());
+            const sim::Provenance& p = *l->provenance;
+            EXPECT_GT(p.inputs_differing, 0);
+            ASSERT_FALSE(p.writers.empty());
+            const sim::Provenance::Writer& by = p.writers.front().first;
+            EXPECT_EQ(by.opcode, "dma_in");
+            EXPECT_EQ(by.transfer, t);
+            EXPECT_NE(p.verdict.find("own dma_in of transfer " + std::to_string(t) + " read " +
+                                     producer(other) + "'s data"),
+                      std::string::npos)
+                << p.verdict;
           }
           return;
         }

@@ -5,6 +5,7 @@
 // and the output reloads and rewrites byte for byte.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <sstream>
 
 #include "fixture.h"
@@ -27,12 +28,23 @@ std::vector<std::string> independent_check(const ir::Model& m) {
   for (const ir::Core& c : m.cores) {
     for (const ir::Workload& w : c.workloads) {
       std::vector<std::pair<std::int64_t, std::int64_t>> bytes;  // [begin, end)
+      // A tensor listed again for another reader (its tensor_id again) is
+      // the same bytes: placed once.
+      std::map<std::int64_t, const ir::BufferEntry*> listed;
       for (const ir::BufferEntry& e : w.buffer) {
         const std::string where = "core " + std::to_string(c.core_id) + " workload " +
                                   std::to_string(w.workload_id) + ": ";
         if (!e.address || !e.size) {
           problems.push_back(where + "tensor without address or size");
           continue;
+        }
+        if (e.tensor_id) {
+          auto [it, fresh] = listed.emplace(*e.tensor_id, &e);
+          if (!fresh) {
+            if (it->second->address != e.address || it->second->size != e.size)
+              problems.push_back(where + "one tensor id at two places");
+            continue;
+          }
         }
         const std::int64_t a = *e.address, s = *e.size;
         if (a < 0 || a >= b) problems.push_back(where + "address outside [0, buffersize)");

@@ -3,6 +3,7 @@
 // for timing come from each workload's own boxes (the lowering keeps its
 // per-workload estimates for those); this table gives the rest.
 #include <algorithm>
+#include <cmath>
 
 #include "gemini/assembler/lowering.h"
 
@@ -27,6 +28,26 @@ void grow(std::array<std::int32_t, 4>& shape, const ir::Box& b) {
     shape[static_cast<std::size_t>(d)] = std::max(shape[static_cast<std::size_t>(d)], b.hi[d] + 1);
 }
 
+// R and S of a kernel of rs positions (a 4-D weight box holds R*S as one
+// dimension): the tile's activation mini tile gives R where it has one
+// (act = (out - 1) * stride + R); else a square kernel where rs is a
+// square; else rs x 1.
+std::array<std::int32_t, 2> split_kernel(std::int64_t rs, const ir::Workload& w) {
+  rs = std::max<std::int64_t>(rs, 1);
+  const ir::Box* in = w.ifmap.empty() ? nullptr : &w.ifmap.front().box;
+  if (w.tile_info && !w.tile_info->empty() && in && in->rank == 4 && w.workload.rank == 4) {
+    const ir::Tile& t = w.tile_info->front();
+    const std::int64_t sh =
+        std::clamp<std::int64_t>(in->extent(2) / std::max<std::int64_t>(w.workload.extent(2), 1), 1,
+                                 255);
+    const std::int64_t r = t.act_mini_tile[2] - (t.out_mini_tile[2] - 1) * sh;
+    if (r >= 1 && rs % r == 0) return {static_cast<std::int32_t>(r), static_cast<std::int32_t>(rs / r)};
+  }
+  auto root = static_cast<std::int64_t>(std::llround(std::sqrt(static_cast<double>(rs))));
+  if (root * root == rs) return {static_cast<std::int32_t>(root), static_cast<std::int32_t>(root)};
+  return {static_cast<std::int32_t>(rs), 1};
+}
+
 }  // namespace
 
 ir::GeometryTable infer_geometry(const ir::Model& m) {
@@ -43,15 +64,13 @@ ir::GeometryTable infer_geometry(const ir::Model& m) {
       grow(g.ofmap_shape, w.workload);
       for (const ir::Ifmap& f : w.ifmap) grow(g.ifmap_shape, f.box);
       // Per-sample weights (the public dialect's from_ofmap: attention's
-      // batched matrix products) have a weight box [n, k, c]: its c extent
-      // is the input channels of one group.
-      if (g.per_sample_weights && w.weight && w.weight->box.rank == 3)
+      // batched matrix products) have a weight box [n, k, c] (+ R*S): its c
+      // extent is the input channels of one group.
+      if (g.per_sample_weights && w.weight && w.weight->box.rank >= 3)
         g.group_c = std::max(g.group_c, static_cast<std::int32_t>(w.weight->box.extent(2)));
-      if (w.weight && w.weight->box.rank == 4) {
-        g.kernel = {
-            w.weight->box.extent(2) > 0 ? static_cast<std::int32_t>(w.weight->box.extent(2)) : 1,
-            w.weight->box.extent(3) > 0 ? static_cast<std::int32_t>(w.weight->box.extent(3)) : 1};
-      }
+      // Constant weights [0, K, C, R*S]: the kernel from R*S.
+      if (!g.per_sample_weights && w.weight && w.weight->box.rank == 4)
+        g.kernel = split_kernel(w.weight->box.extent(3), w);
       if (w.tile_padding_tblr && w.workload.rank == 4) {
         const auto& p = *w.tile_padding_tblr;
         if (w.workload.lo[2] == 0) g.pad[0] = std::max(g.pad[0], p[0]);

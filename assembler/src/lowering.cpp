@@ -304,6 +304,7 @@ class Lowerer {
   }
   // The layout box of a buffer entry (docs/isa.md, "Data layout").
   Box layout_of(const ir::BufferEntry& e) const;
+  static Box weight_layout(const ir::Box& w, const ir::LayerGeometry& g, std::int64_t bytes);
   // A tensor's address for the slab of `producer` (its own address when it
   // holds one input), wrapped into its ring region.
   std::int64_t slab_address(std::uint32_t c, const Tensor& x, const std::string& producer) const;
@@ -452,26 +453,44 @@ void Lowerer::build_tensors() {
 
 Box Lowerer::layout_of(const ir::BufferEntry& e) const {
   if (e.type != ir::TensorType::weight) return to_box(e.box);
-  const ir::LayerGeometry& g = geometry(e.layer_name);
+  return weight_layout(e.box, geometry(e.layer_name), e.size.value_or(0));
+}
+
+// A weight box as data (docs/isa.md, "Data layout"; its forms in
+// ir::weight_k_dim): per-sample weights [n, k, c, R*S]; constant weights
+// [k0, k1] x the layer's weight shape (C/G x R x S; FC: C*IH*IW x 1 x 1),
+// else [k0, k1] x C x R x S of a 4-D box, else the bytes per output channel
+// (`bytes` over the K range) as one dimension.
+Box Lowerer::weight_layout(const ir::Box& w, const ir::LayerGeometry& g, std::int64_t bytes) {
   Box b;
-  if (e.box.rank == 3) {  // per-sample weights [n, k, c] (+ R*S)
+  const std::int64_t rs = std::max<std::int64_t>(1, std::int64_t{g.kernel[0]} * g.kernel[1]);
+  if (g.per_sample_weights && w.rank >= 3) {
     for (int d = 0; d < 3; ++d) {
-      b.lo[d] = e.box.lo[d];
-      b.hi[d] = e.box.hi[d];
+      b.lo[d] = w.lo[d];
+      b.hi[d] = w.hi[d];
     }
-    b.hi[3] = std::max<std::int64_t>(1, std::int64_t{g.kernel[0]} * g.kernel[1]) - 1;
+    b.hi[3] = w.rank == 4 ? w.hi[3] : rs - 1;
     return b;
   }
-  if (e.box.rank == 4) return to_box(e.box);
-  // A K range: [k0, k1] x C/G x R x S, or, where the geometry does not say,
-  // the bytes per output channel as one dimension.
-  b.lo[0] = e.box.lo[0];
-  b.hi[0] = e.box.hi[0];
+  const int kd = ir::weight_k_dim(w);
+  b.lo[0] = w.lo[kd];
+  b.hi[0] = w.hi[kd];
+  const std::int64_t per_k = std::int64_t{g.weight_shape[1]} * g.weight_shape[2] * g.weight_shape[3];
+  if (w.rank == 4 && !(per_k > 0 && w.extent(2) * w.extent(3) == per_k)) {
+    // [0, K, C, R*S] where the geometry gives no weight shape it fills:
+    // C x R x S, R and S from the kernel.
+    b.lo[1] = w.lo[2];
+    b.hi[1] = w.hi[2];
+    const bool split = w.extent(3) == rs;
+    b.hi[2] = (split ? g.kernel[0] : static_cast<std::int32_t>(w.extent(3))) - 1;
+    b.hi[3] = (split ? g.kernel[1] : 1) - 1;
+    return b;
+  }
   const std::int64_t ks = std::max<std::int64_t>(1, b.hi[0] - b.lo[0] + 1);
   if (g.weight_shape[1] > 0) {
     for (int d = 1; d < 4; ++d) b.hi[d] = g.weight_shape[static_cast<std::size_t>(d)] - 1;
   } else {
-    b.hi[1] = std::max<std::int64_t>(1, e.size.value_or(ks) / ks) - 1;
+    b.hi[1] = std::max<std::int64_t>(1, (bytes > 0 ? bytes : ks) / ks) - 1;
   }
   return b;
 }
@@ -571,19 +590,7 @@ void Lowerer::build_dram_map(const ir::TransferIndex& ix) {
     if (e.type == ir::DataType::weight) {
       const std::uint32_t r = region(DramRegion::Kind::weight, consumer, -1);
       const ir::LayerGeometry& g = geometry(consumer);
-      Box moved;
-      if (e.box.rank == 4) {
-        moved = to_box(e.box);
-      } else {
-        moved.lo[0] = e.box.lo[0];
-        moved.hi[0] = e.box.hi[0];
-        const std::int64_t ks = std::max<std::int64_t>(1, e.box.hi[0] - e.box.lo[0] + 1);
-        moved.hi[1] = g.weight_shape[1] > 0 ? g.weight_shape[1] - 1
-                                            : std::max<std::int64_t>(1, e.size / ks) - 1;
-        moved.hi[2] = std::max(g.weight_shape[2], 1) - 1;
-        moved.hi[3] = std::max(g.weight_shape[3], 1) - 1;
-      }
-      grow(r, moved);
+      grow(r, weight_layout(e.box, g, e.size));
       if (g.weight_shape[0] > 0) set_shape(r, g.weight_shape);
       out_region_[e.transfer_id] = r;
       continue;
@@ -647,7 +654,7 @@ void Lowerer::build_dram_map(const ir::TransferIndex& ix) {
   for (const ir::DramOut& e : m_.dram_out) {
     const std::uint32_t r = out_region_[e.transfer_id];
     Box at;
-    at.lo[0] = e.box.lo[0];
+    at.lo[0] = e.box.lo[ir::weight_k_dim(e.box)];
     if (e.type != ir::DataType::weight && e.box.rank == 4) at = to_box(e.box);
     dram_out_addr_[e.transfer_id] = dram_address(r, at);
   }
@@ -812,11 +819,14 @@ void Lowerer::build_core_events(std::uint32_t c, const std::vector<std::int64_t>
           // What moves, in the DRAM tensor's frame: the source's box (a K
           // range of whole output channels for constant weights).
           Box moved = to_box(s.box);
-          if (s.box.rank == 1)
+          if (s.box.rank == 1) {
             for (int d = 1; d < 4; ++d) {
               moved.lo[d] = x.box.lo[d];
               moved.hi[d] = x.box.hi[d];
             }
+          } else if (regions_[rg->second].kind == DramRegion::Kind::weight) {
+            moved = weight_layout(s.box, geometry(x.entry->layer_name), s.size);
+          }
           view(Engine::dma_in, wid, i, source_shift(s), regions_[rg->second].layout, Box{});
           Invocation inv;
           inv.op = Opcode::dma_in;
@@ -995,10 +1005,9 @@ void Lowerer::build_core_events(std::uint32_t c, const std::vector<std::int64_t>
       };
       std::int64_t sh = stride(2), sw = stride(3);
       std::int64_t r = 1, sk = 1;
-      if (w.weight && w.weight->box.rank == 4) {
-        r = w.weight->box.extent(2);
-        sk = w.weight->box.extent(3);
-      } else if (geo.per_sample_weights) {  // a batched matrix product (infer_geometry)
+      if ((w.weight && w.weight->box.rank == 4) || geo.per_sample_weights) {
+        // [0, K, C, R*S] (infer_geometry splits R*S), or a batched matrix
+        // product (infer_geometry)
         r = geo.kernel[0];
         sk = geo.kernel[1];
       } else if (tile) {

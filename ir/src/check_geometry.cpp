@@ -1,4 +1,4 @@
-// Geometry checks (G001-G005): received boxes inside sent boxes, no two
+// Geometry checks (G001-G006): received boxes inside sent boxes, no two
 // workloads of a layer computing the same ofmap element, sizes that can hold
 // their boxes.
 #include <algorithm>
@@ -34,7 +34,7 @@ void check_size(const Model& m, const HardwareConfig& hw, const Origin& o, const
   const std::int64_t align = rule.align.value_or(hw.l2.align_channels);
   CheckedI64 aligned(aligned_bytes(box, align, bw));
   aligned *= std::max<std::int64_t>(1, rule.operands);
-  CheckedI64 bn_bytes(rule.weight ? box.extent(0) : 0);
+  CheckedI64 bn_bytes(rule.weight ? box.extent(weight_k_dim(box)) : 0);
   bn_bytes *= hw.l2.bn_bytes_per_channel;
   aligned += bn_bytes;
   const std::int64_t most = aligned.value_or(INT64_MAX);
@@ -54,6 +54,31 @@ void inside(const Model& m, const Origin& o, const Box& inner, const Box& outer,
     d.report(Check::outside_producer, m.pointer(o),
              what + std::to_string(t) + ": received box " + to_string(inner) +
                  " is not inside the sent box " + to_string(outer));
+}
+
+// G006: a 4-D weight box is the scheduler's weight range [N, K, C, R*S]
+// (the IR specification's example: [0,0,0,0]-[0,63,2,48] for 64 output
+// channels of 3 input channels and a 7x7 kernel): N is [0, 0] (constant
+// weights) or the workload's batch range (weights from other layers'
+// results). A box written [K, C, R, S] fails this, and is named so (its K
+// range against the layer is M007's, with a model).
+void weight_layout(const Model& m, const Workload& w, Diagnostics& d) {
+  const Box& b = w.weight->box;
+  if (b.rank != 4 || w.workload.rank != 4) return;
+  const bool batch = (b.lo[0] == 0 && b.hi[0] == 0) ||
+                     (b.lo[0] == w.workload.lo[0] && b.hi[0] == w.workload.hi[0]);
+  if (batch) return;
+  d.report(Check::weight_layout, m.pointer(w.weight->origin),
+           "weight box " + to_string(b) + " is not [N, K, C, R*S] of workload " +
+               std::to_string(w.workload_id) + " (ofmap " + to_string(w.workload) +
+               "): its first dimension is the batch, [0, 0] for constant weights or the "
+               "workload's [" +
+               std::to_string(w.workload.lo[0]) + ", " + std::to_string(w.workload.hi[0]) +
+               "], and K is the second, as in the IR specification's example "
+               "[0,0,0,0]-[0,63,2,48] (64 output channels, 3 input channels, 7x7 kernel); read "
+               "so, this box holds samples [" +
+               std::to_string(b.lo[0]) + ", " + std::to_string(b.hi[0]) +
+               "] (a box written [K, C, R, S])");
 }
 
 // G002: workloads of one layer must not overlap. Sweep along the dimension
@@ -127,6 +152,7 @@ void geometry(const Model& m, const TransferIndex& ix, const HardwareConfig& hw,
       for (const Ifmap& f : w.ifmap)
         if (f.size)
           check_size(m, hw, f.origin, "/size", *f.size, f.box, {false, f.bitwidth, f.align}, d);
+      if (w.weight) weight_layout(m, w, d);
       if (w.weight && w.weight->size)
         check_size(m, hw, w.weight->origin, "/size", *w.weight->size, w.weight->box,
                    {true, w.weight->bitwidth, w.weight->align}, d);

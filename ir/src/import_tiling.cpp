@@ -33,7 +33,7 @@ std::map<std::string, LayerGeometry> layer_geometry(
       }
       auto wb = weight_bytes.find(w.origin.loc);
       if (w.weight && wb != weight_bytes.end() && a.bytes == 0) {
-        a.k = w.weight->box.extent(0);
+        a.k = w.weight->box.extent(weight_k_dim(w.weight->box));
         a.bytes = wb->second;
       }
     }

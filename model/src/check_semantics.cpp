@@ -43,8 +43,12 @@ class Checker {
 
   void run() {
     for (const ir::Core& c : m_.cores)
-      for (const ir::Workload& w : c.workloads) workload(w);
+      for (const ir::Workload& w : c.workloads) {
+        workload(w);
+        if (w.workload.rank == 4) computed_[w.layer_name].push_back(&w);
+      }
     for (const ir::DramOut& e : m_.dram_out) dram_weight(e);
+    for (std::int32_t i : net_.order) coverage(net_.ops[static_cast<std::size_t>(i)]);
   }
 
  private:
@@ -77,6 +81,81 @@ class Checker {
           b.workload_id.value_or(w.workload_id) == w.workload_id)
         sources(*op, b);
     if (op->has_weights() && w.weight) weights(*op, w);
+  }
+
+  // Every element of the op's output is computed by some workload (M010):
+  // the output's box minus the workloads' boxes, as disjoint boxes.
+  void coverage(const Op& op) {
+    ir::Box whole;
+    for (int d = 0; d < 4; ++d)
+      whole.hi[d] = static_cast<std::int32_t>(op.ofmap_shape[static_cast<std::size_t>(d)] - 1);
+    std::vector<ir::Box> left{whole};
+    const auto it = computed_.find(op.name);
+    constexpr std::size_t kMaxPieces = 4096;
+    bool exact = true;
+    if (it != computed_.end())
+      for (const ir::Workload* w : it->second) {
+        std::vector<ir::Box> next;
+        for (const ir::Box& b : left) subtract(b, w->workload, next);
+        if (next.size() > kMaxPieces) {  // a pathological tiling: count only
+          exact = false;
+          break;
+        }
+        left = std::move(next);
+        if (left.empty()) return;
+      }
+    std::int64_t missing = 0;
+    if (exact) {
+      for (const ir::Box& b : left) missing += b.volume();
+    } else {
+      // The workloads of a layer do not overlap (G002): the covered volume
+      // is the sum of theirs inside the output.
+      missing = whole.volume();
+      for (const ir::Workload* w : it->second) {
+        ir::Box x = w->workload;
+        for (int d = 0; d < 4; ++d) {
+          x.lo[d] = std::max(x.lo[d], whole.lo[d]);
+          x.hi[d] = std::min(x.hi[d], whole.hi[d]);
+        }
+        if (x.valid()) missing -= x.volume();
+      }
+      if (missing <= 0) return;
+    }
+    std::string ranges;
+    for (std::size_t k = 0; exact && k < left.size() && k < 8; ++k)
+      ranges += (k ? ", " : "") + show(left[k]);
+    if (exact && left.size() > 8) ranges += ", ... (" + std::to_string(left.size()) + " boxes)";
+    const std::string at =
+        it == computed_.end() ? std::string() : m_.pointer(it->second.front()->origin, "/workload");
+    d_.report(ir::Check::layer_not_covered, at,
+              op.name + ": " + std::to_string(missing) + " of the " +
+                  std::to_string(whole.volume()) + " elements of its output " + show(whole) +
+                  " are computed by no workload" +
+                  (it == computed_.end() ? std::string(" (the layer has none)") : std::string()) +
+                  (ranges.empty() ? std::string() : ": " + ranges));
+  }
+
+  // b minus x, as at most 8 disjoint boxes appended to `out`.
+  static void subtract(ir::Box b, const ir::Box& x, std::vector<ir::Box>& out) {
+    for (int d = 0; d < 4; ++d)
+      if (x.hi[d] < b.lo[d] || x.lo[d] > b.hi[d]) {
+        out.push_back(b);
+        return;
+      }
+    for (int d = 0; d < 4; ++d) {
+      if (b.lo[d] < x.lo[d]) {
+        ir::Box piece = b;
+        piece.hi[d] = x.lo[d] - 1;
+        out.push_back(piece);
+        b.lo[d] = x.lo[d];
+      }
+      if (b.hi[d] > x.hi[d]) {
+        ir::Box piece = b;
+        piece.lo[d] = x.hi[d] + 1;
+        out.push_back(piece);
+        b.hi[d] = x.hi[d];
+      }
+    }
   }
 
   // The ifmap box against the halo rule; narrower along a reduced or
@@ -194,8 +273,8 @@ class Checker {
                       "," + std::to_string(op.weight_shape[1] - 1) + "]");
       return;
     }
-    // Constant weights: K is the first dimension (a scalar range or [K,C,R,S]).
-    const int kd = 0;
+    // Constant weights: a scalar K range or [0, K, C, R*S].
+    const int kd = ir::weight_k_dim(b);
     if (b.lo[kd] != w.workload.lo[1] || b.hi[kd] != w.workload.hi[1])
       d_.report(ir::Check::weight_mismatch, m_.pointer(w.weight->origin),
                 op.name + ": ofmap channels [" + std::to_string(w.workload.lo[1]) + ", " +
@@ -212,12 +291,12 @@ class Checker {
     const Op* op = net_.find(*e.layer_name);
     if (!op || !op->has_weights() || op->weight_from_fmap) return;
     const std::int64_t per_k = op->weight_shape[1] * op->weight_shape[2] * op->weight_shape[3];
-    const std::int64_t want = per_k * e.box.extent(0);
+    const std::int64_t want = per_k * e.box.extent(ir::weight_k_dim(e.box));
     // The full dialect's sizes may carry BatchNorm parameters: at most what
     // alignment and 8 bytes per channel explain.
     if (e.size < want)
       d_.report(ir::Check::weight_mismatch, m_.pointer(e.origin, "/size"),
-                op->name + ": weights of " + std::to_string(e.box.extent(0)) +
+                op->name + ": weights of " + std::to_string(want / std::max<std::int64_t>(per_k, 1)) +
                     " output channels take " + std::to_string(want) + " bytes; the entry has " +
                     std::to_string(e.size));
   }
@@ -225,6 +304,7 @@ class Checker {
   const ir::Model& m_;
   const Network& net_;
   ir::Diagnostics& d_;
+  std::map<std::string, std::vector<const ir::Workload*>> computed_;  // by layer
 };
 
 }  // namespace

@@ -472,7 +472,7 @@ QuirkCounts correct_quirks(ir::Model& m, const Network& net, ir::Diagnostics& d)
     const std::string layer = e.layer_name.value_or("");
     const Op* op = net.find(layer);
     if (!op || op->type != OpType::conv2d || op->groups <= 1 || op->weight_from_fmap) continue;
-    const std::int64_t ks = e.box.extent(0);
+    const std::int64_t ks = e.box.extent(ir::weight_k_dim(e.box));
     const std::int64_t per_k = op->weight_shape[1] * op->weight_shape[2] * op->weight_shape[3];
     if (e.size == per_k * op->groups * ks) {
       q3.add(m.pointer(e.origin, "/size"));

@@ -168,7 +168,8 @@ Functional::Functional(const assembler::Program& p, const model::Network& net,
       cores_(p.cores.size()),
       region_layer_(p.dram_regions.size(), -1),
       stores_(p.dram_regions.size()),
-      checks_(net.ops.size()) {
+      checks_(net.ops.size()),
+      computed_(net.ops.size()) {
   for (std::size_t c = 0; c < p.cores.size(); ++c) {
     cores_[c].l2.assign(static_cast<std::size_t>(p.l2_bytes), 0);
     cores_[c].wl0.assign(static_cast<std::size_t>(p.wl0_bytes), 0);
@@ -544,6 +545,7 @@ void Functional::start_pe(std::int32_t core, std::uint32_t i) {
     fault(core, i,
           "needs weights " + show(wneed) + "; its weight tensor holds " + show(weights.layout));
   gather_part(weights, wneed, w_tile);
+  if (c.pe_done == 0) c.chain_reads.clear();
   const std::size_t n = static_cast<std::size_t>(out.volume());
   std::vector<std::int32_t> acc(n);
   const bool observe = hook_ && hook_->wants(site(core, i), model::TileKind::conv);
@@ -559,6 +561,8 @@ void Functional::start_pe(std::int32_t core, std::uint32_t i) {
     hook_->seen(op, site(core, i), acc.data(), seconds_since(t0));
   }
   macs_ += out.volume() * p.group_c * p.kernel_r * p.kernel_s;
+  c.chain_reads.push_back(input_read("ifmap", ifmap, need, std::move(in_tile)));
+  c.chain_reads.push_back(input_read("weights", weights, wneed, std::move(w_tile)));
   if (c.pe_done == 0 || c.partial.size() != n) {
     c.partial = std::move(acc);
   } else {
@@ -589,6 +593,9 @@ void Functional::start_pe(std::int32_t core, std::uint32_t i) {
   f.compare = true;
   f.out = out;
   f.layer = layer_of(core, in.workload);
+  f.reads = std::move(c.chain_reads);
+  c.chain_reads.clear();
+  f.conv = p;
   c.pe_done = 0;
   if (!f.dst.layout.contains(f.box)) {
     fault(core, i,
@@ -641,6 +648,9 @@ void Functional::start_vp(std::int32_t core, std::uint32_t i) {
       tile.kind = model::TileKind::pool;
       tile.pool = p;
       tile.in[0] = {a.data(), need};
+      f.pool = p;
+      if (observe) hook_->seen(tile, site(core, i), f.data.data(), seconds_since(t0));
+      f.reads.push_back(input_read("in0", in0, need, std::move(a)));
       break;
     }
     case assembler::VpOp::add: {
@@ -659,6 +669,11 @@ void Functional::start_vp(std::int32_t core, std::uint32_t i) {
       tile.shift = c.vp_shift;
       tile.inputs = static_cast<std::int32_t>(ops.size());
       for (std::size_t k = 0; k < ops.size(); ++k) tile.in[k] = ops[k];
+      if (observe) hook_->seen(tile, site(core, i), f.data.data(), seconds_since(t0));
+      f.reads.push_back(input_read("in0", in0, out, std::move(a)));
+      if (in.scalar(s.vp_inputs) > 1)
+        f.reads.push_back(
+            input_read("in1", {Mem::l2, core, in.scalar(s.vp_in1), v.box0}, out, std::move(b)));
       break;
     }
     case assembler::VpOp::copy:
@@ -676,12 +691,14 @@ void Functional::start_vp(std::int32_t core, std::uint32_t i) {
       if (observe) t0 = Clock::now();
       model::transpose_tile_cpu(perm, {a.data(), need}, out, f.data.data());
       tile.kind = model::TileKind::transpose;
-      for (int d = 0; d < 4; ++d) tile.perm[d] = perm[d];
+      for (int d = 0; d < 4; ++d) tile.perm[d] = f.perm[d] = perm[d];
       tile.in[0] = {a.data(), need};
+      if (observe) hook_->seen(tile, site(core, i), f.data.data(), seconds_since(t0));
+      f.reads.push_back(input_read("in0", in0, need, std::move(a)));
       break;
     }
   }
-  if (observe) hook_->seen(tile, site(core, i), f.data.data(), seconds_since(t0));
+  f.vp_op = op;
   f.active = true;
   f.instr = i;
   f.dst = {Mem::l2, core, in.scalar(s.vp_out), v.box1};
@@ -720,6 +737,19 @@ void Functional::compare_tile(std::int32_t core, const InFlight& f) {
     return;
   }
   LayerCheck& lc = checks_[static_cast<std::size_t>(f.layer)];
+  const bool had_first = lc.first.has_value();
+  std::vector<bool>& seen = computed_[static_cast<std::size_t>(f.layer)];
+  if (seen.empty()) seen.assign(static_cast<std::size_t>(want.size()), false);
+  for (std::int32_t n = f.out.lo[0]; n <= f.out.hi[0]; ++n)
+    for (std::int32_t c = f.out.lo[1]; c <= f.out.hi[1]; ++c)
+      for (std::int32_t h = f.out.lo[2]; h <= f.out.hi[2]; ++h) {
+        const auto at = static_cast<std::size_t>(whole.offset(n, c, h, f.out.lo[3]));
+        for (std::size_t w = 0; w < static_cast<std::size_t>(f.out.extent(3)); ++w)
+          if (!seen[at + w]) {
+            seen[at + w] = true;
+            ++lc.computed;
+          }
+      }
   std::int64_t k = 0;
   for (std::int32_t n = f.out.lo[0]; n <= f.out.hi[0]; ++n)
     for (std::int32_t c = f.out.lo[1]; c <= f.out.hi[1]; ++c)
@@ -738,6 +768,14 @@ void Functional::compare_tile(std::int32_t core, const InFlight& f) {
         }
       }
   lc.tile_elements += k;
+  if (!had_first && lc.first) lc.provenance = explain(core, f, *lc.first);
+}
+
+Functional::InputRead Functional::input_read(const char* operand, const Place& p, const Box4& box,
+                                             std::vector<std::int8_t>&& data) const {
+  const Core& at = cores_[static_cast<std::size_t>(p.core)];
+  return {operand, p, box, std::move(data),
+          p.mem == Mem::wl0 ? at.wl0_log.size() : at.l2_log.size()};
 }
 
 // `core` issued the operation; its destination may be another core's L2.
@@ -749,9 +787,18 @@ void Functional::write(std::int32_t core, InFlight& f) {
     bool ok = false;
     std::int8_t* m = byte(Mem::wl0, core, f.raw_addr, ok);
     if (ok) std::copy(f.data.begin(), f.data.end(), m);
+    WriteRecord rec;
+    rec.instr = f.instr;
+    rec.by = core;
+    rec.raw_addr = f.raw_addr;
+    rec.raw_bytes = static_cast<std::int64_t>(f.data.size());
+    cores_[static_cast<std::size_t>(core)].wl0_log.push_back(rec);
     return;
   }
   if (f.compare) compare_tile(core, f);
+  if (f.dst.mem == Mem::l2 && !f.box.empty())
+    cores_[static_cast<std::size_t>(f.dst.core)].l2_log.push_back(
+        {f.instr, core, f.dst, f.box, -1, 0});
   if (f.box.empty()) return;
   if (f.dst.mem == Mem::dram) {
     // Bounds: the DRAM tensor the layout names must lie in the image.
@@ -825,8 +872,10 @@ FunctionalReport Functional::finish() {
             }
     }
   }
-  for (std::size_t i = 0; i < net_.ops.size(); ++i)
+  for (std::size_t i = 0; i < net_.ops.size(); ++i) {
     checks_[i].reference_digest = model::digest(ref_.outputs[i].data);
+    checks_[i].defined = ref_.outputs[i].size();
+  }
   for (std::size_t r = 0; r < program_.dram_regions.size(); ++r) {
     const std::int32_t layer = region_layer_[r];
     if (layer < 0 || stores_[r].empty()) continue;

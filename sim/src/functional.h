@@ -69,6 +69,24 @@ class Functional {
     std::int64_t shift = 0;
     model::Box4 box0, box1;
   };
+  // One operand a tile read, kept with the tile until it is compared (for
+  // the provenance of a wrong value): where, what (dense over `box`), and
+  // how long the log of writes into that memory was at the read.
+  struct InputRead {
+    const char* operand = "";
+    Place place;
+    model::Box4 box;
+    std::vector<std::int8_t> data;
+    std::size_t log_len = 0;
+  };
+  // A write into a core's L2 (or WL0: raw bytes at `raw_addr`), in order.
+  struct WriteRecord {
+    std::uint32_t instr = 0;
+    std::int32_t by = 0;  // the issuing core (a send's sender)
+    Place dst;
+    model::Box4 box;
+    std::int64_t raw_addr = -1, raw_bytes = 0;
+  };
   // An operation between its start and its completion.
   struct InFlight {
     bool active = false;
@@ -81,6 +99,12 @@ class Functional {
     std::int32_t layer = -1;    // model op index
     model::Box4 out;            // the tile in the layer's output frame
     bool store = false;         // a dma_out: record what it wrote
+    // A computed tile: what it read and how (provenance).
+    std::vector<InputRead> reads;
+    model::ConvParams conv;
+    model::PoolParams pool;
+    assembler::VpOp vp_op = assembler::VpOp::copy;
+    std::int32_t perm[4] = {0, 1, 2, 3};
   };
   struct Core {
     std::vector<std::int8_t> l2, wl0;
@@ -99,6 +123,9 @@ class Functional {
     model::PoolParams vp;
     std::int32_t vp_shift = 0;
     std::int32_t perm[4] = {0, 1, 2, 3};
+    // Writes into this core's L2 and WL0, in order; a PE chain's reads.
+    std::vector<WriteRecord> l2_log, wl0_log;
+    std::vector<InputRead> chain_reads;
   };
   struct Store {
     model::Box4 box;  // in the DRAM tensor's frame
@@ -122,6 +149,13 @@ class Functional {
   void fault(std::int32_t core, std::uint32_t instr, const std::string& message);
   std::int32_t layer_of(std::int32_t core, std::uint32_t workload) const;
   void compare_tile(std::int32_t core, const InFlight& f);
+  // A read of `p` over `box` into `data`, kept for provenance.
+  InputRead input_read(const char* operand, const Place& p, const model::Box4& box,
+                       std::vector<std::int8_t>&& data) const;
+  // The provenance of wrong element `m` of tile `f` (provenance.cpp).
+  Provenance explain(std::int32_t core, const InFlight& f, const Mismatch& m);
+  Provenance::Writer last_writer(const InputRead& r, const std::int32_t at[4]) const;
+  Provenance::Writer describe(std::int32_t core, std::uint32_t instr) const;
   void start_move(std::int32_t core, std::uint32_t i);
   void start_pe(std::int32_t core, std::uint32_t i);
   void start_vp(std::int32_t core, std::uint32_t i);
@@ -136,6 +170,9 @@ class Functional {
   std::vector<std::int32_t> region_layer_;  // per DRAM region: model op (ofmap), else -1
   std::vector<std::vector<Store>> stores_;  // per DRAM region
   std::vector<LayerCheck> checks_;          // per model op
+  // Per model op, which elements of its output a tile computed (allocated
+  // when its first tile is compared): the coverage.
+  std::vector<std::vector<bool>> computed_;
   std::vector<FunctionalFault> faults_;
   std::int64_t fault_count_ = 0, bytes_ = 0, macs_ = 0;
   TileHook* hook_ = nullptr;

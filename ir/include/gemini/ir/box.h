@@ -34,6 +34,14 @@ struct Box {
 
 std::string to_string(const Box& b);
 
+// Weight boxes (docs/ir-model.md, "Weight boxes"): the public dialect's
+// scalar output-channel range (rank 1) and per-sample [N, K, C] (rank 3,
+// attention's weights from other layers' results), and the 4-D
+// [N, K, C, R*S] of the IR specification's example (the scheduler's weight
+// range: B, output channel, input channel, kernel position; N = [0, 0] for
+// constant weights). The dimension holding the output channels.
+inline int weight_k_dim(const Box& b) { return b.rank >= 3 ? 1 : 0; }
+
 // v rounded up to a multiple of a (a <= 1: v).
 inline std::int64_t align_up(std::int64_t v, std::int64_t a) {
   return a <= 1 ? v : (v + a - 1) / a * a;

@@ -65,6 +65,7 @@ enum class Check : std::uint16_t {
   size_too_small,          // G003
   size_excess,             // G004
   ofmap_outside_workload,  // G005
+  weight_layout,           // G006
   // B: buffers (full dialect)
   address_out_of_buffer,  // B001
   outside_ring_region,    // B002
@@ -90,6 +91,7 @@ enum class Check : std::uint16_t {
   weight_mismatch,        // M007
   forbidden_split,        // M008
   quirk_corrected,        // M009
+  layer_not_covered,      // M010
   // P: ARK plan files (gemini plan, ref --plan; gpu_backend/)
   plan_file,         // P001
   plan_unsupported,  // P002

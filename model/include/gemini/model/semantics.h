@@ -47,4 +47,14 @@ struct QuirkCounts {
 //   Q4  workloads without layer_type take their op's (transpose).
 QuirkCounts correct_quirks(ir::Model& m, const Network& net, ir::Diagnostics& d);
 
+// Writes every weight box of the schedule in the IR specification's layout
+// [N, K, C, R*S] (its example: [0,0,0,0]-[0,63,2,48] for 64 output channels
+// of 3 input channels and a 7x7 kernel): the public dialect's scalar K
+// ranges (N = [0, 0]; C = C/G of the layer, R*S its kernel) and per-sample
+// [n, k, c] ranges of WeightFromFmap ops (N their batch range), in workload
+// weights, weight buffer entries, DRAM weight entries and the DRAM sources
+// that read them. 4-D boxes stay as they are. Returns how many it wrote.
+// `gemini import --model` writes its full dialect so.
+std::int64_t write_weight_boxes(ir::Model& m, const Network& net);
+
 }  // namespace gemini::model

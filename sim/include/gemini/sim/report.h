@@ -71,16 +71,53 @@ struct Mismatch {
   std::string where;  // "tile" (computed on the core) or "dram" (stored by the core)
   std::int32_t got = 0, want = 0;
 };
+// Where the first wrong value of a layer came from: the input elements its
+// tile read that differ from the reference, and which instruction last
+// wrote each of them into L2 (or WL0) before the read (docs/isa.md,
+// "Provenance").
+struct Provenance {
+  struct Writer {
+    bool none = true;            // no instruction wrote the bytes before the read
+    std::int32_t core_id = 0;    // the core that issued it (a send: the sender)
+    std::uint32_t pc = 0;        // its index in that core's program
+    std::string opcode;          // dma_in, noc_send, pe_run, vp_run, wl0_load
+    std::int64_t workload_id = -1;
+    std::string layer;           // its workload's layer
+    std::int64_t transfer = -1;  // dma_in, noc_send: the transfer
+    std::int64_t dram = -1;      // dma_in, wl0_load from DRAM: the address read
+    bool operator==(const Writer&) const = default;
+  };
+  struct Input {
+    std::string operand;  // ifmap, weights (PE); in0, in1 (VP)
+    std::int32_t at[4] = {0, 0, 0, 0};  // in the operand's frame (layer input, weights [k,c,r,s])
+    std::int32_t got = 0;
+    std::vector<std::int32_t> want;  // an elementwise add: any operand's value
+    Writer writer;
+  };
+  std::int32_t core_id = 0;  // the tile's instruction
+  std::uint32_t pc = 0;
+  std::string opcode;
+  std::int64_t inputs_read = 0, inputs_differing = 0;
+  std::vector<std::pair<std::string, std::int64_t>> differing_by_operand;  // ifmap, weights, ...
+  std::vector<Input> examples;                           // the first differing ones (8)
+  std::vector<std::pair<Writer, std::int64_t>> writers;  // of the differing ones, most first (8)
+  std::string verdict;  // what the inputs say: the schedule's data, or the computation
+};
 struct LayerCheck {
   std::string layer;
   std::int64_t tile_elements = 0, tile_mismatches = 0;
   std::int64_t dram_elements = 0, dram_mismatches = 0;
   std::int32_t max_abs_diff = 0;
   std::optional<Mismatch> first;
+  std::optional<Provenance> provenance;  // of `first`, when a tile computed it
   // CRC-32 (8 hex digits) of the reference's output of the layer, and of
   // the layer's DRAM tensor as the programs left it ("" when they stored
   // none of it): what golden cases pin.
   std::string reference_digest, dram_digest;
+  // Coverage: the elements of the layer's output the model defines, and
+  // how many distinct ones the programs computed (and so checked).
+  std::int64_t defined = 0, computed = 0;
+  bool complete() const { return computed >= defined; }
   std::int64_t elements() const { return tile_elements + dram_elements; }
   std::int64_t mismatches() const { return tile_mismatches + dram_mismatches; }
 };
@@ -109,7 +146,10 @@ struct FunctionalReport {
   std::vector<std::pair<std::string, std::int64_t>> quirks;
   std::int64_t mismatches() const;
   std::int64_t elements() const;
-  bool passed() const { return fault_count == 0 && mismatches() == 0; }
+  // Layers whose output the programs computed only in part (or not at all).
+  std::int64_t incomplete() const;
+  // Bit-exact, no fault, and every element of every layer computed.
+  bool passed() const { return fault_count == 0 && mismatches() == 0 && incomplete() == 0; }
 };
 
 struct Report {

@@ -1,0 +1,220 @@
+#!/usr/bin/env bash
+# A one-node Slurm cluster on this machine, for testing `gemini sweep slurm`
+# against a real Slurm (docs/sweeps.md, "Testing against a real Slurm").
+#
+#   bash scripts/slurm_local.sh start [DIR]   # prints: export SLURM_CONF=DIR/slurm.conf
+#   bash scripts/slurm_local.sh status [DIR]
+#   bash scripts/slurm_local.sh stop [DIR]
+#
+# `start` installs Debian's slurmctld, slurmd, slurm-client and munge when
+# they are missing (as root, with apt-get; the packages' own services are
+# kept from starting), then runs munged, slurmctld and slurmd with
+# everything in DIR (default: ${TMPDIR:-/tmp}/gemini-slurm): a generated
+# munge key, munged's socket, a slurm.conf for one node with this machine's
+# CPU count and memory (ProctrackType=proctrack/linuxproc,
+# TaskPlugin=task/none, no accounting database, free TCP ports), the state
+# and spool directories, logs and pid files. Nothing under /etc is changed
+# and no systemd is needed; Slurm commands find the cluster through
+# SLURM_CONF. `stop` ends the three daemons by their pid files and removes
+# DIR. Exit status 77 (with one line on stderr) means this cluster cannot run
+# here: not root, or the packages are absent and cannot be installed.
+set -euo pipefail
+
+cmd=${1:-}
+dir=${2:-${TMPDIR:-/tmp}/gemini-slurm}
+skip() {
+  echo "slurm_local: cannot run a local Slurm cluster here: $*" >&2
+  exit 77
+}
+die() {
+  echo "slurm_local: $*" >&2
+  exit 1
+}
+
+have_packages() {
+  command -v slurmctld >/dev/null && command -v slurmd >/dev/null &&
+    command -v sbatch >/dev/null && command -v munged >/dev/null
+}
+
+install_packages() {
+  have_packages && return 0
+  [ "$(id -u)" -eq 0 ] || skip "not root and slurmctld/slurmd/munge are not installed"
+  command -v apt-get >/dev/null || skip "no apt-get to install slurmctld/slurmd/munge"
+  echo "slurm_local: installing slurmctld slurmd slurm-client munge" >&2
+  # Keep the packages' init scripts from starting their services: this
+  # script starts its own daemons, by pid, with its own configuration.
+  local policy=/usr/sbin/policy-rc.d added=0
+  if [ ! -e "$policy" ]; then
+    printf '#!/bin/sh\nexit 101\n' >"$policy"
+    chmod 755 "$policy"
+    added=1
+  fi
+  local ok=1
+  export DEBIAN_FRONTEND=noninteractive
+  if ! apt-get install -y -qq --no-install-recommends slurmctld slurmd slurm-client munge \
+    >"$dir.apt.log" 2>&1; then
+    apt-get update -qq >>"$dir.apt.log" 2>&1 || true
+    apt-get install -y -qq --no-install-recommends slurmctld slurmd slurm-client munge \
+      >>"$dir.apt.log" 2>&1 || ok=0
+  fi
+  [ $added = 1 ] && rm -f "$policy"
+  if [ $ok = 0 ]; then
+    tail -5 "$dir.apt.log" >&2
+    skip "apt-get could not install slurmctld/slurmd/munge (log: $dir.apt.log)"
+  fi
+  rm -f "$dir.apt.log"
+  have_packages || skip "slurmctld/slurmd/munge still missing after apt-get"
+}
+
+# A TCP port on 127.0.0.1 that nothing listens on, from a range away from
+# the usual services.
+free_port() {
+  local p
+  for _ in $(seq 1 200); do
+    p=$((20000 + RANDOM % 30000))
+    if ! (exec 3<>/dev/tcp/127.0.0.1/$p) 2>/dev/null; then
+      echo $p
+      return 0
+    fi
+  done
+  die "no free TCP port found"
+}
+
+pid_alive() { [ -f "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
+
+stop_daemon() {  # stop_daemon PIDFILE NAME
+  local f=$1 pid
+  [ -f "$f" ] || return 0
+  pid=$(cat "$f")
+  if kill -0 "$pid" 2>/dev/null; then
+    kill "$pid" 2>/dev/null || true
+    for _ in $(seq 1 50); do
+      kill -0 "$pid" 2>/dev/null || break
+      sleep 0.1
+    done
+    kill -0 "$pid" 2>/dev/null && kill -9 "$pid" 2>/dev/null || true
+  fi
+  rm -f "$f"
+}
+
+wait_for() {  # wait_for SECONDS DESCRIPTION COMMAND...
+  local secs=$1 what=$2
+  shift 2
+  for _ in $(seq 1 $((secs * 10))); do
+    "$@" >/dev/null 2>&1 && return 0
+    sleep 0.1
+  done
+  return 1
+}
+
+start() {
+  [ "$(id -u)" -eq 0 ] || skip "not root (slurmd runs jobs as their users and must be root)"
+  if [ -f "$dir/slurm.conf" ] && pid_alive "$dir/slurmctld.pid"; then
+    echo "export SLURM_CONF=$dir/slurm.conf"
+    return 0
+  fi
+  install_packages
+  mkdir -p "$dir"
+  dir=$(cd "$dir" && pwd)
+  mkdir -p "$dir/state" "$dir/spool" "$dir/munge"
+  chmod 700 "$dir/munge"
+
+  # munge: a fresh key and a daemon of our own on a socket in DIR.
+  local key=$dir/munge/munge.key sock=$dir/munge/munge.socket
+  head -c 1024 /dev/urandom >"$key"
+  chmod 600 "$key"
+  munged --force --key-file="$key" --socket="$sock" --pid-file="$dir/munged.pid" \
+    --log-file="$dir/munged.log" --seed-file="$dir/munge/munged.seed" \
+    || die "munged did not start (log: $dir/munged.log)"
+  wait_for 10 munged test -S "$sock" || die "munged made no socket (log: $dir/munged.log)"
+
+  local host cpus mem ctld_port d_port
+  host=$(hostname -s)
+  cpus=$(nproc --all)
+  mem=$(awk '/MemTotal/ {print int($2 / 1024 * 0.9)}' /proc/meminfo)
+  ctld_port=$(free_port)
+  d_port=$(free_port)
+  while [ "$d_port" = "$ctld_port" ]; do d_port=$(free_port); done
+  cat >"$dir/slurm.conf" <<EOF
+# Generated by scripts/slurm_local.sh: a one-node cluster for tests.
+ClusterName=gemini-local
+SlurmctldHost=$host(127.0.0.1)
+SlurmctldPort=$ctld_port
+SlurmdPort=$d_port
+SlurmUser=root
+SlurmdUser=root
+AuthType=auth/munge
+AuthInfo=socket=$sock
+CredType=cred/munge
+StateSaveLocation=$dir/state
+SlurmdSpoolDir=$dir/spool/%n
+SlurmctldPidFile=$dir/slurmctld.pid
+SlurmdPidFile=$dir/slurmd.pid
+SlurmctldLogFile=$dir/slurmctld.log
+SlurmdLogFile=$dir/slurmd.log
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+JobAcctGatherType=jobacct_gather/none
+AccountingStorageType=accounting_storage/none
+JobCompType=jobcomp/none
+MpiDefault=none
+SwitchType=switch/none
+SchedulerType=sched/backfill
+SelectType=select/cons_tres
+SelectTypeParameters=CR_CPU
+ReturnToService=2
+SlurmctldTimeout=30
+SlurmdTimeout=30
+MaxArraySize=100001
+MaxJobCount=100000
+NodeName=$host NodeAddr=127.0.0.1 CPUs=$cpus RealMemory=$mem State=UNKNOWN
+PartitionName=local Nodes=$host Default=YES MaxTime=INFINITE State=UP
+EOF
+  export SLURM_CONF=$dir/slurm.conf
+  slurmctld -f "$SLURM_CONF" -i || die "slurmctld did not start (log: $dir/slurmctld.log)"
+  wait_for 20 slurmctld scontrol ping || die "slurmctld does not answer (log: $dir/slurmctld.log)"
+  slurmd -f "$SLURM_CONF" -N "$host" || die "slurmd did not start (log: $dir/slurmd.log)"
+  # The node is up when it is idle (or already running something).
+  node_up() {
+    local state
+    state=$(sinfo -h -n "$host" -o %t 2>/dev/null) || return 1
+    case "$state" in idle* | mix* | alloc*) return 0 ;; *) return 1 ;; esac
+  }
+  if ! wait_for 30 node node_up; then
+    scontrol update NodeName="$host" State=RESUME >/dev/null 2>&1 || true
+    wait_for 15 node node_up || die "node $host did not come up (logs: $dir/slurmd.log, $dir/slurmctld.log)"
+  fi
+  echo "slurm_local: one-node cluster up: node $host with $cpus CPUs, partition local, state in $dir" >&2
+  echo "export SLURM_CONF=$dir/slurm.conf"
+}
+
+stop() {
+  [ -d "$dir" ] || return 0
+  stop_daemon "$dir/slurmd.pid"
+  stop_daemon "$dir/slurmctld.pid"
+  stop_daemon "$dir/munged.pid"
+  rm -rf "$dir"
+}
+
+status() {
+  local all=0
+  for d in munged slurmctld slurmd; do
+    if pid_alive "$dir/$d.pid"; then
+      echo "$d: running (pid $(cat "$dir/$d.pid"))"
+    else
+      echo "$d: not running"
+      all=1
+    fi
+  done
+  return $all
+}
+
+case "$cmd" in
+  start) start ;;
+  stop) stop ;;
+  status) status ;;
+  *)
+    echo "usage: bash scripts/slurm_local.sh start|status|stop [DIR]" >&2
+    exit 2
+    ;;
+esac

@@ -1,0 +1,26 @@
+#pragma once
+// An axis's values (a list, or a range), and setting one hardware parameter
+// by its configuration path in a configuration's JSON.
+#include <boost/json/value.hpp>
+#include <string>
+#include <vector>
+
+namespace gemini::sweep::detail {
+
+// A non-empty list of values, or a range: {"from", "to", "step"} (every
+// step from `from` up to `to`), {"from", "to", "times"} (multiplying) or
+// {"from", "to", "count"} (evenly spaced, both ends included). A range
+// of integers gives integers.
+bool expand_values(const boost::json::value& v, std::vector<boost::json::value>& out,
+                   std::string& error);
+
+// Sets "dram.timing.cl" in `hw` (creating the component objects on the
+// way); false when a component on the path is not an object.
+bool set_param(boost::json::object& hw, const std::string& path, const boost::json::value& v,
+               std::string& error);
+
+// A configuration error without its leading origin ("x.json:/dram/..." ->
+// "/dram/...").
+std::string strip_origin(const std::string& e);
+
+}  // namespace gemini::sweep::detail
