@@ -1,4 +1,5 @@
 // gemini asm / disasm / as: IR -> per-core programs, binary -> text, text -> binary.
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -29,9 +30,23 @@ std::optional<std::vector<std::uint8_t>> read_bytes(const std::string& path) {
                                    std::istreambuf_iterator<char>());
 }
 
+// The directories that writing into `dir` creates: it and its missing
+// parents, outermost first.
+std::vector<std::string> missing_dirs(const std::string& dir) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (std::filesystem::path p = std::filesystem::path(dir).lexically_normal();
+       !p.empty() && !std::filesystem::exists(p, ec); p = p.parent_path()) {
+    out.insert(out.begin(), p.string());
+    if (p == p.parent_path()) break;
+  }
+  return out;
+}
+
 int run_asm(const AsmOptions& opt) {
   auto hw = load_hw(opt.hw);
   if (!hw) return kExitUnreadable;
+  const std::vector<std::string> created = missing_dirs(opt.out);
   int status = kExitOk;
   std::unique_ptr<Semantics> semantics;
   if (!opt.semantics.model.empty()) {
@@ -85,7 +100,11 @@ int run_asm(const AsmOptions& opt) {
     std::size_t total = 0;
     for (const auto& c : prog->cores) total += c.program.instrs.size();
     std::cout << opt.in << " -> " << opt.out << ": " << prog->cores.size() << " cores, " << total
-              << " instructions" << (opt.no_verify ? " (not verified)" : ", verified") << "\n";
+              << " instructions" << (opt.no_verify ? " (not verified)" : ", verified");
+    // Said, not done silently: a mistyped -o shows here.
+    for (std::size_t i = 0; i < created.size(); ++i)
+      std::cout << (i == 0 ? "; created directory " : ", ") << created[i];
+    std::cout << "\n";
   }
   keep_until_exit(std::move(*lowered));
   return kExitOk;

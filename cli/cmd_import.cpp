@@ -41,8 +41,9 @@ int run(const ImportOptions& opt) {
   if (!opt.model.empty()) {
     // The layer semantics first: the corrected schedule is what gets
     // allocated and written (weight tensors a quirk left out included).
-    auto net = load_model_file(opt.model);
-    if (!net) return kExitInvalid;
+    int status = kExitOk;
+    auto net = load_model_file(opt.model, status);
+    if (!net) return status;
     ir::Diagnostics sd(100);
     const model::QuirkCounts q = model::correct_quirks(f.load.model, *net, sd);
     model::check_semantics(f.load.model, *net, sd);
@@ -121,9 +122,9 @@ Command add_import(CLI::App& app) {
   cmd->add_option("input", opt->in, "IR file (either dialect, .json or .json.gz)")->required();
   cmd->add_option("-o,--output", opt->out, "output file (.json or .json.gz)")->required();
   add_hw_option(*cmd, opt->hw);
-  cmd->add_option("--buffersize", opt->buffersize,
-                  "L2 bytes per core (overrides the configuration; not fitting is then an error)")
-      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40));
+  add_unsigned_option(
+      *cmd, "--buffersize", opt->buffersize, 1, ir::kMaxMemoryBytes,
+      "L2 bytes per core (overrides the configuration; not fitting is then an error)");
   add_dialect_option(*cmd, opt->dialect);
   add_allocation_option(*cmd, opt->allocation);
   cmd->add_option("--model", opt->model,

@@ -32,8 +32,9 @@ std::optional<boost::json::value> read_json(const std::string& path) {
 int run_plan_cmd(const PlanOptions& opt) {
   auto hw = load_hw(opt.hw);
   if (!hw) return kExitUnreadable;
-  auto net = load_model_file(opt.model);
-  if (!net) return kExitInvalid;
+  int status = kExitOk;
+  auto net = load_model_file(opt.model, status);
+  if (!net) return status;
   auto doc = read_json(opt.model);
   if (!doc) {
     std::cerr << opt.model << ": cannot be read again as JSON\n";

@@ -25,11 +25,20 @@ struct RefOptions {
   unsigned threads = 0;
   bool quiet = false;
   bool check_libraries = false;
+  ir::MemoryLimit memory_limit;
 };
 
 int run_ref(const RefOptions& opt) {
-  auto net = load_model_file(opt.model);
-  if (!net) return kExitInvalid;
+  int status = kExitOk;
+  auto net = load_model_file(opt.model, status);
+  if (!net) return status;
+  // Everything the reference keeps, known before any of it is taken.
+  std::string detail;
+  if (auto why = ir::exceeds(opt.memory_limit, model::reference_bytes(*net, &detail),
+                             "computing the reference", detail)) {
+    std::cerr << opt.model << ": " << *why << "\n";
+    return kExitInvalid;
+  }
   if (opt.check_libraries) {
     // Our CUDA kernels and NVIDIA's libraries against the CPU reference.
     std::string why;
@@ -124,10 +133,12 @@ Command add_ref(CLI::App& app) {
       "simulator is compared with; docs/numerics.md): on the CPU, or by an ARK plan on a "
       "backend (docs/gpu.md).");
   s->add_option("--model", opt->model, "layer-semantics model file (ARK format)")->required();
-  s->add_option("--seed", opt->seed, "seed of the generated inputs and weights (default 1)");
+  add_unsigned_option(*s, "--seed", opt->seed, 0, UINT64_MAX,
+                      "seed of the generated inputs and weights (default 1)");
+  add_memory_limit_option(*s, opt->memory_limit);
   s->add_option("-o,--output", opt->out,
                 "write the layer outputs and index.json into this directory");
-  s->add_option("--threads", opt->threads, "threads (default: all)");
+  add_unsigned_option(*s, "--threads", opt->threads, 0, 4096, "threads (default 0: all)");
   s->add_option("--plan", opt->plan,
                 "run this ARK plan (gemini plan) task by task on --backend (default cpu)");
   s->add_option("--backend", opt->backend,

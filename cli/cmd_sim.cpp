@@ -24,18 +24,24 @@ struct SimCliOptions {
 
 template <typename Fn>
 bool write_file(const std::string& path, Fn&& fn) {
-  std::ofstream os(path, std::ios::binary);
-  if (os) fn(os);
-  if (!os) {
-    std::cerr << "gemini sim: cannot write " << path << "\n";
-    return false;
-  }
-  return true;
+  std::string error;
+  if (write_output_file(path, fn, error)) return true;
+  std::cerr << "gemini sim: " << error << "\n";
+  return false;
 }
 
 int run_sim(const SimCliOptions& opt) {
   auto hw = load_hw(opt.hw);
   if (!hw) return kExitUnreadable;
+  // Where the outputs go must exist before a long run starts (exit 2 as
+  // for any output that cannot be written).
+  for (const std::string* out : {&opt.report, &opt.trace, &opt.csv}) {
+    std::string error;
+    if (!out->empty() && !output_dir_exists(*out, error)) {
+      std::cerr << "gemini sim: " << error << "\n";
+      return kExitUnreadable;
+    }
+  }
   int status = kExitOk;
   StatusLine line(isatty(STDERR_FILENO) != 0);
   if (opt.functional && opt.semantics.model.empty()) {
@@ -62,6 +68,7 @@ int run_sim(const SimCliOptions& opt) {
   so.until_cycles = opt.until;
   so.xlen = lowered->model.xlen;
   so.ylen = lowered->model.ylen;
+  so.memory_limit = opt.semantics.memory_limit;
   if (opt.functional) {
     so.network = &semantics->net;
     so.reference = &semantics->ref;
@@ -72,7 +79,10 @@ int run_sim(const SimCliOptions& opt) {
   if (!sim::simulate(lowered->program, *hw, sim::workload_table(lowered->model), so, report,
                      error)) {
     std::cerr << opt.in << ": not simulated: " << error << "\n";
-    return kExitInvalid;
+    // The trace writer names its file first: an output that cannot be
+    // written, not an invalid input.
+    const bool trace_failed = !opt.trace.empty() && error.starts_with(opt.trace + ": ");
+    return trace_failed ? kExitUnreadable : kExitInvalid;
   }
   timer.mark("simulate");
   if (report.functional.enabled) report.functional.quirks = semantics->quirks.named();
@@ -131,12 +141,10 @@ Command add_sim(CLI::App& app) {
   s->add_option("--report", opt->report, "write the JSON report here");
   s->add_option("--trace", opt->trace, "write a Chrome trace-event JSON here (Perfetto)");
   s->add_option("--csv", opt->csv, "write one line per workload here");
-  s->add_option("--expect-cycles", opt->expect,
-                "the scheduler's whole-network estimate, to compare with")
-      ->check(CLI::NonNegativeNumber);
-  s->add_option("--until-cycles", opt->until,
-                "stop after N cycles and list what is still waiting (debugging)")
-      ->check(CLI::PositiveNumber);
+  add_unsigned_option(*s, "--expect-cycles", opt->expect, 0, INT64_MAX,
+                      "the scheduler's whole-network estimate, to compare with");
+  add_unsigned_option(*s, "--until-cycles", opt->until, 1, INT64_MAX,
+                      "stop after N cycles and list what is still waiting (debugging)");
   s->add_flag("-q,--quiet", opt->quiet, "print nothing on success");
   add_semantics_options(*s, opt->semantics, true);
   s->add_flag("--functional", opt->functional,

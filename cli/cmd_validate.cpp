@@ -44,7 +44,7 @@ int run(const ValidateOptions& opt) {
   if (!hw) return kExitUnreadable;
   int status = kExitOk;
   std::optional<model::Network> net;
-  if (!opt.model.empty() && !(net = load_model_file(opt.model))) return kExitInvalid;
+  if (!opt.model.empty() && !(net = load_model_file(opt.model, status))) return status;
   boost::json::array files;
   for (const std::string& file : opt.files) {
     // Kept beyond what is printed: --json lists everything kept.
@@ -123,14 +123,12 @@ Command add_validate(CLI::App& app) {
       "the check catalogue (docs/validation.md). Exit 0 valid, 1 invalid, 2 unreadable.");
   cmd->add_option("files", opt->files, "IR files")->required();
   cmd->add_flag("--json", opt->json, "print one JSON document instead of text");
-  cmd->add_option("--max-errors", opt->max_errors,
-                  "errors to show per file (default 100); always shown before any warning, the "
-                  "rest summarised one line per check")
-      ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 30));
-  cmd->add_option("--max-warnings", opt->max_warnings,
-                  "warnings to show per file (default 20; 0: counts only), the rest summarised "
-                  "one line per check with its count and first location")
-      ->check(CLI::Range(std::size_t{0}, std::size_t{1} << 30));
+  add_unsigned_option(*cmd, "--max-errors", opt->max_errors, 1, std::size_t{1} << 30,
+                      "errors to show per file (default 100); always shown before any warning, "
+                      "the rest summarised one line per check");
+  add_unsigned_option(*cmd, "--max-warnings", opt->max_warnings, 0, std::size_t{1} << 30,
+                      "warnings to show per file (default 20; 0: counts only), the rest "
+                      "summarised one line per check with its count and first location");
   add_dialect_option(*cmd, opt->dialect);
   add_hw_option(*cmd, opt->hw);
   cmd->add_option("--model", opt->model,

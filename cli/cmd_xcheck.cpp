@@ -50,6 +50,7 @@ int run_xcheck(const XCheckCliOptions& opt) {
   so.network = &semantics->net;
   so.reference = &semantics->ref;
   so.tiles = &check;
+  so.memory_limit = opt.semantics.memory_limit;
   so.progress = isatty(STDERR_FILENO) != 0;
   so.progress_since = line.since();
   line.phase("simulating");
@@ -89,9 +90,8 @@ Command add_xcheck(CLI::App& app) {
   s->get_option("--model")->required();
   s->add_option("--backend", opt->backend, "cuda (default) or cpu")
       ->check(CLI::IsMember({"cuda", "cpu"}));
-  s->add_option("--sample", opt->sample,
-                "check N tile operations drawn by --seed instead of every one")
-      ->check(CLI::PositiveNumber);
+  add_unsigned_option(*s, "--sample", opt->sample, 1, INT64_MAX,
+                      "check N tile operations drawn by --seed instead of every one");
   s->add_flag("--json", opt->json, "print the result as one JSON document");
   return [s, opt] { return s->parsed() ? run_xcheck(*opt) : -1; };
 }

@@ -1,6 +1,12 @@
 #include "common.h"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 
 #include "install_paths.h"
@@ -61,6 +67,70 @@ void print_allocation_summary(std::ostream& os, const ir::ImportReport& r) {
   os << "\n";
 }
 
+namespace {
+// Decimal digits only, in [lo, hi].
+std::optional<std::uint64_t> parse_unsigned(const std::string& s, std::uint64_t lo,
+                                            std::uint64_t hi) {
+  std::uint64_t v = 0;
+  if (s.empty() || !std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    return std::nullopt;
+  const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || p != s.data() + s.size() || v < lo || v > hi) return std::nullopt;
+  return v;
+}
+}  // namespace
+
+CLI::Option* add_unsigned_option(CLI::App& cmd, const std::string& name,
+                                 std::function<void(std::uint64_t)> set, std::uint64_t lo,
+                                 std::uint64_t hi, const std::string& description) {
+  CLI::Option* o = cmd.add_option_function<std::string>(
+      name, [set, lo, hi](const std::string& s) { set(*parse_unsigned(s, lo, hi)); }, description);
+  o->type_name("UINT");
+  o->check(CLI::Validator(
+      [lo, hi](std::string& s) -> std::string {
+        if (parse_unsigned(s, lo, hi)) return {};
+        return "expected an unsigned integer in [" + std::to_string(lo) + ", " +
+               std::to_string(hi) + "], got \"" + s + "\"";
+      },
+      ""));
+  return o;
+}
+
+void add_memory_limit_option(CLI::App& cmd, ir::MemoryLimit& limit) {
+  cmd.add_option_function<std::string>(
+         "--memory-limit",
+         [&limit](const std::string& s) { limit.bytes = *ir::parse_byte_size(s); },
+         "memory the run may take for the data its input sizes, e.g. 16G or 512M (default: the "
+         "machine's available memory); a run that needs more is refused before it starts")
+      ->type_name("SIZE")
+      ->check(CLI::Validator(
+          [](std::string& s) -> std::string {
+            if (ir::parse_byte_size(s)) return {};
+            return "expected a size such as 16G, 512M or 1073741824 (bytes), got \"" + s + "\"";
+          },
+          ""));
+}
+
+bool output_dir_exists(const std::string& path, std::string& error) {
+  const std::filesystem::path dir = std::filesystem::path(path).parent_path();
+  std::error_code ec;
+  if (dir.empty() || std::filesystem::is_directory(dir, ec)) return true;
+  error = "cannot write " + path + ": its directory " + dir.string() + " does not exist";
+  return false;
+}
+
+bool write_output_file(const std::string& path, const std::function<void(std::ostream&)>& body,
+                       std::string& error) {
+  if (!output_dir_exists(path, error)) return false;
+  std::ofstream os(path, std::ios::binary);
+  if (os) body(os);
+  if (!os) {
+    error = "cannot write " + path;
+    return false;
+  }
+  return true;
+}
+
 std::optional<ir::HardwareConfig> load_hw(const std::string& name) {
   if (name.empty()) return ir::HardwareConfig{};
   std::vector<std::string> errors;
@@ -112,9 +182,23 @@ void print_diagnostics(std::ostream& os, const std::string& file, const ir::Diag
   }
 }
 
-std::optional<model::Network> load_model_file(const std::string& path) {
+bool model_file_readable(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (in && in.peek() != std::ifstream::traits_type::eof()) return true;
+  if (in) {
+    std::cerr << path << ": the model file is empty\n";
+    return false;
+  }
+  std::cerr << path << ": cannot read the model file: " << std::strerror(errno) << "\n";
+  return false;
+}
+
+std::optional<model::Network> load_model_file(const std::string& path, int& status) {
+  status = kExitUnreadable;
+  if (!model_file_readable(path)) return std::nullopt;
   ir::Diagnostics d(100);
   auto net = model::load_network(path, d);
+  status = net ? kExitOk : kExitInvalid;
   if (!net) {
     print_diagnostics(std::cerr, path, d, 20, 20);
     std::cerr << path << ": the model file is invalid\n";

@@ -17,7 +17,9 @@ namespace gemini::cli {
 struct SemanticsOptions {
   std::string model;
   std::uint64_t seed = 1;
+  ir::MemoryLimit memory_limit;  // --memory-limit
 };
+// --model, --seed (with_seed) and --memory-limit.
 void add_semantics_options(CLI::App& cmd, SemanticsOptions& o, bool with_seed);
 
 using Semantics = model::LayerSemantics;

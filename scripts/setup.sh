@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages gemini needs. Idempotent: prints nothing and
 # touches nothing when every package is already installed.
+#   bash scripts/setup.sh        what building and testing need
+#   bash scripts/setup.sh fuzz   that, and clang with libFuzzer (scripts/fuzz.sh)
 set -euo pipefail
 
 packages=(
@@ -11,6 +13,11 @@ packages=(
 )
 # (Slurm and munge, for the one-node test cluster, are installed by
 # scripts/slurm_local.sh when its test starts it.)
+case "${1:-}" in
+  "") ;;
+  fuzz) packages+=(clang libclang-rt-dev) ;;  # libclang-rt-dev: libFuzzer's runtime
+  *) echo "usage: bash scripts/setup.sh [fuzz]" >&2; exit 2 ;;
+esac
 
 missing=()
 for p in "${packages[@]}"; do

@@ -29,12 +29,27 @@ fs::path corpus_dir() {
   return fs::is_directory(p) ? p : fs::path();
 }
 
+std::vector<std::string> corpus_subset() {
+  std::vector<std::string> names;
+  const char* env = std::getenv("GEMINI_CORPUS_SUBSET");
+#ifdef GEMINI_CORPUS_SUBSET_DEFAULT
+  if (!env) env = GEMINI_CORPUS_SUBSET_DEFAULT;  // the sanitizer build's
+#endif
+  if (!env || !*env) return names;
+  std::stringstream ss(env);
+  for (std::string n; std::getline(ss, n, ',');)
+    if (!n.empty()) names.push_back(n);
+  return names;
+}
+
 std::vector<fs::path> corpus_files() {
   std::vector<fs::path> out;
   const fs::path dir = corpus_dir();
   if (dir.empty()) return out;
+  const std::vector<std::string> subset = corpus_subset();
   for (const auto& e : fs::directory_iterator(dir)) {
     const std::string n = e.path().filename().string();
+    if (!subset.empty() && std::find(subset.begin(), subset.end(), n) == subset.end()) continue;
     if (n.size() > 8 && n.compare(n.size() - 8, 8, ".json.gz") == 0) out.push_back(e.path());
   }
   std::sort(out.begin(), out.end());
@@ -270,9 +285,14 @@ std::filesystem::path corpus_model(const std::string& corpus_file) {
 std::vector<std::string> corpus_model_names() {
   std::vector<std::string> out;
   const std::filesystem::path dir = corpus_dir();
+  std::set<std::string> wanted;  // with a subset: the models of its files
+  for (const std::string& f : corpus_subset())
+    if (const fs::path m = corpus_model(f); !m.empty()) wanted.insert(m.filename().string());
+  const bool subset = !corpus_subset().empty();
   if (!dir.empty() && std::filesystem::exists(dir / "models"))
     for (const auto& e : std::filesystem::directory_iterator(dir / "models"))
-      if (e.path().filename().string().find(".model.json") != std::string::npos)
+      if (e.path().filename().string().find(".model.json") != std::string::npos &&
+          (!subset || wanted.count(e.path().filename().string())))
         out.push_back(e.path().filename().string());
   std::sort(out.begin(), out.end());
   if (out.empty()) out.push_back(kCorpusAbsent);
@@ -325,6 +345,10 @@ void expect_fixture_codes(const CheckFixture& f, const ir::Diagnostics& d) {
     EXPECT_TRUE(at_pointer) << f.name << ": no " << intended << " at " << f.pointer << "\n"
                             << listing;
   }
+}
+
+CliRun run_gemini(const std::string& args) {
+  return run_command(std::string(GEMINI_BIN) + " " + args);
 }
 
 }  // namespace gemini::test

@@ -18,6 +18,11 @@ std::filesystem::path data_dir();
 // $GEMINI_CORPUS, else ../shared/ir-corpus/set beside the sources. Empty
 // path when it does not exist.
 std::filesystem::path corpus_dir();
+// $GEMINI_CORPUS_SUBSET: corpus file names, comma-separated, that the
+// corpus tests are limited to (empty: all). The sanitizer build has its
+// subset built in (GEMINI_SANITIZE_CORPUS), which the variable overrides.
+std::vector<std::string> corpus_subset();
+// The corpus files (those of the subset, when one is set) ...
 std::vector<std::filesystem::path> corpus_files();
 // Test parameters: the corpus file names, or {"corpus_absent"} (the tests
 // then skip with corpus_absent_message()).
@@ -57,7 +62,8 @@ void expect_fixture_codes(const CheckFixture& f, const ir::Diagnostics& d);
 // beside the corpus: "resnet_b1_2x2_LS_IR.json.gz" -> models/resnet_b1.model.json);
 // empty when there is none.
 std::filesystem::path corpus_model(const std::string& corpus_file);
-// The model files of the corpus (models/*.model.json), or {"corpus_absent"}.
+// The model files of the corpus (models/*.model.json; with a subset, those
+// of its files), or {"corpus_absent"}.
 std::vector<std::string> corpus_model_names();
 
 // One line per diagnostic: "CODE pointer: message".
@@ -70,4 +76,6 @@ struct CliRun {
   std::string out;
 };
 CliRun run_command(const std::string& command);
+// The gemini binary this build made, run with `args`.
+CliRun run_gemini(const std::string& args);
 }  // namespace gemini::test

@@ -18,7 +18,7 @@ namespace {
 
 using test::CliRun;
 CliRun gemini(const std::string& args) {
-  return test::run_command(std::string(GEMINI_BIN) + " " + args);
+  return test::run_gemini(args);
 }
 
 std::string spec() { return test::read_file(test::data_dir() / "spec_minimal.json"); }

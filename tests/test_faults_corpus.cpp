@@ -207,7 +207,7 @@ TEST_F(Faults, AnotherIfmapTransferIdOfTheSameShape) {
             const sim::Provenance::Writer& by = p.writers.front().first;
             EXPECT_EQ(by.opcode, "dma_in");
             EXPECT_EQ(by.transfer, t);
-            EXPECT_NE(p.verdict.find("own dma_in of transfer " + std::to_string(t) + " read " +
+            EXPECT_NE(p.verdict.find("own dma_in of transfer " + std::to_string(t) + ", which read " +
                                      producer(other) + "'s data"),
                       std::string::npos)
                 << p.verdict;

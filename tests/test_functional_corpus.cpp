@@ -1,7 +1,8 @@
 // Functional simulation of the real corpus (configs/set-polar.json): every
 // corpus file with a layer-semantics model computes its network bit-exact
-// against the CPU reference, in both dialects -- the public file, and its
-// full-dialect import (corrected with the model, written and read back) --
+// against the CPU reference, every element of every layer, in both dialects
+// -- the public file, and its full-dialect import as `import --model`
+// writes it (corrected with the model, 4-D weight boxes, read back) --
 // and the cycles are identical with and without the functional units.
 // Skipped, saying why, without the corpus.
 #include <gtest/gtest.h>
@@ -73,9 +74,12 @@ void expect_bit_exact(const sim::Report& r, const std::string& what) {
   for (const sim::FunctionalFault& f : r.functional.faults) bad += "fault: " + f.message + "\n";
   EXPECT_EQ(r.functional.mismatches(), 0) << what << "\n" << bad;
   EXPECT_EQ(r.functional.fault_count, 0) << what << "\n" << bad;
-  // Every layer was checked somewhere: as a computed tile at least.
-  for (const sim::LayerCheck& l : r.functional.layers)
+  // Every layer was computed whole, as tiles checked when written.
+  for (const sim::LayerCheck& l : r.functional.layers) {
     EXPECT_GT(l.tile_elements, 0) << what << ": layer " << l.layer << " never computed";
+    EXPECT_EQ(l.computed, l.defined) << what << ": layer " << l.layer << " computed in part";
+  }
+  EXPECT_TRUE(r.functional.passed()) << what;
 }
 
 class FunctionalCorpus : public ::testing::TestWithParam<std::string> {};
@@ -112,7 +116,20 @@ TEST_P(FunctionalCorpus, ComputesTheNetworkBitExactInBothDialects) {
   ASSERT_EQ(d.errors(), 0u);
   model::correct_quirks(f.load.model, s.net, d);
   ASSERT_EQ(d.errors(), 0u);
+  // As `import --model` writes it: weight boxes in the specification's
+  // layout [N, K, C, R*S].
+  EXPECT_GT(model::write_weight_boxes(f.load.model, s.net), 0);
   ASSERT_TRUE(ir::import_model(f.load.model, hw, {}, d));
+  for (const ir::Core& c : f.load.model.cores)
+    for (const ir::Workload& w : c.workloads)
+      if (w.weight && w.kind == ir::LayerKind::pe) {
+        ASSERT_EQ(w.weight->box.rank, 4) << "core " << c.core_id << " workload " << w.workload_id;
+      }
+  {
+    ir::Diagnostics v(20);
+    ir::validate(f.load.model, hw, v);
+    EXPECT_EQ(v.errors(), 0u) << "the full dialect with 4-D weight boxes validates";
+  }
   const auto full = test::temp_path(test::param_name(GetParam()) + "_full.json");
   std::string err;
   ASSERT_TRUE(ir::write_full_file(f.load.model, full.string(), err)) << err;

@@ -53,7 +53,7 @@ namespace {
 using test::CliRun;
 
 CliRun gemini_cli(const std::string& args) {
-  return test::run_command(std::string(GEMINI_BIN) + " " + args);
+  return test::run_gemini(args);
 }
 
 std::string data(const std::string& name) { return (test::data_dir() / name).string(); }

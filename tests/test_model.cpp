@@ -242,6 +242,16 @@ TEST(Generator, IsPinnedCounterBasedAndUniform) {
                                 model::generate(1, key, 2), model::generate(1, key, 1000000)};
   const std::uint64_t base = model::stream_base(1, key);
   EXPECT_EQ(first[0], model::generate_at(base, 0));
+  // The first bytes docs/numerics.md pins (seed 1): network input tensor 144
+  // (goog_b1's and resnet_b1's input) and node 0's weights, computed there
+  // from the formula alone.
+  const std::int8_t input144[8] = {-23, 99, 108, -81, -111, -56, 84, -115};
+  const std::int8_t weights0[8] = {124, 3, -42, -27, -122, 69, -66, 125};
+  for (std::uint64_t i = 0; i < 8; ++i) {
+    EXPECT_EQ(model::generate(1, key, i), input144[i]) << i;
+    EXPECT_EQ(model::generate(1, model::tensor_key(model::DataKind::weight, 0), i), weights0[i])
+        << i;
+  }
   EXPECT_EQ(first[3], model::generate_at(base, 1000000));
   // Another seed or tensor gives other values.
   int differ = 0;

@@ -8,48 +8,16 @@
 #include <sstream>
 
 #include "fixture.h"
-#include "gemini/assembler/assemble_file.h"
-#include "gemini/model/layer_semantics.h"
+#include "functional_case.h"
 #include "gemini/sim/report.h"
-#include "gemini/sim/simulator.h"
 
 using namespace gemini;  // NOLINT(google-build-using-namespace): test file
 
 namespace {
 
-struct Prepared {
-  std::unique_ptr<model::LayerSemantics> s;
-  assembler::AssembledFile file;
-};
-
-Prepared prepare(const char* ir, const char* model_file) {
-  Prepared x;
-  ir::Diagnostics d(100);
-  x.s = model::LayerSemantics::load((test::data_dir() / model_file).string(), 1, d);
-  EXPECT_TRUE(x.s);
-  if (!x.s) return x;
-  assembler::AssembleOptions ao;
-  ao.lower.geometry = &x.s->geometry;
-  ao.semantics = [s = x.s.get()](ir::Model& m, ir::Diagnostics& dd) { return s->apply(m, dd); };
-  x.file = assembler::assemble_file((test::data_dir() / ir).string(), test::set_polar(), {}, d, {},
-                                    {}, ao);
-  EXPECT_TRUE(x.file.program);
-  return x;
-}
-
-sim::Report simulate(const Prepared& x) {
-  sim::SimOptions o;
-  o.xlen = x.file.model.xlen;
-  o.ylen = x.file.model.ylen;
-  o.network = &x.s->net;
-  o.reference = &x.s->ref;
-  sim::Report r;
-  std::string error;
-  EXPECT_TRUE(sim::simulate(*x.file.program, test::set_polar(), sim::workload_table(x.file.model),
-                            o, r, error))
-      << error;
-  return r;
-}
+using Prepared = test::FunctionalCase;
+Prepared prepare(const char* ir, const char* model) { return test::prepare_functional(ir, model); }
+sim::Report simulate(const Prepared& x) { return test::simulate_functional(x); }
 
 // The first instruction with opcode `op` on any core: (core, index).
 std::pair<std::size_t, std::size_t> first_of(assembler::Program& p, assembler::Opcode op) {

@@ -21,7 +21,7 @@ using namespace gemini;  // NOLINT(google-build-using-namespace): test file
 namespace {
 
 test::CliRun gemini(const std::string& args) {
-  return test::run_command(std::string(GEMINI_BIN) + " " + args);
+  return test::run_gemini(args);
 }
 
 std::string set_polar_path() { return std::string(GEMINI_SOURCE_DIR) + "/configs/set-polar.json"; }

@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "fixture.h"
+#include "functional_case.h"
 #include "gemini/assembler/assemble_file.h"
 #include "gemini/gpu/xcheck.h"
 #include "gemini/model/layer_semantics.h"
@@ -18,39 +19,10 @@ using namespace gemini;  // NOLINT(google-build-using-namespace): test file
 
 namespace {
 
-struct Prepared {
-  std::unique_ptr<model::LayerSemantics> s;
-  assembler::AssembledFile file;
-};
-
-Prepared prepare(const char* ir, const char* model_file) {
-  Prepared x;
-  ir::Diagnostics d(100);
-  x.s = model::LayerSemantics::load((test::data_dir() / model_file).string(), 1, d);
-  EXPECT_TRUE(x.s);
-  if (!x.s) return x;
-  assembler::AssembleOptions ao;
-  ao.lower.geometry = &x.s->geometry;
-  ao.semantics = [s = x.s.get()](ir::Model& m, ir::Diagnostics& dd) { return s->apply(m, dd); };
-  x.file = assembler::assemble_file((test::data_dir() / ir).string(), test::set_polar(), {}, d, {},
-                                    {}, ao);
-  EXPECT_TRUE(x.file.program);
-  return x;
-}
-
+using Prepared = test::FunctionalCase;
+Prepared prepare(const char* ir, const char* model) { return test::prepare_functional(ir, model); }
 sim::Report simulate(const Prepared& x, sim::TileHook* hook) {
-  sim::SimOptions o;
-  o.xlen = x.file.model.xlen;
-  o.ylen = x.file.model.ylen;
-  o.network = &x.s->net;
-  o.reference = &x.s->ref;
-  o.tiles = hook;
-  sim::Report r;
-  std::string error;
-  EXPECT_TRUE(sim::simulate(*x.file.program, test::set_polar(), sim::workload_table(x.file.model),
-                            o, r, error))
-      << error;
-  return r;
+  return test::simulate_functional(x, hook);
 }
 
 std::unique_ptr<gpu::Backend> cpu() {
@@ -68,7 +40,7 @@ TEST(XCheck, EveryTileOperationOfTheFixturesIsBitExactOnTheCpuBackend) {
     Prepared x = prepare(ir, m);
     ASSERT_TRUE(x.file.program);
     auto b = cpu();
-    gpu::XCheck check(*b, *x.file.program, x.s->net, {});
+    gpu::XCheck check(*b, *x.file.program, x.semantics->net, {});
     const sim::Report with = simulate(x, &check);
     const gpu::XCheckReport r = check.finish();
     EXPECT_TRUE(r.passed()) << ir << ": " << r.error;
@@ -82,7 +54,7 @@ TEST(XCheck, EveryTileOperationOfTheFixturesIsBitExactOnTheCpuBackend) {
   // The kinds the fixtures exercise.
   Prepared x = prepare("set_minimal.json", "set_minimal.model.json");
   auto b = cpu();
-  gpu::XCheck check(*b, *x.file.program, x.s->net, {});
+  gpu::XCheck check(*b, *x.file.program, x.semantics->net, {});
   simulate(x, &check);
   const gpu::XCheckReport r = check.finish();
   EXPECT_EQ(r.kinds[static_cast<std::size_t>(model::TileKind::conv)].ops, 1);
@@ -99,7 +71,7 @@ TEST(XCheck, ASampleChecksExactlyNOperationsChosenByTheSeed) {
     gpu::XCheckOptions o;
     o.sample = 4;
     o.seed = seed;
-    gpu::XCheck check(*b, *x.file.program, x.s->net, o);
+    gpu::XCheck check(*b, *x.file.program, x.semantics->net, o);
     simulate(x, &check);
     return check.finish();
   };
@@ -139,7 +111,7 @@ TEST(XCheck, AWrongValueIsCaughtWithItsPlace) {
   Prepared x = prepare("set_minimal.json", "set_minimal.model.json");
   ASSERT_TRUE(x.file.program);
   OffByOne bad(cpu());
-  gpu::XCheck check(bad, *x.file.program, x.s->net, {});
+  gpu::XCheck check(bad, *x.file.program, x.semantics->net, {});
   simulate(x, &check);
   const gpu::XCheckReport r = check.finish();
   EXPECT_FALSE(r.passed());
@@ -157,7 +129,7 @@ TEST(XCheck, AWrongValueIsCaughtWithItsPlace) {
 
 using test::CliRun;
 CliRun gemini(const std::string& args) {
-  return test::run_command(std::string(GEMINI_BIN) + " " + args);
+  return test::run_gemini(args);
 }
 
 TEST(XCheckCli, PassesOnTheCpuAndSaysWhyCudaCannotRun) {

@@ -115,7 +115,8 @@ std::optional<InstrBytes> encode(const Instr& in, std::string& error) {
 std::optional<Instr> decode(const std::uint8_t* b, std::string& error) {
   const OpInfo* op = op_info(static_cast<Opcode>(b[0]));
   if (!op) {
-    error = "unknown opcode 0x" + std::to_string(b[0]);
+    static const char* hex = "0123456789abcdef";
+    error = std::string("unknown opcode 0x") + hex[b[0] >> 4] + hex[b[0] & 15];
     return std::nullopt;
   }
   Instr in;
@@ -161,6 +162,11 @@ bool encode_program_view(const CoreProgram& p, std::array<std::uint8_t, kFileHea
       return false;
     }
   }
+  if (p.core_id < 0 || p.core_id > kMaxCoreId) {
+    error = "core id " + std::to_string(p.core_id) + " is outside [0, " +
+            std::to_string(kMaxCoreId) + "]";
+    return false;
+  }
   put_header(header.data(), p);
   body = {reinterpret_cast<const std::uint8_t*>(p.instrs.data()), p.instrs.size() * kInstrBytes};
   return true;
@@ -173,7 +179,14 @@ std::optional<CoreProgram> decode_program(const std::vector<std::uint8_t>& bytes
     return std::nullopt;
   }
   CoreProgram p;
-  p.core_id = static_cast<std::int32_t>(load_le(&bytes[8], 4));
+  const std::uint64_t core = load_le(&bytes[8], 4);
+  if (core > kMaxCoreId) {
+    // The text form (.core) and the core fields of instructions are 16-bit.
+    error = "core id " + std::to_string(core) + " in the header is outside [0, " +
+            std::to_string(kMaxCoreId) + "]";
+    return std::nullopt;
+  }
+  p.core_id = static_cast<std::int32_t>(core);
   const std::uint64_t n = load_le(&bytes[12], 4);
   if (bytes.size() != kFileHeaderBytes + n * kInstrBytes) {
     error = "header says " + std::to_string(n) + " instructions but the file has " +

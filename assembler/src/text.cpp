@@ -128,12 +128,14 @@ bool lines_fit() {
   return true;
 }
 
+// Decimal with an optional '-', or hexadecimal after "0x" (no sign).
 std::optional<std::int64_t> parse_int(std::string_view s) {
   std::int64_t v = 0;
   int base = 10;
   if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
     s.remove_prefix(2);
     base = 16;
+    if (s.front() == '-') return std::nullopt;  // from_chars would take "0x-5"
   }
   if (s.empty()) return std::nullopt;
   auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v, base);
@@ -458,10 +460,11 @@ std::optional<Instr> parse_instr(std::string_view line, ParseError& err) {
   in.op = op->op;
   in.queue = op->engine == Engine::kCount ? Engine::ctrl : op->engine;
   std::vector<bool> seen(op->fields.size(), false);
-  bool saw_queue = false;
+  bool saw_queue = false, saw_workload = false;
   for (std::size_t k = 1; k < toks.size(); ++k) {
     const auto [tok, col] = toks[k];
     if (!op->flag_name.empty() && tok == op->flag_name) {
+      if (in.flags & 1) return fail(col, "flag \"" + std::string(tok) + "\" given twice");
       in.flags |= 1;
       continue;
     }
@@ -473,6 +476,7 @@ std::optional<Instr> parse_instr(std::string_view line, ParseError& err) {
     if (name == "q") {
       if (op->engine != Engine::kCount)
         return fail(col, std::string(op->mnemonic) + " has a fixed queue");
+      if (saw_queue) return fail(col, "field \"q\" given twice");
       auto e = engine_from(value);
       if (!e) return fail(vcol, "unknown queue \"" + std::string(value) + "\"");
       in.queue = *e;
@@ -480,6 +484,8 @@ std::optional<Instr> parse_instr(std::string_view line, ParseError& err) {
       continue;
     }
     if (name == "wl") {
+      if (saw_workload) return fail(col, "field \"wl\" given twice");
+      saw_workload = true;
       auto v = parse_int(value);
       if (!v || *v < 0 || *v > 0xfffffffeLL) return fail(vcol, "expected a workload id");
       in.workload = static_cast<std::uint32_t>(*v);
@@ -533,11 +539,21 @@ std::optional<CoreProgram> parse_program(std::string_view text, ParseError& err)
     if (line.substr(first).starts_with(".core")) {
       auto rest = line.substr(first + 5);
       const auto s = rest.find_first_not_of(" \t");
-      auto v = s == std::string_view::npos
-                   ? std::nullopt
-                   : parse_int(rest.substr(s, rest.find_first_of(" \t;", s) - s));
-      if (!v || *v < 0 || *v > 65535 || have_core) {
-        err = {line_no, first + 1, have_core ? "a second .core directive" : "expected .core <id>"};
+      const auto end = s == std::string_view::npos ? s : rest.find_first_of(" \t;#", s);
+      auto v =
+          s == std::string_view::npos || s == 0 ? std::nullopt : parse_int(rest.substr(s, end - s));
+      if (!v || *v < 0 || *v > kMaxCoreId || have_core) {
+        err = {line_no, first + 1,
+               have_core
+                   ? "a second .core directive"
+                   : "expected .core <id> with an id in [0, " + std::to_string(kMaxCoreId) + "]"};
+        return std::nullopt;
+      }
+      // Only blanks or a comment may follow.
+      const auto after = end == std::string_view::npos ? end : rest.find_first_not_of(" \t", end);
+      if (after != std::string_view::npos && rest[after] != ';' && rest[after] != '#') {
+        err = {line_no, first + 5 + after + 1,
+               "unexpected \"" + std::string(rest.substr(after)) + "\" after .core <id>"};
         return std::nullopt;
       }
       p.core_id = static_cast<std::int32_t>(*v);

@@ -41,6 +41,17 @@ fs::path resolve(const std::string& dir, const std::string& p) {
   const fs::path f = root / p.substr(kCorpus.size());
   return fs::exists(f) ? f : fs::path{};
 }
+// $GEMINI_CORPUS_SUBSET (comma-separated corpus file names) leaves out the
+// corpus cases of other files: the sanitizer suite's subset.
+bool in_subset(const std::string& input) {
+  const char* env = std::getenv("GEMINI_CORPUS_SUBSET");
+  if (!env || !*env || input.rfind(kCorpus, 0) != 0) return true;
+  const std::string name = fs::path(input.substr(kCorpus.size())).filename().string();
+  std::stringstream ss(env);
+  for (std::string n; std::getline(ss, n, ',');)
+    if (n == name) return true;
+  return false;
+}
 }  // namespace
 
 std::optional<std::vector<Case>> read_cases(const std::string& dir, std::string& error) {
@@ -168,6 +179,10 @@ int for_each_case(const std::string& dir, std::ostream& out, Judge judge) {
   }
   int failed = 0;
   for (const Case& c : *cases) {
+    if (!in_subset(c.input)) {
+      out << "skip " << c.name << ": " << c.input << " is not in GEMINI_CORPUS_SUBSET\n";
+      continue;
+    }
     if (resolve(dir, c.input).empty() || (!c.model.empty() && resolve(dir, c.model).empty())) {
       out << "skip " << c.name << ": the corpus (" << c.input
           << ") is not here; set GEMINI_CORPUS or put it at ../shared/ir-corpus/set\n";

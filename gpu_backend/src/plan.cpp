@@ -5,6 +5,8 @@
 #include <map>
 #include <sstream>
 
+#include "gemini/ir/json_document.h"
+
 namespace gemini::gpu {
 namespace json = boost::json;
 
@@ -102,6 +104,9 @@ class Reader {
   bool ok_ = true;
 };
 
+// The largest coordinate of a tensor (and of a Tile's extent).
+constexpr std::int64_t kMaxCoordinate = 65535;
+
 bool within(const PlanRange& inner, std::int64_t lo, std::int64_t hi) {
   return inner.count() == 0 || (inner.begin >= lo && inner.at(inner.count() - 1) < hi);
 }
@@ -113,6 +118,27 @@ json::array range_json(const PlanRange& r) {
 }
 
 }  // namespace
+
+bool PlanRange::within(const PlanRange& outer, std::int64_t& outside) const {
+  const std::int64_t n = count();
+  if (n == 0) return true;
+  if (!outer.contains(begin)) {
+    outside = begin;
+    return false;
+  }
+  // From begin (outer's), the elements stay on outer's grid exactly when
+  // the step is a multiple of outer's; then the first one past outer's end
+  // is the first outside.
+  if (n > 1 && step % outer.step != 0) {
+    outside = at(1);
+    return false;
+  }
+  if (at(n - 1) >= outer.end) {
+    outside = at(ir::ceil_div(outer.end - begin, step));
+    return false;
+  }
+  return true;
+}
 
 const PlanTaskInfo* Plan::task_info(std::int64_t id) const {
   for (const PlanTaskInfo& t : task_infos)
@@ -191,14 +217,22 @@ std::optional<Plan> parse_plan(const json::value& doc, ir::Diagnostics& d) {
           if (auto x = r.integer(*cfg, cat, "NumTasks", 0)) op.num_tasks = *x;
           if (auto x = r.integer(*cfg, cat, "NumWarps", 1)) op.num_warps = *x;
           if (auto x = r.integer(*cfg, cat, "SramBytes", 0)) op.sram_bytes = *x;
-          if (const json::value* tile = cfg->if_contains("Tile");
-              tile && tile->is_array() && tile->get_array().size() == 4) {
+          // gemini's Tile has four entries; ARK's own plans give a 2-D
+          // shape there, which gemini does not use.
+          if (const json::value* tile = cfg->if_contains("Tile")) {
+            const json::array* a = tile->if_array();
             std::array<std::int64_t, 4> s{};
-            bool good = true;
-            for (std::size_t k = 0; k < 4; ++k) {
-              const json::value& e = tile->get_array()[k];
-              good = good && e.is_int64() && e.as_int64() >= 1;
-              if (good) s[k] = e.as_int64();
+            if (!a) r.error(cat + "/Tile", "expected a tile shape (an array of integers)");
+            bool good = a && a->size() == 4;
+            for (std::size_t k = 0; good && k < 4; ++k) {
+              const json::value& e = (*a)[k];
+              if (!e.is_int64() || e.as_int64() < 1 || e.as_int64() > kMaxCoordinate) {
+                r.error(cat + "/Tile/" + std::to_string(k),
+                        "expected an integer in [1, " + std::to_string(kMaxCoordinate) + "]");
+                good = false;
+              } else {
+                s[k] = e.as_int64();
+              }
             }
             if (good) op.tile = s;
           }
@@ -211,12 +245,13 @@ std::optional<Plan> parse_plan(const json::value& doc, ir::Diagnostics& d) {
               bool good = e.is_array() && e.get_array().size() == 4;
               for (std::size_t q = 0; good && q < 4; ++q) {
                 const json::value& c = e.get_array()[q];
-                good = c.is_int64() && c.as_int64() >= 0 && c.as_int64() <= INT32_MAX;
+                good = c.is_int64() && c.as_int64() >= 0 && c.as_int64() <= kMaxCoordinate;
                 if (good) lo[q] = static_cast<std::int32_t>(c.as_int64());
               }
               if (!good) {
                 r.error(cat + "/TaskTiles/" + std::to_string(k),
-                        "expected [n, c, h, w], four non-negative integers");
+                        "expected [n, c, h, w], four integers in [0, " +
+                            std::to_string(kMaxCoordinate) + "]");
                 continue;
               }
               op.task_tiles.push_back(lo);
@@ -258,12 +293,10 @@ std::optional<Plan> parse_plan(const json::value& doc, ir::Diagnostics& d) {
         rg.pointer = rat;
         if (auto x = r.range(*ro, rat, "ProcessorRange")) {
           rg.processors = *x;
-          for (std::int64_t k = 0; k < rg.processors.count(); ++k)
-            if (!g.processors.contains(rg.processors.at(k))) {
-              r.error(rat + "/ProcessorRange", "processor " + std::to_string(rg.processors.at(k)) +
-                                                   " is not one of its processor group's");
-              break;
-            }
+          std::int64_t outside = 0;
+          if (!rg.processors.within(g.processors, outside))
+            r.error(rat + "/ProcessorRange", "processor " + std::to_string(outside) +
+                                                 " is not one of its processor group's");
         }
         if (auto x = r.range(*ro, rat, "WarpRange")) {
           rg.warps = *x;
@@ -313,13 +346,20 @@ std::optional<Plan> load_plan(const std::string& path, ir::Diagnostics& d) {
   }
   std::ostringstream ss;
   ss << is.rdbuf();
-  boost::system::error_code ec;
-  json::value doc = json::parse(ss.str(), ec);
-  if (ec) {
-    d.report(ir::Check::plan_file, "", path + " is not valid JSON: " + ec.message());
+  return parse_plan_text(ss.str(), d);
+}
+
+std::optional<Plan> parse_plan_text(const std::string& text, ir::Diagnostics& d) {
+  ir::JsonDocument doc = ir::parse_json_document(text);
+  if (!doc.value) {
+    d.report_at(ir::Check::plan_file, doc.line, doc.column, "not valid JSON: " + doc.error);
     return std::nullopt;
   }
-  return parse_plan(doc, d);
+  for (const std::string& at : doc.duplicate_keys)
+    d.report(ir::Check::plan_file, at,
+             "this key repeats in its object (JSON leaves which one counts undefined)");
+  if (!doc.duplicate_keys.empty()) return std::nullopt;
+  return parse_plan(*doc.value, d);
 }
 
 json::value plan_json(const Plan& p) {

@@ -4,6 +4,8 @@
 #include <chrono>
 #include <map>
 
+#include "gemini/ir/checked_int.h"
+#include "gemini/ir/resources.h"
 #include "gemini/model/layer_params.h"
 
 namespace gemini::gpu {
@@ -113,6 +115,20 @@ class Runner {
                         model::to_string(op->type) + " in the model");
           continue;
         }
+        // The plan's copy of the op must say what the model says.
+        ir::Diagnostics ad(10);
+        const std::optional<model::Op> args = model::parse_op_args(po.json, po.pointer, ad);
+        if (!args) {
+          const ir::Diagnostic& first = ad.items().front();
+          d_.report(ir::Check::plan_unsupported, first.pointer,
+                    "op " + po.name + ": " + first.message);
+          continue;
+        }
+        if (const auto diff = model::differing_argument(*args, *op)) {
+          d_.report(ir::Check::plan_unsupported, po.pointer + "/Args/" + diff->name,
+                    "op " + po.name + ": " + diff->message);
+          continue;
+        }
         if (!po.tile || static_cast<std::int64_t>(po.task_tiles.size()) != po.num_tasks) {
           d_.report(ir::Check::plan_unsupported, po.pointer + "/Config",
                     "op " + po.name + " has no Config \"Tile\" and \"TaskTiles\" for its " +
@@ -157,7 +173,8 @@ class Runner {
     for (const PlanResourceGroup& rg : g.resource_groups)
       for (const PlanTaskGroup& tg : rg.task_groups) {
         auto it = resolved_.find(tg.task_id);
-        if (it == resolved_.end()) continue;
+        // Nothing to run (virtual ops): its range, however long, is skipped.
+        if (it == resolved_.end() || it->second.empty()) continue;
         for (std::int64_t k = 0; k < tg.tasks.count(); ++k)
           for (const Resolved& r : it->second) fn(r, tg.tasks.at(k), tg.pointer);
       }
@@ -289,14 +306,25 @@ class Runner {
     }
     std::vector<model::TileOp> ops;
     std::vector<std::int64_t> offsets;
-    std::int64_t total = 0;
+    ir::CheckedI64 elements;
     for (const auto& [po, task] : tasks) {
       model::TileOp t = base;
       t.out = tile_box(*po, static_cast<std::size_t>(task));
       ops.push_back(t);
-      offsets.push_back(total);
-      total += t.elements();
+      offsets.push_back(elements.value_or(0));
+      elements += t.elements();
     }
+    // The sums of every task of the group, taken at once: bounded first.
+    ir::CheckedI64 bytes = elements;
+    bytes *= static_cast<std::int64_t>(sizeof(std::int32_t));
+    if (auto why = ir::exceeds(ir::MemoryLimit{}, bytes.get(),
+                               "running the " + std::to_string(ops.size()) + " tasks of " +
+                                   op.name + " in one processor group",
+                               "their int32 sums")) {
+      d_.report(ir::Check::plan_unsupported, tasks.front().first->pointer, *why);
+      return false;
+    }
+    const std::int64_t total = *elements.get();
     Buffer out_buf(b_, static_cast<std::size_t>(total) * sizeof(std::int32_t));
     if (!out_buf.ok()) return fail();
     auto t0 = Clock::now();

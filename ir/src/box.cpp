@@ -1,14 +1,16 @@
 #include "gemini/ir/box.h"
 
+#include "gemini/ir/checked_int.h"
+
 namespace gemini::ir {
 
 std::int64_t Box::volume() const {
-  std::int64_t v = 1;
+  CheckedI64 v(1);
   for (int d = 0; d < rank; ++d) {
     if (lo[d] > hi[d]) return 0;
     v *= extent(d);
   }
-  return v;
+  return v.value_or(INT64_MAX);
 }
 
 bool Box::contains(const Box& inner) const {
@@ -26,9 +28,17 @@ bool Box::overlaps(const Box& other) const {
 }
 
 std::int64_t aligned_bytes(const Box& b, std::int64_t align_channels, std::int64_t bitwidth) {
-  if (b.rank != 4) return (b.volume() * bitwidth + 7) / 8;
-  const std::int64_t c = align_up(b.extent(1), align_channels);
-  return (b.extent(0) * c * b.extent(2) * b.extent(3) * bitwidth + 7) / 8;
+  CheckedI64 bits(bitwidth);
+  if (b.rank != 4) {
+    bits *= b.volume();
+  } else {
+    bits *= b.extent(0);
+    bits *= align_channels <= 1 ? b.extent(1) : ceil_div(b.extent(1), align_channels);
+    if (align_channels > 1) bits *= align_channels;
+    bits *= b.extent(2);
+    bits *= b.extent(3);
+  }
+  return bits.ok() ? ceil_div<std::int64_t>(*bits.get(), 8) : INT64_MAX;
 }
 
 std::string to_string(const Box& b) {

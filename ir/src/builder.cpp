@@ -4,6 +4,16 @@
 #include <charconv>
 
 namespace gemini::ir::detail {
+
+namespace {
+// An element's width in bits: 1 to 64 (what anything computed from it
+// assumes; files give 8).
+std::optional<std::int32_t> bitwidth(ObjReader& r) {
+  const auto v = r.integer("bitwidth", Need::optional, 1, 64);
+  if (!v) return std::nullopt;
+  return static_cast<std::int32_t>(*v);
+}
+}  // namespace
 namespace json = boost::json;
 
 Builder::Builder(Model& m, Diagnostics& d, std::optional<Dialect> forced)
@@ -92,12 +102,12 @@ void Builder::top_member(std::string_view key, Loc loc, const json::value& v) {
   }
   if (key == "buffersize") {
     saw_buffersize_ = true;
-    if (auto x = integer(0, INT64_MAX)) m_.buffersize = *x;
+    if (auto x = integer(0, kMaxIrInteger)) m_.buffersize = *x;
     full_ev_.note(Where{&m_.paths, loc, {}}, "\"buffersize\"");
     return;
   }
   if (key == "top_batch_cut") {
-    if (auto x = integer(0, INT64_MAX)) m_.top_batch_cut = *x;
+    if (auto x = integer(0, kMaxIrInteger)) m_.top_batch_cut = *x;
     return;
   }
   if (key == "-1") {
@@ -215,7 +225,7 @@ std::optional<Ofmap> Builder::ofmap(Loc loc, const json::value& v) {
   auto box = r.box("lower", "upper", false);
   auto size = r.i64("size", Need::required);
   auto tid = r.i64("transfer_id", Need::required);
-  f.bitwidth = r.i32("bitwidth", Need::optional, 1);
+  f.bitwidth = bitwidth(r);
   bool ok = true;
   if (auto* dests = as_array(r.where("destination"),
                              r.get("destination", Need::required, "an array of destinations"),
@@ -244,7 +254,7 @@ std::optional<Ifmap> Builder::ifmap(Loc loc, const json::value& v) {
   Ifmap f;
   f.origin.loc = loc;
   f.align = r.i32("align", Need::optional, 1);
-  f.bitwidth = r.i32("bitwidth", Need::optional, 1);
+  f.bitwidth = bitwidth(r);
   auto box = r.box("lower", "upper", false);
   f.size = r.i64("size", Need::optional);
   bool nested = false;
@@ -271,7 +281,7 @@ std::optional<Weight> Builder::weight(Loc loc, const json::value& v) {
   Weight w;
   w.origin.loc = loc;
   w.align = r.i32("align", Need::optional, 1);
-  w.bitwidth = r.i32("bitwidth", Need::optional, 1);
+  w.bitwidth = bitwidth(r);
   auto box = r.box("lower", "upper", true);
   w.size = r.i64("size", Need::optional);
   bool nested = false;
@@ -338,7 +348,7 @@ std::optional<BufferEntry> Builder::buffer_entry(Loc loc, const json::value& v) 
   const bool fmap_or_weight = type && *type != 1;
   b.address = r.i64("address", full_only());
   b.align = r.i32("align", Need::optional, 1);
-  b.bitwidth = r.i32("bitwidth", Need::optional, 1);
+  b.bitwidth = bitwidth(r);
   b.newly_added = r.boolean("newly_added", Need::optional);
   b.cur_wl_ifmap = r.boolean("cur_wl_ifmap", Need::optional);
   b.size = r.i64("size", full_only());
@@ -383,7 +393,7 @@ std::optional<Wl0Entry> Builder::wl0_entry(Loc loc, const json::value& v) {
   e.origin.loc = loc;
   e.address = r.i64("address", Need::required);
   e.align = r.i32("align", Need::optional, 1);
-  e.bitwidth = r.i32("bitwidth", Need::optional, 1);
+  e.bitwidth = bitwidth(r);
   e.layer_name = r.string("layer_name", Need::optional);
   auto size = r.i64("size", Need::required);
   auto src = r.choice("source", Need::required, {"CORE", "DRAM"});

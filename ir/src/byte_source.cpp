@@ -57,6 +57,7 @@ class GzipSource final : public ByteSource {
 
   Status read(char* buf, std::size_t cap, std::size_t& n) override {
     n = 0;
+    if (pending_ != Status::ok) return pending_;
     if (!ok_) {
       error_ = "cannot initialise zlib";
       return Status::gzip_error;
@@ -64,18 +65,23 @@ class GzipSource final : public ByteSource {
     if (done_) return Status::end;
     zs_.next_out = reinterpret_cast<Bytef*>(buf);
     zs_.avail_out = static_cast<uInt>(cap);
+    // An error after some bytes were inflated into `buf`: those bytes are
+    // delivered first and the error on the next call, so that what was
+    // read before it counts (and is parsed).
+    auto fail = [&](Status st, std::string why) {
+      error_ = std::move(why);
+      n = cap - zs_.avail_out;
+      if (n == 0) return st;
+      pending_ = st;
+      return Status::ok;
+    };
     while (zs_.avail_out > 0) {
       if (zs_.avail_in == 0) {
         std::size_t got = std::fread(in_.data(), 1, in_.size(), f_.get());
         if (got == 0) {
-          if (std::ferror(f_.get())) {
-            error_ = std::strerror(errno);
-            return Status::io_error;
-          }
-          if (!member_end_) {
-            error_ = "gzip stream ends early (truncated file)";
-            return Status::gzip_error;
-          }
+          if (std::ferror(f_.get())) return fail(Status::io_error, std::strerror(errno));
+          if (!member_end_)
+            return fail(Status::gzip_error, "gzip stream ends early (truncated file)");
           done_ = true;
           break;
         }
@@ -85,10 +91,7 @@ class GzipSource final : public ByteSource {
       }
       if (member_end_) {
         // Another gzip member follows (concatenated .gz files are legal).
-        if (inflateReset(&zs_) != Z_OK) {
-          error_ = "cannot restart zlib";
-          return Status::gzip_error;
-        }
+        if (inflateReset(&zs_) != Z_OK) return fail(Status::gzip_error, "cannot restart zlib");
         member_end_ = false;
       }
       int rc = inflate(&zs_, Z_NO_FLUSH);
@@ -96,8 +99,7 @@ class GzipSource final : public ByteSource {
         member_end_ = true;
       } else if (rc != Z_OK) {
         if (rc == Z_BUF_ERROR && zs_.avail_in == 0) continue;  // needs more input
-        error_ = zs_.msg ? zs_.msg : "inflate failed";
-        return Status::gzip_error;
+        return fail(Status::gzip_error, zs_.msg ? zs_.msg : "inflate failed");
       }
     }
     n = cap - zs_.avail_out;
@@ -112,6 +114,7 @@ class GzipSource final : public ByteSource {
   bool ok_ = false;
   bool member_end_ = false;
   bool done_ = false;
+  Status pending_ = Status::ok;  // an error to report on the next read
 };
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <map>
 
+#include "gemini/ir/checked_int.h"
 #include "gemini/ir/graph.h"
 #include "gemini/ir/layer_geometry.h"
 #include "gemini/ir/validator.h"
@@ -21,7 +22,7 @@ struct SizeRule {
 void check_size(const Model& m, const HardwareConfig& hw, const Origin& o, const char* key,
                 std::int64_t size, const Box& box, const SizeRule& rule, Diagnostics& d) {
   const std::int64_t bw = rule.bitwidth.value_or(hw.l2.bitwidth);
-  const std::int64_t min_bytes = (box.volume() * bw + 7) / 8;
+  const std::int64_t min_bytes = aligned_bytes(box, 1, bw);  // saturates, as the rest
   if (size < min_bytes) {
     d.report(Check::size_too_small, m.pointer(o, key),
              "size " + std::to_string(size) + " bytes cannot hold box " + to_string(box) + " (" +
@@ -31,13 +32,15 @@ void check_size(const Model& m, const HardwareConfig& hw, const Origin& o, const
   }
   if (box.rank != 4) return;  // unknown extents: no upper bound can be judged
   const std::int64_t align = rule.align.value_or(hw.l2.align_channels);
-  const std::int64_t aligned =
-      aligned_bytes(box, align, bw) * std::max<std::int64_t>(1, rule.operands);
-  const std::int64_t bn =
-      rule.weight ? box.extent(weight_k_dim(box)) * hw.l2.bn_bytes_per_channel : 0;
-  if (size > aligned + bn)
+  CheckedI64 aligned(aligned_bytes(box, align, bw));
+  aligned *= std::max<std::int64_t>(1, rule.operands);
+  CheckedI64 bn_bytes(rule.weight ? box.extent(weight_k_dim(box)) : 0);
+  bn_bytes *= hw.l2.bn_bytes_per_channel;
+  aligned += bn_bytes;
+  const std::int64_t most = aligned.value_or(INT64_MAX);
+  if (size > most)
     d.report(Check::size_excess, m.pointer(o, key),
-             "size " + std::to_string(size) + " bytes exceeds the " + std::to_string(aligned + bn) +
+             "size " + std::to_string(size) + " bytes exceeds the " + std::to_string(most) +
                  " bytes that box " + to_string(box) + " needs with " + std::to_string(align) +
                  "-channel alignment" +
                  (rule.weight ? " and " + std::to_string(hw.l2.bn_bytes_per_channel) +
@@ -156,11 +159,10 @@ void geometry(const Model& m, const TransferIndex& ix, const HardwareConfig& hw,
       for (const BufferEntry& b : w.buffer) {
         const bool wt = b.type == TensorType::weight;
         if (b.size)
-          check_size(
-              m, hw, b.origin, "/size", *b.size, b.box,
-              {wt, b.bitwidth, b.align,
-               static_cast<std::int64_t>(std::max<std::size_t>(1, operand_slabs(b).size()))},
-              d);
+          check_size(m, hw, b.origin, "/size", *b.size, b.box,
+                     {wt, b.bitwidth, b.align,
+                      static_cast<std::int64_t>(std::max<std::size_t>(1, operand_slabs(b).size()))},
+                     d);
         for (const Source& s : b.source) {
           check_size(m, hw, s.origin, "/size", s.size, s.box, {wt, b.bitwidth, b.align}, d);
           if (const ProducerRef* p = single(s.transfer_id))

@@ -13,6 +13,12 @@ bool read_file_bytes(const std::string& path, std::string& out, std::string& err
     std::size_t n = 0;
     const auto st = src->read(chunk.data(), chunk.size(), n);
     out.append(chunk.data(), n);
+    if (out.size() > kMaxFileBytes) {
+      // A few KB of gzip can inflate to gigabytes: bounded before it is taken.
+      error = "it holds (or inflates to) more than " + std::to_string(kMaxFileBytes >> 20) +
+              " MiB, more than a side file of gemini's may";
+      return false;
+    }
     if (st == detail::ByteSource::Status::end) return true;
     if (st != detail::ByteSource::Status::ok) {
       error = src->error();

@@ -3,9 +3,11 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 #include <boost/json/value.hpp>
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 
+#include "gemini/ir/json_document.h"
 #include "value_reader.h"
 
 namespace gemini::ir {
@@ -31,15 +33,18 @@ class ComponentReader {
     }
     field = static_cast<T>(v->get_int64());
   }
-  void number(const char* key, double& field, double lo) {
+  // A number in [lo, hi] (or exactly 0 where `zero_ok`: "unused").
+  void number(const char* key, double& field, double lo, double hi, bool zero_ok = false) {
     known_.push_back(key);
     const json::value* v = o_ ? o_->if_contains(key) : nullptr;
     if (!v) return;
-    if (!v->is_number() || v->to_number<double>() < lo) {
-      fail(key, "expected a number >= " + std::to_string(lo) + ", got " + detail::kind_name(*v));
+    const double x = v->is_number() ? v->to_number<double>() : 0;
+    if (!v->is_number() || !((x >= lo && x <= hi) || (zero_ok && x == 0))) {
+      fail(key, std::string("expected a number in [") + show(lo) + ", " + show(hi) + "]" +
+                    (zero_ok ? " or 0" : "") + ", got " + detail::kind_name(*v));
       return;
     }
-    field = v->to_number<double>();
+    field = x;
   }
   void choice(const char* key, std::string& field, const std::vector<std::string>& allowed) {
     known_.push_back(key);
@@ -79,6 +84,11 @@ class ComponentReader {
       return nullptr;
     }
     return &v->get_object();
+  }
+  static std::string show(double x) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", x);
+    return buf;
   }
   void regions(const char* key, std::vector<RingRegion>& field) {
     known_.push_back(key);
@@ -125,6 +135,31 @@ class ComponentReader {
   std::vector<const char*> known_;
 };
 
+// Ring regions: inside L2, in order without overlapping, each at least
+// alignment_bytes long and on alignment_bytes boundaries (the allocator
+// places tensors at multiples of it).
+void ring_regions_ok(const L2Config& l2, const std::string& origin,
+                     std::vector<std::string>& errors) {
+  const std::string at = origin + ":/l2/ring_regions";
+  const std::int64_t a = l2.alignment_bytes;
+  for (std::size_t i = 0; i < l2.ring_regions.size(); ++i) {
+    const RingRegion& reg = l2.ring_regions[i];
+    const std::string where = at + "/" + std::to_string(i) + ": region [" +
+                              std::to_string(reg.begin) + ", " + std::to_string(reg.end) + ") ";
+    if (reg.end > l2.size_bytes) {
+      errors.push_back(where + "runs past size_bytes " + std::to_string(l2.size_bytes));
+    } else if (reg.end - reg.begin < a || reg.begin % a != 0 || reg.end % a != 0) {
+      errors.push_back(where + "is not a whole number of alignment_bytes (" + std::to_string(a) +
+                       ") blocks, at least one long");
+    } else if (i > 0 && reg.begin < l2.ring_regions[i - 1].end) {
+      errors.push_back(where + "overlaps or precedes region " + std::to_string(i - 1) + " [" +
+                       std::to_string(l2.ring_regions[i - 1].begin) + ", " +
+                       std::to_string(l2.ring_regions[i - 1].end) +
+                       ") (regions are listed in address order)");
+    }
+  }
+}
+
 }  // namespace
 
 std::vector<RingRegion> HardwareConfig::regions_for(std::int64_t buffersize) const {
@@ -134,12 +169,17 @@ std::vector<RingRegion> HardwareConfig::regions_for(std::int64_t buffersize) con
 
 std::optional<HardwareConfig> parse_hw_config(const std::string& text, const std::string& origin,
                                               std::vector<std::string>& errors) {
-  json::error_code ec;
-  json::value root = json::parse(text, ec);
-  if (ec) {
-    errors.push_back(origin + ": not valid JSON: " + ec.message());
+  JsonDocument doc = parse_json_document(text);
+  if (!doc.value) {
+    errors.push_back(origin + ":" + std::to_string(doc.line) + ":" + std::to_string(doc.column) +
+                     ": not valid JSON: " + doc.error);
     return std::nullopt;
   }
+  for (const std::string& at : doc.duplicate_keys)
+    errors.push_back(origin + ":" + at +
+                     ": this key repeats in its object (JSON leaves which one counts undefined)");
+  if (!doc.duplicate_keys.empty()) return std::nullopt;
+  const json::value& root = *doc.value;
   if (!root.is_object()) {
     errors.push_back(origin + ": expected a JSON object of components");
     return std::nullopt;
@@ -185,12 +225,12 @@ std::optional<HardwareConfig> parse_hw_config(const std::string& text, const std
   }
   {
     ComponentReader r(component("clock"), "clock", origin, errors);
-    r.number("frequency_mhz", hw.clock.frequency_mhz, 1e-3);
+    r.number("frequency_mhz", hw.clock.frequency_mhz, 1e-3, 1e6);
     r.finish();
   }
   {
     ComponentReader r(component("l2"), "l2", origin, errors);
-    r.integer("size_bytes", hw.l2.size_bytes, 1, INT64_MAX);
+    r.integer("size_bytes", hw.l2.size_bytes, 1, kMaxMemoryBytes);
     r.regions("ring_regions", hw.l2.ring_regions);
     r.integer("align_channels", hw.l2.align_channels, 1, 4096);
     r.integer("bitwidth", hw.l2.bitwidth, 1, 64);
@@ -205,7 +245,7 @@ std::optional<HardwareConfig> parse_hw_config(const std::string& text, const std
   }
   {
     ComponentReader r(component("wl0"), "wl0", origin, errors);
-    r.integer("size_bytes", hw.wl0.size_bytes, 1, INT64_MAX);
+    r.integer("size_bytes", hw.wl0.size_bytes, 1, kMaxMemoryBytes);
     r.integer("bytes_per_cycle", hw.wl0.bytes_per_cycle, 1, 1 << 16);
     r.finish();
   }
@@ -232,7 +272,7 @@ std::optional<HardwareConfig> parse_hw_config(const std::string& text, const std
   }
   {
     ComponentReader r(component("noc"), "noc", origin, errors);
-    r.number("link_gbps", hw.noc.link_gbps, 1e-3);
+    r.number("link_gbps", hw.noc.link_gbps, 1e-3, 1e6);
     r.integer("router_cycles", hw.noc.router_cycles, 0, 1 << 16);
     r.integer("packet_bytes", hw.noc.packet_bytes, 1, 1 << 20);
     r.integer("control_bytes", hw.noc.control_bytes, 1, 1 << 16);
@@ -245,9 +285,9 @@ std::optional<HardwareConfig> parse_hw_config(const std::string& text, const std
     r.choice("model", hw.dram.model, {"simple", "banked"});
     r.choice("preset", hw.dram.preset, dram_preset_names());
     r.choice("placement", hw.dram.placement, {"west_east", "west_east_row0"});
-    r.number("port_gbps", hw.dram.port_gbps, 0);
-    r.number("gbps_per_tops", hw.dram.gbps_per_tops, 0);
-    r.number("latency_ns", hw.dram.latency_ns, 0);
+    r.number("port_gbps", hw.dram.port_gbps, 1e-3, 1e6, true);
+    r.number("gbps_per_tops", hw.dram.gbps_per_tops, 1e-6, 1e6, true);
+    r.number("latency_ns", hw.dram.latency_ns, 0, 1e9);
     r.integer("commit_window", hw.dram.commit_window, 1, 1 << 20);
     r.integer("queue_depth", hw.dram.queue_depth, 1, 1 << 16);
     r.boolean("multicast", hw.dram.multicast);
@@ -279,11 +319,7 @@ std::optional<HardwareConfig> parse_hw_config(const std::string& text, const std
       errors.push_back(origin + ":/dram/timing/trfc: parameter \"trfc\" of component \"dram\": " +
                        "must be below trefi (" + std::to_string(t.trefi) + ")");
   }
-  for (const RingRegion& reg : hw.l2.ring_regions)
-    if (reg.end > hw.l2.size_bytes)
-      errors.push_back(origin + ":/l2/ring_regions: region [" + std::to_string(reg.begin) + ", " +
-                       std::to_string(reg.end) + ") runs past size_bytes " +
-                       std::to_string(hw.l2.size_bytes));
+  ring_regions_ok(hw.l2, origin, errors);
   if (errors.size() != before) return std::nullopt;
   return hw;
 }

@@ -5,6 +5,7 @@
 #include <boost/unordered/unordered_flat_map.hpp>
 #include <map>
 
+#include "gemini/ir/checked_int.h"
 #include "gemini/ir/graph.h"
 #include "gemini/ir/layer_geometry.h"
 #include "gemini/ir/parallel.h"
@@ -17,15 +18,16 @@ namespace {
 std::int64_t tensor_bytes(const BufferEntry& e, const HardwareConfig& hw) {
   if (e.size) return *e.size;  // ofmap entries carry their size
   if (e.type == TensorType::weight) {
-    std::int64_t sum = 0;
+    CheckedI64 sum;
     for (const Source& s : e.source) sum += s.size;
-    if (sum > 0) return sum;
-    return (e.box.volume() * hw.l2.bitwidth + 7) / 8;
+    if (sum.value_or(INT64_MAX) > 0) return sum.value_or(INT64_MAX);
+    return aligned_bytes(e.box, 1, hw.l2.bitwidth);
   }
   // An elementwise layer's operands each take a slab of the box's size.
   const auto slabs = std::max<std::size_t>(1, operand_slabs(e).size());
-  return static_cast<std::int64_t>(slabs) *
-         aligned_bytes(e.box, hw.l2.align_channels, hw.l2.bitwidth);
+  CheckedI64 bytes(aligned_bytes(e.box, hw.l2.align_channels, hw.l2.bitwidth));
+  bytes *= static_cast<std::int64_t>(slabs);
+  return bytes.value_or(INT64_MAX);
 }
 
 // Identity of a buffer entry across the snapshots of one core: its type,

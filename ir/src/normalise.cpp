@@ -5,6 +5,7 @@
 #include <charconv>
 
 #include "builder.h"
+#include "gemini/ir/checked_int.h"
 
 namespace gemini::ir::detail {
 
@@ -43,7 +44,7 @@ void Builder::normalise_set() {
     if (v % 8 != 0)
       d_.report(Check::bits_not_bytes, m_.pointer(o, key),
                 std::to_string(v) + " bits is not a whole number of bytes; rounded up");
-    v = (v + 7) / 8;
+    v = ceil_div<std::int64_t>(v, 8);  // v + 7 could overflow
   };
   auto ref = [&](std::int32_t& core, EndpointType type, const Origin& o, const char* key) {
     if (core == kInvalidCore) return;

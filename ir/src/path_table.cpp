@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "gemini/ir/json_document.h"
+
 namespace gemini::ir {
 
 PathTable::PathTable() { nodes_.push_back({kRootLoc, 0}); }
@@ -26,17 +28,7 @@ Loc PathTable::index(Loc parent, std::uint32_t index) {
 }
 
 namespace {
-void append_escaped(std::string& out, std::string_view token) {
-  for (char c : token) {
-    if (c == '~') {
-      out += "~0";
-    } else if (c == '/') {
-      out += "~1";
-    } else {
-      out += c;
-    }
-  }
-}
+void append_escaped(std::string& out, std::string_view token) { out += json_pointer_token(token); }
 }  // namespace
 
 std::string PathTable::pointer(Loc loc, std::string_view suffix) const {

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "builder.h"
+#include "gemini/ir/checked_int.h"
 
 namespace gemini::ir::detail {
 // Quirk Q1: for a layer that reads network input together with other
@@ -84,7 +85,9 @@ void Builder::source_unsourced_inputs() {
         e.box = box;
         e.box.lo[1] = a;
         e.box.hi[1] = b;
-        e.size = e.box.volume() * bytes;
+        CheckedI64 size(e.box.volume());
+        size *= bytes;
+        e.size = size.value_or(INT64_MAX);
         e.transfer_id = next++;
         e.origin = f.origin;
         Endpoint d;

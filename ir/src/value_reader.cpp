@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "gemini/ir/json_document.h"
+
 namespace gemini::ir::detail {
 namespace json = boost::json;
 
@@ -35,20 +37,7 @@ std::string kind_name(const json::value& v) {
   return "?";
 }
 
-std::string escape_token(std::string_view key) {
-  std::string out;
-  out.reserve(key.size());
-  for (char ch : key) {
-    if (ch == '~') {
-      out += "~0";
-    } else if (ch == '/') {
-      out += "~1";
-    } else {
-      out += ch;
-    }
-  }
-  return out;
-}
+std::string escape_token(std::string_view key) { return json_pointer_token(key); }
 
 std::string Where::str() const {
   std::string s = paths->pointer(loc);
@@ -134,7 +123,7 @@ std::optional<std::int32_t> ObjReader::i32(std::string_view key, Need need, std:
 }
 
 std::optional<std::int64_t> ObjReader::i64(std::string_view key, Need need, std::int64_t lo) {
-  return integer(key, need, lo, INT64_MAX);
+  return integer(key, need, lo, kMaxIrInteger);
 }
 
 std::optional<double> ObjReader::number(std::string_view key, Need need) {

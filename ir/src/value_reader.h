@@ -21,6 +21,11 @@
 
 namespace gemini::ir::detail {
 
+// The largest integer an IR value may hold (2^48: sizes and addresses of
+// 256 TiB, 2^48 cycles). Sums over a file's values then stay far inside an
+// int64; ids and sizes in real files have at most a dozen digits.
+inline constexpr std::int64_t kMaxIrInteger = std::int64_t{1} << 48;
+
 std::string kind_name(const boost::json::value& v);
 std::string escape_token(std::string_view key);
 
@@ -78,6 +83,7 @@ class ObjReader {
   std::optional<std::int64_t> integer(std::string_view key, Need need, std::int64_t lo,
                                       std::int64_t hi);
   std::optional<std::int32_t> i32(std::string_view key, Need need, std::int32_t lo = 0);
+  // An integer in [lo, kMaxIrInteger].
   std::optional<std::int64_t> i64(std::string_view key, Need need, std::int64_t lo = 0);
   std::optional<double> number(std::string_view key, Need need);
   std::optional<bool> boolean(std::string_view key, Need need);

@@ -5,9 +5,16 @@
 namespace gemini::model {
 
 std::unique_ptr<LayerSemantics> LayerSemantics::load(const std::string& path, std::uint64_t seed,
-                                                     ir::Diagnostics& d, unsigned threads) {
+                                                     ir::Diagnostics& d, unsigned threads,
+                                                     const ir::MemoryLimit& limit) {
   auto net = load_network(path, d);
   if (!net) return nullptr;
+  std::string detail;
+  const std::optional<std::int64_t> bytes = reference_bytes(*net, &detail);
+  if (auto why = ir::exceeds(limit, bytes, "computing the reference", detail)) {
+    d.report(ir::Check::model_file, "", *why);
+    return nullptr;
+  }
   auto s = std::make_unique<LayerSemantics>();
   s->net = std::move(*net);
   s->ref = compute_reference(s->net, seed, threads);

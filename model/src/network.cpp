@@ -5,7 +5,9 @@
 #include <map>
 #include <set>
 
+#include "gemini/ir/checked_int.h"
 #include "gemini/ir/file_bytes.h"
+#include "gemini/ir/json_document.h"
 #include "gemini/model/op_registry.h"
 
 namespace gemini::model {
@@ -40,24 +42,68 @@ namespace {
 
 // The largest tensor the reference computes (2 GiB of int8).
 constexpr std::int64_t kMaxTensorElements = std::int64_t{1} << 31;
+// The longest dimension of a tensor (the ISA's 16-bit coordinates).
+constexpr std::int64_t kMaxDim = 65535;
 
-std::string escape(std::string_view token) {
-  std::string s;
-  for (char c : token) {
-    if (c == '~') {
-      s += "~0";
-    } else if (c == '/') {
-      s += "~1";
-    } else {
-      s += c;
-    }
+bool in_range(std::int64_t x, std::int64_t lo, std::int64_t hi) { return x >= lo && x <= hi; }
+
+std::string kind_of(const json::value& v) {
+  switch (v.kind()) {
+    case json::kind::null:
+      return "null";
+    case json::kind::bool_:
+      return "a boolean";
+    case json::kind::string:
+      return "a string";
+    case json::kind::array:
+      return "an array";
+    case json::kind::object:
+      return "an object";
+    default:
+      return "a number";
   }
-  return s;
+}
+
+std::string id_list(const std::set<std::int64_t>& ids) {
+  std::string s = "[";
+  for (std::int64_t id : ids) {
+    if (s.size() > 1) s += ", ";
+    s += std::to_string(id);
+  }
+  return s + "]";
+}
+
+// Every dimension in [1, max_dim] and the volume at most kMaxTensorElements.
+bool shape_in_range(const Dims4& d, std::int64_t max_dim, std::string& why) {
+  ir::CheckedI64 volume(1);
+  for (std::int64_t x : d) {
+    if (!in_range(x, 1, max_dim)) {
+      why = "every dimension must be in [1, " + std::to_string(max_dim) + "]";
+      return false;
+    }
+    volume *= x;
+  }
+  if (!volume.ok() || *volume.get() > kMaxTensorElements) {
+    why = "more than 2^31 elements is more than gemini computes";
+    return false;
+  }
+  return true;
 }
 
 class Loader {
  public:
   Loader(const std::string& path, ir::Diagnostics& d) : path_(path), d_(d) {}
+
+  // One op object's Type, Name and Args (parse_op_args).
+  std::optional<Op> op_args(const json::value& v, const std::string& at) {
+    const json::object* o = v.if_object();
+    if (!o) return fail(at, "an op must be an object");
+    Op op;
+    op.pointer = at;
+    const OpRegistration* reg = op_type(*o, at, op);
+    if (!reg || !args(*o, at, *reg, op)) return std::nullopt;
+    return op;
+  }
 
   std::optional<Network> run(const json::value& top) {
     Network net;
@@ -82,6 +128,7 @@ class Loader {
         continue;
       }
       listed_producers_.push_back(std::move(producers));
+      node_at_.push_back(at);
       net.ops.push_back(std::move(op));
     }
     if (failed_) return std::nullopt;
@@ -223,7 +270,8 @@ class Loader {
       const std::string name(kv.key());
       const json::object* t = kv.value().if_object();
       if (!t || t->size() != 1) {
-        error(at + "/Args/" + escape(name), "an argument is an object with one type key");
+        error(at + "/Args/" + ir::json_pointer_token(name),
+              "an argument is an object with one type key");
         return false;
       }
       got[name] = {std::string(t->begin()->key()), &t->begin()->value()};
@@ -297,18 +345,64 @@ class Loader {
       return false;
     }
     if (op.bitwidth != 8) return error(arg_at("Bitwidth"), "gemini computes 8-bit layers"), false;
-    for (std::int64_t x : op.ifmap_shape)
-      if (x <= 0) return error(arg_at("IfmapShape"), "every dimension must be positive"), false;
-    for (std::int64_t x : op.ofmap_shape)
-      if (x <= 0) return error(arg_at("OfmapShape"), "every dimension must be positive"), false;
-    if (op.groups < 1) return error(arg_at("Groups"), "Groups must be at least 1"), false;
-    if (op.operands < 1) return error(arg_at("Operands"), "Operands must be at least 1"), false;
+    for (const char* name : {"IfmapShape", "OfmapShape"}) {
+      const Dims4& d = name[0] == 'I' ? op.ifmap_shape : op.ofmap_shape;
+      std::string why;
+      if (!shape_in_range(d, kMaxDim, why))
+        return error(arg_at(name), std::string(name) + " " + to_string(d) + ": " + why), false;
+    }
+    if (!in_range(op.groups, 1, kMaxDim))
+      return error(arg_at("Groups"), "Groups is " + std::to_string(op.groups) + "; expected 1 to " +
+                                         std::to_string(kMaxDim)),
+             false;
+    if (op.type == OpType::conv2d && op.groups > 1) {
+      for (const auto& [what, c] :
+           {std::pair{"input channels (IfmapShape's C)", op.ifmap_shape[1]},
+            std::pair{"output channels (OfmapShape's C)", op.ofmap_shape[1]}})
+        if (c % op.groups != 0)
+          return error(arg_at("Groups"), "Groups " + std::to_string(op.groups) +
+                                             " does not divide the " + std::to_string(c) + " " +
+                                             what),
+                 false;
+    }
+    if (!in_range(op.operands, 1, kMaxDim))
+      return error(arg_at("Operands"), "Operands is " + std::to_string(op.operands) +
+                                           "; expected 1 to " + std::to_string(kMaxDim)),
+             false;
     for (std::int64_t x : op.stride)
       if (x < 1 || x > 255) return error(arg_at("StrideHW"), "strides must be in [1, 255]"), false;
-    for (std::int64_t x : op.kernel)
-      if (x < 1 || x > 255) return error(arg_at("KernelRS"), "kernels must be in [1, 255]"), false;
+    if (op.type == OpType::fully_connected && !got.count("KernelRS")) {
+      // The kernel of an FC without KernelRS is its input's H and W.
+      if (op.kernel[0] > 255 || op.kernel[1] > 255)
+        return error(arg_at("IfmapShape"),
+                     "a FullyConnected layer's kernel is its input's H x W (" +
+                         std::to_string(op.kernel[0]) + " x " + std::to_string(op.kernel[1]) +
+                         " here, no KernelRS given); gemini's kernels are at most 255 x 255"),
+               false;
+    } else {
+      for (std::int64_t x : op.kernel)
+        if (x < 1 || x > 255)
+          return error(arg_at("KernelRS"), "kernels must be in [1, 255], not " + std::to_string(x)),
+                 false;
+    }
     if (op.pad[0] < 0 || op.pad[2] < 0 || op.pad[0] > 255 || op.pad[2] > 255)
       return error(arg_at("PadTBLR"), "top and left padding must be in [0, 255]"), false;
+    // A negative bottom or right: the windows do not reach the input's
+    // last rows or columns (the models README, "Padding conventions").
+    if (!in_range(op.pad[1], -255, 255) || !in_range(op.pad[3], -255, 255))
+      return error(arg_at("PadTBLR"), "bottom and right padding must be in [-255, 255], not " +
+                                          std::to_string(op.pad[1]) + " and " +
+                                          std::to_string(op.pad[3])),
+             false;
+    {
+      // Weights: [K, C/G, R, S] (FC: [K, C*IH*IW]), as large as a tensor may be.
+      std::string why;
+      if (!shape_in_range(op.weight_shape, kMaxTensorElements, why) &&
+          (op.has_weights() || got.count("WeightShape")))
+        return error(arg_at("WeightShape"),
+                     "WeightShape " + to_string(op.weight_shape) + ": " + why),
+               false;
+    }
     if (op.type == OpType::transpose) {
       std::array<bool, 4> seen{};
       for (std::int64_t p : op.permutation) {
@@ -357,12 +451,69 @@ class Loader {
     }
     if (!o) return error(op_at, "an op must be an object"), false;
     op.pointer = op_at;
-    const json::value* type = o->if_contains("Type");
-    const json::value* name = o->if_contains("Name");
+    const OpRegistration* reg = op_type(*o, op_at, op);
+    if (!reg) return false;
+    if (const json::value* virt = o->if_contains("IsVirtual")) {
+      if (!virt->is_bool())
+        return error(op_at + "/IsVirtual",
+                     "IsVirtual must be true or false, not " + kind_of(*virt)),
+               false;
+      if (virt->get_bool())
+        return error(op_at + "/IsVirtual", "virtual ops are not computed by gemini"), false;
+    }
+    std::vector<TensorRef> reads, results, writes;
+    if (!tensors(*o, "ReadTensors", op_at, reads) ||
+        !tensors(*o, "ResultTensors", op_at, results) ||
+        !tensors(*o, "WriteTensors", op_at, writes))
+      return false;
+    const bool from_writes = results.empty();
+    if (from_writes) results = writes;
+    if (results.size() != 1)
+      return error(op_at + (from_writes ? "/WriteTensors" : "/ResultTensors"),
+                   "an op has one result tensor, not " + std::to_string(results.size())),
+             false;
+    if (!args(*o, op_at, *reg, op)) return false;
+    op.result_tensor = results[0].id;
+    op.result_buffer = results[0].buffer;
+    Dims4 rs{};
+    std::copy(results[0].shape.begin(), results[0].shape.end(), rs.begin());
+    if (rs != op.ofmap_shape)
+      return error(results[0].at + "/Shape", "the result's shape " + to_string(rs) +
+                                                 " differs from OfmapShape " +
+                                                 to_string(op.ofmap_shape)),
+             false;
+    // What the op writes is where its result lives: one tensor of the
+    // result's shape in the result's buffer.
+    if (!from_writes && !writes.empty()) {
+      if (writes.size() != 1)
+        return error(op_at + "/WriteTensors", "an op writes one tensor (its result's), not " +
+                                                  std::to_string(writes.size())),
+               false;
+      const TensorRef& w = writes[0];
+      Dims4 ws{};
+      std::copy(w.shape.begin(), w.shape.end(), ws.begin());
+      if (ws != rs)
+        return error(w.at + "/Shape", "the written tensor's shape " + to_string(ws) +
+                                          " differs from the result's " + to_string(rs)),
+               false;
+      if (w.buffer != results[0].buffer)
+        return error(w.at + "/Buffer", "the written tensor is in buffer " +
+                                           std::to_string(w.buffer) + ", the result in buffer " +
+                                           std::to_string(results[0].buffer) + " (-1: none given)"),
+               false;
+    }
+    reads_.push_back(std::move(reads));
+    return true;
+  }
+
+  // The op's Name and Type; its registration, or nullptr (reported).
+  const OpRegistration* op_type(const json::object& o, const std::string& op_at, Op& op) {
+    const json::value* type = o.if_contains("Type");
+    const json::value* name = o.if_contains("Name");
     if (!type || !type->is_string())
-      return error(op_at + "/Type", "an op needs a \"Type\" string"), false;
+      return error(op_at + "/Type", "an op needs a \"Type\" string"), nullptr;
     if (!name || !name->is_string())
-      return error(op_at + "/Name", "an op needs a \"Name\" string"), false;
+      return error(op_at + "/Name", "an op needs a \"Name\" string"), nullptr;
     op.name = std::string(name->get_string());
     const OpRegistration* reg = find_op_type(type->get_string());
     if (!reg) {
@@ -371,31 +522,10 @@ class Loader {
         known += (known.empty() ? "" : ", ") + std::string(r.ark_name);
       error(op_at + "/Type", "op \"" + op.name + "\" has type " + std::string(type->get_string()) +
                                  ", which gemini does not compute (it computes " + known + ")");
-      return false;
+      return nullptr;
     }
     op.type = reg->type;
-    if (const json::value* virt = o->if_contains("IsVirtual");
-        virt && virt->is_bool() && virt->get_bool())
-      return error(op_at + "/IsVirtual", "virtual ops are not computed by gemini"), false;
-    std::vector<TensorRef> reads, results;
-    if (!tensors(*o, "ReadTensors", op_at, reads) || !tensors(*o, "ResultTensors", op_at, results))
-      return false;
-    if (results.empty()) {
-      std::vector<TensorRef> writes;
-      if (!tensors(*o, "WriteTensors", op_at, writes)) return false;
-      results = writes;
-    }
-    if (results.size() != 1)
-      return error(op_at + "/ResultTensors", "an op has one result tensor"), false;
-    if (!args(*o, op_at, *reg, op)) return false;
-    op.result_tensor = results[0].id;
-    op.result_buffer = results[0].buffer;
-    Dims4 rs{};
-    std::copy(results[0].shape.begin(), results[0].shape.end(), rs.begin());
-    if (rs != op.ofmap_shape)
-      return error(results[0].at + "/Shape", "the result's shape differs from OfmapShape"), false;
-    reads_.push_back(std::move(reads));
-    return true;
+    return reg;
   }
 
   void resolve(Network& net, const std::map<std::int64_t, std::int32_t>& by_node) {
@@ -428,7 +558,11 @@ class Loader {
         } else if (auto b = by_buffer.find(t.buffer); t.buffer >= 0 && b != by_buffer.end()) {
           producer = b->second;
         }
-        if (producer >= 0 && producer != static_cast<std::int32_t>(i)) {
+        if (producer == static_cast<std::int32_t>(i)) {
+          error(t.at, "op \"" + op.name + "\" reads its own result (tensor " +
+                          std::to_string(t.id) + "): a cycle");
+          part.producer = producer;
+        } else if (producer >= 0) {
           part.producer = producer;
           read_producers.insert(net.ops[static_cast<std::size_t>(producer)].node_id);
         } else {
@@ -495,7 +629,9 @@ class Loader {
           error(op.pointer,
                 "ProducerNodeIds names node " + std::to_string(id) + ", which does not exist");
       if (listed != read_producers)
-        error(op.pointer, "ProducerNodeIds disagrees with the producers of ReadTensors");
+        error(node_at_[i] + "/ProducerNodeIds",
+              "ProducerNodeIds lists " + id_list(listed) +
+                  ", but the producers of ReadTensors are nodes " + id_list(read_producers));
     }
   }
 
@@ -565,32 +701,67 @@ class Loader {
   bool failed_ = false;
   std::vector<std::vector<TensorRef>> reads_;
   std::vector<std::vector<std::int64_t>> listed_producers_;
+  std::vector<std::string> node_at_;
 };
 
 }  // namespace
 
+std::optional<Op> parse_op_args(const json::value& op, const std::string& pointer,
+                                ir::Diagnostics& d) {
+  return Loader("", d).op_args(op, pointer);
+}
+
+std::optional<ArgDifference> differing_argument(const Op& here, const Op& there) {
+  auto show = [](auto const& a) {
+    std::string s = "[";
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      if (i) s += ',';
+      s += std::to_string(a[i]);
+    }
+    return s + "]";
+  };
+  auto diff = [](const char* name, const std::string& a,
+                 const std::string& b) -> std::optional<ArgDifference> {
+    return ArgDifference{name, std::string(name) + " is " + a + " here, " + b + " in the model"};
+  };
+  if (here.ifmap_shape != there.ifmap_shape)
+    return diff("IfmapShape", show(here.ifmap_shape), show(there.ifmap_shape));
+  if (here.ofmap_shape != there.ofmap_shape)
+    return diff("OfmapShape", show(here.ofmap_shape), show(there.ofmap_shape));
+  if (here.kernel != there.kernel) return diff("KernelRS", show(here.kernel), show(there.kernel));
+  if (here.stride != there.stride) return diff("StrideHW", show(here.stride), show(there.stride));
+  if (here.pad != there.pad) return diff("PadTBLR", show(here.pad), show(there.pad));
+  if (here.groups != there.groups)
+    return diff("Groups", std::to_string(here.groups), std::to_string(there.groups));
+  if (here.weight_shape != there.weight_shape)
+    return diff("WeightShape", show(here.weight_shape), show(there.weight_shape));
+  auto flag = [](bool b) { return std::string(b ? "true" : "false"); };
+  if (here.weight_from_fmap != there.weight_from_fmap)
+    return diff("WeightFromFmap", flag(here.weight_from_fmap), flag(there.weight_from_fmap));
+  if (here.num_weight_tensors != there.num_weight_tensors)
+    return diff("NumWeightTensors", std::to_string(here.num_weight_tensors),
+                std::to_string(there.num_weight_tensors));
+  if (here.global != there.global) return diff("Global", flag(here.global), flag(there.global));
+  if (here.operands != there.operands)
+    return diff("Operands", std::to_string(here.operands), std::to_string(there.operands));
+  if (here.permutation != there.permutation)
+    return diff("Permutation", show(here.permutation), show(there.permutation));
+  return std::nullopt;
+}
+
 std::optional<Network> parse_network(const std::string& text, const std::string& path,
                                      ir::Diagnostics& d) {
-  json::stream_parser p;
-  boost::system::error_code ec;
-  const std::size_t n = p.write_some(text.data(), text.size(), ec);
-  if (!ec) p.finish(ec);
-  if (ec) {
-    std::uint64_t line = 1, col = 1;
-    for (std::size_t i = 0; i < n && i < text.size(); ++i) {
-      if (text[i] == '\n') {
-        ++line;
-        col = 1;
-      } else {
-        ++col;
-      }
-    }
-    d.report_at(ir::Check::model_file, line, col,
-                "the model file is not valid JSON: " + ec.message());
+  ir::JsonDocument doc = ir::parse_json_document(text);
+  if (!doc.value) {
+    d.report_at(ir::Check::model_file, doc.line, doc.column,
+                "the model file is not valid JSON: " + doc.error);
     return std::nullopt;
   }
-  const json::value top = p.release();
-  return Loader(path, d).run(top);
+  for (const std::string& at : doc.duplicate_keys)
+    d.report(ir::Check::model_file, at,
+             "this key repeats in its object (JSON leaves which one counts undefined)");
+  if (!doc.duplicate_keys.empty()) return std::nullopt;
+  return Loader(path, d).run(*doc.value);
 }
 
 std::optional<Network> load_network(const std::string& path, ir::Diagnostics& d) {

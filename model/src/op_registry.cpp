@@ -4,6 +4,8 @@
 #include <cctype>
 #include <map>
 
+#include "gemini/ir/checked_int.h"
+
 namespace gemini::model {
 namespace {
 
@@ -184,17 +186,18 @@ class Binding {
       if (!get(d.ids[0])) progress = true;
       return bind(d.ids[0], len, error);
     }
-    std::int64_t known = 1;
+    ir::CheckedI64 product(1);
     const std::string* unknown = nullptr;
     for (const std::string& id : d.ids) {
       if (auto v = get(id)) {
-        known *= *v;
+        product *= *v;
       } else if (unknown) {
         return true;  // two unknown parts: later
       } else {
         unknown = &id;
       }
     }
+    const std::int64_t known = product.value_or(-1);  // -1: it overflowed
     if (!unknown) {
       if (known != len) {
         error = "dimension (" + join(d.ids) + ") is " + std::to_string(known) + " but has length " +
@@ -332,24 +335,36 @@ bool infer_output_shape(const Op& op, Dims4& out, std::string& error) {
       const std::size_t axis = d - 2;  // 2: H, 3: W
       const std::int64_t stride = op.stride[axis];
       const std::int64_t lo = op.pad[axis * 2], hi = op.pad[axis * 2 + 1];
-      const std::int64_t span = lo + *in + hi - *k;
-      if (stride <= 0 || span < 0 || span % stride != 0) {
+      // Each term is bounded by the loader (|pad| <= 255, dimensions <= 65535);
+      // checked all the same, since the op may come from elsewhere.
+      ir::CheckedI64 sum(lo);
+      sum += *in;
+      sum += hi;
+      sum -= *k;
+      const std::optional<std::int64_t> span = sum.get();
+      if (stride <= 0 || !span || *span < 0 || *span % stride != 0) {
         error = "a window of " + std::to_string(*k) + " with stride " + std::to_string(stride) +
                 " and padding " + std::to_string(lo) + "+" + std::to_string(hi) +
                 " does not tile an input of " + std::to_string(*in) +
                 " (pad_lo + input + pad_hi = (output - 1) * stride + kernel)";
         return false;
       }
-      len = span / stride + 1;
+      len = *span / stride + 1;
     } else {
+      ir::CheckedI64 product(1);
       for (const std::string& id : x.ids) {
         const auto v = b.get(id);
         if (!v) {
           error = "output dimension '" + id + "' is not bound by any input";
           return false;
         }
-        len *= *v;
+        product *= *v;
       }
+      if (!product.ok()) {
+        error = "output dimension (" + x.ids[0] + " ...) overflows";
+        return false;
+      }
+      len = *product.get();
     }
     out[d] = len;
   }

@@ -8,7 +8,9 @@
 #include <fstream>
 #include <thread>
 
+#include "gemini/ir/checked_int.h"
 #include "gemini/ir/parallel.h"
+#include "gemini/ir/resources.h"
 #include "gemini/model/cpu_kernels.h"
 #include "gemini/model/layer_params.h"
 
@@ -69,6 +71,46 @@ Tensor8 generate_weights(const Op& op, std::uint64_t seed) {
       stream_base(seed, tensor_key(DataKind::weight, static_cast<std::uint64_t>(op.node_id)));
   for (std::size_t i = 0; i < t.data.size(); ++i) t.data[i] = generate_at(base, i);
   return t;
+}
+
+std::optional<std::int64_t> reference_bytes(const Network& net, std::string* detail) {
+  auto volume = [](const Dims4& d) {
+    ir::CheckedI64 v(1);
+    for (std::int64_t x : d) v *= x;
+    return v;
+  };
+  ir::CheckedI64 kept;
+  for (const External& e : net.externals) kept += volume(e.shape);
+  for (const Op& op : net.ops) kept += volume(op.ofmap_shape);
+  ir::CheckedI64 worst;
+  const Op* worst_op = nullptr;
+  for (const Op& op : net.ops) {
+    ir::CheckedI64 work;
+    if (op.inputs.size() > 1) work += volume(op.ifmap_shape);  // the concatenation
+    if (op.has_weights()) {
+      ir::CheckedI64 w = volume(op.weight_shape);
+      if (op.weight_from_fmap) w *= op.ifmap_shape[0];  // per sample
+      work += w;
+    }
+    ir::CheckedI64 sums = volume(op.ofmap_shape);
+    sums *= static_cast<std::int64_t>(sizeof(std::int32_t));
+    work += sums;
+    if (!work.ok()) return std::nullopt;
+    if (!worst_op || *work.get() > *worst.get()) {
+      worst = work;
+      worst_op = &op;
+    }
+  }
+  ir::CheckedI64 total = kept;
+  total += worst;
+  if (detail && total.ok())
+    *detail = ir::format_bytes(*kept.get()) + " for the outputs of its " +
+              std::to_string(net.ops.size()) + " layers and its " +
+              std::to_string(net.externals.size()) + " inputs" +
+              (worst_op ? ", " + ir::format_bytes(*worst.get()) + " to compute layer " +
+                              worst_op->name + " (weights, int32 sums, input)"
+                        : "");
+  return total.get();
 }
 
 Reference compute_reference(const Network& net, std::uint64_t seed, unsigned threads) {

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "gemini/ir/checked_int.h"
 #include "gemini/model/cpu_kernels.h"
 #include "gemini/model/layer_params.h"
 
@@ -101,9 +102,24 @@ std::int64_t offset_of(const Box4& layout, const std::int32_t at[4]) {
 
 std::unique_ptr<Functional> Functional::create(const assembler::Program& p,
                                                const model::Network& net,
-                                               const model::Reference& ref, std::string& error) {
+                                               const model::Reference& ref,
+                                               const ir::MemoryLimit& limit, std::string& error) {
   if (!p.exact_geometry) {
     error = "the program was lowered without the layer semantics (--model): it cannot compute";
+    return nullptr;
+  }
+  // The memories it holds: the DRAM image and every core's L2 and WL0.
+  ir::CheckedI64 per_core(std::max<std::int64_t>(p.l2_bytes, 0));
+  per_core += std::max<std::int64_t>(p.wl0_bytes, 0);
+  ir::CheckedI64 bytes = per_core;
+  bytes *= static_cast<std::int64_t>(p.cores.size());
+  bytes += std::max<std::int64_t>(p.dram_bytes, 0);
+  if (auto why = ir::exceeds(limit, bytes.get(), "the functional simulation",
+                             ir::format_bytes(std::max<std::int64_t>(p.dram_bytes, 0)) +
+                                 " of DRAM image, " + std::to_string(p.cores.size()) +
+                                 " cores x (" + ir::format_bytes(p.l2_bytes) + " of L2 + " +
+                                 ir::format_bytes(p.wl0_bytes) + " of WL0)")) {
+    error = *why;
     return nullptr;
   }
   std::unique_ptr<Functional> f(new Functional(p, net, ref));

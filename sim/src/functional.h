@@ -39,10 +39,11 @@ namespace gemini::sim {
 class Functional {
  public:
   // False (with `error`) when the program cannot be run functionally: it
-  // was lowered without the model's geometry, or its DRAM tensors do not
-  // match the model's.
+  // was lowered without the model's geometry, its DRAM tensors do not
+  // match the model's, or its memories (functional_bytes) exceed `limit`.
   static std::unique_ptr<Functional> create(const assembler::Program& p, const model::Network& net,
-                                            const model::Reference& ref, std::string& error);
+                                            const model::Reference& ref,
+                                            const ir::MemoryLimit& limit, std::string& error);
 
   // Tile operations go to `hook` too (nullptr: none).
   void set_tile_hook(TileHook* hook) { hook_ = hook; }

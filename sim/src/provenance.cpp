@@ -238,9 +238,11 @@ Provenance Functional::explain(std::int32_t core, const InFlight& f, const Misma
     if (x.core_id == out.core_id && x.workload_id == m.workload_id) {
       own += count;
       if (own_load.empty())
-        own_load = x.opcode + (x.transfer >= 0 ? " of transfer " + std::to_string(x.transfer)
-                                                : std::string()) +
-                   " read " + (from.empty() ? std::string("other") : from + "'s") + " data";
+        own_load = x.opcode +
+                   (x.transfer >= 0 ? " of transfer " + std::to_string(x.transfer)
+                                    : std::string()) +
+                   ", which read " + (from.empty() ? std::string("other") : from + "'s") +
+                   " data";
     } else {
       foreign += count;
       if (other.empty()) other = from.empty() ? x.opcode : from;

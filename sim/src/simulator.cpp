@@ -61,7 +61,8 @@ bool simulate(const assembler::Program& program, const ir::HardwareConfig& hw,
   for (const CoreImage& c : images) total += static_cast<std::int64_t>(c.ops.size());
   std::unique_ptr<Functional> functional;
   if (options.network && options.reference) {
-    functional = Functional::create(program, *options.network, *options.reference, error);
+    functional = Functional::create(program, *options.network, *options.reference,
+                                    options.memory_limit, error);
     if (!functional) return false;
     functional->set_tile_hook(options.tiles);
     ctx.functional = functional.get();

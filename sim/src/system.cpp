@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
 
 #include "critical_path.h"
@@ -49,6 +50,18 @@ bool resolve_params(const ir::HardwareConfig& hw, const assembler::Program& prog
     p.dram_port_gbps = hw.dram.gbps_per_tops * tops / ports;
   } else {
     p.dram_port_gbps = hw.dram.timing.peak_gbps();
+  }
+  // Each source is in range alone, not their product: a port's time per
+  // byte must fit the picosecond clock of transfers of up to 4 GiB.
+  if (!(p.dram_port_gbps >= 1e-3 && p.dram_port_gbps <= 1e6)) {
+    char gbps[32];
+    std::snprintf(gbps, sizeof gbps, "%g", p.dram_port_gbps);
+    error = std::string("the DRAM bandwidth per port comes to ") + gbps + " GB/s (from " +
+            (hw.dram.port_gbps > 0       ? "dram.port_gbps"
+             : hw.dram.gbps_per_tops > 0 ? "dram.gbps_per_tops, the mesh and clock.frequency_mhz"
+                                         : "the dram.timing preset's peak") +
+            "), outside [0.001, 1e6]";
+    return false;
   }
   return true;
 }

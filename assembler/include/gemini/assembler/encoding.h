@@ -31,6 +31,9 @@ struct CoreProgram {
 };
 
 inline constexpr std::size_t kFileHeaderBytes = 16;
+// A program's core id, as the text's .core and the instructions' core
+// fields (16 bits) hold it; decode_program and encode_program refuse others.
+inline constexpr std::int64_t kMaxCoreId = 65535;
 bool encode_program(const CoreProgram& p, std::vector<std::uint8_t>& out, std::string& error);
 // The same bytes as two pieces to write one after the other, without a
 // copy: the file header, and `body` viewing the program's instructions (an

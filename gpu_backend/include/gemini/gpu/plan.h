@@ -13,6 +13,10 @@
 // inside NumWarpsPerProcessor, SRAM ranges of step 1, positive
 // granularities.
 //
+// Every integer is checked when read: ranges hold 0 <= begin <= end, a
+// `Tile` entry lies in [1, 65535] and a `TaskTiles` one in [0, 65535] (the
+// coordinates of a tensor), so that nothing computed from them overflows.
+//
 // gemini's plans (plan_build.h) carry the model file's ops verbatim, and in
 // each op's Config, beside NumWarps / SramBytes / NumTasks, two keys of
 // their own (docs/gpu.md): `Tile` [N, C, H, W], the output tile of one task,
@@ -26,16 +30,21 @@
 #include <string>
 #include <vector>
 
+#include "gemini/ir/checked_int.h"
 #include "gemini/ir/diagnostics.h"
 
 namespace gemini::gpu {
 
-// An arithmetic sequence [begin, end) with a positive step.
+// An arithmetic sequence [begin, end) with a positive step (0 <= begin, as
+// load_plan checks).
 struct PlanRange {
   std::int64_t begin = 0, end = 0, step = 1;
-  std::int64_t count() const { return end <= begin ? 0 : (end - begin + step - 1) / step; }
+  std::int64_t count() const { return end <= begin ? 0 : ir::ceil_div(end - begin, step); }
   std::int64_t at(std::int64_t i) const { return begin + i * step; }
   bool contains(std::int64_t x) const { return x >= begin && x < end && (x - begin) % step == 0; }
+  // Whether every element is one of `outer`'s; if not, `outside` is the
+  // first that is not. Constant time, whatever the ranges' lengths.
+  bool within(const PlanRange& outer, std::int64_t& outside) const;
 };
 
 struct PlanOp {
@@ -87,6 +96,9 @@ struct Plan {
 // Reads and checks a plan file; nullopt (with P001 errors) when it cannot
 // be used.
 std::optional<Plan> load_plan(const std::string& path, ir::Diagnostics& d);
+// The same from the file's text (syntax errors with line and column,
+// repeated keys by pointer).
+std::optional<Plan> parse_plan_text(const std::string& text, ir::Diagnostics& d);
 std::optional<Plan> parse_plan(const boost::json::value& doc, ir::Diagnostics& d);
 
 // The plan as a JSON document in the file format (what load_plan reads).

@@ -23,7 +23,8 @@ struct Box {
     return true;
   }
   std::int64_t extent(int d) const { return std::int64_t{hi[d]} - lo[d] + 1; }
-  // Product of the known extents (0 for an inverted box).
+  // Product of the known extents (0 for an inverted box; INT64_MAX when it
+  // does not fit an int64).
   std::int64_t volume() const;
   // True when `inner` lies inside this box in every dimension both know.
   bool contains(const Box& inner) const;
@@ -47,7 +48,8 @@ inline std::int64_t align_up(std::int64_t v, std::int64_t a) {
 }
 
 // The bytes a box's data takes in L2: N x roundup(C, align_channels) x H x W
-// elements of `bitwidth` bits for a 4-D box; the plain volume otherwise.
+// elements of `bitwidth` bits for a 4-D box; the plain volume otherwise
+// (INT64_MAX when that does not fit an int64).
 // One rule for the import's tensor sizes and the validator's size checks.
 std::int64_t aligned_bytes(const Box& b, std::int64_t align_channels, std::int64_t bitwidth);
 

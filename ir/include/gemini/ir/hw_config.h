@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "gemini/ir/model.h"
+#include "gemini/ir/resources.h"
 
 namespace gemini::ir {
 
@@ -25,7 +26,7 @@ struct ClockConfig {
 };
 
 struct L2Config {
-  std::int64_t size_bytes = 1 << 20;
+  std::int64_t size_bytes = 1 << 20;  // at most kMaxMemoryBytes, as WL0's
   // Ring-buffer regions [begin, end); empty: one region over all of L2.
   std::vector<RingRegion> ring_regions;
   std::int32_t align_channels = 8;  // channel alignment of fmap tensors

@@ -12,6 +12,7 @@
 #include "gemini/ir/diagnostics.h"
 #include "gemini/ir/layer_geometry.h"
 #include "gemini/ir/model.h"
+#include "gemini/ir/resources.h"
 #include "gemini/model/network.h"
 #include "gemini/model/reference.h"
 #include "gemini/model/semantics.h"
@@ -26,9 +27,11 @@ struct LayerSemantics {
   mutable QuirkCounts quirks;
 
   // Loads the model file and computes its reference with `seed`; nullptr
-  // with the model file's diagnostics (M001) in `d`.
+  // with the model file's diagnostics (M001) in `d`, among them a reference
+  // that would need more memory than `limit`.
   static std::unique_ptr<LayerSemantics> load(const std::string& path, std::uint64_t seed,
-                                              ir::Diagnostics& d, unsigned threads = 0);
+                                              ir::Diagnostics& d, unsigned threads = 0,
+                                              const ir::MemoryLimit& limit = {});
   // Corrects the schedule's known quirks (M009 warnings) and checks it
   // against the semantics (M002-M008). Returns whether the corrections
   // changed its transfers (graphs built before are stale).

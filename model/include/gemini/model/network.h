@@ -16,6 +16,7 @@
 // pointer of the value (or line:column for syntax errors); nothing throws.
 
 #include <array>
+#include <boost/json/value.hpp>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -101,6 +102,19 @@ struct Network {
   }
   std::int64_t batch() const { return ops.empty() ? 0 : ops.front().ofmap_shape[0]; }
 };
+
+// Reads one op object's Type, Name and Args as load_network reads a node's
+// op (every argument checked), without its tensors: what a plan's copy of
+// an op says. Nullopt with M001 diagnostics at `pointer` and below.
+std::optional<Op> parse_op_args(const boost::json::value& op, const std::string& pointer,
+                                ir::Diagnostics& d);
+
+// The first argument in which two ops differ: its name ("KernelRS") and
+// both values ("[3,3] here, [1,1] there"); nullopt when they agree.
+struct ArgDifference {
+  std::string name, message;
+};
+std::optional<ArgDifference> differing_argument(const Op& here, const Op& there);
 
 // Loads and checks a model file (.json, or gzip whatever its name). Returns
 // nullopt when any M001 error was reported.

@@ -6,6 +6,7 @@
 // backend can each produce any element on their own.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -47,6 +48,12 @@ struct Reference {
 
 // `threads` 0: all hardware threads.
 Reference compute_reference(const Network& net, std::uint64_t seed, unsigned threads = 0);
+
+// The memory compute_reference takes, in bytes: every layer's output and
+// every network input (all kept), and the largest working set of one layer
+// (its weights, int32 sums and concatenated input); nullopt when the count
+// does not fit an int64. `detail` says what dominates.
+std::optional<std::int64_t> reference_bytes(const Network& net, std::string* detail = nullptr);
 
 // What an op reads, from the outputs and network inputs `r` holds so far:
 // its concatenated input (ReadTensors along C; the one part itself, not a

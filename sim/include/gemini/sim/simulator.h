@@ -52,6 +52,9 @@ struct SimOptions {
   // With functional simulation: every tile operation the PE and VP compute
   // that the hook wants goes to it (tile_hook.h).
   TileHook* tiles = nullptr;
+  // The functional simulation's memory (the DRAM image, every core's L2
+  // and WL0) is checked against this before it is taken.
+  ir::MemoryLimit memory_limit;
 };
 
 // Returns false (with `error`) when the program cannot be simulated on this
