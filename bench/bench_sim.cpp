@@ -107,7 +107,7 @@ assembler::Program synthetic(int rounds) {
              "\n";
       t += "pe_cfg loop=KNHW cut=none ci_cut=1 mtc0=1 mtk0=1 om_n=1 om_k=1 om_h=1 om_w=1 am_n=1 "
            "am_c=1 am_h=1 am_w=1 pad_t=0 pad_b=0 pad_l=0 pad_r=0 r=3 s=3 stride_h=1 stride_w=1 "
-           "wl0=0\n";
+           "wl0=0 gk=16 gc=64 in_h=32 in_w=32 shift=0 chain=1\n";
       t +=
           "pe_run ifmap=0 ifmap_bytes=65536 weight=0 weight_bytes=0 ofmap=131072 ofmap_bytes=16384 "
           "ifmap_box=[0,0,0,0]:[0,63,31,31] ofmap_box=[0,0,0,0]:[0,15,31,31]\n";

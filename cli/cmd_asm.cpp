@@ -17,7 +17,7 @@ namespace gemini::cli {
 namespace {
 
 struct AsmOptions {
-  std::string in, out, hw, dialect, file;
+  std::string in, out, hw, dialect, file, allocation;
   bool no_verify = false;
   bool quiet = false;
   SemanticsOptions semantics;
@@ -68,8 +68,10 @@ int run_asm(const AsmOptions& opt) {
         staged.emplace(std::move(*s));
     });
   };
+  ir::ImportOptions io;
+  io.allocation = ir::l2_allocation_from(opt.allocation).value_or(ir::L2Allocation::prefetch);
   auto lowered = load_and_lower(opt.in, *hw, opt.dialect, "not assembled", status, nullptr,
-                                create_files, semantics.get(), opt.quiet);
+                                create_files, semantics.get(), opt.quiet, io);
   if (creating.joinable()) creating.join();
   if (!lowered) return status;
   const assembler::Program* prog = &lowered->program;
@@ -165,6 +167,7 @@ Command add_asm(CLI::App& app) {
   a->add_option("-o,--output", opt->out, "output directory")->required();
   add_hw_option(*a, opt->hw);
   add_dialect_option(*a, opt->dialect);
+  add_allocation_option(*a, opt->allocation);
   a->add_flag("--no-verify", opt->no_verify, "skip the program verifier");
   add_semantics_options(*a, opt->semantics, true);
   a->add_flag("-q,--quiet", opt->quiet, "print nothing on success");

@@ -15,7 +15,7 @@ namespace gemini::cli {
 namespace {
 
 struct ImportOptions {
-  std::string in, out, hw, dialect, model;
+  std::string in, out, hw, dialect, model, allocation;
   std::int64_t buffersize = 0;
   bool quiet = false;
 };
@@ -59,6 +59,7 @@ int run(const ImportOptions& opt) {
   const bool was_full = f.load.model.dialect == ir::Dialect::full;
   ir::ImportOptions io;
   if (opt.buffersize > 0) io.buffersize = opt.buffersize;
+  io.allocation = ir::l2_allocation_from(opt.allocation).value_or(ir::L2Allocation::prefetch);
   ir::Diagnostics idiags(1000);
   auto rep = ir::import_model(f.load.model, *hw, io, idiags);
   print_diagnostics(std::cerr, opt.in, idiags, 50, 50);
@@ -106,6 +107,7 @@ int run(const ImportOptions& opt) {
             << kib(worst_alloc) << " KiB, worst ratio " << std::setprecision(3) << worst_ratio
             << "; " << rep->tensors_with_order << " loaded tensors ordered; " << streamed
             << " weights larger than WL0 streamed through it in chunks\n";
+  print_allocation_summary(std::cout, *rep);
   return kExitOk;
 }
 
@@ -124,6 +126,7 @@ Command add_import(CLI::App& app) {
       *cmd, "--buffersize", opt->buffersize, 1, ir::kMaxMemoryBytes,
       "L2 bytes per core (overrides the configuration; not fitting is then an error)");
   add_dialect_option(*cmd, opt->dialect);
+  add_allocation_option(*cmd, opt->allocation);
   cmd->add_option("--model", opt->model,
                   "layer-semantics model file: check the schedule against it and correct the "
                   "scheduler's known quirks before allocating (M-codes, docs/validation.md)");

@@ -14,7 +14,7 @@ namespace gemini::cli {
 namespace {
 
 struct SimCliOptions {
-  std::string in, hw, dialect, report, trace, csv;
+  std::string in, hw, dialect, report, trace, csv, allocation;
   std::int64_t expect = -1;
   std::int64_t until = 0;
   bool quiet = false;
@@ -54,8 +54,10 @@ int run_sim(const SimCliOptions& opt) {
     semantics = load_semantics(opt.semantics, status);
     if (!semantics) return status;
   }
+  ir::ImportOptions io;
+  io.allocation = ir::l2_allocation_from(opt.allocation).value_or(ir::L2Allocation::prefetch);
   auto lowered = load_and_lower(opt.in, *hw, opt.dialect, "not simulated", status, &line, {},
-                                semantics.get(), opt.quiet);
+                                semantics.get(), opt.quiet, io);
   if (!lowered) return status;
   sim::SimOptions so;
   so.input_name = opt.in;
@@ -85,6 +87,20 @@ int run_sim(const SimCliOptions& opt) {
   timer.mark("simulate");
   if (report.functional.enabled) report.functional.quirks = semantics->quirks.named();
   if (opt.expect >= 0) report.expect_cycles = opt.expect;
+  if (const auto& imp = lowered->import_report) {
+    sim::L2AllocationSummary a;
+    a.strategy = ir::to_string(imp->allocation);
+    const ir::WarStats w = imp->war(), t = imp->war_tight();
+    a.loads = w.loads;
+    a.waits = w.waits;
+    a.forced = w.forced;
+    a.waits_tight = t.waits;
+    a.forced_tight = t.forced;
+    a.alloc_peak = imp->alloc_peak();
+    a.buffer = imp->buffersize;
+    for (const ir::CoreImport& c : imp->cores) a.live_peak = std::max(a.live_peak, c.live_peak);
+    report.l2_allocation = a;
+  }
   if (!opt.quiet) sim::print_report(std::cout, report);
   if (!opt.report.empty() &&
       !write_file(opt.report, [&](std::ostream& os) { sim::write_report_json(os, report, true); }))
@@ -103,8 +119,7 @@ int run_sim(const SimCliOptions& opt) {
     std::cerr << opt.in
               << ": the programs do not compute the network: " << report.functional.mismatches()
               << " mismatches, " << report.functional.fault_count << " faults, "
-              << report.functional.incomplete()
-              << " layers computed in part or not at all\n";
+              << report.functional.incomplete() << " layers computed in part or not at all\n";
     return kExitInvalid;
   }
   keep_until_exit(std::move(*lowered));
@@ -122,6 +137,7 @@ Command add_sim(CLI::App& app) {
   s->add_option("input", opt->in, "IR file")->required();
   add_hw_option(*s, opt->hw);
   add_dialect_option(*s, opt->dialect);
+  add_allocation_option(*s, opt->allocation);
   s->add_option("--report", opt->report, "write the JSON report here");
   s->add_option("--trace", opt->trace, "write a Chrome trace-event JSON here (Perfetto)");
   s->add_option("--csv", opt->csv, "write one line per workload here");

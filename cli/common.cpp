@@ -36,6 +36,37 @@ void add_hw_option(CLI::App& cmd, std::string& hw) {
           "FILE|NAME"));
 }
 
+void add_allocation_option(CLI::App& cmd, std::string& allocation) {
+  cmd.add_option("--l2-allocation", allocation,
+                 "how a public-dialect file's tensors are placed in L2: prefetch (default: each "
+                 "load's bytes free while the workload before it computes, where L2 has room) or "
+                 "tight (the tightest packing; docs/allocation.md)")
+      ->check(CLI::IsMember({"prefetch", "tight"}));
+}
+
+void print_allocation_summary(std::ostream& os, const ir::ImportReport& r) {
+  const ir::WarStats w = r.war(), t = r.war_tight();
+  std::int64_t live = 0, failed = 0, moved = 0;
+  for (const ir::CoreImport& c : r.cores) {
+    live = std::max(live, c.live_peak);
+    failed += c.prefetch_failed ? 1 : 0;
+    moved += static_cast<std::int64_t>(c.repaired);
+  }
+  auto kib = [](std::int64_t b) {
+    return std::to_string((b * 10 + 512) / 1024 / 10) + "." +
+           std::to_string((b * 10 + 512) / 1024 % 10);
+  };
+  os << "L2 allocation " << ir::to_string(r.allocation) << ": " << w.waits << " of " << w.loads
+     << " loads wait for the workload before them to free their bytes (tight packing: " << t.waits
+     << "), " << w.forced << " of them forced by capacity (tight: " << t.forced
+     << "); allocated peak " << kib(r.alloc_peak()) << " KiB of a " << kib(r.buffersize)
+     << " KiB buffer, live-data peak " << kib(live) << " KiB";
+  if (failed > 0)
+    os << "; " << failed << " cores full at their peak: tight packing with " << moved
+       << " loads moved out of the previous workload's bytes";
+  os << "\n";
+}
+
 namespace {
 // Decimal digits only, in [lo, hi].
 std::optional<std::uint64_t> parse_unsigned(const std::string& s, std::uint64_t lo,

@@ -10,6 +10,7 @@
 
 #include "gemini/ir/diagnostics.h"
 #include "gemini/ir/hw_config.h"
+#include "gemini/ir/import.h"
 #include "gemini/ir/model.h"
 #include "gemini/model/network.h"
 
@@ -29,6 +30,14 @@ std::optional<ir::Dialect> parse_dialect(const std::string& s);  // "" -> nullop
 // --hw (a hardware configuration file, or an installed one by name).
 void add_dialect_option(CLI::App& cmd, std::string& dialect);
 void add_hw_option(CLI::App& cmd, std::string& hw);
+// --l2-allocation prefetch|tight: how a public-dialect file's tensors are
+// placed in L2 (docs/allocation.md); `out` gets the choice.
+void add_allocation_option(CLI::App& cmd, std::string& allocation);
+// One line on the import's L2 allocation: its write-after-read waits
+// (loads that wait for the workload before them to free their bytes), with
+// the tight packing's beside them, how many capacity forces, and the
+// allocated peak against the buffer.
+void print_allocation_summary(std::ostream& os, const ir::ImportReport& r);
 // An option taking an unsigned integer in [lo, hi]: decimal digits only (no
 // sign, exponent or fraction); anything else is a usage error that names
 // the option and the range.

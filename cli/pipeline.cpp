@@ -77,12 +77,14 @@ std::optional<Lowered> load_and_lower(const std::string& in, const ir::HardwareC
                                       const std::string& dialect, const char* verb, int& status,
                                       StatusLine* status_line,
                                       const std::function<void(const ir::Model&)>& on_loaded,
-                                      const model::LayerSemantics* semantics, bool quiet) {
+                                      const model::LayerSemantics* semantics, bool quiet,
+                                      const ir::ImportOptions& import) {
   ir::Diagnostics diags(100);
   ir::LoadOptions lo;
   lo.dialect = parse_dialect(dialect);
   PhaseTimer timer;
   assembler::AssembleOptions ao;
+  ao.import = import;
   if (semantics) {
     ao.lower.geometry = &semantics->geometry;
     ao.semantics = [semantics](ir::Model& m, ir::Diagnostics& d) { return semantics->apply(m, d); };
@@ -123,7 +125,8 @@ std::optional<Lowered> load_and_lower(const std::string& in, const ir::HardwareC
       std::cerr << in << ": M009: warning: " << quirk << ": corrected " << n
                 << " time(s) from the model (gemini validate --model says where)\n";
   status = kExitOk;
-  return Lowered{std::move(f.model), std::move(*f.program), std::move(f.scratch)};
+  return Lowered{std::move(f.model), std::move(*f.program), std::move(f.scratch),
+                 std::move(f.import_report)};
 }
 
 }  // namespace gemini::cli

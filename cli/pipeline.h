@@ -11,6 +11,7 @@
 
 #include "gemini/assembler/lowering.h"
 #include "gemini/ir/hw_config.h"
+#include "gemini/ir/import.h"
 #include "gemini/ir/model.h"
 #include "gemini/model/layer_semantics.h"
 
@@ -19,7 +20,8 @@ namespace gemini::cli {
 struct Lowered {
   ir::Model model;
   assembler::Program program;
-  std::shared_ptr<void> scratch;  // AssembledFile::scratch
+  std::shared_ptr<void> scratch;                  // AssembledFile::scratch
+  std::optional<ir::ImportReport> import_report;  // public-dialect files
 };
 
 // With GEMINI_PHASES set in the environment, prints the wall and CPU time of
@@ -71,6 +73,6 @@ std::optional<Lowered> load_and_lower(const std::string& in, const ir::HardwareC
                                       StatusLine* status_line = nullptr,
                                       const std::function<void(const ir::Model&)>& on_loaded = {},
                                       const model::LayerSemantics* semantics = nullptr,
-                                      bool quiet = false);
+                                      bool quiet = false, const ir::ImportOptions& import = {});
 
 }  // namespace gemini::cli

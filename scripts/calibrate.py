@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
-"""Runs `gemini sim` on every corpus file with DRAM multicast on
+"""Runs `gemini sim` on every corpus file with multicast on
 (configs/set-polar.json) and off (configs/set-polar-unicast.json) and prints
-the tables of docs/calibration.md (markdown) on stdout. Two what-if runs of
-each file under --hw bound how much compute and DRAM overlap: "compute
+the tables of docs/calibration.md (markdown) on stdout. What-if runs of each
+file under --hw bound how much compute, DRAM and NoC overlap: "compute
 alone" with DRAM bandwidth x1000, "DRAM alone" with the PE, VP, WL0 and L2
-ports x1000 (the DRAM ports keep their bandwidth). Router-buffer runs give
-the effect of noc.buffer_packets.
+ports x1000 (the DRAM ports keep their bandwidth), "NoC free" with links
+x1000; "tight" is the previous L2 allocation (--l2-allocation tight) and
+"4 MiB L2" the default allocation with no capacity limit worth the name.
+Router-buffer runs give the effect of noc.buffer_packets. A file that does
+not simulate is listed with the reason.
 
   python3 scripts/calibrate.py [--corpus ../shared/ir-corpus/set] [--gemini build/cli/gemini]
                                [--hw configs/set-polar.json]
@@ -41,11 +44,18 @@ def dram_reads(path):
     return unique, per_dest
 
 
+class Failed(Exception):
+    pass
+
+
 def run(gemini, f, hw, est, tmp, tag, extra=()):
     rep = os.path.join(tmp, os.path.basename(f) + tag + ".report.json")
     wl = os.path.join(tmp, os.path.basename(f) + tag + ".csv")
-    subprocess.run([gemini, "sim", "-q", f, "--hw", hw, "--report", rep, "--csv", wl,
-                    "--expect-cycles", est, *extra], check=True)
+    p = subprocess.run([gemini, "sim", "-q", f, "--hw", hw, "--report", rep, "--csv", wl,
+                        "--expect-cycles", est, *extra], capture_output=True, text=True)
+    if p.returncode != 0:
+        lines = [x for x in p.stderr.splitlines() if x.strip()]
+        raise Failed(lines[-1] if lines else f"exit {p.returncode}")
     return json.load(open(rep)), list(csv.DictReader(open(wl)))
 
 
@@ -62,6 +72,15 @@ def dram_free(hw):
     hw["dram"]["gbps_per_tops"] = hw["dram"].get("gbps_per_tops", 0) * 1000
     if hw["dram"].get("port_gbps"):
         hw["dram"]["port_gbps"] *= 1000
+
+
+def noc_free(hw):
+    hw["noc"]["link_gbps"] = hw["noc"].get("link_gbps", 24) * 1000
+
+
+def big_l2(hw):
+    hw["l2"]["size_bytes"] = 4 << 20
+    hw["l2"]["ring_regions"] = [[0, 4 << 20]]
 
 
 def compute_free(port_gbps):
@@ -87,25 +106,36 @@ def main():
         sys.exit(f"{manifest}: not found (the corpus is not here)")
     rows = list(csv.DictReader(open(manifest)))
     tmp = tempfile.mkdtemp(prefix="gemini_calibrate_")
-    out = []
+    out, failed = [], []
     for r in rows:
         f = os.path.join(a.corpus, r["file"])
-        j, wls = run(a.gemini, f, a.hw, r["set_latency_cycles"], tmp, ".on")
-        off, _ = run(a.gemini, f, a.hw_off, r["set_latency_cycles"], tmp, ".off")
+        name = r["file"].replace("_IR.json.gz", "")
+        est = r["set_latency_cycles"]
+        try:
+            j, wls = run(a.gemini, f, a.hw, est, tmp, ".on")
+        except Failed as e:
+            failed.append((name, str(e)))
+            continue
+        off, _ = run(a.gemini, f, a.hw_off, est, tmp, ".off")
         unique, per_dest = dram_reads(f)
         model = os.path.join(a.corpus, "models", f'{r["network"]}_b{r["batch"]}.model.json')
-        with_model = (run(a.gemini, f, a.hw, r["set_latency_cycles"], tmp, ".model",
-                          ["--model", model])[0]["total_cycles"] if os.path.exists(model) else None)
-        alone_c, _ = run(a.gemini, f, write_hw(a.hw, tmp, "dram_free", dram_free),
-                         r["set_latency_cycles"], tmp, ".dram_free")
+        try:
+            with_model = (run(a.gemini, f, a.hw, est, tmp, ".model", ["--model", model])[0]
+                          ["total_cycles"] if os.path.exists(model) else None)
+        except Failed:
+            with_model = None
+        alone_c, _ = run(a.gemini, f, write_hw(a.hw, tmp, "dram_free", dram_free), est, tmp,
+                         ".dram_free")
         port = j["dram"]["ports"][0]["peak_gbps"]
         alone_d, _ = run(a.gemini, f, write_hw(a.hw, tmp, "compute_free", compute_free(port)),
-                         r["set_latency_cycles"], tmp, ".compute_free")
+                         est, tmp, ".compute_free")
+        nocf, _ = run(a.gemini, f, write_hw(a.hw, tmp, "noc_free", noc_free), est, tmp, ".noc_free")
+        tight, _ = run(a.gemini, f, a.hw, est, tmp, ".tight", ["--l2-allocation", "tight"])
+        big, _ = run(a.gemini, f, write_hw(a.hw, tmp, "big_l2", big_l2), est, tmp, ".big_l2")
         buffers = []
-        for b in (1, 2, 4, 8):
+        for b in (1, 4):
             hw_b = write_hw(a.hw, tmp, f"buffers{b}", lambda h: h["noc"].update(buffer_packets=b))
-            buffers.append(run(a.gemini, f, hw_b, r["set_latency_cycles"], tmp, f".b{b}")[0]
-                           ["total_cycles"])
+            buffers.append(run(a.gemini, f, hw_b, est, tmp, f".b{b}")[0]["total_cycles"])
         ratios = []
         for w in wls:
             if int(w["predicted_cycles"]) > 0:
@@ -115,8 +145,10 @@ def main():
         fin = sum(c["finish_cycles"] for c in cores)
         share = lambda k: sum(c["stall"][k] for c in cores) / fin if fin else 0
         busy = sum(c["busy_cycles"] for c in cores) / fin if fin else 0
-        out.append(dict(name=r["file"].replace("_IR.json.gz", ""), mesh=f'{r["xlen"]}x{r["ylen"]}',
-                        est=int(r["set_latency_cycles"]), sim=j["total_cycles"],
+        cp = j.get("critical_path", {})
+        out.append(dict(name=name, mesh=f'{r["xlen"]}x{r["ylen"]}', net=r["network"],
+                        batch=r["batch"], sched=r["schedule"],
+                        est=int(est), sim=j["total_cycles"],
                         sim_off=off["total_cycles"], dram_off=off["dram"]["bytes"] / 1e6,
                         pred_sum=j["predicted_cycles_sum"], cores=n,
                         dram_mb=j["dram"]["bytes"] / 1e6, peak=j["dram"]["peak_gbps"],
@@ -125,7 +157,20 @@ def main():
                         token=share("token"), space=share("l2_space"), noc=share("noc"),
                         ratios=ratios, wall=j["host"]["wall_seconds"], unique=unique / 1e6,
                         per_dest=per_dest / 1e6, alone_c=alone_c["total_cycles"],
-                        alone_d=alone_d["total_cycles"], buffers=buffers, model=with_model))
+                        alone_d=alone_d["total_cycles"], noc_free=nocf["total_cycles"],
+                        tight=tight["total_cycles"], big=big["total_cycles"],
+                        alloc=j["l2"].get("allocation", {}),
+                        alloc_tight=tight["l2"].get("allocation", {}),
+                        link_max=j["noc"]["link_utilisation_max"], cp=cp,
+                        buffers=buffers, model=with_model))
+    def pct(x):
+        return f"{100 * x:.1f}%"
+
+    def cpk(o, k):
+        cp = o["cp"]
+        tot = cp.get("cycles", 0)
+        return cp.get(k, 0) / tot if tot else 0
+
     print("| file | mesh | scheduler estimate | simulated, multicast off | on | off / est | "
           "on / est | DRAM moved off -> on | DRAM read / unique reads (on) | "
           "DRAM GB/s on (peak) | DRAM at peak (on) / est | wall (on) |")
@@ -137,6 +182,35 @@ def main():
               f'{o["dram_off"]:.1f} -> {o["dram_mb"]:.1f} MB | '
               f'{o["read"] / o["unique_read"]:.3f} | {o["ach"]:.2f} ({o["peak"]:.2f}) | '
               f'{bound / o["est"]:.2f} | {o["wall"]:.2f} s |')
+    for name, why in failed:
+        print(f"| {name} | -- | -- | -- | -- | -- | -- | -- | -- | -- | -- | not simulated: {why} |")
+    print()
+    print("| network | batch | mesh | schedule | scheduler estimate | simulated | sim / est | "
+          "DRAM at peak / est | NoC free / est | critical path: compute | DRAM | NoC | token | "
+          "busiest link | DRAM GB/s (peak) |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for o in sorted(out, key=lambda o: (o["net"], int(o["batch"]), int(o["mesh"].split("x")[0]),
+                                        o["sched"])):
+        bound = o["dram_mb"] * 1e6 / o["peak"]
+        print(f'| {o["net"]} | {o["batch"]} | {o["mesh"]} | {o["sched"]} | {o["est"]:,} | '
+              f'{o["sim"]:,} | {o["sim"] / o["est"]:.2f} | {bound / o["est"]:.2f} | '
+              f'{o["noc_free"] / o["est"]:.2f} | {pct(cpk(o, "compute"))} | {pct(cpk(o, "dram"))} | '
+              f'{pct(cpk(o, "noc"))} | {pct(cpk(o, "token"))} | {pct(o["link_max"])} | '
+              f'{o["ach"]:.1f} ({o["peak"]:.1f}) |')
+    print()
+    print("| file | loads | waits, tight | of them forced | waits, prefetch | of them forced | "
+          "allocated peak / buffer KiB | live-data peak KiB | tight / est | prefetch / est | "
+          "4 MiB L2 / est |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for o in out:
+        al, at = o["alloc"], o["alloc_tight"]
+        if not al:
+            continue
+        print(f'| {o["name"]} | {al["loads"]} | {al["war_waits_tight"]} | {al["war_forced_tight"]} | '
+              f'{al["war_waits"]} | {al["war_forced"]} | '
+              f'{al["alloc_peak_bytes"] / 1024:.1f} / {al["buffer_bytes"] / 1024:.1f} | '
+              f'{al["live_peak_bytes"] / 1024:.1f} | {o["tight"] / o["est"]:.2f} | '
+              f'{o["sim"] / o["est"]:.2f} | {o["big"] / o["est"]:.2f} |')
     print()
     print("| file | IR DRAM reads, each tensor once | once per destination core | ratio | "
           "sim / est (on) | unique reads + stores at peak | / est |")
@@ -157,7 +231,6 @@ def main():
         print(f'| {o["name"]} | {o["busy"]:.1%} | {o["dram"]:.1%} | {o["noc"]:.1%} | {o["token"]:.1%} | '
               f'{o["space"]:.1%} | {len(rs)} | {quantile(rs, 0.1):.2f} | {statistics.median(rs):.2f} | '
               f'{quantile(rs, 0.9):.2f} | {within:.0%} |')
-
     print()
     print("| file | on, IR only | on, `--model` | / IR only | / est |")
     print("|---|---|---|---|---|")
@@ -167,16 +240,16 @@ def main():
                                                   if m else "-- | -- | -- |"))
     print()
     print("| file | sim / est | compute alone (DRAM free) / est | DRAM alone (compute free) / est | "
-          "no overlap (sum) / est | overlap achieved |")
-    print("|---|---|---|---|---|---|")
+          "no overlap (sum) / est | overlap achieved | NoC free / est |")
+    print("|---|---|---|---|---|---|---|")
     for o in out:
         c, d, e = o["alone_c"], o["alone_d"], o["est"]
         hidden = (c + d - o["sim"]) / min(c, d) if min(c, d) else 0
         print(f'| {o["name"]} | {o["sim"] / e:.2f} | {c / e:.2f} | {d / e:.2f} | {(c + d) / e:.2f} | '
-              f'{hidden:.0%} |')
+              f'{hidden:.0%} | {o["noc_free"] / e:.2f} |')
     print()
-    print("| file | unbounded router buffers | 1 packet | 2 | 4 | 8 |")
-    print("|---|---|---|---|---|---|")
+    print("| file | unbounded router buffers | 1 packet | 4 |")
+    print("|---|---|---|---|")
     for o in out:
         cells = " | ".join(f"{t:,} ({t / o['sim']:.2f})" for t in o["buffers"])
         print(f'| {o["name"]} | {o["sim"]:,} | {cells} |')

@@ -463,6 +463,48 @@ TEST(Verifier, MulticastGroupsMustBeComplete) {
   EXPECT_EQ(p, want);
 }
 
+std::string send_line(int to, int members, int part = 0, int src = 0) {
+  return "noc_send src=" + std::to_string(src) + " dst=0 bytes=64 to=" + std::to_string(to) +
+         " transfer=3 src_box=" + kBox + " dst_box=" + kBox +
+         " members=" + std::to_string(members) + " part=" + std::to_string(part) + "\n";
+}
+const std::string kWaitData = "wait_token q=pe kind=data transfer=3 from=0 count=1\n";
+
+TEST(Verifier, NocMulticastMembersGoWithTheLast) {
+  // A group of two sends: each receiver's data comes with the last send.
+  const auto a = program(0, send_line(1, 2) + send_line(2, 2, 1) + "end\n");
+  const auto r1 = program(1, kWaitData + "end\n");
+  const auto r2 = program(2, kWaitData + "end\n");
+  EXPECT_TRUE(verify({a, r1, r2}, {1024, 4096}).empty());
+  // Core 0's second send waits for a credit that core 1 signals only once
+  // its data is in: as two sends that is fine, as a multicast the data of
+  // the first comes only with the second -- a deadlock.
+  const std::string credit = "wait_token q=noc kind=credit transfer=5 from=1 count=1\n";
+  const auto r1c = program(
+      1, kWaitData + "signal q=pe kind=credit transfer=5 to=0 grant=0 grant_bytes=0\nend\n");
+  const auto unicast = program(0, send_line(1, 0) + credit + send_line(2, 0) + "end\n");
+  EXPECT_TRUE(verify({unicast, r1c, r2}, {1024, 4096}).empty());
+  const auto grouped = program(0, send_line(1, 2) + credit + send_line(2, 2, 1) + "end\n");
+  const auto p = verify({grouped, r1c, r2}, {1024, 4096});
+  ASSERT_FALSE(p.empty());
+  EXPECT_EQ(p[0].rfind("deadlock: ", 0), 0u) << p[0];
+}
+
+TEST(Verifier, NocMulticastGroupsMustBeWhole) {
+  const auto a = program(0, send_line(1, 2) + "end\n");  // part 1 never comes
+  const auto b = program(1, send_line(0, 2) + send_line(2, 2, 1, 64) + "end\n");
+  const auto c = program(2, send_line(0, 1) + "end\n");
+  const auto p = verify({a, b, c}, {1024, 4096});
+  const std::vector<std::string> want = {
+      "core 0 #0 noc_send: its multicast group ends after 1 members",
+      "core 1 #1 noc_send: a multicast member differs from its group's first (members, src, bytes, "
+      "transfer) or sends to a core twice",
+      "core 2 #0 noc_send: members=1 part=0 (a multicast has two or more members, parts 0 to "
+      "members - 1)",
+  };
+  EXPECT_EQ(p, want);
+}
+
 TEST(Verifier, WriteAfterReadWithoutWait) {
   // The PE reads [0,64); the DMA then overwrites it with no wait between.
   const std::string read = pe_run_line();

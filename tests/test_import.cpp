@@ -87,6 +87,119 @@ TEST(Allocator, VerifierFindsOverlapAndMisalignment) {
   EXPECT_TRUE(ir::verify_allocation(t, a, {0, 64}, 8).empty());
 }
 
+// The prefetch workload pattern: in every snapshot s a weight w_s and an
+// ifmap i_s are loaded (first use s, last use s) and an ofmap o_s is
+// written; 3 x 32 bytes live per snapshot.
+std::vector<ir::AllocTensor> prefetch_pattern(std::uint32_t snapshots) {
+  std::vector<ir::AllocTensor> t;
+  for (std::uint32_t s = 0; s < snapshots; ++s) {
+    t.push_back({32, s, s, true});   // weight
+    t.push_back({32, s, s, true});   // ifmap
+    t.push_back({32, s, s, false});  // ofmap
+  }
+  return t;
+}
+
+TEST(Allocator, TightPackingMakesEveryLoadWaitForTheWorkloadBefore) {
+  // Every snapshot's 96 bytes fit in the same 96: the tight packing puts
+  // snapshot s + 1's tensors on snapshot s's bytes, so each of the 2 loads
+  // of snapshots 1..4 waits for the workload before it (8 waits), none of
+  // them forced in a buffer of 192 (96 live + 32 incoming <= 192).
+  const auto t = prefetch_pattern(5);
+  const ir::Allocation tight = ir::allocate_best(t, 0, 8);
+  EXPECT_EQ(tight.peak, 96);
+  const ir::WarStats w = ir::war_waits(t, tight, {0, 192}, 192);
+  EXPECT_EQ(w.loads, 8);
+  EXPECT_EQ(w.waits, 8);
+  EXPECT_EQ(w.forced, 0);
+}
+
+TEST(Allocator, PrefetchPlacementLetsNoLoadWaitWhenTheBufferHasRoom) {
+  // The same tensors in 192 bytes: a load's bytes are free of everything
+  // live in the snapshot before it, so no load waits. Snapshot 0 takes
+  // [0, 96) (never used: lowest offsets), snapshot 1's loads must avoid it
+  // and take [96, 160), its ofmap (written by its own compute) the place
+  // released longest ago: [160, 192). Snapshot 2's loads then reuse
+  // snapshot 0's bytes, released at snapshot 0, not snapshot 1's.
+  const auto t = prefetch_pattern(5);
+  const ir::RingRegion r{0, 192};
+  ir::Allocation a;
+  ASSERT_TRUE(ir::prefetch_fit(t, r, 8, a));
+  EXPECT_EQ(a.strategy, ir::AllocStrategy::prefetch_ring);
+  EXPECT_TRUE(ir::verify_allocation(t, a, r, 8).empty());
+  EXPECT_EQ(a.address[0], 0);
+  EXPECT_EQ(a.address[1], 32);
+  EXPECT_EQ(a.address[2], 64);
+  EXPECT_EQ(a.address[3], 96);
+  EXPECT_EQ(a.address[4], 128);
+  EXPECT_EQ(a.address[5], 160);
+  EXPECT_LT(a.address[6], 96);  // snapshot 2's weight: on snapshot 0's bytes
+  const ir::WarStats w = ir::war_waits(t, a, r, 192);
+  EXPECT_EQ(w.loads, 8);
+  EXPECT_EQ(w.waits, 0);
+}
+
+TEST(Allocator, WhereTheBufferIsFullTheWaitIsForcedAndCounted) {
+  // In 128 bytes, 96 live leave room for one of a snapshot's two 32-byte
+  // loads, not both: of snapshots 1..3, one load each waits (3). None is
+  // forced by the per-tensor rule (96 live + 32 <= 128). In 96 bytes
+  // every load waits, and every wait is forced (96 + 32 > 96).
+  const auto t = prefetch_pattern(4);
+  ir::Allocation a;
+  ASSERT_TRUE(ir::prefetch_fit(t, {0, 128}, 8, a));
+  EXPECT_TRUE(ir::verify_allocation(t, a, {0, 128}, 8).empty());
+  const ir::WarStats w = ir::war_waits(t, a, {0, 128}, 128);
+  EXPECT_EQ(w.loads, 6);
+  EXPECT_EQ(w.waits, 3);
+  EXPECT_EQ(w.forced, 0);
+  ir::Allocation full;
+  ASSERT_TRUE(ir::prefetch_fit(t, {0, 96}, 8, full));
+  const ir::WarStats f = ir::war_waits(t, full, {0, 96}, 96);
+  EXPECT_EQ(f.waits, 6);
+  EXPECT_EQ(f.forced, 6);
+}
+
+TEST(Allocator, RepairMovesWaitingLoadsOutOfThePreviousWorkloadsBytes) {
+  // The tight packing of the pattern in a 192-byte region, repaired: every
+  // load that waited moves to bytes free in the snapshot before it, and
+  // the result stays valid.
+  const auto t = prefetch_pattern(5);
+  const ir::RingRegion r{0, 192};
+  ir::Allocation a = ir::allocate_best(t, 0, 8);
+  EXPECT_EQ(ir::war_waits(t, a, r, 192).waits, 8);
+  EXPECT_GT(ir::prefetch_repair(t, r, 8, a), 0u);
+  EXPECT_TRUE(ir::verify_allocation(t, a, r, 8).empty());
+  EXPECT_EQ(ir::war_waits(t, a, r, 192).waits, 0);
+}
+
+TEST(Allocator, PrefetchPlacementsAreValid) {
+  // Random schedules in regions from just above their live peak: every
+  // prefetch placement found is valid, and never makes more loads wait
+  // than the tight packing in the same region.
+  std::mt19937 rng(11);
+  int placed = 0;
+  for (int iter = 0; iter < 300; ++iter) {
+    std::vector<ir::AllocTensor> t;
+    const int n = 6 + static_cast<int>(rng() % 10);
+    for (int i = 0; i < n; ++i) {
+      const std::uint32_t first = rng() % 10;
+      t.push_back({8 * (1 + static_cast<std::int64_t>(rng() % 16)), first,
+                   first + static_cast<std::uint32_t>(rng() % 4), rng() % 3 != 0});
+    }
+    const ir::Allocation tight = ir::allocate_best(t, 0, 8);
+    const ir::RingRegion r{0, tight.peak + 8 * static_cast<std::int64_t>(rng() % 24)};
+    ir::Allocation a;
+    if (ir::prefetch_fit(t, r, 8, a)) {
+      ++placed;
+    } else {
+      a = tight;
+      ir::prefetch_repair(t, r, 8, a);
+    }
+    EXPECT_TRUE(ir::verify_allocation(t, a, r, 8).empty()) << "instance " << iter;
+  }
+  EXPECT_GT(placed, 100);
+}
+
 struct Imported {
   ir::Model model;
   ir::ImportReport report;

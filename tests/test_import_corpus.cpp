@@ -80,13 +80,29 @@ TEST_P(ImportCorpus, ImportsValidatesAndRoundTrips) {
   ir::Diagnostics d;
   auto r = ir::load_file((test::corpus_dir() / GetParam()).string(), d);
   ASSERT_EQ(r.status, ir::LoadStatus::ok);
+  // The tight packing (the previous default) stays close to the live data.
+  {
+    ir::Model copy = r.model;
+    ir::Diagnostics dt;
+    ir::ImportOptions tight;
+    tight.allocation = ir::L2Allocation::tight;
+    auto rt = ir::import_model(copy, *hw, tight, dt);
+    ASSERT_TRUE(rt);
+    for (const ir::CoreImport& c : rt->cores)
+      EXPECT_LE(static_cast<double>(c.alloc_peak), 1.15 * static_cast<double>(c.live_peak))
+          << "core " << c.core_id;
+  }
   ir::Diagnostics di;
   auto rep = ir::import_model(r.model, *hw, {}, di);
   ASSERT_TRUE(rep);
-
+  EXPECT_EQ(rep->allocation, ir::L2Allocation::prefetch);
+  // The prefetch placement takes the buffer the tight packing needs and
+  // makes no more loads wait for the workload before them (docs/allocation.md).
+  const ir::WarStats w = rep->war(), wt = rep->war_tight();
+  EXPECT_LE(w.waits, wt.waits);
+  EXPECT_LE(w.forced, w.waits);
   for (const ir::CoreImport& c : rep->cores) {
-    EXPECT_LE(static_cast<double>(c.alloc_peak), 1.15 * static_cast<double>(c.live_peak))
-        << "core " << c.core_id;
+    EXPECT_LE(c.alloc_peak, rep->buffersize) << "core " << c.core_id;
     if (c.live_peak <= hw->l2.size_bytes) {
       EXPECT_LE(c.alloc_peak, hw->l2.size_bytes)
           << "core " << c.core_id << " fits but was not fitted";

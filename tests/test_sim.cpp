@@ -215,6 +215,128 @@ TEST(Sim, TransfersInFlightRetireInProgramOrder) {
   EXPECT_EQ(r.cores[0].compute, 4);
 }
 
+TEST(Sim, InOrderDramHoldsAReadBehindTheCoresEarlierMulticastMember) {
+  // TransfersInFlightRetireInProgramOrder's reads without the PE. Core 0's
+  // second read reaches the west port at 5667 ps. Out of order it is read
+  // at once (ready 517667, lands 545001 ps: cycle 546, as there). With
+  // dram.in_order it waits there until core 0's earlier read -- the
+  // multicast member -- starts: when core 1's request reaches the east
+  // port at 548668. The west port then reads the group's stripe first
+  // (256 bytes, [548668, 804668)) and this read after it ([804668,
+  // 1316668)); its packet takes 2000 + 2000 + 21334 ps to land and 2
+  // cycles of L2 latency: 1344002 ps, cycle 1345.
+  ir::HardwareConfig hw = test_hw();
+  hw.core.dma_in_flight = 2;
+  const auto p = program(
+      {".core 0\n" + kMcast + kDmaIn2.substr(0, kDmaIn2.size() - 1) + " wl=2\nend\n",
+       ".core 1\n" + kDmaIn + "wait_local q=dma_in on=dma_in count=1\n" + kMcast + "end\n"});
+  WorkloadTable wt;
+  wt[0][2] = WorkloadInfo{"b", 1};
+  SimOptions o;
+  o.xlen = 2;
+  o.ylen = 1;
+  Report out_of_order, in_order;
+  std::string error;
+  ASSERT_TRUE(simulate(p, hw, wt, o, out_of_order, error)) << error;
+  hw.dram.in_order = true;
+  ASSERT_TRUE(simulate(p, hw, wt, o, in_order, error)) << error;
+  auto landed = [](const Report& r) {
+    for (const WorkloadReport& w : r.workloads)
+      if (w.core_id == 0 && w.workload_id == 2) return w.end;
+    return std::int64_t{-1};
+  };
+  // The second read retires behind the first (cycle 835) out of order; in
+  // order it lands at 1345 and is the core's last instruction.
+  EXPECT_EQ(landed(out_of_order), 835);
+  EXPECT_EQ(out_of_order.cores[0].finish_cycles, 835);
+  EXPECT_EQ(landed(in_order), 1345);
+  EXPECT_EQ(in_order.cores[0].finish_cycles, 1345);
+}
+
+TEST(Sim, ANocMulticastSendsOnceToEveryMember) {
+  // 3x1 mesh, 512 bytes from core 0 to cores 1 and 2 (one packet, ser
+  // 21334 ps). As a multicast the packet goes when the last member issues
+  // (its dispatch, cycle 1): injected at 1000, the link (0,0)->(1,0) at
+  // 3000, core 1's ejection at 5000 (lands 26334 ps: cycle 27), the link
+  // (1,0)->(2,0) at 5000 and core 2's ejection at 7000 (lands 28334: cycle
+  // 29). As two sends, the second starts when the first has landed (one in
+  // flight, 25334 ps): 25334 + 3 x 2000 + 21334 = 52668 ps, cycle 53.
+  const std::string send =
+      "noc_send src=0 dst=0 bytes=512 to=%d transfer=3 src_box=[0,0,0,0]:[0,0,0,0] "
+      "dst_box=[0,0,0,0]:[0,0,0,0]";
+  auto to = [&](int core, const std::string& extra) {
+    std::string t = send;
+    t.replace(t.find("%d"), 2, std::to_string(core));
+    return t + extra + "\n";
+  };
+  const std::string recv = "wait_token q=pe kind=data transfer=3 from=0 count=1\nend\n";
+  const Report m =
+      run(program({".core 0\n" + to(1, " members=2") + to(2, " members=2 part=1") + "end\n",
+                   ".core 1\n" + recv, ".core 2\n" + recv}),
+          3, 1);
+  EXPECT_EQ(m.cores[1].finish_cycles, 27);
+  EXPECT_EQ(m.cores[2].finish_cycles, 29);
+  EXPECT_EQ(m.total_cycles, 29);
+  EXPECT_EQ(m.noc_packets, 1);
+  const Report u = run(program({".core 0\n" + to(1, "") + to(2, "") + "end\n", ".core 1\n" + recv,
+                                ".core 2\n" + recv}),
+                       3, 1);
+  EXPECT_EQ(u.cores[2].finish_cycles, 53);
+  EXPECT_EQ(u.noc_packets, 2);
+}
+
+TEST(Sim, TheCriticalPathFollowsLocalWaitsAndAddsUpToTheTotal) {
+  // LocalWaitOrdersEnginesOfACore: the dma_in [0, 544001) ps, the PE's
+  // wait for it, pe_cfg [544001, 548001) and pe_run [548001, 852001). The
+  // path, traced back from the pe_run, is all of it: 544001 ps of DRAM
+  // (545 cycles with the leftover picosecond) and 308 cycles of compute,
+  // 853 = the total, in one segment (no workload) on core 0.
+  const Report r = run(program({std::string(".core 0\n") + kDmaIn +
+                                "wait_local q=pe on=dma_in count=1\n" + kCfg + kRun + "end\n"}),
+                       1, 1);
+  const CriticalPath& cp = r.critical_path;
+  ASSERT_TRUE(cp.traced);
+  EXPECT_EQ(cp.total(), r.total_cycles);
+  EXPECT_EQ(cp.cycles[static_cast<std::size_t>(PathKind::dram)], 545);
+  EXPECT_EQ(cp.cycles[static_cast<std::size_t>(PathKind::compute)], 308);
+  EXPECT_EQ(cp.steps, 3);  // dma_in, pe_cfg, pe_run
+  ASSERT_EQ(cp.segments.size(), 1u);
+  EXPECT_EQ(cp.segments[0].core_id, 0);
+  EXPECT_EQ(cp.segments[0].workload_id, -1);
+  EXPECT_EQ(cp.segments[0].end, 853);
+}
+
+TEST(Sim, TheCriticalPathCrossesCoresThroughTokens) {
+  // TokenAcrossCores: core 1's wait ends when core 0's credit, signalled
+  // at 0, arrives at 4667 ps: the path is that token's flight, 5 cycles,
+  // ending on core 1.
+  const Report r = run(
+      program({".core 0\nsignal q=ctrl kind=credit transfer=7 to=1 grant=0 grant_bytes=64\nend\n",
+               ".core 1\nwait_token q=ctrl kind=credit transfer=7 from=0 count=1\nend\n"}),
+      2, 1);
+  const CriticalPath& cp = r.critical_path;
+  EXPECT_EQ(cp.total(), 5);
+  EXPECT_EQ(cp.cycles[static_cast<std::size_t>(PathKind::token)], 5);
+  ASSERT_FALSE(cp.segments.empty());
+  EXPECT_EQ(cp.segments.front().core_id, 0);
+  EXPECT_EQ(cp.segments.back().core_id, 1);
+  // The data of a send: the path goes through the noc_send, whose time is
+  // the transfer (DataSendDeliversTheDataToken: 47 cycles).
+  const Report d =
+      run(program({".core 0\nnoc_send src=0 dst=0 bytes=1024 to=1 transfer=3 "
+                   "src_box=[0,0,0,0]:[0,0,0,0] dst_box=[0,0,0,0]:[0,0,0,0]\nend\n",
+                   ".core 1\nwait_token q=pe kind=data transfer=3 from=0 count=1\nend\n"}),
+          2, 1);
+  EXPECT_EQ(d.critical_path.total(), 47);
+  EXPECT_EQ(d.critical_path.cycles[static_cast<std::size_t>(PathKind::noc)], 47);
+  std::ostringstream text;
+  print_report(text, d);
+  EXPECT_NE(text.str().find("critical path (the chain of operations and waits that sets the "
+                            "total): 47 cycles"),
+            std::string::npos)
+      << text.str();
+}
+
 TEST(Sim, ASignalWaitsForTheTransfersBeforeIt) {
   // A store, then "it is in DRAM" to core 1: with two transfers in flight
   // the signal still leaves only when the store is acknowledged, so core 1

@@ -51,15 +51,18 @@ AssembledFile assemble_file(const std::string& path, const ir::HardwareConfig& h
     }
   }
   const ir::ModelGraph& graph = *graph_ptr;
-  if (out.model.dialect == ir::Dialect::set &&
-      !ir::import_model(out.model, hw, {}, out.import_diagnostics, &graph)) {
-    out.failed = AssembledFile::Failed::import;
-    return out;
+  if (out.model.dialect == ir::Dialect::set) {
+    out.import_report =
+        ir::import_model(out.model, hw, assemble.import, out.import_diagnostics, &graph);
+    if (!out.import_report) {
+      out.failed = AssembledFile::Failed::import;
+      return out;
+    }
   }
   phase("import");
   std::shared_ptr<void> lowering_scratch;
-  out.program = lower(out.model, hw, out.lower_errors, on_phase, &graph, &lowering_scratch,
-                      assemble.lower);
+  out.program =
+      lower(out.model, hw, out.lower_errors, on_phase, &graph, &lowering_scratch, assemble.lower);
   phase("lower");
   out.scratch =
       std::make_shared<std::pair<std::shared_ptr<const ir::ModelGraph>, std::shared_ptr<void>>>(

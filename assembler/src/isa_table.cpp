@@ -72,6 +72,11 @@ constexpr Field kNocSend[] = {
     {"transfer", F::u32, 24, 0, U32},
     {"src_box", F::box, 28, 0, U16, R::src},
     {"dst_box", F::box, 44, 0, U16, R::dst},
+    // NoC multicast (docs/isa.md): one of the `members` consecutive
+    // noc_sends of one source range, sent once along the XY tree; 0 for a
+    // send of its own.
+    {"members", F::u16, 60, 0, U16, R::none, A::none, M::none, true},
+    {"part", F::u16, 62, 0, U16, R::none, A::none, M::none, true},
 };
 constexpr Field kWl0Load[] = {
     {"source", F::wl0_src, 8, 0, 1},       {"wl0", F::u32, 12, 0, U32, R::wl0, A::write, M::wl0},

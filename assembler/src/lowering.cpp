@@ -189,6 +189,8 @@ struct CoreEvents {
   std::vector<RemoteWrite> remote_writes;
   // Its multicast loads: (local event, group).
   std::vector<std::pair<std::uint32_t, std::uint32_t>> multicast;
+  // noc.multicast: the sends of one ofmap to two or more other cores.
+  std::vector<std::vector<std::uint32_t>> send_groups;
 };
 
 class Lowerer {
@@ -269,6 +271,12 @@ class Lowerer {
   std::vector<FlatMap<std::uint64_t, McLoad>> mc_loads_;
   // Per group, its events (global ids), once the events are numbered.
   std::vector<std::vector<std::uint32_t>> mc_events_;
+  // noc.multicast: candidate send groups (global event ids), and the
+  // grouping of the final order (group_sends).
+  std::vector<std::vector<std::uint32_t>> send_groups_;
+
+  void group_sends(std::vector<std::uint32_t>& order, const std::vector<std::uint32_t>& first,
+                   const std::vector<std::uint32_t>& out);
   MulticastStats mc_stats_;
   void build_events(const ir::DependencyGraph& g, const std::vector<std::int64_t>& start);
   void build_core_events(std::uint32_t c, const std::vector<std::int64_t>& start,
@@ -475,7 +483,8 @@ Box Lowerer::weight_layout(const ir::Box& w, const ir::LayerGeometry& g, std::in
   const int kd = ir::weight_k_dim(w);
   b.lo[0] = w.lo[kd];
   b.hi[0] = w.hi[kd];
-  const std::int64_t per_k = std::int64_t{g.weight_shape[1]} * g.weight_shape[2] * g.weight_shape[3];
+  const std::int64_t per_k =
+      std::int64_t{g.weight_shape[1]} * g.weight_shape[2] * g.weight_shape[3];
   if (w.rank == 4 && !(per_k > 0 && w.extent(2) * w.extent(3) == per_k)) {
     // [0, K, C, R*S] where the geometry gives no weight shape it fills:
     // C x R x S, R and S from the kernel.
@@ -1181,10 +1190,19 @@ void Lowerer::build_core_events(std::uint32_t c, const std::vector<std::int64_t>
     tensors_[c][*out].accesses.push_back(comp);
     tensors_[c][*out].writers.push_back(comp);
 
-    // 4. Sends and stores of every ofmap destination.
+    // 4. Sends and stores of every ofmap destination, the core
+    // destinations from a place that depends on the sending core: the
+    // producers of a layer fan out to the same consumers, and in one
+    // order they would all send to one receiver's ejection link at once.
+    std::vector<std::uint32_t> to_cores;  // sends of one ofmap to other cores
     for (const ir::Ofmap& of : w.ofmap) {
       sent.clear();  // (core, tensor) already sent this ofmap
-      for (const ir::Endpoint& d : of.destination) {
+      if (to_cores.size() >= 2) ce.send_groups.push_back(to_cores);
+      to_cores.clear();
+      const std::size_t nd = of.destination.size();
+      const std::size_t first_d = nd > 1 ? (c * 7 + 3) % nd : 0;
+      for (std::size_t dk = 0; dk < nd; ++dk) {
+        const ir::Endpoint& d = of.destination[(first_d + dk) % nd];
         if (d.type == ir::EndpointType::dram) {
           Event s = make(Kind::store, Engine::dma_out, 3);
           s.deps.push_back(comp);
@@ -1255,12 +1273,18 @@ void Lowerer::build_core_events(std::uint32_t c, const std::vector<std::int64_t>
         s.receiver_tensor = r;
         const std::uint32_t id = add(ce, std::move(s));
         tensors_[c][*out].accesses.push_back(id);
-        if (dc == c)
+        if (dc == c) {
           tensors_[c][r].writers.push_back(id);
-        else
+        } else {
           ce.remote_writes.push_back({dc, r, id});
+          if (hw_.noc.multicast &&
+              std::none_of(to_cores.begin(), to_cores.end(),
+                           [&](std::uint32_t x) { return ce.events[x].tokens.front().to == dc; }))
+            to_cores.push_back(id);
+        }
       }
     }
+    if (to_cores.size() >= 2) ce.send_groups.push_back(to_cores);
   }
 }
 
@@ -1422,6 +1446,10 @@ void Lowerer::build_events(const ir::DependencyGraph& g, const std::vector<std::
   mc_events_.assign(static_cast<std::size_t>(mc_stats_.groups), {});
   for (std::size_t c = 0; c < n; ++c) {
     for (const auto& [id, group] : built[c].multicast) mc_events_[group].push_back(base[c] + id);
+    for (auto& g : built[c].send_groups) {
+      for (std::uint32_t& e : g) e += base[c];
+      send_groups_.push_back(std::move(g));
+    }
     for (std::string& e : built[c].errors) error(std::move(e));
     for (const auto& [transfer, id] : built[c].stores) store_of[transfer] = base[c] + id;
   }
@@ -1534,7 +1562,13 @@ std::vector<std::uint32_t> Lowerer::schedule() {
       d.erase(std::unique(d.begin(), d.end()), d.end());
       d.erase(std::remove(d.begin(), d.end(), i), d.end());
       indeg[i] = static_cast<std::uint32_t>(d.size());
-      keys[i] = {e.prio, std::uint64_t{e.workload} << 8 | e.phase,
+      // A re-read of data the run stores waits for other cores' stores: it
+      // ranks after every event of its predicted start (a multicast
+      // group's members included), so that the loads that need nothing
+      // but L2 space issue before it on the in-order DMA queue and are
+      // prefetched while it waits.
+      keys[i] = {e.prio * 2 + (e.dram_after != nullptr ? 1 : 0),
+                 std::uint64_t{e.workload} << 8 | e.phase,
                  std::uint64_t{e.core} << 32 | static_cast<std::uint32_t>(i)};
     }
     auto core_of = [&](std::uint32_t p) {
@@ -1585,7 +1619,9 @@ std::vector<std::uint32_t> Lowerer::schedule() {
   phase("lower/rank");
   // A multicast group is one node of the order: it becomes ready when all
   // its members' dependencies are done (its in-degree is theirs summed), at
-  // its first member's rank, and all its members follow one another there.
+  // its last member's rank (the read starts when the last member joins, so
+  // every member's queue takes what ranks before that first), and all its
+  // members follow one another there.
   // Every queue then meets the groups in one global order, so no member
   // waits for a member queued behind another group's (docs/isa.md).
   constexpr std::uint32_t kNoGroup = 0xffffffffu;
@@ -1601,8 +1637,8 @@ std::vector<std::uint32_t> Lowerer::schedule() {
     }
   }
   auto grouped = [&](std::uint32_t i) { return !group_of.empty() && group_of[i] != kNoGroup; };
-  // The event that stands for i's node in the ready set: its group's first.
-  auto leader = [&](std::uint32_t i) { return grouped(i) ? mc_events_[group_of[i]].front() : i; };
+  // The event that stands for i's node in the ready set: its group's last.
+  auto leader = [&](std::uint32_t i) { return grouped(i) ? mc_events_[group_of[i]].back() : i; };
   RankSet ready(n);
   for (std::uint32_t i = 0; i < n; ++i)
     if (leader(i) == i && (grouped(i) ? group_indeg[group_of[i]] : indeg[i]) == 0)
@@ -1626,7 +1662,11 @@ std::vector<std::uint32_t> Lowerer::schedule() {
     }
     for (const std::uint32_t m : mc_events_[group_of[i]]) retire(m);
   }
-  if (order.size() != n) report_cycle(indeg);
+  if (order.size() != n) {
+    report_cycle(indeg);
+  } else if (!send_groups_.empty()) {
+    group_sends(order, first, out);
+  }
   return order;
 }
 
@@ -1666,6 +1706,61 @@ void Lowerer::report_cycle(const std::vector<std::uint32_t>& indeg) {
         ": the schedule's dependencies form a cycle through this workload; no program can run "
         "it: " +
         chain + " waits for the first again");
+}
+
+// NoC multicast (docs/isa.md): the sends of one ofmap to other cores go as
+// one transfer where the order allows it. A group's sends move to its last
+// send's place in the order, one after another, each marked with the
+// group's size and its part. A send joins only if nothing that depends on
+// it comes before that place (its receiver's work waits for the data, and
+// the data now leaves with the last send), so the order stays a
+// topological order and the programs deadlock-free.
+void Lowerer::group_sends(std::vector<std::uint32_t>& order,
+                          const std::vector<std::uint32_t>& first,
+                          const std::vector<std::uint32_t>& out) {
+  const std::size_t n = order.size();
+  std::vector<std::uint32_t> pos(n);
+  for (std::uint32_t p = 0; p < n; ++p) pos[order[p]] = p;
+  constexpr std::uint32_t kNone = 0xffffffffu;
+  std::vector<std::uint32_t> joins(n, kNone);  // send -> the group's last send
+  std::vector<std::vector<std::uint32_t>> groups;
+  for (std::vector<std::uint32_t>& g : send_groups_) {
+    std::sort(g.begin(), g.end(), [&](auto a, auto b) { return pos[a] < pos[b]; });
+    const std::uint32_t at = pos[g.back()];
+    std::vector<std::uint32_t> kept;
+    for (std::size_t k = 0; k + 1 < g.size(); ++k) {
+      bool ok = true;
+      for (std::uint32_t s = first[g[k]]; s < first[g[k] + 1] && ok; ++s) ok = pos[out[s]] > at;
+      if (ok) kept.push_back(g[k]);
+    }
+    if (kept.empty()) continue;
+    kept.push_back(g.back());
+    for (std::uint32_t e : kept) joins[e] = static_cast<std::uint32_t>(groups.size());
+    groups.push_back(std::move(kept));
+  }
+  if (groups.empty()) return;
+  std::vector<std::uint32_t> moved;
+  moved.reserve(n);
+  for (std::uint32_t e : order) {
+    const std::uint32_t g = joins[e];
+    if (g == kNone) {
+      moved.push_back(e);
+    } else if (groups[g].back() == e) {
+      moved.insert(moved.end(), groups[g].begin(), groups[g].end());
+    }
+  }
+  order.swap(moved);
+  const std::size_t members = field_slot(Opcode::noc_send, "members").index;
+  const std::size_t part = field_slot(Opcode::noc_send, "part").index;
+  for (const std::vector<std::uint32_t>& g : groups)
+    for (std::size_t k = 0; k < g.size(); ++k) {
+      const Event& e = event(g[k]);
+      Instr& in = ops_[e.core][e.op_end - 1];
+      in.set_scalar(members, static_cast<std::int64_t>(g.size()));
+      in.set_scalar(part, static_cast<std::int64_t>(k));
+      ++mc_stats_.noc_sends;
+    }
+  mc_stats_.noc_groups += static_cast<std::int64_t>(groups.size());
 }
 
 // The shapes of the waits and signals emission adds, prepared once (their

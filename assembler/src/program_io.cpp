@@ -332,6 +332,14 @@ bool StagedProgram::write(const Program& p, std::string& error) {
   j.key("own_reads_reloaded");
   j.value(p.multicast.reloads);
   j.end_object();
+  // Sends of one ofmap to several cores that go as one NoC multicast.
+  j.key("noc_multicast");
+  j.begin_object();
+  j.key("groups");
+  j.value(p.multicast.noc_groups);
+  j.key("sends");
+  j.value(p.multicast.noc_sends);
+  j.end_object();
   // The data segment: the DRAM tensors the DMAs address (docs/isa.md).
   j.key("dram_tensors");
   j.begin_array();

@@ -92,6 +92,7 @@ struct SyncFields {
   const Field *send_to, *send_transfer, *sig_to, *sig_kind, *sig_transfer;
   const Field *wt_kind, *wt_transfer, *wt_from, *wt_count, *wl_on, *wl_count;
   const Field *di_transfer, *di_members, *di_part;
+  const Field *ns_members, *ns_part, *ns_src, *ns_bytes;
   SyncFields() {
     auto field = [](Opcode op, std::string_view f) { return field_slot(op, f).field; };
     send_to = field(Opcode::noc_send, "to");
@@ -108,6 +109,10 @@ struct SyncFields {
     di_transfer = field(Opcode::dma_in, "transfer");
     di_members = field(Opcode::dma_in, "members");
     di_part = field(Opcode::dma_in, "part");
+    ns_members = field(Opcode::noc_send, "members");
+    ns_part = field(Opcode::noc_send, "part");
+    ns_src = field(Opcode::noc_send, "src");
+    ns_bytes = field(Opcode::noc_send, "bytes");
   }
 };
 
@@ -241,6 +246,15 @@ std::vector<std::string> verify_cores(const std::vector<const CoreProgram*>& cor
   Problems mc_found(n, max_problems);
   ir::parallel_for(n, [&](std::size_t c) {
     std::vector<std::pair<std::uint32_t, Produced>> sends;  // (receiving core, token)
+    // V5 for NoC multicast: the noc_sends of the open group (local
+    // numbers) and their entries in `sends`. A member's data token comes
+    // when the last member is sent: its producer is the last member.
+    std::vector<std::pair<std::size_t, std::size_t>> group;
+    auto bad_group = [&](std::size_t i, const std::string& why) {
+      mc_found.add(c, "core " + std::to_string(cores[c]->core_id) + " #" + std::to_string(i) +
+                          " noc_send: " + why);
+      group.clear();
+    };
     const auto& ins = cores[c]->instrs;
     std::array<std::size_t, kEngines> per_queue{};
     for (const Instr& in : ins) ++per_queue[static_cast<std::size_t>(in.queue)];
@@ -265,6 +279,30 @@ std::vector<std::string> verify_cores(const std::vector<const CoreProgram*>& cor
       if (in.op == Opcode::noc_send) {
         r = receiver(in.value(*sl.send_to));
         tk = transfer_kind(in.value(*sl.send_transfer), static_cast<std::int64_t>(TokenKind::data));
+        const std::int64_t members = in.value(*sl.ns_members), part = in.value(*sl.ns_part);
+        if (!group.empty() && part != static_cast<std::int64_t>(group.size()))
+          bad_group(group.back().first, "its multicast group ends after " +
+                                            std::to_string(group.size()) + " of " +
+                                            std::to_string(members) + " members");
+        if (members == 1 || (members == 0 && part != 0) || (members >= 2 && part >= members)) {
+          bad_group(i, "members=" + std::to_string(members) + " part=" + std::to_string(part) +
+                           " (a multicast has two or more members, parts 0 to members - 1)");
+        } else if (members >= 2) {
+          if (!group.empty()) {
+            const Instr& f = ins[group.front().first];
+            bool dup = false;
+            for (const auto& [j, s] : group)
+              dup |= ins[j].value(*sl.send_to) == in.value(*sl.send_to);
+            if (f.value(*sl.ns_members) != members || f.value(*sl.ns_src) != in.value(*sl.ns_src) ||
+                f.value(*sl.ns_bytes) != in.value(*sl.ns_bytes) ||
+                f.value(*sl.send_transfer) != in.value(*sl.send_transfer) || dup)
+              bad_group(i,
+                        "a multicast member differs from its group's first (members, src, "
+                        "bytes, transfer) or sends to a core twice");
+          }
+          if (part == static_cast<std::int64_t>(group.size()))
+            group.push_back({i, r ? sends.size() : SIZE_MAX});
+        }
       } else if (in.op == Opcode::signal) {
         r = receiver(in.value(*sl.sig_to));
         tk = transfer_kind(in.value(*sl.sig_transfer), in.value(*sl.sig_kind));
@@ -274,7 +312,16 @@ std::vector<std::string> verify_cores(const std::vector<const CoreProgram*>& cor
                                       static_cast<std::uint32_t>(base[c] + i),
                                       static_cast<std::uint32_t>(
                                           c * kEngines + static_cast<std::size_t>(in.queue))}});
+      if (!group.empty() && group.back().first == i &&
+          static_cast<std::int64_t>(group.size()) == in.value(*sl.ns_members)) {
+        for (const auto& [j, s] : group)
+          if (s < sends.size()) sends[s].second.instr = static_cast<std::uint32_t>(base[c] + i);
+        group.clear();
+      }
     }
+    if (!group.empty())
+      bad_group(group.back().first,
+                "its multicast group ends after " + std::to_string(group.size()) + " members");
     sent[c] = detail::bucket<Produced>(n, [&](const auto& put) {
       for (const auto& [r, x] : sends) put(r, x);
     });

@@ -277,6 +277,7 @@ std::optional<HardwareConfig> parse_hw_config(const std::string& text, const std
     r.integer("packet_bytes", hw.noc.packet_bytes, 1, 1 << 20);
     r.integer("control_bytes", hw.noc.control_bytes, 1, 1 << 16);
     r.integer("buffer_packets", hw.noc.buffer_packets, 0, 1 << 16);
+    r.boolean("multicast", hw.noc.multicast);
     r.finish();
   }
   {
@@ -291,6 +292,7 @@ std::optional<HardwareConfig> parse_hw_config(const std::string& text, const std
     r.integer("queue_depth", hw.dram.queue_depth, 1, 1 << 16);
     r.boolean("multicast", hw.dram.multicast);
     r.boolean("interleave", hw.dram.interleave);
+    r.boolean("in_order", hw.dram.in_order);
     if (const DramTiming* t = dram_preset(hw.dram.preset)) hw.dram.timing = *t;
     const json::object* timing = r.object("timing");
     r.finish();

@@ -47,8 +47,7 @@ bool received(const BufferEntry& e) {
 }
 
 bool same_tensor(const BufferEntry& a, const BufferEntry& b) {
-  if (a.type != b.type || a.box.rank != b.box.rank || a.transfer_id != b.transfer_id)
-    return false;
+  if (a.type != b.type || a.box.rank != b.box.rank || a.transfer_id != b.transfer_id) return false;
   if (!received(a) && (a.workload_id != b.workload_id || a.layer_name != b.layer_name))
     return false;
   for (int d = 0; d < a.box.rank; ++d)
@@ -57,9 +56,7 @@ bool same_tensor(const BufferEntry& a, const BufferEntry& b) {
 }
 
 struct EntryKeyEq {
-  bool operator()(const EntryKey& a, const EntryKey& b) const {
-    return same_tensor(*a.e, *b.e);
-  }
+  bool operator()(const EntryKey& a, const EntryKey& b) const { return same_tensor(*a.e, *b.e); }
 };
 
 struct EntryKeyHash {
@@ -114,8 +111,8 @@ CoreTensors collect(const Core& c, const HardwareConfig& hw, std::int64_t alignm
         ct.tensors[id].last = s;
       } else {
         id = static_cast<std::uint32_t>(ct.tensors.size());
-        ct.tensors.push_back(
-            {align_up(std::max<std::int64_t>(tensor_bytes(e, hw), 1), alignment), s, s});
+        ct.tensors.push_back({align_up(std::max<std::int64_t>(tensor_bytes(e, hw), 1), alignment),
+                              s, s, e.type != TensorType::ofmap});
         ct.loaded.push_back(e.type != TensorType::ofmap);
       }
       cur.emplace(key, id);
@@ -128,10 +125,37 @@ CoreTensors collect(const Core& c, const HardwareConfig& hw, std::int64_t alignm
 
 }  // namespace
 
+const char* to_string(L2Allocation a) { return a == L2Allocation::tight ? "tight" : "prefetch"; }
+
+std::optional<L2Allocation> l2_allocation_from(std::string_view s) {
+  if (s == "prefetch") return L2Allocation::prefetch;
+  if (s == "tight") return L2Allocation::tight;
+  return std::nullopt;
+}
+
+WarStats ImportReport::war() const {
+  WarStats w;
+  for (const CoreImport& c : cores) w += c.war;
+  return w;
+}
+
+WarStats ImportReport::war_tight() const {
+  WarStats w;
+  for (const CoreImport& c : cores) w += c.war_tight;
+  return w;
+}
+
+std::int64_t ImportReport::alloc_peak() const {
+  std::int64_t p = 0;
+  for (const CoreImport& c : cores) p = std::max(p, c.alloc_peak);
+  return p;
+}
+
 std::optional<ImportReport> import_model(Model& m, const HardwareConfig& hw,
                                          const ImportOptions& opts, Diagnostics& d,
                                          const ModelGraph* shared) {
   ImportReport rep;
+  rep.allocation = opts.only_strategy ? L2Allocation::tight : opts.allocation;
   const std::int64_t alignment = hw.l2.alignment_bytes;
   rep.configured_buffersize = opts.buffersize.value_or(m.buffersize.value_or(hw.l2.size_bytes));
   rep.buffersize = rep.configured_buffersize;
@@ -194,18 +218,38 @@ std::optional<ImportReport> import_model(Model& m, const HardwareConfig& hw,
   }
   if (!rep.fits) {
     if (opts.buffersize) return std::nullopt;
-    // Grow L2 to the largest need, rounded to KiB, and use the linear
-    // allocations (a wrapped one would wrap at the old end).
+    // Grow L2 to the largest need, rounded to KiB. A core that fit keeps
+    // its placement and its ring (the configured region, below); one that
+    // did not has its linear allocation in the grown buffer.
     rep.buffersize = align_up(needed, 1024);
     regions = {RingRegion{0, rep.buffersize}};
-    for (std::size_t ci = 0; ci < m.cores.size(); ++ci) {
-      if (!alloc[ci].wrapped) continue;
-      alloc[ci] = allocate_best(all[ci].tensors, 0, alignment);
-      rep.cores[ci].alloc_peak = alloc[ci].peak;
-      rep.cores[ci].strategy = alloc[ci].strategy;
-      rep.cores[ci].wrapped = false;
-    }
   }
+
+  // The placement used: the tight packing above sized the buffer; the
+  // prefetch placement takes the same region where it finds room for every
+  // tensor (docs/allocation.md, "Prefetch"): the configured one, or the
+  // grown buffer for a core that did not fit it.
+  std::vector<RingRegion> core_region(m.cores.size(), region);
+  parallel_for(m.cores.size(), [&](std::size_t ci) {
+    const RingRegion used = overflows[ci] ? RingRegion{0, rep.buffersize} : region;
+    core_region[ci] = used;
+    const auto& t = all[ci].tensors;
+    CoreImport& cr = rep.cores[ci];
+    cr.war_tight = war_waits(t, alloc[ci], used, used.size());
+    cr.war = cr.war_tight;
+    if (rep.allocation != L2Allocation::prefetch) return;
+    Allocation p;
+    if (prefetch_fit(t, used, alignment, p)) {
+      alloc[ci] = std::move(p);
+    } else {  // full at its peak: the tight packing, repaired
+      cr.prefetch_failed = true;
+      cr.repaired = prefetch_repair(t, used, alignment, alloc[ci]);
+    }
+    cr.alloc_peak = alloc[ci].peak;
+    cr.strategy = alloc[ci].strategy;
+    cr.wrapped = alloc[ci].wrapped;
+    cr.war = war_waits(t, alloc[ci], used, used.size());
+  });
 
   // tensor_order: every loaded tensor, by when its core first holds it.
   std::optional<ModelGraph> own;
@@ -257,7 +301,9 @@ std::optional<ImportReport> import_model(Model& m, const HardwareConfig& hw,
     CoreImport& cr = rep.cores[ci];
     for (std::uint32_t s = 0; s < c.workloads.size(); ++s) {
       Workload& w = c.workloads[s];
-      w.ring_buffer_info = regions;
+      // Grown: each core's ring is the region it was placed in (the
+      // configured one where it fit, the grown buffer where it did not).
+      w.ring_buffer_info = rep.fits ? regions : std::vector<RingRegion>{core_region[ci]};
       for (std::size_t ei = 0; ei < w.buffer.size(); ++ei) {
         BufferEntry& e = w.buffer[ei];
         const std::uint32_t ti = all[ci].entry_tensor[s][ei];

@@ -32,6 +32,8 @@ CoreModule::CoreModule(const sc_core::sc_module_name& name, std::int32_t index,
   wl_first_.assign(nwl, kNever);
   wl_compute_.assign(nwl, kNever);
   wl_end_.assign(nwl, 0);
+  times_.resize(img_.ops.size());
+  cause_.assign(img_.ops.size(), kNoRef);
   counts_[kOther] = static_cast<std::int32_t>(assembler::kEngines);
   for (std::uint8_t e = 0; e < assembler::kEngines; ++e) {
     eng_[e].limit = (e == static_cast<std::uint8_t>(assembler::Engine::dma_in) ||
@@ -104,9 +106,10 @@ void CoreModule::wake_waiters(std::vector<Waiter>& w, std::uint32_t count) {
   }
 }
 
-void CoreModule::deliver(std::uint64_t key, Tick /*now*/) {
+void CoreModule::deliver(std::uint64_t key, Tick /*now*/, std::uint64_t from) {
   TokenSlot& s = tokens_[key];
   ++s.count;
+  s.last_from = from;
   wake_waiters(s.waiters, s.count);
 }
 
@@ -123,6 +126,7 @@ void CoreModule::retire(std::uint8_t e, const Slot& s, Tick now) {
   }
   ++en.head;
   ++en.retired;
+  times_[s.instr] = {s.started, s.done_at, now};
   l2_live_ -= o.l2_sub;
   if (o.wl >= 0) {
     wl_end_[o.wl] = std::max(wl_end_[o.wl], now);
@@ -156,7 +160,7 @@ void CoreModule::step(std::uint8_t e) {
   bool stop = false;
   while (!stop && en.issue < en.queue.size()) {
     std::uint32_t flying = 0;
-    for (const Slot& s : en.window) flying += s.timed && s.done_at > now;
+    for (const Slot& s : en.window) flying += s.timed && !s.member && s.done_at > now;
     if (flying >= en.limit) break;  // until one completes
     const std::uint32_t i = en.queue[en.issue];
     const OpRec& o = img_.ops[i];
@@ -177,6 +181,7 @@ void CoreModule::step(std::uint8_t e) {
       case Opcode::wait_token: {
         TokenSlot& t = tokens_[token_key(o.kind, o.peer, o.transfer)];
         if (t.count >= o.count) {
+          cause_[i] = t.last_from;
           complete_now(e, now);
         } else {
           t.waiters.push_back({e, o.count});
@@ -194,7 +199,8 @@ void CoreModule::step(std::uint8_t e) {
         }
         l2_live_ += o.l2_add;
         peak_l2_ = std::max(peak_l2_, l2_live_);
-        noc_.send_token(index_, o.peer, token_key(o.kind, index_, o.transfer), now);
+        noc_.send_token(index_, o.peer, token_key(o.kind, index_, o.transfer), op_ref(index_, i),
+                        now);
         complete_now(e, now);
         break;
       case Opcode::view:
@@ -298,10 +304,23 @@ void CoreModule::start(std::uint8_t e, const OpRec& o, Slot& s, Tick now) {
     }
     case Opcode::noc_send: {
       s.act = kNoc;
+      const std::uint64_t key =
+          token_key(static_cast<std::uint8_t>(TokenKind::data), index_, o.transfer);
+      if (o.members >= 2) {  // a NoC multicast member: sent with the last
+        multicast_.emplace_back(o.peer, s.instr);
+        if (o.part + 1 < o.members) {
+          s.member = true;
+          break;
+        }
+        const double rate = stream();
+        noc_.send_multicast(index_, e, multicast_, o.bytes, key, static_cast<double>(period) / rate,
+                            now);
+        multicast_.clear();
+        break;
+      }
       const double rate = stream();
-      noc_.send_data(index_, e, s.instr, o.peer, o.bytes,
-                     token_key(static_cast<std::uint8_t>(TokenKind::data), index_, o.transfer),
-                     static_cast<double>(period) / rate, now);
+      noc_.send_data(index_, e, s.instr, o.peer, o.bytes, key, static_cast<double>(period) / rate,
+                     now);
       break;
     }
     default:

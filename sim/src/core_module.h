@@ -15,7 +15,9 @@
 // the NoC says so, and retires once everything before it has retired, so
 // the retired counts that wait_local reads stay in program order. A signal
 // is a release: it issues only when everything before it on its queue has
-// completed. Every other engine has one operation in flight.
+// completed. Every other engine has one operation in flight; the members
+// of a NoC multicast (noc_send members >= 2) issue one after another and go
+// as one transfer when the last is issued.
 //
 // Timing: wait_local, wait_token, signal, nop and end take no time once
 // their condition holds; pe_cfg takes pe.cfg_cycles; pe_run, vp_run and WL0
@@ -43,7 +45,8 @@ class CoreModule : public sc_core::sc_module {
              const assembler::CoreProgram& program, SimContext& ctx, NocModule& noc);
 
   // Called by the NoC at the time a token arrives / an operation completes.
-  void deliver(std::uint64_t key, Tick now);
+  // `from` names the instruction that sent the token (op_ref()).
+  void deliver(std::uint64_t key, Tick now, std::uint64_t from);
   // Operation `op` (an instruction index) of `engine` completes at `at`.
   void finish(std::uint8_t engine, std::uint32_t op, Tick at, Tick now);
 
@@ -68,6 +71,16 @@ class CoreModule : public sc_core::sc_module {
   // One line per blocked engine: the instruction and what it waits for.
   void describe_blocked(std::vector<std::string>& out) const;
 
+  // What the critical path (critical_path.h) is traced back from, per
+  // instruction: when it started (issued), completed and retired, and, for
+  // a wait_token or a multicast dma_in, the instruction (op_ref) whose
+  // token, or whose join request, came last: kNoRef when none. Filled as
+  // instructions retire.
+  const std::vector<OpTimes>& op_times() const { return times_; }
+  const std::vector<std::uint64_t>& causes() const { return cause_; }
+  // A multicast dma_in `op` waited for the request of `from` (op_ref).
+  void set_cause(std::uint32_t op, std::uint64_t from) { cause_[op] = from; }
+
  private:
   // An issued instruction that has not retired.
   struct Slot {
@@ -75,6 +88,10 @@ class CoreModule : public sc_core::sc_module {
     Tick done_at = 0, started = 0;  // done_at: kNever until known
     bool timed = false;             // an operation (not a wait, view, ...)
     bool l2_stream = false;
+    // A NoC multicast member before the last: in flight, but not counted
+    // against the engine's limit (the group is one transfer, counted at
+    // its last member).
+    bool member = false;
     Act act = kOther;
   };
   struct Engine {
@@ -92,6 +109,7 @@ class CoreModule : public sc_core::sc_module {
   };
   struct TokenSlot {
     std::uint32_t count = 0;
+    std::uint64_t last_from = kNoRef;  // the sender of the latest arrival
     std::vector<Waiter> waiters;
   };
 
@@ -128,6 +146,10 @@ class CoreModule : public sc_core::sc_module {
   Tick last_ = 0, finish_ = 0;
   std::size_t engines_done_ = 0;
   std::vector<Tick> wl_first_, wl_compute_, wl_end_;
+  std::vector<OpTimes> times_;
+  std::vector<std::uint64_t> cause_;
+  // The NoC multicast being gathered: (receiving core, noc_send) so far.
+  std::vector<std::pair<std::int32_t, std::uint32_t>> multicast_;
 };
 
 }  // namespace gemini::sim

@@ -397,7 +397,14 @@ void Functional::start(std::int32_t core, std::uint32_t i) {
       c.queued[q].push_back(std::move(c.flight[q]));
       return;
     }
-    case Opcode::noc_send:
+    case Opcode::noc_send: {
+      // The members of a NoC multicast are in flight together: each is
+      // written when its data arrives (arrived()).
+      start_move(core, i);
+      const auto q = static_cast<std::size_t>(in.queue);
+      c.sends[i] = std::move(c.flight[q]);
+      return;
+    }
     case Opcode::wl0_load:
       start_move(core, i);
       return;
@@ -825,8 +832,12 @@ void Functional::complete(std::int32_t core, std::uint8_t engine) {
   q.pop_front();
 }
 
-void Functional::arrived(std::int32_t sender, std::uint8_t engine) {
-  write(sender, cores_[static_cast<std::size_t>(sender)].flight[engine]);
+void Functional::arrived(std::int32_t sender, std::uint8_t /*engine*/, std::uint32_t instr) {
+  Core& c = cores_[static_cast<std::size_t>(sender)];
+  auto it = c.sends.find(instr);
+  if (it == c.sends.end()) return;
+  write(sender, it->second);
+  c.sends.erase(it);
 }
 
 FunctionalReport Functional::finish() {

@@ -24,6 +24,7 @@
 #include <deque>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "gemini/assembler/lowering.h"
@@ -49,7 +50,8 @@ class Functional {
 
   void start(std::int32_t core, std::uint32_t instr);
   void complete(std::int32_t core, std::uint8_t engine);
-  void arrived(std::int32_t sender, std::uint8_t engine);
+  // `instr`: the sender's noc_send that arrived.
+  void arrived(std::int32_t sender, std::uint8_t engine, std::uint32_t instr);
   FunctionalReport finish();
 
  private:
@@ -113,6 +115,9 @@ class Functional {
     std::array<InFlight, 7> flight{};
     // dma_in / dma_out: the transfers in flight, oldest first.
     std::array<std::deque<InFlight>, 7> queued{};
+    // noc_send: the sends in flight (several: a multicast's members), by
+    // instruction.
+    std::unordered_map<std::uint32_t, InFlight> sends;
     // PE registers (pe_cfg) and the chain's int32 partial sums.
     model::ConvParams pe;
     std::int32_t pe_shift = 0, pe_chain = 1, pe_done = 0;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
 #include "core_module.h"
 #include "dram_module.h"
@@ -33,6 +34,10 @@ void NocModule::attach(std::vector<CoreModule*> cores, std::vector<DramModule*> 
   core_nodes_.clear();
   for (CoreModule* c : cores_) core_nodes_.push_back(c->image().core_id);
   incoming_.assign(cores_.size(), 0);
+  in_order_ = ctx_.params.hw->dram.in_order;
+  read_seq_.assign(cores_.size(), 0);
+  unstarted_.assign(cores_.size(), {});
+  held_.assign(cores_.size(), {});
   l2_ps_per_byte_.clear();
   if (ctx_.params.hw->l2.noc_writes_share_ports)
     for (std::size_t k = 0; k <= assembler::kEngines + 1; ++k)
@@ -94,14 +99,38 @@ void NocModule::send_data(std::int32_t src, std::uint8_t engine, std::uint32_t o
   schedule(now, id, Ev::inject);
 }
 
-void NocModule::send_token(std::int32_t src, std::int32_t dst, std::uint64_t key, Tick now) {
+void NocModule::send_token(std::int32_t src, std::int32_t dst, std::uint64_t key,
+                           std::uint64_t from, Tick now) {
   const std::uint32_t id = alloc(Kind::token);
   Message& m = msgs_[id];
+  m.from = from;
   m.src = core_node(src);
   m.dst = core_node(dst);
   m.core = dst;
   m.bytes = ctx_.params.control_bytes;
   m.key = key;
+  schedule(now, id, Ev::inject);
+}
+
+void NocModule::send_multicast(std::int32_t src, std::uint8_t engine,
+                               const std::vector<std::pair<std::int32_t, std::uint32_t>>& to,
+                               std::int64_t bytes, std::uint64_t key, double src_ps_per_byte,
+                               Tick now) {
+  const std::uint32_t id = alloc(Kind::multicast_data);
+  Message& m = msgs_[id];
+  m.engine = engine;
+  m.src = core_node(src);
+  m.sender = src;
+  m.bytes = bytes;
+  m.key = key;
+  m.src_ps_per_byte = src_ps_per_byte;
+  m.receivers.clear();
+  m.receiver_nodes.clear();
+  for (const auto& [core, op] : to) {
+    m.receivers.push_back({core, engine, op});
+    m.receiver_nodes.push_back(core_node(core));
+  }
+  m.pending = m.receivers.size();
   schedule(now, id, Ev::inject);
 }
 
@@ -124,6 +153,8 @@ void NocModule::dram_read(std::int32_t core, std::uint8_t engine, std::uint32_t 
   const std::uint32_t id = to_port(Kind::read_request, core, engine, op, addr);
   msgs_[id].bytes = ctx_.params.control_bytes;
   msgs_[id].read_bytes = bytes;
+  msgs_[id].seq = read_seq_[core]++;
+  if (in_order_) unstarted_[core].insert(msgs_[id].seq);
   schedule(now, id, Ev::inject);
 }
 
@@ -136,6 +167,8 @@ void NocModule::dram_multicast_read(std::int32_t core, std::uint8_t engine, std:
   m.read_bytes = bytes;
   m.key = std::uint64_t{transfer} << 16 | part;
   m.members = members;
+  m.seq = read_seq_[core]++;
+  if (in_order_) unstarted_[core].insert(m.seq);
   schedule(now, id, Ev::inject);
 }
 
@@ -151,6 +184,10 @@ void NocModule::start_stripes(Join& j, std::vector<std::int32_t> ports, Tick now
     }
     return j.ranges.back().second;
   };
+  if (j.receivers.size() > 1) {  // a multicast: every member waited for the last request
+    const Member& last = j.receivers.back();
+    for (const Member& m : j.receivers) cores_[m.core]->set_cause(m.op, op_ref(last.core, last.op));
+  }
   std::sort(j.receivers.begin(), j.receivers.end());
   std::sort(ports.begin(), ports.end());
   ports.erase(std::unique(ports.begin(), ports.end()), ports.end());
@@ -194,6 +231,18 @@ void NocModule::start_stripes(Join& j, std::vector<std::int32_t> ports, Tick now
   }
 }
 
+void NocModule::read_started(std::int32_t core, std::uint32_t seq, Tick now) {
+  auto& u = unstarted_[core];
+  u.erase(seq);
+  auto& h = held_[core];
+  while (!h.empty() && !u.empty() && h.begin()->first == *u.begin()) {
+    auto node = h.extract(h.begin());
+    Held& x = node.mapped();
+    start_stripes(x.join, std::move(x.ports), now);
+    u.erase(node.key());
+  }
+}
+
 void NocModule::dram_write(std::int32_t core, std::uint8_t engine, std::uint32_t op,
                            std::uint64_t addr, std::int64_t bytes, double src_ps_per_byte,
                            Tick now) {
@@ -214,6 +263,18 @@ void NocModule::run() {
         inject(it.msg, now);
         break;
       case Ev::arrive:
+        if (it.aux > 0 && msgs_[it.msg].kind == Kind::multicast_data) {
+          // Multicast data at one of its receivers: the bytes land before
+          // the token that announces them.
+          Message& m = msgs_[it.msg];
+          const Member r = m.receivers[static_cast<std::size_t>(it.aux - 1)];
+          --incoming_[static_cast<std::size_t>(r.core)];
+          if (ctx_.functional) ctx_.functional->arrived(m.sender, m.engine, r.op);
+          cores_[r.core]->deliver(m.key, now, op_ref(m.sender, r.op));
+          cores_[m.sender]->finish(m.engine, r.op, now, now);
+          if (--m.pending == 0) release(it.msg);
+          break;
+        }
         if (it.aux > 0) {  // read data at one of its receivers
           Message& m = msgs_[it.msg];
           const auto i = static_cast<std::size_t>(it.aux - 1);
@@ -245,10 +306,11 @@ void NocModule::inject(std::uint32_t id, Tick now) {
   const bool request = control || m.kind == Kind::multicast_request;
   const std::int64_t pkt =
       request ? m.bytes : std::min<std::int64_t>(ctx_.params.packet_bytes, m.bytes - m.sent);
-  if (m.kind == Kind::read_data) {
-    // Read data (a stripe): one packet down the XY tree to its receivers
-    // (one, or a multicast's); on the last, each receiver's stripe ends at
-    // its own arrival.
+  if (m.kind == Kind::multicast_data || m.kind == Kind::read_data) {
+    // One packet down the XY tree to its receivers (read data: a stripe for
+    // one, or a DRAM multicast's members; multicast data: a NoC
+    // multicast's); on the last, each receiver's arrival is handled in
+    // run().
     if (m.sent == 0)
       for (const Member& r : m.receivers) ++incoming_[static_cast<std::size_t>(r.core)];
     if (!l2_ps_per_byte_.empty())
@@ -260,7 +322,14 @@ void NocModule::inject(std::uint32_t id, Tick now) {
         schedule(mt.arrived[i], id, Ev::arrive, static_cast<std::int64_t>(i) + 1);
       return;
     }
-    try_read_packet(id, mt.injected);
+    if (m.kind == Kind::read_data) {  // the next packet once the DRAM has its bytes
+      try_read_packet(id, mt.injected);
+      return;
+    }
+    Tick next = mt.injected;  // from L2, no faster than its port
+    if (m.src_ps_per_byte > 0)
+      next = std::max(next, now + static_cast<Tick>(std::ceil(pkt * m.src_ps_per_byte - 1e-9)));
+    schedule(next, id, Ev::inject);
     return;
   }
   if (m.kind == Kind::multicast_request) {
@@ -353,13 +422,13 @@ void NocModule::arrive(std::uint32_t id, Tick now) {
     case Kind::data:
       // The bytes land before the token that announces them.
       --incoming_[static_cast<std::size_t>(m.core)];
-      if (ctx_.functional) ctx_.functional->arrived(m.sender, m.engine);
-      cores_[m.core]->deliver(m.key, now);
+      if (ctx_.functional) ctx_.functional->arrived(m.sender, m.engine, m.op);
+      cores_[m.core]->deliver(m.key, now, op_ref(m.sender, m.op));
       cores_[m.sender]->finish(m.engine, m.op, now, now);
       release(id);
       break;
     case Kind::token:
-      cores_[m.core]->deliver(m.key, now);
+      cores_[m.core]->deliver(m.key, now, m.from);
       release(id);
       break;
     case Kind::read_request: {
@@ -369,12 +438,21 @@ void NocModule::arrive(std::uint32_t id, Tick now) {
       j.members = 1;
       j.receivers.push_back({m.core, m.engine, m.op});
       j.ranges.emplace_back(m.addr, m.addr + static_cast<std::uint64_t>(m.read_bytes));
-      const std::int32_t port = m.port;
+      const std::int32_t port = m.port, core = m.core;
+      const std::uint32_t seq = m.seq;
       release(id);
-      start_stripes(j, all_ports_.empty() ? std::vector<std::int32_t>{port} : all_ports_, now);
+      std::vector<std::int32_t> ports =
+          all_ports_.empty() ? std::vector<std::int32_t>{port} : all_ports_;
+      if (in_order_ && *unstarted_[core].begin() != seq) {
+        held_[core].emplace(seq, Held{std::move(j), std::move(ports)});
+        break;
+      }
+      start_stripes(j, std::move(ports), now);
+      if (in_order_) read_started(core, seq, now);
       break;
     }
     case Kind::read_data:
+    case Kind::multicast_data:
       break;  // each receiver's arrival is handled in run()
     case Kind::write_ack:
       cores_[m.core]->finish(m.engine, m.op, now, now);
@@ -387,6 +465,7 @@ void NocModule::arrive(std::uint32_t id, Tick now) {
       j.members = m.members;
       j.receivers.push_back({m.core, m.engine, m.op});
       j.ranges.emplace_back(m.addr, m.addr + static_cast<std::uint64_t>(m.read_bytes));
+      j.seqs.push_back(m.seq);
       const std::uint64_t key = m.key;
       release(id);
       if (j.receivers.size() >= j.members) {
@@ -394,8 +473,13 @@ void NocModule::arrive(std::uint32_t id, Tick now) {
         std::vector<std::int32_t> ports = all_ports_;
         if (ports.empty())
           for (const Member& r : j.receivers) ports.push_back(ctx_.params.core_port[r.core]);
+        std::vector<std::pair<std::int32_t, std::uint32_t>> started;
+        for (std::size_t r = 0; r < j.receivers.size(); ++r)
+          started.emplace_back(j.receivers[r].core, j.seqs[r]);
         start_stripes(j, std::move(ports), now);
         joins_.erase(key);
+        if (in_order_)
+          for (const auto& [c, s] : started) read_started(c, s, now);
       }
       break;
     }

@@ -33,8 +33,10 @@
 //                  stripe.
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <queue>
+#include <set>
 #include <unordered_map>
 #include <vector>
 
@@ -58,7 +60,16 @@ class NocModule : public sc_core::sc_module {
   // completes: CoreModule::finish(engine, op, ...).
   void send_data(std::int32_t src, std::uint8_t engine, std::uint32_t op, std::int32_t dst,
                  std::int64_t bytes, std::uint64_t key, double src_ps_per_byte, Tick now);
-  void send_token(std::int32_t src, std::int32_t dst, std::uint64_t key, Tick now);
+  // `from`: the signal that sends it (op_ref), told to the receiver.
+  void send_token(std::int32_t src, std::int32_t dst, std::uint64_t key, std::uint64_t from,
+                  Tick now);
+  // A NoC multicast (noc_send members >= 2): `bytes` of L2 data sent once
+  // along the XY tree to every (receiving core, sender's noc_send) of
+  // `to`; each receiver gets the data token `key` when the last packet
+  // reaches it, and that member's noc_send completes then.
+  void send_multicast(std::int32_t src, std::uint8_t engine,
+                      const std::vector<std::pair<std::int32_t, std::uint32_t>>& to,
+                      std::int64_t bytes, std::uint64_t key, double src_ps_per_byte, Tick now);
   void dram_read(std::int32_t core, std::uint8_t engine, std::uint32_t op, std::uint64_t addr,
                  std::int64_t bytes, Tick now);
   // One member's part of a multicast DRAM read (dma_in members >= 2).
@@ -79,6 +90,7 @@ class NocModule : public sc_core::sc_module {
  private:
   enum class Kind : std::uint8_t {
     data,
+    multicast_data,
     token,
     read_request,
     read_data,
@@ -98,6 +110,7 @@ class NocModule : public sc_core::sc_module {
     std::uint16_t members = 0;
     std::vector<Member> receivers;
     std::vector<ByteRange> ranges;
+    std::vector<std::uint32_t> seqs;  // each receiver's read sequence number
   };
   struct Message {
     Kind kind = Kind::data;
@@ -113,13 +126,16 @@ class NocModule : public sc_core::sc_module {
     std::int64_t forwarded = 0;        // write data: bytes handed to the DRAM so far
     std::int64_t written = 0;          // write data: bytes the DRAM has written
     std::uint64_t addr = 0, key = 0;
+    std::uint64_t from = kNoRef;  // token: the signal that sent it (op_ref)
+    std::uint32_t seq = 0;        // read request: its place in its core's reads
     double src_ps_per_byte = 0;
     bool stalled = false;
     Tick next_min = 0, last_write = 0;
     std::vector<std::pair<std::int64_t, Tick>> ready;  // read data: (bytes, time)
     std::size_t ready_head = 0;
-    // Read data: its receivers (one, or a multicast's), their NoC nodes,
-    // and how many have not had its last packet.
+    // Read data and multicast data: its receivers (one, or a multicast's;
+    // multicast data: the receiving core and the sender's noc_send), their
+    // NoC nodes, and how many have not had its last packet.
     std::vector<Member> receivers;
     std::vector<std::int32_t> receiver_nodes;
     std::size_t pending = 0;
@@ -176,6 +192,19 @@ class NocModule : public sc_core::sc_module {
   std::vector<std::int32_t> all_ports_;            // dram.interleave: every port
   std::vector<Fork> forks_;
   std::vector<std::uint32_t> free_forks_;
+  // dram.in_order: per core, the reads it has issued that have not started
+  // at DRAM (by sequence number), and its unicast reads that arrived at
+  // their port before an earlier read of the core started (held there).
+  struct Held {
+    Join join;
+    std::vector<std::int32_t> ports;
+  };
+  std::vector<std::uint32_t> read_seq_;
+  std::vector<std::set<std::uint32_t>> unstarted_;
+  std::vector<std::map<std::uint32_t, Held>> held_;
+  bool in_order_ = false;
+  // The read `seq` of `core` has started: start the held reads it unblocks.
+  void read_started(std::int32_t core, std::uint32_t seq, Tick now);
   std::uint64_t seq_ = 0;
   bool running_ = false;
   sc_core::sc_event ev_;

@@ -22,7 +22,7 @@ struct FieldIndex {
   std::size_t sg_kind, sg_transfer, sg_to, sg_grant, sg_grant_bytes;
   std::size_t di_l2, di_bytes, di_dram, di_transfer, di_members, di_part;
   std::size_t do_l2, do_bytes, do_dram;
-  std::size_t ns_src, ns_dst, ns_bytes, ns_to, ns_transfer;
+  std::size_t ns_src, ns_dst, ns_bytes, ns_to, ns_transfer, ns_members, ns_part;
   std::size_t w0_source, w0_bytes, w0_l2, w0_dram;
   std::size_t pc_r, pc_s, pc_gc;
   std::size_t pr_ifmap, pr_ifmap_bytes, pr_weight, pr_weight_bytes, pr_ofmap, pr_ofmap_bytes;
@@ -55,6 +55,8 @@ struct FieldIndex {
     ns_bytes = slot(Opcode::noc_send, "bytes");
     ns_to = slot(Opcode::noc_send, "to");
     ns_transfer = slot(Opcode::noc_send, "transfer");
+    ns_members = slot(Opcode::noc_send, "members");
+    ns_part = slot(Opcode::noc_send, "part");
     w0_source = slot(Opcode::wl0_load, "source");
     w0_bytes = slot(Opcode::wl0_load, "bytes");
     w0_l2 = slot(Opcode::wl0_load, "l2");
@@ -208,6 +210,8 @@ bool build_images(const assembler::Program& p, std::vector<CoreImage>& out, std:
         case Opcode::noc_send:
           o.bytes = v(f.ns_bytes);
           o.transfer = static_cast<std::uint32_t>(v(f.ns_transfer));
+          o.members = static_cast<std::uint16_t>(v(f.ns_members));
+          o.part = static_cast<std::uint16_t>(v(f.ns_part));
           if (!peer(v(f.ns_to))) return false;
           live.read(i, v(f.ns_src));
           break;

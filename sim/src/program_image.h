@@ -26,7 +26,7 @@ struct OpRec {
   std::int64_t bytes = 0;               // bytes moved (DMA, NoC, WL0)
   std::uint64_t dram = 0;               // DRAM address
   std::uint32_t pe = 0;                 // pe_run: index into CoreImage::pe_tiles
-  std::uint16_t members = 0, part = 0;  // dma_in: its multicast group (members >= 2)
+  std::uint16_t members = 0, part = 0;  // dma_in, noc_send: its multicast group (members >= 2)
   std::int64_t vp_elements = 0, vp_l2_bytes = 0;
   std::int64_t l2_add = 0;  // live L2 bytes this instruction starts (writes)
   std::int64_t l2_sub = 0;  // live L2 bytes whose last reader this is (at retire)

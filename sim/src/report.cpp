@@ -1,9 +1,12 @@
 #include "gemini/sim/report.h"
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstdarg>
 #include <cstdio>
+#include <map>
 #include <ostream>
+#include <set>
 #include <string>
 
 #include "gemini/ir/json_writer.h"
@@ -26,11 +29,12 @@ std::string describe(const Provenance::Writer& w) {
   std::string s = fmt("core %d #%u %s", w.core_id, w.pc, w.opcode.c_str());
   std::string what;
   if (w.workload_id >= 0)
-    what = fmt("workload %" PRId64 "%s%s", w.workload_id, w.layer.empty() ? "" : " ",
-               w.layer.c_str());
+    what =
+        fmt("workload %" PRId64 "%s%s", w.workload_id, w.layer.empty() ? "" : " ", w.layer.c_str());
   if (w.transfer >= 0) what += fmt("%stransfer %" PRId64, what.empty() ? "" : ", ", w.transfer);
-  if (w.dram >= 0) what += fmt("%sfrom DRAM 0x%" PRIx64, what.empty() ? "" : ", ",
-                              static_cast<std::uint64_t>(w.dram));
+  if (w.dram >= 0)
+    what +=
+        fmt("%sfrom DRAM 0x%" PRIx64, what.empty() ? "" : ", ", static_cast<std::uint64_t>(w.dram));
   if (w.opcode == "noc_send") what += " (received from that core)";
   return what.empty() ? s : s + " (" + what + ")";
 }
@@ -42,10 +46,11 @@ std::string show_at(const std::int32_t at[4]) {
 void print_provenance(std::ostream& os, const LayerCheck& l) {
   if (!l.provenance || !l.first) return;
   const Provenance& p = *l.provenance;
-  os << fmt("where the first wrong value of %s came from: [%d,%d,%d,%d] on core %d, #%u %s "
-            "(workload %" PRId64 "): %d, want %d\n",
-            l.layer.c_str(), l.first->n, l.first->k, l.first->h, l.first->w, p.core_id, p.pc,
-            p.opcode.c_str(), l.first->workload_id, l.first->got, l.first->want);
+  os << fmt(
+      "where the first wrong value of %s came from: [%d,%d,%d,%d] on core %d, #%u %s "
+      "(workload %" PRId64 "): %d, want %d\n",
+      l.layer.c_str(), l.first->n, l.first->k, l.first->h, l.first->w, p.core_id, p.pc,
+      p.opcode.c_str(), l.first->workload_id, l.first->got, l.first->want);
   std::string by;
   for (const auto& [operand, n] : p.differing_by_operand)
     by += fmt("%s%s %" PRId64, by.empty() ? " (" : ", ", operand.c_str(), n);
@@ -60,8 +65,7 @@ void print_provenance(std::ostream& os, const LayerCheck& l) {
               show_at(x.at).c_str(), x.got, want.c_str(), describe(x.writer).c_str());
   }
   if (!p.writers.empty()) os << "  last writers of the differing inputs:\n";
-  for (const auto& [w, n] : p.writers)
-    os << fmt("    %8" PRId64 "  %s\n", n, describe(w).c_str());
+  for (const auto& [w, n] : p.writers) os << fmt("    %8" PRId64 "  %s\n", n, describe(w).c_str());
   os << "  => " << p.verdict << "\n";
 }
 
@@ -134,6 +138,103 @@ void print_functional(std::ostream& os, const FunctionalReport& f) {
   os << (f.passed() ? "functional: PASS (bit-exact)\n" : "functional: FAIL\n");
 }
 
+const char* to_string(PathKind k) {
+  switch (k) {
+    case PathKind::compute:
+      return "compute";
+    case PathKind::dram:
+      return "dram";
+    case PathKind::noc:
+      return "noc";
+    case PathKind::token:
+      return "token";
+    case PathKind::other:
+    case PathKind::kCount:
+      break;
+  }
+  return "other";
+}
+
+std::int64_t CriticalPath::total() const {
+  std::int64_t s = 0;
+  for (std::int64_t c : cycles) s += c;
+  return s;
+}
+
+namespace {
+
+std::string kinds_text(const std::array<std::int64_t, kPathKinds>& c, std::int64_t of) {
+  std::string out;
+  for (std::size_t k = 0; k < kPathKinds; ++k) {
+    if (of > 0 ? c[k] * 2000 < of : c[k] == 0) continue;  // under 0.05%
+    if (!out.empty()) out += ", ";
+    out += fmt("%s %.1f%%", to_string(static_cast<PathKind>(k)),
+               of > 0 ? 100.0 * static_cast<double>(c[k]) / static_cast<double>(of) : 0.0);
+  }
+  return out.empty() ? "-" : out;
+}
+
+// The critical path in a few lines: where its time goes, the layers it
+// spends it in, and its longest segments.
+void print_critical_path(std::ostream& os, const CriticalPath& p) {
+  if (!p.traced) return;
+  const std::int64_t total = p.total();
+  std::set<std::int32_t> cores;
+  for (const PathSegment& s : p.segments) cores.insert(s.core_id);
+  os << fmt("\ncritical path (the chain of operations and waits that sets the total): %" PRId64
+            " cycles, %zu segments on %zu cores, %" PRId64 " instructions\n",
+            total, p.segments.size(), cores.size(), p.steps);
+  os << "  " << kinds_text(p.cycles, total) << "\n";
+  struct Layer {
+    std::string name;
+    std::int64_t cycles = 0, segments = 0;
+    std::array<std::int64_t, kPathKinds> kinds{};
+    std::set<std::int32_t> cores;
+  };
+  std::vector<Layer> layers;
+  std::map<std::string, std::size_t> index;
+  for (const PathSegment& s : p.segments) {
+    const std::string name = s.layer.empty() ? "(no workload)" : s.layer;
+    auto [it, fresh] = index.emplace(name, layers.size());
+    if (fresh) layers.push_back(Layer{name, 0, 0, {}, {}});
+    Layer& l = layers[it->second];
+    ++l.segments;
+    l.cores.insert(s.core_id);
+    for (std::size_t k = 0; k < kPathKinds; ++k) {
+      l.kinds[k] += s.cycles[k];
+      l.cycles += s.cycles[k];
+    }
+  }
+  std::stable_sort(layers.begin(), layers.end(),
+                   [](const Layer& a, const Layer& b) { return a.cycles > b.cycles; });
+  constexpr std::size_t kShown = 12;
+  os << fmt("  %-28s %12s %7s %9s %6s  %s\n", "layer on the path", "cycles", "share", "segments",
+            "cores", "by kind");
+  for (std::size_t i = 0; i < layers.size() && i < kShown; ++i) {
+    const Layer& l = layers[i];
+    os << fmt("  %-28s %12" PRId64 " %6.1f%% %9" PRId64 " %6zu  %s\n", l.name.c_str(), l.cycles,
+              total > 0 ? 100.0 * static_cast<double>(l.cycles) / static_cast<double>(total) : 0.0,
+              l.segments, l.cores.size(), kinds_text(l.kinds, l.cycles).c_str());
+  }
+  if (layers.size() > kShown) os << fmt("  ... %zu more layers\n", layers.size() - kShown);
+  std::vector<const PathSegment*> longest;
+  for (const PathSegment& s : p.segments) longest.push_back(&s);
+  std::stable_sort(longest.begin(), longest.end(), [](const PathSegment* a, const PathSegment* b) {
+    return a->end - a->start > b->end - b->start;
+  });
+  if (longest.size() > 8) longest.resize(8);
+  os << "  longest segments (core, workload, layer: cycles [from, to], by kind):\n";
+  for (const PathSegment* s : longest) {
+    std::int64_t len = 0;
+    for (std::int64_t c : s->cycles) len += c;
+    os << fmt("    core %d, workload %" PRId64 ", %s: %" PRId64 " [%" PRId64 ", %" PRId64 "], %s\n",
+              s->core_id, s->workload_id, s->layer.empty() ? "-" : s->layer.c_str(), len, s->start,
+              s->end, kinds_text(s->cycles, len).c_str());
+  }
+}
+
+}  // namespace
+
 std::int64_t Report::predicted_total() const {
   std::int64_t s = 0;
   for (const LayerReport& l : layers) s += l.predicted_cycles;
@@ -199,6 +300,13 @@ void print_report(std::ostream& os, const Report& r) {
             r.noc_busiest_link.empty() ? "" : " on ", r.noc_busiest_link.c_str(),
             100.0 * r.noc_link_util_mean, r.noc_links);
   os << fmt("L2: peak occupancy %" PRId64 " bytes\n", r.peak_l2_bytes);
+  if (const auto& a = r.l2_allocation)
+    os << fmt("L2 allocation %s: %" PRId64 " of %" PRId64
+              " loads wait for the workload before them to free their bytes (tight packing: "
+              "%" PRId64 "), %" PRId64 " forced by capacity (tight: %" PRId64
+              "); allocated peak %" PRId64 " of %" PRId64 " bytes, live-data peak %" PRId64 "\n",
+              a->strategy.c_str(), a->waits, a->loads, a->waits_tight, a->forced, a->forced_tight,
+              a->alloc_peak, a->buffer, a->live_peak);
   os << "\nper layer (simulated = sum of workload spans; predicted = sum of the IR's time):\n";
   os << fmt("%-32s %6s %14s %14s %9s\n", "layer", "wls", "predicted", "simulated", "sim/pred");
   for (const LayerReport& l : r.layers)
@@ -209,6 +317,7 @@ void print_report(std::ostream& os, const Report& r) {
   const std::int64_t pred = r.predicted_total();
   os << fmt("%-32s %6zu %14" PRId64 " %14" PRId64 " %9.3f\n", "(all)", r.workloads.size(), pred,
             sim, pred > 0 ? static_cast<double>(sim) / pred : 0.0);
+  print_critical_path(os, r.critical_path);
   print_functional(os, r.functional);
 }
 
@@ -312,6 +421,20 @@ void write_report_json(std::ostream& os, const Report& r, bool host) {
   w.key("l2");
   w.begin_object();
   kv("peak_bytes", r.peak_l2_bytes);
+  if (const auto& a = r.l2_allocation) {
+    w.key("allocation");
+    w.begin_object();
+    kv("strategy", std::string_view(a->strategy));
+    kv("loads", a->loads);
+    kv("war_waits", a->waits);
+    kv("war_forced", a->forced);
+    kv("war_waits_tight", a->waits_tight);
+    kv("war_forced_tight", a->forced_tight);
+    kv("alloc_peak_bytes", a->alloc_peak);
+    kv("buffer_bytes", a->buffer);
+    kv("live_peak_bytes", a->live_peak);
+    w.end_object();
+  }
   w.end_object();
   w.key("layers");
   w.begin_array();
@@ -327,6 +450,31 @@ void write_report_json(std::ostream& os, const Report& r, bool host) {
     w.end_object();
   }
   w.end_array();
+  if (r.critical_path.traced) {
+    const CriticalPath& p = r.critical_path;
+    auto kinds = [&](const std::array<std::int64_t, kPathKinds>& c) {
+      for (std::size_t k = 0; k < kPathKinds; ++k) kv(to_string(static_cast<PathKind>(k)), c[k]);
+    };
+    w.key("critical_path");
+    w.begin_object();
+    kv("cycles", p.total());
+    kinds(p.cycles);
+    kv("instructions", p.steps);
+    w.key("segments");
+    w.begin_array();
+    for (const PathSegment& s : p.segments) {
+      w.begin_object();
+      kv("core_id", s.core_id);
+      kv("workload_id", s.workload_id);
+      kv("layer", std::string_view(s.layer));
+      kv("start", s.start);
+      kv("end", s.end);
+      kinds(s.cycles);
+      w.end_object();
+    }
+    w.end_array();
+    w.end_object();
+  }
   if (r.functional.enabled) {
     const FunctionalReport& f = r.functional;
     w.key("functional");

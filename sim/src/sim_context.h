@@ -25,6 +25,18 @@ struct Params {
   std::vector<std::int32_t> core_port;  // per core: its DRAM port
 };
 
+// One instruction of the run, as a 64-bit value: core index << 32 | its
+// index in the core's program; kNoRef for none.
+inline constexpr std::uint64_t kNoRef = ~std::uint64_t{0};
+inline std::uint64_t op_ref(std::int32_t core, std::uint32_t op) {
+  return std::uint64_t{static_cast<std::uint32_t>(core)} << 32 | op;
+}
+
+// When an instruction started (issued), completed and retired.
+struct OpTimes {
+  Tick start = 0, done = 0, retire = 0;
+};
+
 struct TraceEvent {
   std::int32_t track_group = 0;  // core index, or -1 - port for DRAM
   std::uint8_t track = 0;        // engine (cores) or read/write (DRAM)

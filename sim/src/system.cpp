@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <map>
 
+#include "critical_path.h"
+
 namespace gemini::sim {
 
 bool resolve_params(const ir::HardwareConfig& hw, const assembler::Program& program,
@@ -220,6 +222,14 @@ void System::run_and_report(const WorkloadTable& workloads, Tick until, Report& 
            : a.core_id != b.core_id           ? a.core_id < b.core_id
                                               : a.workload_id < b.workload_id;
   });
+  if (all_done) {
+    std::vector<PathCore> pcs;
+    for (const auto& c : cores_)
+      pcs.push_back({&c->image(), &c->op_times(), &c->causes(), c->finish_time()});
+    r.critical_path = trace_critical_path(
+        pcs, period, static_cast<std::uint32_t>(ctx_.params.hw->core.dispatch_per_cycle),
+        static_cast<std::uint32_t>(ctx_.params.hw->core.dma_in_flight), workloads);
+  }
   for (const WorkloadReport& w : r.workloads) {
     auto [it, fresh] = layer_index.emplace(w.layer, r.layers.size());
     if (fresh) {

@@ -16,6 +16,7 @@
 #include "gemini/assembler/lowering.h"
 #include "gemini/ir/diagnostics.h"
 #include "gemini/ir/hw_config.h"
+#include "gemini/ir/import.h"
 #include "gemini/ir/loader.h"
 #include "gemini/ir/model.h"
 
@@ -27,6 +28,8 @@ struct AssembledFile {
   ir::LoadStatus load_status = ir::LoadStatus::ok;
   ir::Diagnostics import_diagnostics;  // of the in-memory import
   std::vector<std::string> lower_errors;
+  // What the import did (a public-dialect file only).
+  std::optional<ir::ImportReport> import_report;
   ir::Model model;                 // full dialect once imported
   std::optional<Program> program;  // when failed == none
   // The model's graph and the lowering's working state, no longer needed:
@@ -37,6 +40,7 @@ struct AssembledFile {
 
 struct AssembleOptions {
   LowerOptions lower;
+  ir::ImportOptions import;  // for public-dialect files
   // Called once the file has loaded and validated without errors, before
   // the import: checks and corrections from the layer semantics (the CLI's
   // --model). What it reports goes to the file's diagnostics; an error

@@ -68,6 +68,9 @@ struct MulticastStats {
   // A core loads the entry again (it left the core's L2) and no other core
   // loads it that many times: nobody to share that read with.
   std::int64_t reloads = 0;
+  // NoC multicasts (docs/isa.md, "NoC multicast"): sends of one ofmap to
+  // several cores that go as one transfer, and the sends they take.
+  std::int64_t noc_groups = 0, noc_sends = 0;
 };
 
 struct Program {

@@ -86,6 +86,10 @@ struct NocConfig {
   std::int32_t control_bytes = 16;  // a token, DMA read request or write ack
   // Packets each router input buffer holds; 0: unbounded (no backpressure).
   std::int32_t buffer_packets = 0;
+  // Whether one core's data for several cores (an ofmap with several core
+  // destinations) may be sent once along the XY tree (docs/isa.md, "NoC
+  // multicast"); the lowering decides per ofmap.
+  bool multicast = false;
 };
 
 // Timing of one DRAM channel in its own clock (tck_ps), JEDEC style.
@@ -128,6 +132,12 @@ struct DramConfig {
   // scheduler's DRAM_interleave) instead of going to the core's nearest port
   // (docs/timing-model.md, "DMA over the NoC").
   bool interleave = false;
+  // Whether a core's DRAM reads reach DRAM in the order its DMA engines
+  // issued them, as transactions of one source and ID complete in order on
+  // an AXI-style bus: a read waits at the port for the core's earlier reads
+  // to start, a multicast member's until its group's read starts
+  // (docs/timing-model.md, "DMA over the NoC").
+  bool in_order = false;
   DramTiming timing;  // the preset's, with any parameter in "timing" overriding
 };
 

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gemini/ir/diagnostics.h"
@@ -27,11 +28,22 @@
 
 namespace gemini::ir {
 
+// How import places tensors in L2 (docs/allocation.md): `prefetch` (the
+// default) as the hardware runs them, each load's bytes free while the
+// workload before it computes where the buffer has room (prefetch_fit);
+// `tight`, the tightest packing of lifetimes at snapshot granularity (the
+// best of the four linear strategies per core; the default before).
+enum class L2Allocation : std::uint8_t { prefetch, tight };
+const char* to_string(L2Allocation a);
+std::optional<L2Allocation> l2_allocation_from(std::string_view s);
+
 struct ImportOptions {
   // Overrides the configuration's L2 size. With it, a schedule that does not
   // fit is an error; without it, L2 grows to what the schedule needs (A001).
   std::optional<std::int64_t> buffersize;
-  // Run only this strategy instead of keeping the best (for comparisons).
+  L2Allocation allocation = L2Allocation::prefetch;
+  // Run only this linear strategy instead of keeping the best (for
+  // comparisons; implies `tight` placement rules).
   std::optional<AllocStrategy> only_strategy;
 };
 
@@ -43,6 +55,13 @@ struct CoreImport {
   std::int64_t alloc_peak = 0;          // highest address in use
   AllocStrategy strategy = AllocStrategy::size_best_fit;
   bool wrapped = false;
+  // Write-after-read waits (war_waits) of the allocation used, and of the
+  // tight packing the capacity was sized with (the same when that is used).
+  WarStats war, war_tight;
+  // prefetch_fit found no place: the tight packing, with `repaired` tensors
+  // moved by prefetch_repair, is used.
+  bool prefetch_failed = false;
+  std::size_t repaired = 0;
   std::int64_t wl0_peak = 0;
   std::size_t streamed_weights = 0;  // weights larger than WL0, streamed in chunks
   double fragmentation() const {
@@ -57,6 +76,10 @@ struct ImportReport {
   bool fits = true;             // every core fits configured_buffersize
   std::vector<CoreImport> cores;
   std::size_t tensors_with_order = 0;
+  L2Allocation allocation = L2Allocation::prefetch;
+  WarStats war() const;
+  WarStats war_tight() const;
+  std::int64_t alloc_peak() const;  // the largest per core
 };
 
 // Completes `m` in place (m.dialect becomes full). A full-dialect model is

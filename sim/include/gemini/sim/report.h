@@ -4,6 +4,7 @@
 // CSV (--csv). Everything but the `host` fields is a pure function of the
 // input and the configuration, so repeated runs give identical reports.
 
+#include <array>
 #include <cstdint>
 #include <iosfwd>
 #include <optional>
@@ -61,6 +62,39 @@ struct WorkloadReport {
   std::int64_t simulated_cycles() const { return end - compute_start; }
 };
 
+// The critical path: the chain of operations and waits that sets the total,
+// traced back from the last instruction to retire (docs/timing-model.md,
+// "Critical path"). Each step back goes to what let the instruction start
+// or finish when it did: the earlier instruction of its queue, the
+// instruction of another engine a wait_local counted, the signal or send
+// of another core a wait_token received, or the last member to join a
+// multicast read. Its time, cycle by cycle, is one of:
+enum class PathKind : std::uint8_t {
+  compute,  // a PE, VP or WL0-from-L2 operation on the path
+  dram,     // a DMA (or WL0 fill) from or to DRAM, a multicast read's join included
+  noc,      // a noc_send until its last packet arrived
+  token,    // a token between a signal and its arrival (NoC latency)
+  other,    // dispatch and gaps the trace cannot attribute
+  kCount
+};
+inline constexpr std::size_t kPathKinds = static_cast<std::size_t>(PathKind::kCount);
+const char* to_string(PathKind k);
+// A run of consecutive steps of the path on one core and workload.
+struct PathSegment {
+  std::int32_t core_id = 0;
+  std::int64_t workload_id = -1;  // -1: instructions of no workload
+  std::string layer;
+  std::int64_t start = 0, end = 0;  // cycles
+  std::array<std::int64_t, kPathKinds> cycles{};
+};
+struct CriticalPath {
+  bool traced = false;                            // not when the run deadlocked or was stopped
+  std::array<std::int64_t, kPathKinds> cycles{};  // adds up to the total
+  std::vector<PathSegment> segments;              // in time order
+  std::int64_t steps = 0;                         // instructions on the path
+  std::int64_t total() const;
+};
+
 // Functional simulation (gemini sim --functional): every tile a pe_run /
 // vp_run chain computed and every DRAM tensor element a dma_out wrote,
 // compared with the CPU reference computed from the model alone.
@@ -77,10 +111,10 @@ struct Mismatch {
 // "Provenance").
 struct Provenance {
   struct Writer {
-    bool none = true;            // no instruction wrote the bytes before the read
-    std::int32_t core_id = 0;    // the core that issued it (a send: the sender)
-    std::uint32_t pc = 0;        // its index in that core's program
-    std::string opcode;          // dma_in, noc_send, pe_run, vp_run, wl0_load
+    bool none = true;          // no instruction wrote the bytes before the read
+    std::int32_t core_id = 0;  // the core that issued it (a send: the sender)
+    std::uint32_t pc = 0;      // its index in that core's program
+    std::string opcode;        // dma_in, noc_send, pe_run, vp_run, wl0_load
     std::int64_t workload_id = -1;
     std::string layer;           // its workload's layer
     std::int64_t transfer = -1;  // dma_in, noc_send: the transfer
@@ -88,7 +122,7 @@ struct Provenance {
     bool operator==(const Writer&) const = default;
   };
   struct Input {
-    std::string operand;  // ifmap, weights (PE); in0, in1 (VP)
+    std::string operand;                // ifmap, weights (PE); in0, in1 (VP)
     std::int32_t at[4] = {0, 0, 0, 0};  // in the operand's frame (layer input, weights [k,c,r,s])
     std::int32_t got = 0;
     std::vector<std::int32_t> want;  // an elementwise add: any operand's value
@@ -152,6 +186,17 @@ struct FunctionalReport {
   bool passed() const { return fault_count == 0 && mismatches() == 0 && incomplete() == 0; }
 };
 
+// How `gemini import` placed a public-dialect file's tensors in L2 (filled
+// by the caller that imported it; docs/allocation.md): loads that wait for
+// the workload before them to free their bytes, how many of those capacity
+// forces, the same for the tight packing, and the allocated peak against
+// the buffer.
+struct L2AllocationSummary {
+  std::string strategy;  // "prefetch" or "tight"
+  std::int64_t loads = 0, waits = 0, forced = 0, waits_tight = 0, forced_tight = 0;
+  std::int64_t alloc_peak = 0, buffer = 0, live_peak = 0;
+};
+
 struct Report {
   std::string input, hw_name, dram_model;
   std::int32_t xlen = 0, ylen = 0;
@@ -175,6 +220,8 @@ struct Report {
   std::int64_t peak_l2_bytes = 0;
   std::vector<LayerReport> layers;  // in order of first appearance
   std::vector<WorkloadReport> workloads;
+  CriticalPath critical_path;
+  std::optional<L2AllocationSummary> l2_allocation;
   std::optional<std::int64_t> expect_cycles;
   // Runtime deadlock: every blocked instruction when nothing could progress.
   bool deadlock = false;

@@ -1,0 +1,44 @@
+#pragma once
+// The critical path of a finished run (report.h, CriticalPath): traced back
+// from the last instruction to retire through what let each instruction
+// start or finish when it did, using the times and causes the cores
+// recorded (CoreModule::op_times, causes). A pure function of those records:
+// no SystemC here.
+//
+// One step back from instruction X, finishing at t:
+//   * t later than X completed: X retired in order behind a slower
+//     instruction of its queue; go to the one that completed at t;
+//   * a wait_token that blocked: the interval from the token's sender's
+//     completion to t is token flight; go to the sender;
+//   * a wait_local that blocked: go to the instruction of the other engine
+//     whose retirement reached the count;
+//   * a multicast dma_in whose last member joined after it started: the
+//     read counts from that member's start; go on from that member;
+//   * anything else: [start, t] is X's own time (compute, DRAM, NoC); then
+//     what let X start: the earlier instruction of its queue that completed
+//     or retired at X's start (or issued with it), else its dispatch.
+
+#include <cstdint>
+#include <vector>
+
+#include "gemini/sim/report.h"
+#include "gemini/sim/simulator.h"
+#include "program_image.h"
+#include "sim_context.h"
+
+namespace gemini::sim {
+
+struct PathCore {
+  const CoreImage* image = nullptr;
+  const std::vector<OpTimes>* times = nullptr;
+  const std::vector<std::uint64_t>* causes = nullptr;  // op_ref or kNoRef
+  Tick finish = 0;
+};
+
+// `period`: the core clock; `dispatch_width`: instructions dispatched per
+// cycle; `dma_limit`: transfers in flight per DMA engine.
+CriticalPath trace_critical_path(const std::vector<PathCore>& cores, Tick period,
+                                 std::uint32_t dispatch_width, std::uint32_t dma_limit,
+                                 const WorkloadTable& workloads);
+
+}  // namespace gemini::sim
