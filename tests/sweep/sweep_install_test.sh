@@ -5,10 +5,10 @@
 # its installed configuration by name (--hw set-polar) and must print what
 # the build tree's gemini prints; the installed one also runs the installed
 # example sweep and its plot command.
-#   bash tests/sweep_install_test.sh BUILD_DIR
+#   bash tests/sweep/sweep_install_test.sh BUILD_DIR
 set -euo pipefail
 build=$(readlink -f "$1")
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/gemini-install-test.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 corpus=${GEMINI_CORPUS:-$root/../shared/ir-corpus/set}

@@ -4,10 +4,10 @@
 # corpus report with its trace (tests/data/spec_minimal.json without the
 # corpus). Every PNG they name must exist and be a non-empty PNG. Exit 77
 # without Debian's python3-matplotlib (scripts/setup.sh installs it).
-#   bash tests/sweep_plot_test.sh GEMINI
+#   bash tests/sweep/sweep_plot_test.sh GEMINI
 set -euo pipefail
 gemini=$(readlink -f "$1")
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 if ! /usr/bin/python3 -c "import matplotlib" 2>/dev/null; then
   echo "SKIPPED: /usr/bin/python3 has no matplotlib (apt-get install python3-matplotlib)"
   exit 77

@@ -15,6 +15,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "gemini/assembler/text.h"
+
 namespace fs = std::filesystem;
 namespace json = boost::json;
 
@@ -349,6 +351,33 @@ void expect_fixture_codes(const CheckFixture& f, const ir::Diagnostics& d) {
 
 CliRun run_gemini(const std::string& args) {
   return run_command(std::string(GEMINI_BIN) + " " + args);
+}
+
+assembler::CoreProgram program(std::int32_t id, const std::string& text) {
+  assembler::ParseError e;
+  auto p = assembler::parse_program(".core " + std::to_string(id) + "\n" + text, e);
+  EXPECT_TRUE(p) << e.line << ":" << e.column << " " << e.message;
+  return p ? *p : assembler::CoreProgram{};
+}
+std::string listing(const ir::Diagnostics& d) {
+  std::string s;
+  for (const auto& x : d.items()) {
+    s += std::string(x.code()) + " " + x.pointer;
+    if (x.line) {
+      s += ' ';
+      s += std::to_string(*x.line);
+      s += ':';
+      s += std::to_string(*x.column);
+    }
+    s += ": " + x.message + "\n";
+  }
+  return s;
+}
+
+bool has(const ir::Diagnostics& d, const std::string& pointer, const std::string& text) {
+  for (const auto& x : d.items())
+    if (x.pointer == pointer && x.message.find(text) != std::string::npos) return true;
+  return false;
 }
 
 }  // namespace gemini::test

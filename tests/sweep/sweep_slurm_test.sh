@@ -7,10 +7,10 @@
 # missing), resubmits (one task) and collects again. The cluster is stopped
 # on every exit. Exit 77 (skipped) when no cluster can run here (not root
 # and no Slurm packages), with the reason.
-#   bash tests/sweep_slurm_test.sh GEMINI
+#   bash tests/sweep/sweep_slurm_test.sh GEMINI
 set -euo pipefail
 gemini=$(readlink -f "$1")
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/gemini-slurm-test.XXXXXX")
 cluster=$work/cluster
 cleanup() {

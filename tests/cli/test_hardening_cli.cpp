@@ -16,9 +16,7 @@ using namespace gemini;  // NOLINT(google-build-using-namespace): test file
 
 namespace {
 
-test::CliRun gemini(const std::string& args) {
-  return test::run_gemini(args);
-}
+test::CliRun gemini(const std::string& args) { return test::run_gemini(args); }
 std::string data(const std::string& name) { return (test::data_dir() / name).string(); }
 bool says(const test::CliRun& r, const std::string& text) {
   return r.out.find(text) != std::string::npos;

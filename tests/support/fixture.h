@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "gemini/assembler/encoding.h"
 #include "gemini/ir/diagnostics.h"
 #include "gemini/ir/hw_config.h"
 
@@ -78,4 +79,12 @@ struct CliRun {
 CliRun run_command(const std::string& command);
 // The gemini binary this build made, run with `args`.
 CliRun run_gemini(const std::string& args);
+// Every diagnostic of `d`, one per line: code, pointer, line:column, message.
+std::string listing(const ir::Diagnostics& d);
+// Whether some diagnostic of `d` sits at `pointer` and says `text`.
+bool has(const ir::Diagnostics& d, const std::string& pointer, const std::string& text);
+
+// The program of core `id` parsed from assembly text (without its `.core`
+// line); a parse error fails the calling test and gives an empty program.
+assembler::CoreProgram program(std::int32_t id, const std::string& text);
 }  // namespace gemini::test
