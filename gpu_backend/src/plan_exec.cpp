@@ -7,6 +7,8 @@
 #include "gemini/ir/checked_int.h"
 #include "gemini/ir/resources.h"
 #include "gemini/model/layer_params.h"
+#include "gemini/model/op_registry.h"
+#include "gemini/model/tile_op_factory.h"
 
 namespace gemini::gpu {
 namespace {
@@ -55,7 +57,7 @@ class Runner {
     for (std::size_t i = 0; i < net_.ops.size(); ++i) {
       const model::Op& op = net_.ops[i];
       Layer& l = layers_[i];
-      l.wide = wide(op);
+      l.wide = model::requantises(op);
       const auto n = static_cast<std::size_t>(model::whole_box(op.ofmap_shape).volume());
       l.done.assign(n, 0);
       if (l.wide) {
@@ -82,24 +84,18 @@ class Runner {
   }
 
  private:
-  static bool wide(const model::Op& op) {
-    return op.type == model::OpType::conv2d || op.type == model::OpType::fully_connected ||
-           op.type == model::OpType::eltwise || (op.type == model::OpType::pool && op.global);
-  }
-
   // Plan ops -> model ops, and whether gemini runs them (P002).
   bool resolve() {
-    const char* kinds = "Conv2d, FullyConnected, Pool, Eltwise, PTP, Transpose";
+    std::string kinds;  // every op type of the registry: tile_op_for runs them all
+    for (const model::OpRegistration& r : model::all_op_types())
+      kinds += (kinds.empty() ? "" : ", ") + std::string(r.ark_name);
     for (const PlanTaskInfo& t : plan_.task_infos) {
       std::vector<Resolved> ops;
       for (const PlanOp& po : t.ops) {
         if (po.is_virtual) continue;  // ARK: computes nothing
         const std::int32_t i = net_.index_of(po.name);
         const model::Op* op = i >= 0 ? &net_.ops[static_cast<std::size_t>(i)] : nullptr;
-        bool known = false;
-        for (const char* k : {"Conv2d", "FullyConnected", "Pool", "Eltwise", "PTP", "Transpose"})
-          known |= po.type == k;
-        if (!known) {
+        if (!model::find_op_type(po.type)) {
           d_.report(ir::Check::plan_unsupported, po.pointer + "/Type",
                     "op " + po.name + " is a " + po.type + "; gemini's executors run " + kinds);
           continue;
@@ -136,14 +132,14 @@ class Runner {
                         " tasks (gemini's own keys, docs/gpu.md): what a task computes is unknown");
           continue;
         }
-        if (op->type == model::OpType::eltwise && op->operands > model::kMaxTileInputs) {
-          d_.report(ir::Check::plan_unsupported, po.pointer,
-                    "op " + po.name + " adds " + std::to_string(op->operands) +
+        const model::Box4 all = model::whole_box(op->ofmap_shape);
+        if (const model::OpTileOp t = model::tile_op_for(*op, {}, {}, all); !t.fits()) {
+          d_.report(ir::Check::plan_unsupported, po.pointer,  // an Eltwise: one input per operand
+                    "op " + po.name + " adds " + std::to_string(t.inputs.size()) +
                         " operands; a tile operation takes at most " +
                         std::to_string(model::kMaxTileInputs));
           continue;
         }
-        const model::Box4 all = model::whole_box(op->ofmap_shape);
         for (std::size_t k = 0; k < po.task_tiles.size(); ++k)
           if (!all.contains(tile_box(po, k))) {
             d_.report(ir::Check::plan_unsupported,
@@ -252,58 +248,28 @@ class Runner {
     const model::Tensor8& in = model::op_input(op, ref_, scratch);
     Buffer in_buf, w_buf;
     if (!upload(in_buf, in.data)) return fail();
-    const model::ConstTile in_tile{in_buf.as<std::int8_t>(), model::whole_box(in.shape)};
-    model::TileOp base;
-    switch (op.type) {
-      case model::OpType::conv2d:
-      case model::OpType::fully_connected: {
-        base.kind = model::TileKind::conv;
-        base.conv = model::conv_params(op);
-        base.in[0] = in_tile;
-        const model::Box4 wb = model::weight_box(op);
-        if (op.weight_from_fmap) {
-          if (!upload(w_buf, model::fmap_weights(op, ref_).data)) return fail();
-        } else {
-          w_buf = Buffer(b_, static_cast<std::size_t>(wb.volume()));
-          const auto t0 = Clock::now();
-          if (!w_buf.ok() ||
-              !b_.generate(w_buf.as<std::int8_t>(), wb.volume(),
-                           model::stream_base(
-                               seed_, model::tensor_key(model::DataKind::weight,
-                                                        static_cast<std::uint64_t>(op.node_id)))))
-            return fail();
-          st_.generate_seconds += since(t0);
-        }
-        base.weights = {w_buf.as<std::int8_t>(), wb};
-        break;
+    model::ConstTile weights;
+    if (op.has_weights()) {
+      const model::Box4 wb = model::weight_box(op);
+      if (op.weight_from_fmap) {
+        if (!upload(w_buf, model::fmap_weights(op, ref_).data)) return fail();
+      } else {
+        w_buf = Buffer(b_, static_cast<std::size_t>(wb.volume()));
+        const auto t0 = Clock::now();
+        if (!w_buf.ok() ||
+            !b_.generate(w_buf.as<std::int8_t>(), wb.volume(),
+                         model::stream_base(
+                             seed_, model::tensor_key(model::DataKind::weight,
+                                                      static_cast<std::uint64_t>(op.node_id)))))
+          return fail();
+        st_.generate_seconds += since(t0);
       }
-      case model::OpType::pool:
-        base.kind = op.global ? model::TileKind::pool_sum : model::TileKind::pool;
-        base.pool = model::pool_params(op, 0);
-        base.in[0] = in_tile;
-        break;
-      case model::OpType::eltwise: {
-        base.kind = model::TileKind::add_sum;
-        base.inputs = static_cast<std::int32_t>(op.operands);
-        const auto k = static_cast<std::int32_t>(op.ofmap_shape[1]);
-        for (std::int32_t j = 0; j < base.inputs; ++j) {
-          base.in[j] = in_tile;
-          base.in[j].box.lo[1] -= j * k;
-          base.in[j].box.hi[1] -= j * k;
-        }
-        break;
-      }
-      case model::OpType::ptp:
-        base.kind = model::TileKind::transpose;
-        base.in[0] = in_tile;
-        break;
-      case model::OpType::transpose:
-        base.kind = model::TileKind::transpose;
-        for (int d = 0; d < 4; ++d)
-          base.perm[d] = static_cast<std::int32_t>(op.permutation[static_cast<std::size_t>(d)]);
-        base.in[0] = in_tile;
-        break;
+      weights = {w_buf.as<std::int8_t>(), wb};
     }
+    // resolve() turned away the ops that do not fit one tile operation.
+    const model::TileOp base =
+        model::tile_op_for(op, {in_buf.as<std::int8_t>(), model::whole_box(in.shape)}, weights, {})
+            .op;
     std::vector<model::TileOp> ops;
     std::vector<std::int64_t> offsets;
     ir::CheckedI64 elements;
