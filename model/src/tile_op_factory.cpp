@@ -1,3 +1,4 @@
+// The op-to-tile-operation factory (tile_op_factory.h).
 #include "gemini/model/tile_op_factory.h"
 
 #include "gemini/model/layer_params.h"
