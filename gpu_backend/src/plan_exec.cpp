@@ -1,3 +1,6 @@
+// Running a plan (plan_exec.h): the plan resolved against the model first
+// (plan_resolve.h), then its processor groups in order, each op's tasks of a
+// group as one batch of tile operations (model::tile_op_for) on the backend.
 #include "gemini/gpu/plan_exec.h"
 
 #include <algorithm>
@@ -7,6 +10,8 @@
 #include "gemini/ir/checked_int.h"
 #include "gemini/ir/resources.h"
 #include "gemini/model/layer_params.h"
+#include "gemini/model/tile_op_factory.h"
+#include "plan_resolve.h"
 
 namespace gemini::gpu {
 namespace {
@@ -15,19 +20,6 @@ using Clock = std::chrono::steady_clock;
 double since(Clock::time_point t) {
   return std::chrono::duration<double>(Clock::now() - t).count();
 }
-
-std::string show(const model::Box4& b) {
-  std::string s = "[";
-  for (int d = 0; d < 4; ++d) s += std::to_string(b.lo[d]) + (d < 3 ? "," : "]...[");
-  for (int d = 0; d < 4; ++d) s += std::to_string(b.hi[d]) + (d < 3 ? "," : "]");
-  return s;
-}
-
-// One op of the plan resolved against the model.
-struct Resolved {
-  std::int32_t op = -1;  // into Network::ops
-  const PlanOp* plan_op = nullptr;
-};
 
 // What one op of the model accumulates while its tasks run.
 struct Layer {
@@ -46,7 +38,7 @@ class Runner {
       : plan_(p), net_(net), seed_(seed), b_(b), d_(d), st_(st) {}
 
   std::optional<model::Reference> run() {
-    if (!resolve()) return std::nullopt;
+    if (!resolve_plan(plan_, net_, d_, resolved_)) return std::nullopt;
     ref_.seed = seed_;
     ref_.numerics.resize(net_.ops.size());
     ref_.outputs.resize(net_.ops.size());
@@ -55,7 +47,7 @@ class Runner {
     for (std::size_t i = 0; i < net_.ops.size(); ++i) {
       const model::Op& op = net_.ops[i];
       Layer& l = layers_[i];
-      l.wide = wide(op);
+      l.wide = model::requantises(op);
       const auto n = static_cast<std::size_t>(model::whole_box(op.ofmap_shape).volume());
       l.done.assign(n, 0);
       if (l.wide) {
@@ -67,7 +59,7 @@ class Runner {
     // Each op's last processor group.
     for (std::size_t g = 0; g < plan_.processor_groups.size(); ++g)
       each_task(plan_.processor_groups[g],
-                [&](const Resolved& r, std::int64_t, const std::string&) {
+                [&](const ResolvedOp& r, std::int64_t, const std::string&) {
                   layers_[static_cast<std::size_t>(r.op)].last_group = static_cast<std::int64_t>(g);
                 });
     for (std::size_t i = 0; i < net_.ops.size(); ++i)
@@ -82,92 +74,6 @@ class Runner {
   }
 
  private:
-  static bool wide(const model::Op& op) {
-    return op.type == model::OpType::conv2d || op.type == model::OpType::fully_connected ||
-           op.type == model::OpType::eltwise || (op.type == model::OpType::pool && op.global);
-  }
-
-  // Plan ops -> model ops, and whether gemini runs them (P002).
-  bool resolve() {
-    const char* kinds = "Conv2d, FullyConnected, Pool, Eltwise, PTP, Transpose";
-    for (const PlanTaskInfo& t : plan_.task_infos) {
-      std::vector<Resolved> ops;
-      for (const PlanOp& po : t.ops) {
-        if (po.is_virtual) continue;  // ARK: computes nothing
-        const std::int32_t i = net_.index_of(po.name);
-        const model::Op* op = i >= 0 ? &net_.ops[static_cast<std::size_t>(i)] : nullptr;
-        bool known = false;
-        for (const char* k : {"Conv2d", "FullyConnected", "Pool", "Eltwise", "PTP", "Transpose"})
-          known |= po.type == k;
-        if (!known) {
-          d_.report(ir::Check::plan_unsupported, po.pointer + "/Type",
-                    "op " + po.name + " is a " + po.type + "; gemini's executors run " + kinds);
-          continue;
-        }
-        if (!op) {
-          d_.report(ir::Check::plan_unsupported, po.pointer + "/Name",
-                    "op " + po.name + " is not an op of the model");
-          continue;
-        }
-        if (po.type != model::to_string(op->type)) {
-          d_.report(ir::Check::plan_unsupported, po.pointer + "/Type",
-                    "op " + po.name + " is a " + po.type + " here, a " +
-                        model::to_string(op->type) + " in the model");
-          continue;
-        }
-        // The plan's copy of the op must say what the model says.
-        ir::Diagnostics ad(10);
-        const std::optional<model::Op> args = model::parse_op_args(po.json, po.pointer, ad);
-        if (!args) {
-          const ir::Diagnostic& first = ad.items().front();
-          d_.report(ir::Check::plan_unsupported, first.pointer,
-                    "op " + po.name + ": " + first.message);
-          continue;
-        }
-        if (const auto diff = model::differing_argument(*args, *op)) {
-          d_.report(ir::Check::plan_unsupported, po.pointer + "/Args/" + diff->name,
-                    "op " + po.name + ": " + diff->message);
-          continue;
-        }
-        if (!po.tile || static_cast<std::int64_t>(po.task_tiles.size()) != po.num_tasks) {
-          d_.report(ir::Check::plan_unsupported, po.pointer + "/Config",
-                    "op " + po.name + " has no Config \"Tile\" and \"TaskTiles\" for its " +
-                        std::to_string(po.num_tasks) +
-                        " tasks (gemini's own keys, docs/gpu.md): what a task computes is unknown");
-          continue;
-        }
-        if (op->type == model::OpType::eltwise && op->operands > model::kMaxTileInputs) {
-          d_.report(ir::Check::plan_unsupported, po.pointer,
-                    "op " + po.name + " adds " + std::to_string(op->operands) +
-                        " operands; a tile operation takes at most " +
-                        std::to_string(model::kMaxTileInputs));
-          continue;
-        }
-        const model::Box4 all = model::whole_box(op->ofmap_shape);
-        for (std::size_t k = 0; k < po.task_tiles.size(); ++k)
-          if (!all.contains(tile_box(po, k))) {
-            d_.report(ir::Check::plan_unsupported,
-                      po.pointer + "/Config/TaskTiles/" + std::to_string(k),
-                      "task " + std::to_string(k) + " of " + po.name + " covers " +
-                          show(tile_box(po, k)) + ", outside its output " + show(all));
-            break;
-          }
-        ops.push_back({i, &po});
-      }
-      resolved_[t.id] = std::move(ops);
-    }
-    return d_.errors() == 0;
-  }
-
-  static model::Box4 tile_box(const PlanOp& po, std::size_t k) {
-    model::Box4 b;
-    for (int d = 0; d < 4; ++d) {
-      b.lo[d] = po.task_tiles[k][static_cast<std::size_t>(d)];
-      b.hi[d] = static_cast<std::int32_t>(b.lo[d] + (*po.tile)[static_cast<std::size_t>(d)] - 1);
-    }
-    return b;
-  }
-
   template <class Fn>
   void each_task(const PlanProcessorGroup& g, Fn&& fn) {
     for (const PlanResourceGroup& rg : g.resource_groups)
@@ -176,7 +82,7 @@ class Runner {
         // Nothing to run (virtual ops): its range, however long, is skipped.
         if (it == resolved_.end() || it->second.empty()) continue;
         for (std::int64_t k = 0; k < tg.tasks.count(); ++k)
-          for (const Resolved& r : it->second) fn(r, tg.tasks.at(k), tg.pointer);
+          for (const ResolvedOp& r : it->second) fn(r, tg.tasks.at(k), tg.pointer);
       }
   }
 
@@ -222,7 +128,7 @@ class Runner {
     // The group's tasks, per op.
     std::map<std::int32_t, std::vector<std::pair<const PlanOp*, std::int64_t>>> per_op;
     std::map<std::int32_t, std::string> where;
-    each_task(group, [&](const Resolved& r, std::int64_t task, const std::string& at) {
+    each_task(group, [&](const ResolvedOp& r, std::int64_t task, const std::string& at) {
       per_op[r.op].emplace_back(r.plan_op, task);
       where.emplace(r.op, at);
     });
@@ -252,64 +158,34 @@ class Runner {
     const model::Tensor8& in = model::op_input(op, ref_, scratch);
     Buffer in_buf, w_buf;
     if (!upload(in_buf, in.data)) return fail();
-    const model::ConstTile in_tile{in_buf.as<std::int8_t>(), model::whole_box(in.shape)};
-    model::TileOp base;
-    switch (op.type) {
-      case model::OpType::conv2d:
-      case model::OpType::fully_connected: {
-        base.kind = model::TileKind::conv;
-        base.conv = model::conv_params(op);
-        base.in[0] = in_tile;
-        const model::Box4 wb = model::weight_box(op);
-        if (op.weight_from_fmap) {
-          if (!upload(w_buf, model::fmap_weights(op, ref_).data)) return fail();
-        } else {
-          w_buf = Buffer(b_, static_cast<std::size_t>(wb.volume()));
-          const auto t0 = Clock::now();
-          if (!w_buf.ok() ||
-              !b_.generate(w_buf.as<std::int8_t>(), wb.volume(),
-                           model::stream_base(
-                               seed_, model::tensor_key(model::DataKind::weight,
-                                                        static_cast<std::uint64_t>(op.node_id)))))
-            return fail();
-          st_.generate_seconds += since(t0);
-        }
-        base.weights = {w_buf.as<std::int8_t>(), wb};
-        break;
+    model::ConstTile weights;
+    if (op.has_weights()) {
+      const model::Box4 wb = model::weight_box(op);
+      if (op.weight_from_fmap) {
+        if (!upload(w_buf, model::fmap_weights(op, ref_).data)) return fail();
+      } else {
+        w_buf = Buffer(b_, static_cast<std::size_t>(wb.volume()));
+        const auto t0 = Clock::now();
+        if (!w_buf.ok() ||
+            !b_.generate(w_buf.as<std::int8_t>(), wb.volume(),
+                         model::stream_base(
+                             seed_, model::tensor_key(model::DataKind::weight,
+                                                      static_cast<std::uint64_t>(op.node_id)))))
+          return fail();
+        st_.generate_seconds += since(t0);
       }
-      case model::OpType::pool:
-        base.kind = op.global ? model::TileKind::pool_sum : model::TileKind::pool;
-        base.pool = model::pool_params(op, 0);
-        base.in[0] = in_tile;
-        break;
-      case model::OpType::eltwise: {
-        base.kind = model::TileKind::add_sum;
-        base.inputs = static_cast<std::int32_t>(op.operands);
-        const auto k = static_cast<std::int32_t>(op.ofmap_shape[1]);
-        for (std::int32_t j = 0; j < base.inputs; ++j) {
-          base.in[j] = in_tile;
-          base.in[j].box.lo[1] -= j * k;
-          base.in[j].box.hi[1] -= j * k;
-        }
-        break;
-      }
-      case model::OpType::ptp:
-        base.kind = model::TileKind::transpose;
-        base.in[0] = in_tile;
-        break;
-      case model::OpType::transpose:
-        base.kind = model::TileKind::transpose;
-        for (int d = 0; d < 4; ++d)
-          base.perm[d] = static_cast<std::int32_t>(op.permutation[static_cast<std::size_t>(d)]);
-        base.in[0] = in_tile;
-        break;
+      weights = {w_buf.as<std::int8_t>(), wb};
     }
+    // resolve() turned away the ops that do not fit one tile operation.
+    const model::TileOp base =
+        model::tile_op_for(op, {in_buf.as<std::int8_t>(), model::whole_box(in.shape)}, weights, {})
+            .op;
     std::vector<model::TileOp> ops;
     std::vector<std::int64_t> offsets;
     ir::CheckedI64 elements;
     for (const auto& [po, task] : tasks) {
       model::TileOp t = base;
-      t.out = tile_box(*po, static_cast<std::size_t>(task));
+      t.out = task_tile_box(*po, static_cast<std::size_t>(task));
       ops.push_back(t);
       offsets.push_back(elements.value_or(0));
       elements += t.elements();
@@ -418,7 +294,7 @@ class Runner {
   Backend& b_;
   ir::Diagnostics& d_;
   PlanRunStats& st_;
-  std::map<std::int64_t, std::vector<Resolved>> resolved_;
+  ResolvedTasks resolved_;
   std::vector<Layer> layers_;
   model::Reference ref_;
 };

@@ -52,6 +52,31 @@ const json::array* Builder::as_array(const Where& where, const json::value* v, c
   return nullptr;
 }
 
+template <class T, class Read>
+Builder::ListRead Builder::read_list(const ObjReader& r, std::string_view key, const json::value* v,
+                                     const char* what, std::vector<T>& out, Read&& read) {
+  ListRead got;
+  const json::array* list = as_array(r.where(key), v, what);
+  if (!list) return got;
+  got.list = true;
+  const Loc at = m_.paths.key(r.loc(), key);
+  out.reserve(out.size() + list->size());
+  for (std::size_t i = 0; i < list->size(); ++i) {
+    if (auto x = read(m_.paths.index(at, static_cast<std::uint32_t>(i)), (*list)[i])) {
+      out.push_back(std::move(*x));
+    } else {
+      got.all = false;
+    }
+  }
+  return got;
+}
+
+Builder::ListRead Builder::destinations(ObjReader& r, std::vector<Endpoint>& out) {
+  return read_list(
+      r, "destination", r.get("destination", Need::required, "an array of destinations"),
+      "a list of destinations", out, [&](Loc at, const json::value& e) { return endpoint(at, e); });
+}
+
 void Builder::element(Slot slot, std::string_view key, std::uint32_t index, Loc loc,
                       const json::value& v) {
   (void)index;
@@ -193,18 +218,8 @@ void Builder::dram_out(Loc loc, const json::value& v) {
   auto tid = r.i64("transfer_id", Need::required);
   auto rel = r.id_list("related_ifmap", Need::optional, nullptr);
   e.layer_name = r.string("layer_name", Need::optional);
-  bool ok = true;
-  if (auto* dests = as_array(r.where("destination"),
-                             r.get("destination", Need::required, "an array of destinations"),
-                             "a list of destinations")) {
-    const Loc dl = m_.paths.key(loc, "destination");
-    for (std::size_t i = 0; i < dests->size(); ++i) {
-      auto ep = endpoint(m_.paths.index(dl, static_cast<std::uint32_t>(i)), (*dests)[i]);
-      if (ep) e.destination.push_back(std::move(*ep));
-    }
-  } else {
-    ok = false;
-  }
+  // A destination that cannot be read is left out (reported).
+  const bool ok = destinations(r, e.destination).list;
   if (!type || !box || !size || !tid || !ok) return;
   e.type = *type == 0 ? DataType::fmap : DataType::weight;
   e.box = *box;
@@ -226,18 +241,8 @@ std::optional<Ofmap> Builder::ofmap(Loc loc, const json::value& v) {
   auto size = r.i64("size", Need::required);
   auto tid = r.i64("transfer_id", Need::required);
   f.bitwidth = bitwidth(r);
-  bool ok = true;
-  if (auto* dests = as_array(r.where("destination"),
-                             r.get("destination", Need::required, "an array of destinations"),
-                             "a list of destinations")) {
-    const Loc dl = m_.paths.key(loc, "destination");
-    for (std::size_t i = 0; i < dests->size(); ++i) {
-      auto ep = endpoint(m_.paths.index(dl, static_cast<std::uint32_t>(i)), (*dests)[i]);
-      if (ep) f.destination.push_back(std::move(*ep));
-    }
-  } else {
-    ok = false;
-  }
+  // A destination that cannot be read is left out (reported).
+  const bool ok = destinations(r, f.destination).list;
   if (!box || !size || !tid || !ok) return std::nullopt;
   f.box = *box;
   f.size = *size;
@@ -369,12 +374,10 @@ std::optional<BufferEntry> Builder::buffer_entry(Loc loc, const json::value& v) 
     b.has_source = true;
     if (src->is_null()) {
       b.source_null = true;  // reported once per file by finish()
-    } else if (auto* list = as_array(r.where("source"), src, "a list of sources")) {
-      const Loc sl = m_.paths.key(loc, "source");
-      for (std::size_t i = 0; i < list->size(); ++i) {
-        auto s = source(m_.paths.index(sl, static_cast<std::uint32_t>(i)), (*list)[i]);
-        if (s) b.source.push_back(std::move(*s));
-      }
+    } else {
+      // A source that cannot be read is left out (reported).
+      read_list(r, "source", src, "a list of sources", b.source,
+                [&](Loc at, const json::value& e) { return source(at, e); });
     }
   }
   if (!type || !name || !box) return std::nullopt;
@@ -404,6 +407,20 @@ std::optional<Wl0Entry> Builder::wl0_entry(Loc loc, const json::value& v) {
   e.source = *src == 0 ? Wl0Source::core : Wl0Source::dram;
   e.transfer_id = std::move(*tids);
   return e;
+}
+
+std::optional<RingRegion> Builder::ring_region(Loc loc, const json::value& v) {
+  const Where where{&m_.paths, loc, {}};
+  if (!v.is_array() || v.get_array().size() != 2) {
+    d_.report(v.is_array() ? Check::bad_rank : Check::wrong_type, where.str(),
+              "expected a region [begin, end], got " + kind_name(v));
+    return std::nullopt;
+  }
+  std::int64_t b = 0, e = 0;
+  bool ok = read_int_element(ctx_, v.get_array()[0], where.at(0), 0, INT64_MAX, b);
+  ok = read_int_element(ctx_, v.get_array()[1], where.at(1), 0, INT64_MAX, e) && ok;
+  if (!ok) return std::nullopt;
+  return RingRegion{b, e};
 }
 
 std::optional<Tile> Builder::tile(Loc loc, std::string_view name, const json::value& v) {
@@ -515,81 +532,49 @@ void Builder::workload(std::string_view core_key, Loc loc, const json::value& v)
 
   // ifmap: a list (full dialect) or a single object (public dialect).
   if (const json::value* iv = r.get("ifmap", Need::required, "a list of ifmaps")) {
-    const Loc il = m_.paths.key(loc, "ifmap");
     if (iv->is_object()) {
       set_ev_.note(r.where("ifmap"), "\"ifmap\" as a single object");
-      if (auto f = ifmap(il, *iv))
+      if (auto f = ifmap(m_.paths.key(loc, "ifmap"), *iv))
         w.ifmap.push_back(std::move(*f));
       else
         ok = false;
-    } else if (auto* list = as_array(r.where("ifmap"), iv, "a list of ifmaps")) {
-      full_ev_.note(r.where("ifmap"), "\"ifmap\" as a list");
-      for (std::size_t i = 0; i < list->size(); ++i) {
-        if (auto f = ifmap(m_.paths.index(il, static_cast<std::uint32_t>(i)), (*list)[i]))
-          w.ifmap.push_back(std::move(*f));
-        else
-          ok = false;
-      }
     } else {
-      ok = false;
+      if (iv->is_array()) full_ev_.note(r.where("ifmap"), "\"ifmap\" as a list");
+      ok = read_list(r, "ifmap", iv, "a list of ifmaps", w.ifmap,
+                     [&](Loc at, const json::value& e) { return ifmap(at, e); })
+               .ok() &&
+           ok;
     }
   } else {
     ok = false;
   }
 
-  if (auto* list = as_array(r.where("ofmap"), r.get("ofmap", Need::required, "a list of ofmaps"),
-                            "a list of ofmaps")) {
-    const Loc ol = m_.paths.key(loc, "ofmap");
-    for (std::size_t i = 0; i < list->size(); ++i) {
-      if (auto f = ofmap(m_.paths.index(ol, static_cast<std::uint32_t>(i)), (*list)[i]))
-        w.ofmap.push_back(std::move(*f));
-      else
-        ok = false;
-    }
-  } else {
-    ok = false;
-  }
+  ok = read_list(r, "ofmap", r.get("ofmap", Need::required, "a list of ofmaps"), "a list of ofmaps",
+                 w.ofmap, [&](Loc at, const json::value& e) { return ofmap(at, e); })
+           .ok() &&
+       ok;
 
-  if (auto* list = as_array(r.where("buffer"), r.get("buffer", Need::required, "a list of tensors"),
-                            "an L2 buffer snapshot")) {
-    const Loc bl = m_.paths.key(loc, "buffer");
-    w.buffer.reserve(list->size());
-    for (std::size_t i = 0; i < list->size(); ++i) {
-      if (auto b = buffer_entry(m_.paths.index(bl, static_cast<std::uint32_t>(i)), (*list)[i]))
-        w.buffer.push_back(std::move(*b));
-    }
-  }
+  // An entry that cannot be read is left out of the snapshot (reported).
+  read_list(r, "buffer", r.get("buffer", Need::required, "a list of tensors"),
+            "an L2 buffer snapshot", w.buffer,
+            [&](Loc at, const json::value& e) { return buffer_entry(at, e); });
 
   if (const json::value* wv = r.get("wl0_buffer", full_only(), "the WL0 snapshot")) {
-    if (auto* list = as_array(r.where("wl0_buffer"), wv, "a WL0 snapshot")) {
-      const Loc wl = m_.paths.key(loc, "wl0_buffer");
-      w.wl0_buffer.emplace();
-      for (std::size_t i = 0; i < list->size(); ++i) {
-        if (auto e = wl0_entry(m_.paths.index(wl, static_cast<std::uint32_t>(i)), (*list)[i]))
-          w.wl0_buffer->push_back(std::move(*e));
-      }
-    }
+    std::vector<Wl0Entry> entries;  // one that cannot be read is left out (reported)
+    if (read_list(r, "wl0_buffer", wv, "a WL0 snapshot", entries,
+                  [&](Loc at, const json::value& e) { return wl0_entry(at, e); })
+            .list)
+      w.wl0_buffer = std::move(entries);
   }
 
   if (const json::value* rv =
           r.get("ring_buffer_info", full_only(), "a list of [begin, end] regions")) {
     w.ring_origin.loc = m_.paths.key(loc, "ring_buffer_info");
-    if (auto* list = as_array(r.where("ring_buffer_info"), rv, "a list of [begin, end] regions")) {
-      w.ring_buffer_info.emplace();
-      for (std::size_t i = 0; i < list->size(); ++i) {
-        const Where where = r.where("ring_buffer_info").at(static_cast<int>(i));
-        const json::value& e = (*list)[i];
-        if (!e.is_array() || e.get_array().size() != 2) {
-          d_.report(e.is_array() ? Check::bad_rank : Check::wrong_type, where.str(),
-                    "expected a region [begin, end], got " + kind_name(e));
-          continue;
-        }
-        std::int64_t b = 0, en = 0;
-        bool rok = read_int_element(ctx_, e.get_array()[0], where.at(0), 0, INT64_MAX, b);
-        rok = read_int_element(ctx_, e.get_array()[1], where.at(1), 0, INT64_MAX, en) && rok;
-        if (rok) w.ring_buffer_info->push_back({b, en});
-      }
-    }
+    std::vector<RingRegion> regions;  // one that cannot be read is left out (reported)
+    if (read_list(r, "ring_buffer_info", rv, "a list of [begin, end] regions", regions,
+                  [&](Loc at, const json::value& e) { return ring_region(at, e); })
+            .list)
+      w.ring_buffer_info = std::move(regions);
   }
 
   const Need tiles = kind && w.kind == LayerKind::pe ? full_only() : Need::optional;

@@ -63,12 +63,30 @@ class Builder final : public ElementSink {
   std::optional<BufferEntry> buffer_entry(Loc loc, const boost::json::value& v);
   std::optional<Source> source(Loc loc, const boost::json::value& v);
   std::optional<Wl0Entry> wl0_entry(Loc loc, const boost::json::value& v);
+  std::optional<RingRegion> ring_region(Loc loc, const boost::json::value& v);
   std::optional<Tile> tile(Loc loc, std::string_view name, const boost::json::value& v);
   // core_id (full) or id (public dialect), noting the evidence.
   std::optional<std::int32_t> core_ref(ObjReader& r);
   const boost::json::object* as_object(Loc loc, const boost::json::value& v, const char* what);
   const boost::json::array* as_array(const Where& where, const boost::json::value* v,
                                      const char* what);
+
+  // What read_list() met: whether the value was a list, and whether every
+  // element of it was read.
+  struct ListRead {
+    bool list = false, all = true;
+    bool ok() const { return list && all; }
+  };
+  // The one list reader: `v`, the member `key` of the object `r` reads (absent:
+  // nothing, reported by whoever asked for it), must be an array (else S002
+  // "expected <what> (an array)"); each element goes through
+  // `read(Loc, value) -> std::optional<T>` at its own location, what it
+  // returns is appended to `out`, a nullopt marks the list as not all read.
+  template <class T, class Read>
+  ListRead read_list(const ObjReader& r, std::string_view key, const boost::json::value* v,
+                     const char* what, std::vector<T>& out, Read&& read);
+  // The "destination" list of a DRAM out tensor or an ofmap.
+  ListRead destinations(ObjReader& r, std::vector<Endpoint>& out);
 
   // True once the file is known to be in the full dialect (forced, or full
   // markers and no public ones so far): its extra keys are then required.

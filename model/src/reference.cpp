@@ -13,6 +13,7 @@
 #include "gemini/ir/resources.h"
 #include "gemini/model/cpu_kernels.h"
 #include "gemini/model/layer_params.h"
+#include "gemini/model/tile_op_factory.h"
 
 namespace gemini::model {
 namespace {
@@ -128,66 +129,40 @@ Reference compute_reference(const Network& net, std::uint64_t seed, unsigned thr
     Tensor8 scratch;
     const Tensor8& in = op_input(op, r, scratch);
     Tensor8 out = make(op.ofmap_shape);
-    const ConstTile in_tile{in.data.data(), whole_box(in.shape)};
-    const Box4 out_box = whole_box(op.ofmap_shape);
+    Tensor8 w;
+    if (op.has_weights())
+      w = op.weight_from_fmap ? fmap_weights(op, r) : generate_weights(op, seed);
+    const OpTileOp t = tile_op_for(op, {in.data.data(), whole_box(in.shape)},
+                                   {w.data.data(), op.has_weights() ? weight_box(op) : Box4{}},
+                                   whole_box(op.ofmap_shape));
+    const TileOp& top = t.op;
     // Requantising ops: their int32 sums, the shift calibrated on them.
     std::vector<std::int32_t> sums;
-    auto requantise = [&] {
+    if (top.wide()) sums.resize(static_cast<std::size_t>(out.size()));
+    switch (top.kind) {
+      case TileKind::conv:
+        conv_tile_cpu(top.conv, t.inputs[0], top.weights, top.out, sums.data(), threads);
+        break;
+      case TileKind::pool_sum:
+        window_sums_cpu(top.pool, t.inputs[0], top.out, sums.data());
+        break;
+      case TileKind::pool:
+        pool_tile_cpu(top.pool, t.inputs[0], top.out, out.data.data());
+        break;
+      case TileKind::add_sum:
+        operand_sums_cpu(t.inputs.data(), static_cast<int>(t.inputs.size()), top.out, sums.data());
+        break;
+      case TileKind::transpose:
+        transpose_tile_cpu(top.perm, t.inputs[0], top.out, out.data.data());
+        break;
+      case TileKind::requantize:
+      case TileKind::add:
+        break;  // not an op's whole-layer operation (tile_op_factory.h)
+    }
+    if (requantises(op)) {
       ln.requantised = true;
       ln.shift = calibrated_shift(sums.data(), out.size());
       requantize_all(sums.data(), out.size(), ln.shift, out.data.data());
-    };
-    switch (op.type) {
-      case OpType::conv2d:
-      case OpType::fully_connected: {
-        const ConvParams p = conv_params(op);
-        Tensor8 w;
-        if (op.weight_from_fmap) {
-          w = fmap_weights(op, r);
-        } else {
-          w = generate_weights(op, seed);
-        }
-        const ConstTile w_tile{w.data.data(), weight_box(op)};
-        sums.resize(static_cast<std::size_t>(out.size()));
-        conv_tile_cpu(p, in_tile, w_tile, out_box, sums.data(), threads);
-        requantise();
-        break;
-      }
-      case OpType::pool:
-        if (op.global) {
-          sums.resize(static_cast<std::size_t>(out.size()));
-          window_sums_cpu(pool_params(op, 0), in_tile, out_box, sums.data());
-          requantise();
-        } else {
-          pool_tile_cpu(pool_params(op, 0), in_tile, out_box, out.data.data());
-        }
-        break;
-      case OpType::eltwise: {
-        // Operand j is channels [j*K, (j+1)*K) of the concatenated input:
-        // the same data seen through a box shifted by j*K channels.
-        std::vector<ConstTile> operands;
-        const std::int64_t k = op.ofmap_shape[1];
-        for (std::int64_t j = 0; j < op.operands; ++j) {
-          ConstTile t = in_tile;
-          t.box.lo[1] -= static_cast<std::int32_t>(j * k);
-          t.box.hi[1] -= static_cast<std::int32_t>(j * k);
-          operands.push_back(t);
-        }
-        sums.resize(static_cast<std::size_t>(out.size()));
-        operand_sums_cpu(operands.data(), static_cast<int>(operands.size()), out_box, sums.data());
-        requantise();
-        break;
-      }
-      case OpType::ptp:
-        out.data = in.data;
-        break;
-      case OpType::transpose: {
-        std::int32_t perm[4];
-        for (int d = 0; d < 4; ++d)
-          perm[d] = static_cast<std::int32_t>(op.permutation[static_cast<std::size_t>(d)]);
-        transpose_tile_cpu(perm, in_tile, out_box, out.data.data());
-        break;
-      }
     }
     r.outputs[static_cast<std::size_t>(i)] = std::move(out);
   }
