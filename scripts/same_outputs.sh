@@ -38,6 +38,9 @@ run() {
     find "$work/$side/$name" -name '*.json' -print0 |
       xargs -0 -r sed -i -E '/"host"/,/^  \}/d'
     sed -i -E "s#$bin#GEMINI#g" "$work/$side/$name"/stdout "$work/$side/$name"/stderr
+    # ref's first line times the host: "computed on the CPU in 0.123 s (..)".
+    sed -i -E 's#on the CPU in [0-9.]+ s \([0-9.]+ GMAC, [0-9.]+ GMAC/s\)#on the CPU in T s (host)#' \
+      "$work/$side/$name"/stdout
   done
   if ! diff -r "$work/old/$name" "$work/new/$name" >"$work/diff.txt"; then
     echo "DIFFERS: $name"
