@@ -17,6 +17,62 @@ const char* region_kind_prefix(DramRegion::Kind k) {
                                          : "ofmap:";
 }
 
+// The DRAM tensors as they are found: each named once, its shape the
+// largest that any box moving it or the geometry gives.
+class RegionTable {
+ public:
+  // The region of (kind, layer or tensor id), added at its first appearance.
+  std::uint32_t region(DramRegion::Kind kind, const std::string& layer, std::int64_t tensor_id) {
+    const std::string name =
+        region_kind_prefix(kind) + (tensor_id >= 0 ? std::to_string(tensor_id) : layer);
+    auto [it, fresh] = by_name_.try_emplace(name, static_cast<std::uint32_t>(pending_.size()));
+    if (fresh) pending_.push_back({kind, layer, tensor_id, {0, 0, 0, 0}});
+    return it->second;
+  }
+  // Region r covers box b.
+  void grow(std::uint32_t r, const Box& b) {
+    for (int d = 0; d < 4; ++d)
+      pending_[r].shape[static_cast<std::size_t>(d)] =
+          std::max(pending_[r].shape[static_cast<std::size_t>(d)], b.hi[d] + 1);
+  }
+  // Region r covers `shape` (where it is known: N > 0).
+  void set_shape(std::uint32_t r, const std::array<std::int32_t, 4>& shape) {
+    if (shape[0] <= 0) return;
+    for (std::size_t d = 0; d < 4; ++d)
+      pending_[r].shape[d] = std::max<std::int64_t>(pending_[r].shape[d], shape[d]);
+  }
+  // The regions with their addresses, in order of first appearance, each
+  // 4 KiB aligned; the end of the address map.
+  std::int64_t place(std::vector<DramRegion>& out) const {
+    std::int64_t a = 0;
+    for (const Pending& p : pending_) {
+      DramRegion g;
+      g.kind = p.kind;
+      g.layer = p.layer;
+      g.tensor_id = p.tensor_id;
+      g.name =
+          region_kind_prefix(p.kind) + (p.tensor_id >= 0 ? std::to_string(p.tensor_id) : p.layer);
+      for (int d = 0; d < 4; ++d)
+        g.layout.hi[d] = std::max<std::int64_t>(p.shape[static_cast<std::size_t>(d)], 1) - 1;
+      g.bytes = volume(g.layout);
+      g.base = a;
+      a += (std::max<std::int64_t>(g.bytes, 1) + 4095) / 4096 * 4096;
+      out.push_back(std::move(g));
+    }
+    return a;
+  }
+
+ private:
+  struct Pending {
+    DramRegion::Kind kind;
+    std::string layer;
+    std::int64_t tensor_id;
+    std::array<std::int64_t, 4> shape;
+  };
+  std::vector<Pending> pending_;
+  FlatMap<std::string, std::uint32_t> by_name_;
+};
+
 }  // namespace
 
 // The DRAM tensors (docs/isa.md, "Data layout"): every layer's output that
@@ -51,39 +107,15 @@ void Lowerer::build_dram_map() {
           return w->layer_name;
     return e.layer_name.value_or("");
   };
-  struct Pending {
-    DramRegion::Kind kind;
-    std::string layer;
-    std::int64_t tensor_id;
-    std::array<std::int64_t, 4> shape;
-  };
-  std::vector<Pending> pending;
-  FlatMap<std::string, std::uint32_t> by_name;
-  auto region = [&](DramRegion::Kind kind, const std::string& layer, std::int64_t tensor_id) {
-    const std::string name =
-        region_kind_prefix(kind) + (tensor_id >= 0 ? std::to_string(tensor_id) : layer);
-    auto [it, fresh] = by_name.try_emplace(name, static_cast<std::uint32_t>(pending.size()));
-    if (fresh) pending.push_back({kind, layer, tensor_id, {0, 0, 0, 0}});
-    return it->second;
-  };
-  auto grow = [&](std::uint32_t r, const Box& b) {
-    for (int d = 0; d < 4; ++d)
-      pending[r].shape[static_cast<std::size_t>(d)] =
-          std::max(pending[r].shape[static_cast<std::size_t>(d)], b.hi[d] + 1);
-  };
-  auto set_shape = [&](std::uint32_t r, const std::array<std::int32_t, 4>& shape) {
-    if (shape[0] <= 0) return;
-    for (std::size_t d = 0; d < 4; ++d)
-      pending[r].shape[d] = std::max<std::int64_t>(pending[r].shape[d], shape[d]);
-  };
+  RegionTable table;
   for (const ir::DramOut& e : m_.dram_out) {
     related_[e.transfer_id] = &e.related_ifmap;
     const std::string consumer = consumer_of(e);
     if (e.type == ir::DataType::weight) {
-      const std::uint32_t r = region(DramRegion::Kind::weight, consumer, -1);
+      const std::uint32_t r = table.region(DramRegion::Kind::weight, consumer, -1);
       const ir::LayerGeometry& g = geometry(consumer);
-      grow(r, weight_layout(e.box, g, e.size));
-      if (g.weight_shape[0] > 0) set_shape(r, g.weight_shape);
+      table.grow(r, weight_layout(e.box, g, e.size));
+      if (g.weight_shape[0] > 0) table.set_shape(r, g.weight_shape);
       out_region_[e.transfer_id] = r;
       continue;
     }
@@ -108,39 +140,23 @@ void Lowerer::build_dram_map() {
         shape = x.shape;
         if (e.box.rank == 4 && e.box.hi[1] < x.shape[1]) break;
       }
-      r = region(DramRegion::Kind::input, consumer, tensor_id);
-      set_shape(r, shape);
+      r = table.region(DramRegion::Kind::input, consumer, tensor_id);
+      table.set_shape(r, shape);
     } else {
-      r = region(DramRegion::Kind::ofmap, from, -1);
-      set_shape(r, geometry(from).ofmap_shape);
+      r = table.region(DramRegion::Kind::ofmap, from, -1);
+      table.set_shape(r, geometry(from).ofmap_shape);
     }
-    if (e.box.rank == 4) grow(r, to_box(e.box));
+    if (e.box.rank == 4) table.grow(r, to_box(e.box));
     out_region_[e.transfer_id] = r;
   }
   for (const ir::DramIn& e : m_.dram_in) {
     const std::string layer = in_layer(e);
-    const std::uint32_t r = region(DramRegion::Kind::ofmap, layer, -1);
-    set_shape(r, geometry(layer).ofmap_shape);
-    if (e.box.rank == 4) grow(r, to_box(e.box));
+    const std::uint32_t r = table.region(DramRegion::Kind::ofmap, layer, -1);
+    table.set_shape(r, geometry(layer).ofmap_shape);
+    if (e.box.rank == 4) table.grow(r, to_box(e.box));
     in_region_[e.transfer_id] = r;
   }
-  // Addresses, in order of first appearance.
-  std::int64_t a = 0;
-  for (std::size_t i = 0; i < pending.size(); ++i) {
-    const Pending& p = pending[i];
-    DramRegion g;
-    g.kind = p.kind;
-    g.layer = p.layer;
-    g.tensor_id = p.tensor_id;
-    g.name =
-        region_kind_prefix(p.kind) + (p.tensor_id >= 0 ? std::to_string(p.tensor_id) : p.layer);
-    for (int d = 0; d < 4; ++d)
-      g.layout.hi[d] = std::max<std::int64_t>(p.shape[static_cast<std::size_t>(d)], 1) - 1;
-    g.bytes = volume(g.layout);
-    g.base = a;
-    a += (std::max<std::int64_t>(g.bytes, 1) + 4095) / 4096 * 4096;
-    regions_.push_back(std::move(g));
-  }
+  const std::int64_t end = table.place(regions_);
   // A weight slice's address (WL0 loads straight from DRAM read it raw).
   for (const ir::DramOut& e : m_.dram_out) {
     const std::uint32_t r = out_region_[e.transfer_id];
@@ -149,7 +165,7 @@ void Lowerer::build_dram_map() {
     if (e.type != ir::DataType::weight && e.box.rank == 4) at = to_box(e.box);
     dram_out_addr_[e.transfer_id] = dram_address(r, at);
   }
-  dram_end_ = a;
+  dram_end_ = end;
 }
 
 }  // namespace gemini::assembler::lowering

@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -193,6 +194,22 @@ struct Inbound {
   Box box;
 };
 
+// The priority of an event (earliest predicted start, then workload,
+// phase, core, event) as a compact key, so that ranking sorts plain values.
+struct RankKey {
+  std::int64_t prio;
+  std::uint64_t workload_phase, core_event;
+  bool operator<(const RankKey& o) const {
+    return std::tie(prio, workload_phase, core_event) <
+           std::tie(o.prio, o.workload_phase, o.core_event);
+  }
+};
+// The successors of every event (CSR): out[first[p] .. first[p + 1])
+// follow p.
+struct Successors {
+  std::vector<std::uint32_t> first, out;
+};
+
 // One binder per place that makes an instruction (one shape each).
 struct Binders {
   RepeatBinder load, credit, wl0, pe_cfg, pe_run, vp_cfg, vp_run, store, send, view;
@@ -340,6 +357,11 @@ class Lowerer {
 
   // schedule.cpp
   std::vector<std::uint32_t> schedule();
+  Successors successors(std::vector<std::uint32_t>& indeg, std::vector<RankKey>& keys);
+  std::vector<std::uint32_t> topological_order(std::vector<std::uint32_t>& indeg,
+                                               const std::vector<std::uint32_t>& rank,
+                                               const std::vector<std::uint32_t>& by_rank,
+                                               const Successors& succ);
   void report_cycle(const std::vector<std::uint32_t>& indeg);
   void group_sends(std::vector<std::uint32_t>& order, const std::vector<std::uint32_t>& first,
                    const std::vector<std::uint32_t>& out);

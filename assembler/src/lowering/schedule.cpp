@@ -17,24 +17,45 @@ namespace gemini::assembler::lowering {
 // One topological order of all events; earliest predicted start first.
 std::vector<std::uint32_t> Lowerer::schedule() {
   const std::size_t n = event_count();
-  const std::size_t cores = events_.size();
   std::vector<std::uint32_t> indeg(n, 0);
-  // Successors (CSR): out[first[p] .. first[p + 1]) follow p.
-  std::vector<std::uint32_t> first(n + 1, 0);
-  // The priority of an event (earliest predicted start, then workload,
-  // phase, core, event) as a compact key, so that ranking sorts plain values.
-  struct RankKey {
-    std::int64_t prio;
-    std::uint64_t workload_phase, core_event;
-    bool operator<(const RankKey& o) const {
-      return std::tie(prio, workload_phase, core_event) <
-             std::tie(o.prio, o.workload_phase, o.core_event);
-    }
-  };
   std::vector<RankKey> keys(n);
-  // Per event, in parallel (by core): its dependencies sorted and unique,
-  // its in-degree and key; and each core's edges (dependency, event)
-  // bucketed by the dependency's core, in event order.
+  const Successors succ = successors(indeg, keys);
+  phase("lower/deps");
+  // Ranked once, so that the ready queue holds plain ranks: the two halves
+  // sorted side by side, then merged (keys are unique, so the order is one).
+  {
+    const auto mid = keys.begin() + static_cast<std::ptrdiff_t>(n / 2);
+    std::thread lower_half([&] { std::sort(keys.begin(), mid); });
+    std::sort(mid, keys.end());
+    lower_half.join();
+    std::inplace_merge(keys.begin(), mid, keys.end());
+  }
+  std::vector<std::uint32_t> by_rank(n), rank(n);
+  for (std::uint32_t r = 0; r < n; ++r) {
+    by_rank[r] = static_cast<std::uint32_t>(keys[r].core_event);
+    rank[by_rank[r]] = r;
+  }
+  phase("lower/rank");
+  std::vector<std::uint32_t> order = topological_order(indeg, rank, by_rank, succ);
+  if (order.size() != n) {
+    report_cycle(indeg);
+  } else if (!send_groups_.empty()) {
+    group_sends(order, succ.first, succ.out);
+  }
+  return order;
+}
+
+// Per event, in parallel (by core): its dependencies sorted and unique, its
+// in-degree and rank key; then the successors of every event (CSR), each
+// core's part built by that core from the edges into its events (no two
+// threads write one place).
+Successors Lowerer::successors(std::vector<std::uint32_t>& indeg, std::vector<RankKey>& keys) {
+  const std::size_t n = event_count();
+  const std::size_t cores = events_.size();
+  Successors succ;
+  succ.first.assign(n + 1, 0);
+  // Each core's edges (dependency, event) bucketed by the dependency's
+  // core, in event order.
   std::vector<Buckets<std::pair<std::uint32_t, std::uint32_t>>> edges(cores);
   ir::parallel_for(cores, [&](std::size_t c) {
     const std::uint32_t own_first = event_base_[c], own_end = event_base_[c + 1];
@@ -63,50 +84,42 @@ std::vector<std::uint32_t> Lowerer::schedule() {
           put(core_of(p), std::pair{p, i});
     });
   });
-  // Successors in one array (CSR), each core's part of it built by that
-  // core from the edges into its events (no two threads write one place).
   std::vector<std::size_t> out_base(cores + 1, 0);
   for (std::size_t s = 0; s < cores; ++s) {
     std::size_t count = 0;
     for (const auto& from : edges) count += from.of(s).size();
     out_base[s + 1] = out_base[s] + count;
   }
-  std::vector<std::uint32_t> out(out_base[cores]);
-  first[n] = static_cast<std::uint32_t>(out.size());
+  succ.out.resize(out_base[cores]);
+  succ.first[n] = static_cast<std::uint32_t>(succ.out.size());
   ir::parallel_for(cores, [&](std::size_t s) {
     const std::uint32_t b = event_base_[s], events = event_base_[s + 1] - b;
-    const auto succ = bucket<std::uint32_t>(events, [&](const auto& put) {
+    const auto mine = bucket<std::uint32_t>(events, [&](const auto& put) {
       for (const auto& from : edges)
         for (const auto& [p, i] : from.of(s)) put(p - b, i);
     });
-    std::copy(succ.items.begin(), succ.items.end(),
-              out.begin() + static_cast<std::ptrdiff_t>(out_base[s]));
+    std::copy(mine.items.begin(), mine.items.end(),
+              succ.out.begin() + static_cast<std::ptrdiff_t>(out_base[s]));
     for (std::uint32_t j = 0; j < events; ++j)
-      first[b + j] = static_cast<std::uint32_t>(out_base[s] + succ.first[j]);
+      succ.first[b + j] = static_cast<std::uint32_t>(out_base[s] + mine.first[j]);
   });
-  phase("lower/deps");
-  // Ranked once, so that the ready queue holds plain ranks: the two halves
-  // sorted side by side, then merged (keys are unique, so the order is one).
-  {
-    const auto mid = keys.begin() + static_cast<std::ptrdiff_t>(n / 2);
-    std::thread lower_half([&] { std::sort(keys.begin(), mid); });
-    std::sort(mid, keys.end());
-    lower_half.join();
-    std::inplace_merge(keys.begin(), mid, keys.end());
-  }
-  std::vector<std::uint32_t> by_rank(n), rank(n);
-  for (std::uint32_t r = 0; r < n; ++r) {
-    by_rank[r] = static_cast<std::uint32_t>(keys[r].core_event);
-    rank[by_rank[r]] = r;
-  }
-  phase("lower/rank");
-  // A multicast group is one node of the order: it becomes ready when all
-  // its members' dependencies are done (its in-degree is theirs summed), at
-  // its last member's rank (the read starts when the last member joins, so
-  // every member's queue takes what ranks before that first), and all its
-  // members follow one another there.
-  // Every queue then meets the groups in one global order, so no member
-  // waits for a member queued behind another group's (docs/isa.md).
+  return succ;
+}
+
+// Kahn's algorithm over the ranks, lowest rank first. A multicast group is
+// one node of the order: it becomes ready when all its members'
+// dependencies are done (its in-degree is theirs summed), at its last
+// member's rank (the read starts when the last member joins, so every
+// member's queue takes what ranks before that first), and all its members
+// follow one another there. Every queue then meets the groups in one
+// global order, so no member waits for a member queued behind another
+// group's (docs/isa.md). Shorter than the events where they form a cycle
+// (indeg then holds what is left).
+std::vector<std::uint32_t> Lowerer::topological_order(std::vector<std::uint32_t>& indeg,
+                                                      const std::vector<std::uint32_t>& rank,
+                                                      const std::vector<std::uint32_t>& by_rank,
+                                                      const Successors& succ) {
+  const std::size_t n = indeg.size();
   constexpr std::uint32_t kNoGroup = 0xffffffffu;
   std::vector<std::uint32_t> group_of(mc_events_.empty() ? 0 : n, kNoGroup);
   std::vector<std::uint32_t> group_indeg(mc_events_.size(), 0);
@@ -130,8 +143,8 @@ std::vector<std::uint32_t> Lowerer::schedule() {
   order.reserve(n);
   auto retire = [&](std::uint32_t i) {
     order.push_back(i);
-    for (std::uint32_t k = first[i]; k < first[i + 1]; ++k) {
-      const std::uint32_t o = out[k];
+    for (std::uint32_t k = succ.first[i]; k < succ.first[i + 1]; ++k) {
+      const std::uint32_t o = succ.out[k];
       --indeg[o];
       if (grouped(o) ? --group_indeg[group_of[o]] == 0 : indeg[o] == 0)
         ready.insert(rank[leader(o)]);
@@ -144,11 +157,6 @@ std::vector<std::uint32_t> Lowerer::schedule() {
       continue;
     }
     for (const std::uint32_t m : mc_events_[group_of[i]]) retire(m);
-  }
-  if (order.size() != n) {
-    report_cycle(indeg);
-  } else if (!send_groups_.empty()) {
-    group_sends(order, first, out);
   }
   return order;
 }
