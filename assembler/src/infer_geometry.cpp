@@ -1,13 +1,86 @@
-// Layer geometry as far as the IR implies it (lowering.h, infer_geometry):
-// used when no layer-semantics model is given. Kernel, stride and padding
-// for timing come from each workload's own boxes (the lowering keeps its
-// per-workload estimates for those); this table gives the rest.
+// Geometry, from one place: the layer geometry as far as the IR implies it
+// (lowering.h, infer_geometry: used when no layer-semantics model is
+// given), and the kernel, stride, window and padding each workload's
+// compute instructions take from its layer's geometry, exact or inferred
+// (lowering/geometry.h). Where the geometry is inferred, kernel, stride and
+// padding for timing come from each workload's own boxes and tile: the
+// layer table gives the rest.
 #include <algorithm>
 #include <cmath>
 
 #include "gemini/assembler/lowering.h"
+#include "lowering/geometry.h"
 
 namespace gemini::assembler {
+
+namespace lowering {
+
+std::int64_t box_stride(const ir::Workload& w, int d) {
+  const ir::Box* in = w.ifmap.empty() ? nullptr : &w.ifmap.front().box;
+  if (!in || in->rank != 4 || w.workload.rank != 4) return 1;
+  return std::clamp<std::int64_t>(in->extent(d) / std::max<std::int64_t>(w.workload.extent(d), 1),
+                                  1, 255);
+}
+
+std::int64_t tile_kernel(const ir::Tile& t, int d, std::int64_t stride) {
+  const auto i = static_cast<std::size_t>(d);
+  return t.act_mini_tile[i] - (t.out_mini_tile[i] - 1) * stride;
+}
+
+PeGeometry pe_geometry(const ir::Workload& w, const ir::LayerGeometry& g, bool exact) {
+  PeGeometry p;
+  if (exact) {
+    p.kernel = {g.kernel[0], g.kernel[1]};
+    p.stride = {g.stride[0], g.stride[1]};
+    p.pad = g.pad;
+    return p;
+  }
+  p.pad = w.tile_padding_tblr.value_or(std::array<std::int32_t, 4>{0, 0, 0, 0});
+  p.stride = {box_stride(w, 2), box_stride(w, 3)};
+  const ir::Tile* tile = w.tile_info && !w.tile_info->empty() ? &w.tile_info->front() : nullptr;
+  if ((w.weight && w.weight->box.rank == 4) || g.per_sample_weights) {
+    // [0, K, C, R*S] (infer_geometry splits R*S), or a batched matrix
+    // product (infer_geometry: 1 x 1)
+    p.kernel = {g.kernel[0], g.kernel[1]};
+  } else if (tile) {
+    p.kernel = {tile_kernel(*tile, 2, p.stride[0]), tile_kernel(*tile, 3, p.stride[1])};
+  }
+  return p;
+}
+
+VpGeometry vp_geometry(const ir::Workload& w, const ir::LayerGeometry& g, bool exact, bool pools,
+                       const ir::Box& input) {
+  std::int64_t window = 1;
+  if (pools && input.rank == 4 && w.workload.rank == 4)
+    window = std::max<std::int64_t>(
+        1, input.extent(2) / std::max<std::int64_t>(w.workload.extent(2), 1));
+  std::int64_t stride = window;
+  const bool pool = g.op == ir::LayerOp::pool_max || g.op == ir::LayerOp::pool_avg;
+  const bool global =
+      g.op == ir::LayerOp::pool_avg && g.ofmap_shape[2] == 1 && g.ofmap_shape[3] == 1;
+  std::array<std::int32_t, 2> kernel = g.kernel, vstride = g.stride;
+  if (global) {
+    kernel = {g.ifmap_shape[2], g.ifmap_shape[3]};
+    vstride = {1, 1};
+  }
+  if (exact && pool) {
+    window = kernel[0];
+    stride = vstride[0];
+  } else if (!global) {
+    kernel = {static_cast<std::int32_t>(window), static_cast<std::int32_t>(window)};
+    vstride = {static_cast<std::int32_t>(stride), static_cast<std::int32_t>(stride)};
+  }
+  VpGeometry v;
+  v.kernel = {kernel[0], kernel[1]};
+  v.stride = {vstride[0], vstride[1]};
+  v.window = window;
+  v.window_stride = stride;
+  if (!global) v.pad = g.pad;
+  return v;
+}
+
+}  // namespace lowering
+
 namespace {
 
 ir::LayerOp op_of(const ir::Workload& w) {
@@ -36,12 +109,10 @@ std::array<std::int32_t, 2> split_kernel(std::int64_t rs, const ir::Workload& w)
   rs = std::max<std::int64_t>(rs, 1);
   const ir::Box* in = w.ifmap.empty() ? nullptr : &w.ifmap.front().box;
   if (w.tile_info && !w.tile_info->empty() && in && in->rank == 4 && w.workload.rank == 4) {
-    const ir::Tile& t = w.tile_info->front();
-    const std::int64_t sh =
-        std::clamp<std::int64_t>(in->extent(2) / std::max<std::int64_t>(w.workload.extent(2), 1), 1,
-                                 255);
-    const std::int64_t r = t.act_mini_tile[2] - (t.out_mini_tile[2] - 1) * sh;
-    if (r >= 1 && rs % r == 0) return {static_cast<std::int32_t>(r), static_cast<std::int32_t>(rs / r)};
+    const std::int64_t r =
+        lowering::tile_kernel(w.tile_info->front(), 2, lowering::box_stride(w, 2));
+    if (r >= 1 && rs % r == 0)
+      return {static_cast<std::int32_t>(r), static_cast<std::int32_t>(rs / r)};
   }
   auto root = static_cast<std::int64_t>(std::llround(std::sqrt(static_cast<double>(rs))));
   if (root * root == rs) return {static_cast<std::int32_t>(root), static_cast<std::int32_t>(root)};
