@@ -176,6 +176,8 @@ class Functional {
   void start_move(std::int32_t core, std::uint32_t i);
   void start_pe(std::int32_t core, std::uint32_t i);
   void start_vp(std::int32_t core, std::uint32_t i);
+  void target_tile(std::int32_t core, std::uint32_t i, InFlight& f, const model::Box4& out,
+                   std::int64_t addr, const View& v);
   void write(std::int32_t core, InFlight& f);
   TileSite site(std::int32_t core, std::uint32_t instr) const;
 

@@ -57,6 +57,67 @@ class Liveness {
   std::unordered_map<std::int64_t, Tensor> live_;
 };
 
+// The registers of the last pe_cfg a pe_run's timing needs: its kernel and
+// group width (every channel before one).
+struct PeRegisters {
+  std::int64_t r = 1, s = 1;
+  std::int64_t gc = std::numeric_limits<std::int64_t>::max();
+};
+
+// A compute instruction's record: pe_cfg sets the registers, a pe_run adds
+// its tile (with them) and a vp_run its element count; both read and write
+// L2 tensors.
+void add_compute(const assembler::Instr& in, std::size_t i, OpRec& o, CoreImage& img,
+                 Liveness& live, PeRegisters& pe) {
+  switch (in.op) {
+    case Opcode::pe_cfg: {
+      const auto x = decode<assembler::PeConfig>(in);
+      pe.r = x.r;
+      pe.s = x.s;
+      pe.gc = x.gc;
+      break;
+    }
+    case Opcode::pe_run: {
+      const auto x = decode<assembler::PeRun>(in);
+      const assembler::Box& ib = x.ifmap_box;
+      const assembler::Box& ob = x.ofmap_box;
+      o.pe = static_cast<std::uint32_t>(img.pe_tiles.size());
+      img.pe_tiles.push_back(PeTile{extent(ob, 0), extent(ob, 1), extent(ob, 2), extent(ob, 3),
+                                    std::min(extent(ib, 1), pe.gc), pe.r, pe.s, x.ifmap_bytes,
+                                    x.weight_bytes, x.ofmap_bytes});
+      live.read(i, x.ifmap);
+      if (x.weight_bytes > 0) live.read(i, x.weight);
+      live.write(i, x.ofmap, x.ofmap_bytes);
+      break;
+    }
+    case Opcode::vp_run: {
+      const auto x = decode<assembler::VpRun>(in);
+      const std::int64_t out_el = volume(x.out_box);
+      const std::int64_t in_el = volume(x.in_box);
+      switch (x.op) {
+        case assembler::VpOp::pool_max:
+        case assembler::VpOp::pool_avg:
+          o.vp_elements = out_el * x.window * x.window;
+          break;
+        case assembler::VpOp::add:
+          o.vp_elements = out_el * x.inputs;
+          break;
+        case assembler::VpOp::transpose:
+        case assembler::VpOp::copy:
+          o.vp_elements = in_el;
+          break;
+      }
+      o.vp_l2_bytes = x.in_bytes * x.inputs + x.out_bytes;
+      live.read(i, x.in0);
+      if (x.inputs > 1) live.read(i, x.in1);
+      live.write(i, x.out, x.out_bytes);
+      break;
+    }
+    default:
+      break;
+  }
+}
+
 }  // namespace
 
 bool build_images(const assembler::Program& p, std::vector<CoreImage>& out, std::string& error) {
@@ -77,9 +138,7 @@ bool build_images(const assembler::Program& p, std::vector<CoreImage>& out, std:
     img.ops.resize(prog.instrs.size());
     std::unordered_map<std::uint32_t, std::int32_t> wl_index;
     Liveness live(img.ops);
-    // The last pe_cfg's kernel and group width (every channel before one).
-    std::int64_t r = 1, s = 1;
-    std::int64_t gc = std::numeric_limits<std::int64_t>::max();
+    PeRegisters pe;
     for (std::size_t i = 0; i < prog.instrs.size(); ++i) {
       const assembler::Instr& in = prog.instrs[i];
       OpRec& o = img.ops[i];
@@ -157,49 +216,11 @@ bool build_images(const assembler::Program& p, std::vector<CoreImage>& out, std:
           if (!o.flag) live.read(i, x.l2);
           break;
         }
-        case Opcode::pe_cfg: {
-          const auto x = decode<assembler::PeConfig>(in);
-          r = x.r;
-          s = x.s;
-          gc = x.gc;
+        case Opcode::pe_cfg:
+        case Opcode::pe_run:
+        case Opcode::vp_run:
+          add_compute(in, i, o, img, live, pe);
           break;
-        }
-        case Opcode::pe_run: {
-          const auto x = decode<assembler::PeRun>(in);
-          const assembler::Box& ib = x.ifmap_box;
-          const assembler::Box& ob = x.ofmap_box;
-          o.pe = static_cast<std::uint32_t>(img.pe_tiles.size());
-          img.pe_tiles.push_back(PeTile{extent(ob, 0), extent(ob, 1), extent(ob, 2), extent(ob, 3),
-                                        std::min(extent(ib, 1), gc), r, s, x.ifmap_bytes,
-                                        x.weight_bytes, x.ofmap_bytes});
-          live.read(i, x.ifmap);
-          if (x.weight_bytes > 0) live.read(i, x.weight);
-          live.write(i, x.ofmap, x.ofmap_bytes);
-          break;
-        }
-        case Opcode::vp_run: {
-          const auto x = decode<assembler::VpRun>(in);
-          const std::int64_t out_el = volume(x.out_box);
-          const std::int64_t in_el = volume(x.in_box);
-          switch (x.op) {
-            case assembler::VpOp::pool_max:
-            case assembler::VpOp::pool_avg:
-              o.vp_elements = out_el * x.window * x.window;
-              break;
-            case assembler::VpOp::add:
-              o.vp_elements = out_el * x.inputs;
-              break;
-            case assembler::VpOp::transpose:
-            case assembler::VpOp::copy:
-              o.vp_elements = in_el;
-              break;
-          }
-          o.vp_l2_bytes = x.in_bytes * x.inputs + x.out_bytes;
-          live.read(i, x.in0);
-          if (x.inputs > 1) live.read(i, x.in1);
-          live.write(i, x.out, x.out_bytes);
-          break;
-        }
         case Opcode::nop:
         case Opcode::end:
         case Opcode::view:    // layouts for the functional units: no time

@@ -303,20 +303,11 @@ void Functional::start_pe(std::int32_t core, std::uint32_t i) {
     op.out = out;
     hook_->seen(op, site(core, i), f.data.data(), seconds_since(t1));
   }
-  f.dst = {Mem::l2, core, x.ofmap, v.box1};
-  f.box = shifted(out, v.shift);
-  f.compare = true;
-  f.out = out;
-  f.layer = layer_of(core, in.workload);
   f.reads = std::move(c.chain_reads);
   c.chain_reads.clear();
   f.conv = p;
   c.pe_done = 0;
-  if (!f.dst.layout.contains(f.box)) {
-    fault(core, i,
-          "writes " + show(f.box) + " outside its destination tensor " + show(f.dst.layout));
-    f.box = model::intersect(f.box, f.dst.layout);
-  }
+  target_tile(core, i, f, out, x.ofmap, v);
 }
 
 void Functional::start_vp(std::int32_t core, std::uint32_t i) {
@@ -415,11 +406,20 @@ void Functional::start_vp(std::int32_t core, std::uint32_t i) {
   f.vp_op = op;
   f.active = true;
   f.instr = i;
-  f.dst = {Mem::l2, core, x.out, v.box1};
+  target_tile(core, i, f, out, x.out, v);
+}
+
+// Where computed tile `out` of instruction i goes: the L2 tensor at `addr`
+// laid out as the view's box1, shifted by its channel shift; a part outside
+// that tensor is a fault and is not written.
+void Functional::target_tile(std::int32_t core, std::uint32_t i, InFlight& f, const Box4& out,
+                             std::int64_t addr, const View& v) {
+  f.dst = {Mem::l2, core, addr, v.box1};
   f.box = shifted(out, v.shift);
   f.compare = true;
   f.out = out;
-  f.layer = layer_of(core, in.workload);
+  f.layer =
+      layer_of(core, program_.cores[static_cast<std::size_t>(core)].program.instrs[i].workload);
   if (!f.dst.layout.contains(f.box)) {
     fault(core, i,
           "writes " + show(f.box) + " outside its destination tensor " + show(f.dst.layout));

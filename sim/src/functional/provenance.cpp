@@ -41,6 +41,69 @@ std::int64_t wrap(const ir::RingRegion& r, std::int64_t a) {
 constexpr std::int64_t kLookups = 4096;
 constexpr std::size_t kExamples = 8, kWriters = 8;
 
+// What the differing inputs and their last writers (out.writers) say about
+// where the wrong value came from: the provenance's verdict.
+std::string verdict(const Provenance& out, const model::Op& op, const Mismatch& m,
+                    const model::Network& net, const assembler::Program& program) {
+  if (out.inputs_differing == 0)
+    return "every input element the tile read equals the reference: its own computation is wrong "
+           "(its configuration as the program sets it, or the simulator)";
+  std::set<std::string> producers{op.name};  // its own weights
+  for (const auto* parts : {&op.inputs, &op.weights})
+    for (const model::InputPart& p : *parts)
+      if (!p.external) producers.insert(net.ops[static_cast<std::size_t>(p.producer)].name);
+  auto region_layer = [&](std::int64_t dram) -> std::string {
+    for (const assembler::DramRegion& g : program.dram_regions)
+      if (dram >= g.base && dram < g.base + g.bytes)
+        return g.kind == assembler::DramRegion::Kind::input ? op.name : g.layer;
+    return {};
+  };
+  std::int64_t never = 0, foreign = 0, own = 0;
+  std::string v, other, own_load;
+  for (const auto& [x, count] : out.writers) {
+    if (x.none) {
+      never += count;
+      continue;
+    }
+    const std::string from = x.dram >= 0 ? region_layer(x.dram) : x.layer;
+    if (producers.count(from) || (x.opcode == "wl0_load" && x.dram < 0)) continue;
+    // Another layer's data: brought by a load of this very workload (the
+    // schedule points it at the wrong data), or written over the tensor.
+    if (x.core_id == out.core_id && x.workload_id == m.workload_id) {
+      own += count;
+      if (own_load.empty())
+        own_load =
+            x.opcode +
+            (x.transfer >= 0 ? " of transfer " + std::to_string(x.transfer) : std::string()) +
+            ", which read " + (from.empty() ? std::string("other") : from + "'s") + " data";
+    } else {
+      foreign += count;
+      if (other.empty()) other = from.empty() ? x.opcode : from;
+    }
+  }
+  if (never > 0)
+    v += std::to_string(never) +
+         " differing input(s) were written by no instruction before the read: nothing "
+         "brings that data there (a transfer the schedule lacks, or a tensor at the "
+         "wrong address). ";
+  if (own > 0)
+    v += std::to_string(own) + " came from the workload's own " + own_load + ", not an input of " +
+         op.name +
+         ": the schedule points it at the wrong transfer (or the transfer at the "
+         "wrong data). ";
+  if (foreign > 0)
+    v += std::to_string(foreign) + " were last written with " + other +
+         "'s data, not an input of " + op.name +
+         ": it overwrote the tensor before the tile read it (L2 placement or order: "
+         "the schedule's addresses, or the allocation of a public-dialect file). ";
+  if (never == 0 && foreign == 0 && own == 0)
+    v = "its inputs' own transfers brought values that differ from the reference: where every "
+        "layer it reads matched the reference, a transfer moved the wrong part of its tensor "
+        "(its box, channel offset or DRAM address); else its producers computed them wrong";
+  while (!v.empty() && v.back() == ' ') v.pop_back();
+  return v;
+}
+
 }  // namespace
 
 Provenance::Writer Functional::describe(std::int32_t core, std::uint32_t instr) const {
@@ -203,67 +266,7 @@ Provenance Functional::explain(std::int32_t core, const InFlight& f, const Misma
                    [](const auto& a, const auto& b) { return a.second > b.second; });
   if (out.writers.size() > kWriters) out.writers.resize(kWriters);
 
-  // What the inputs say.
-  if (out.inputs_differing == 0) {
-    out.verdict =
-        "every input element the tile read equals the reference: its own computation is wrong "
-        "(its configuration as the program sets it, or the simulator)";
-    return out;
-  }
-  std::set<std::string> producers{op.name};  // its own weights
-  for (const auto* parts : {&op.inputs, &op.weights})
-    for (const model::InputPart& p : *parts)
-      if (!p.external) producers.insert(net_.ops[static_cast<std::size_t>(p.producer)].name);
-  auto region_layer = [&](std::int64_t dram) -> std::string {
-    for (const assembler::DramRegion& g : program_.dram_regions)
-      if (dram >= g.base && dram < g.base + g.bytes)
-        return g.kind == assembler::DramRegion::Kind::input ? op.name : g.layer;
-    return {};
-  };
-  std::int64_t never = 0, foreign = 0, own = 0;
-  std::string other, own_load;
-  for (const auto& [x, count] : out.writers) {
-    if (x.none) {
-      never += count;
-      continue;
-    }
-    const std::string from = x.dram >= 0 ? region_layer(x.dram) : x.layer;
-    if (producers.count(from) || (x.opcode == "wl0_load" && x.dram < 0)) continue;
-    // Another layer's data: brought by a load of this very workload (the
-    // schedule points it at the wrong data), or written over the tensor.
-    if (x.core_id == out.core_id && x.workload_id == m.workload_id) {
-      own += count;
-      if (own_load.empty())
-        own_load =
-            x.opcode +
-            (x.transfer >= 0 ? " of transfer " + std::to_string(x.transfer) : std::string()) +
-            ", which read " + (from.empty() ? std::string("other") : from + "'s") + " data";
-    } else {
-      foreign += count;
-      if (other.empty()) other = from.empty() ? x.opcode : from;
-    }
-  }
-  if (never > 0)
-    out.verdict += std::to_string(never) +
-                   " differing input(s) were written by no instruction before the read: nothing "
-                   "brings that data there (a transfer the schedule lacks, or a tensor at the "
-                   "wrong address). ";
-  if (own > 0)
-    out.verdict += std::to_string(own) + " came from the workload's own " + own_load +
-                   ", not an input of " + op.name +
-                   ": the schedule points it at the wrong transfer (or the transfer at the "
-                   "wrong data). ";
-  if (foreign > 0)
-    out.verdict += std::to_string(foreign) + " were last written with " + other +
-                   "'s data, not an input of " + op.name +
-                   ": it overwrote the tensor before the tile read it (L2 placement or order: "
-                   "the schedule's addresses, or the allocation of a public-dialect file). ";
-  if (never == 0 && foreign == 0 && own == 0)
-    out.verdict =
-        "its inputs' own transfers brought values that differ from the reference: where every "
-        "layer it reads matched the reference, a transfer moved the wrong part of its tensor "
-        "(its box, channel offset or DRAM address); else its producers computed them wrong";
-  while (!out.verdict.empty() && out.verdict.back() == ' ') out.verdict.pop_back();
+  out.verdict = verdict(out, op, m, net_, program_);
   return out;
 }
 

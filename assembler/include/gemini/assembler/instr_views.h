@@ -30,6 +30,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <type_traits>
 
 #include "gemini/assembler/isa.h"
 
@@ -37,35 +38,16 @@ namespace gemini::assembler {
 
 // The C++ type of a field's value in a view.
 template <FieldType T>
-struct FieldValue {
-  using type = std::int64_t;
-};
-template <>
-struct FieldValue<FieldType::engine> {
-  using type = Engine;
-};
-template <>
-struct FieldValue<FieldType::token_kind> {
-  using type = TokenKind;
-};
-template <>
-struct FieldValue<FieldType::vp_op> {
-  using type = VpOp;
-};
-template <>
-struct FieldValue<FieldType::cut_mode> {
-  using type = CutMode;
-};
-template <>
-struct FieldValue<FieldType::wl0_src> {
-  using type = Wl0Src;
-};
-template <>
-struct FieldValue<FieldType::box> {
-  using type = Box;
-};
-template <FieldType T>
-using FieldValueT = typename FieldValue<T>::type;
+using FieldValueT = std::conditional_t<
+    T == FieldType::box, Box,
+    std::conditional_t<
+        T == FieldType::engine, Engine,
+        std::conditional_t<
+            T == FieldType::token_kind, TokenKind,
+            std::conditional_t<T == FieldType::vp_op, VpOp,
+                               std::conditional_t<T == FieldType::cut_mode, CutMode,
+                                                  std::conditional_t<T == FieldType::wl0_src,
+                                                                     Wl0Src, std::int64_t>>>>>>;
 
 namespace view_detail {
 
