@@ -1,9 +1,11 @@
 #pragma once
-// The Gemini core ISA (docs/isa.md): one table of opcodes, each declaring its
-// fields once -- tensor slots (an L2 / DRAM / WL0 operand with a role and an
-// access) and argument slots (a typed, range-checked value). The encoder,
-// decoder, printer, text parser, binder and verifier are all derived from
-// this table; nothing else knows a field's offset or width.
+// The Gemini core ISA (docs/isa.md): the vocabulary of the one table of
+// opcodes (isa_table.h), each declaring its fields once -- tensor slots (an
+// L2 / DRAM / WL0 operand with a role and an access) and argument slots (a
+// typed, range-checked value) -- and that table as data (all_ops(): Field,
+// OpInfo). The encoder, decoder, printer, text parser, binder, verifier and
+// the typed views (instr_views.h) are all derived from it; nothing else
+// knows a field's offset or width.
 //
 // Every instruction is 64 bytes, little-endian: an 8-byte header (opcode,
 // queue, flags, workload id) and 56 bytes of fields at fixed offsets. Fixed
