@@ -36,18 +36,32 @@
 
 namespace gemini::assembler {
 
-// The C++ type of a field's value in a view.
+namespace view_detail {
+// The C++ type of a field's value in a view (FieldValueT below).
 template <FieldType T>
-using FieldValueT = std::conditional_t<
-    T == FieldType::box, Box,
-    std::conditional_t<
-        T == FieldType::engine, Engine,
-        std::conditional_t<
-            T == FieldType::token_kind, TokenKind,
-            std::conditional_t<T == FieldType::vp_op, VpOp,
-                               std::conditional_t<T == FieldType::cut_mode, CutMode,
-                                                  std::conditional_t<T == FieldType::wl0_src,
-                                                                     Wl0Src, std::int64_t>>>>>>;
+auto value_of_type() {
+  if constexpr (T == FieldType::box) {
+    return Box{};
+  } else if constexpr (T == FieldType::engine) {
+    return Engine{};
+  } else if constexpr (T == FieldType::token_kind) {
+    return TokenKind{};
+  } else if constexpr (T == FieldType::vp_op) {
+    return VpOp{};
+  } else if constexpr (T == FieldType::cut_mode) {
+    return CutMode{};
+  } else if constexpr (T == FieldType::wl0_src) {
+    return Wl0Src{};
+  } else {
+    return std::int64_t{};
+  }
+}
+}  // namespace view_detail
+
+// The C++ type of a field's value in a view: its enumeration, Box, or
+// std::int64_t for every integer type.
+template <FieldType T>
+using FieldValueT = decltype(view_detail::value_of_type<T>());
 
 namespace view_detail {
 
