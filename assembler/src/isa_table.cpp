@@ -12,165 +12,29 @@
 namespace gemini::assembler {
 namespace {
 
-constexpr std::int64_t U8 = 0xff, U16 = 0xffff, U32 = 0xffffffffLL;
-constexpr std::int64_t U64 = (std::int64_t{1} << 48) - 1;  // DRAM addresses: 48 bits
-using F = FieldType;
-using R = Role;
-using A = Access;
-using M = Memory;
+// The Field and OpInfo tables, generated from isa_table.h: one array of
+// Field per opcode (a sentinel ends it, so an opcode without fields still has
+// one), then kOps in the table's order.
+#define GEMINI_FIELD_ENTRY(name, type, offset, min, max, ...) \
+  Field{#name, FieldType::type, offset, min, max __VA_OPT__(, ) __VA_ARGS__},
+#define GEMINI_NO_FLAG(name)
+#define GEMINI_FIELD_ARRAY(mnemonic, code, engine, View, FIELDS) \
+  constexpr Field kFields_##mnemonic[] = {FIELDS(GEMINI_FIELD_ENTRY, GEMINI_NO_FLAG) Field{}};
+GEMINI_ISA_OPS(GEMINI_FIELD_ARRAY)
+#undef GEMINI_FIELD_ARRAY
 
-constexpr Field kWaitLocal[] = {
-    {"on", F::engine, 8, 0, kEngines - 1},
-    {"count", F::u32, 12, 1, U32},
-};
-constexpr Field kWaitToken[] = {
-    {"kind", F::token_kind, 8, 0, 2},
-    {"transfer", F::u32, 12, 0, U32},
-    {"from", F::u16, 16, 0, U16},
-    {"count", F::u32, 20, 1, U32},  // wait until this many such tokens arrived
-};
-constexpr Field kSignal[] = {
-    {"kind", F::token_kind, 8, 0, 2},
-    {"transfer", F::u32, 12, 0, U32},
-    {"to", F::u16, 16, 0, U16},
-    // A credit grants the receiver's L2 range the sender will write.
-    {"grant", F::u32, 20, 0, U32, R::grant, A::write, M::l2},
-    {"grant_bytes", F::u32, 24, 0, U32, R::grant},
-};
-// The layouts of the operands of the queue's next data instruction that
-// the instruction itself does not carry, and the channel shift from its
-// source frame to its destination frame (docs/isa.md, "Data layout").
-constexpr Field kView[] = {
-    {"shift", F::i32, 8, INT32_MIN, INT32_MAX},
-    {"box0", F::box, 12, 0, U16},
-    {"box1", F::box, 28, 0, U16},
-};
-constexpr Field kDmaIn[] = {
-    {"l2", F::u32, 8, 0, U32, R::dst, A::write, M::l2},
-    {"bytes", F::u32, 12, 1, U32, R::dst},
-    {"dram", F::u64, 16, 0, U64, R::src, A::read, M::dram},
-    {"transfer", F::u32, 24, 0, U32},
-    {"dst_box", F::box, 28, 0, U16, R::dst},
-    {"src_box", F::box, 44, 0, U16, R::src},
-    // DRAM multicast (docs/isa.md): one of `members` cores' dma_in of group
-    // `part` of the transfer; 0 for a read of its own.
-    {"members", F::u16, 60, 0, U16, R::none, A::none, M::none, true},
-    {"part", F::u16, 62, 0, U16, R::none, A::none, M::none, true},
-};
-constexpr Field kDmaOut[] = {
-    {"l2", F::u32, 8, 0, U32, R::src, A::read, M::l2},
-    {"bytes", F::u32, 12, 1, U32, R::src},
-    {"dram", F::u64, 16, 0, U64, R::dst, A::write, M::dram},
-    {"transfer", F::u32, 24, 0, U32},
-    {"src_box", F::box, 28, 0, U16, R::src},
-};
-constexpr Field kNocSend[] = {
-    {"src", F::u32, 8, 0, U32, R::src, A::read, M::l2},
-    {"dst", F::u32, 12, 0, U32, R::dst, A::write, M::l2},
-    {"bytes", F::u32, 16, 1, U32, R::src},
-    {"to", F::u16, 20, 0, U16},
-    {"transfer", F::u32, 24, 0, U32},
-    {"src_box", F::box, 28, 0, U16, R::src},
-    {"dst_box", F::box, 44, 0, U16, R::dst},
-    // NoC multicast (docs/isa.md): one of the `members` consecutive
-    // noc_sends of one source range, sent once along the XY tree; 0 for a
-    // send of its own.
-    {"members", F::u16, 60, 0, U16, R::none, A::none, M::none, true},
-    {"part", F::u16, 62, 0, U16, R::none, A::none, M::none, true},
-};
-constexpr Field kWl0Load[] = {
-    {"source", F::wl0_src, 8, 0, 1},       {"wl0", F::u32, 12, 0, U32, R::wl0, A::write, M::wl0},
-    {"bytes", F::u32, 16, 1, U32, R::wl0}, {"l2", F::u32, 20, 0, U32, R::src, A::read, M::l2},
-    {"dram", F::u64, 24, 0, U64},          {"transfer", F::u32, 32, 0, U32},
-};
-constexpr Field kPeCfg[] = {
-    {"loop", F::loop_order, 8, 0, 23},
-    {"cut", F::cut_mode, 9, 0, 3},
-    {"ci_cut", F::u16, 10, 1, U16},
-    {"mtc0", F::u16, 12, 1, U16},
-    {"mtk0", F::u16, 14, 1, U16},
-    {"om_n", F::u16, 16, 1, U16},
-    {"om_k", F::u16, 18, 1, U16},
-    {"om_h", F::u16, 20, 1, U16},
-    {"om_w", F::u16, 22, 1, U16},
-    {"am_n", F::u16, 24, 1, U16},
-    {"am_c", F::u16, 26, 1, U16},
-    {"am_h", F::u16, 28, 1, U16},
-    {"am_w", F::u16, 30, 1, U16},
-    {"pad_t", F::u8, 32, 0, U8},
-    {"pad_b", F::u8, 33, 0, U8},
-    {"pad_l", F::u8, 34, 0, U8},
-    {"pad_r", F::u8, 35, 0, U8},
-    {"r", F::u8, 36, 1, U8},
-    {"s", F::u8, 37, 1, U8},
-    {"stride_h", F::u8, 38, 1, U8},
-    {"stride_w", F::u8, 39, 1, U8},
-    {"wl0", F::u16, 40, 0, U16},
-    // The layer's geometry for the computation itself (docs/isa.md):
-    // output / input channels per group, the input's rows and columns
-    // (outside is padding), the requantisation shift and how many pe_runs
-    // accumulate before it.
-    {"gk", F::u16, 42, 1, U16},
-    {"gc", F::u16, 44, 1, U16},
-    {"in_h", F::u16, 46, 1, U16},
-    {"in_w", F::u16, 48, 1, U16},
-    {"shift", F::u8, 50, 0, 31},
-    {"chain", F::u8, 51, 1, U8},
-};
-constexpr Field kPeRun[] = {
-    {"ifmap", F::u32, 8, 0, U32, R::ifmap, A::read, M::l2},
-    {"ifmap_bytes", F::u32, 12, 1, U32, R::ifmap},
-    {"weight", F::u32, 16, 0, U32, R::weight, A::read, M::l2},
-    {"weight_bytes", F::u32, 20, 0, U32, R::weight},
-    {"ofmap", F::u32, 24, 0, U32, R::ofmap, A::write, M::l2},
-    {"ofmap_bytes", F::u32, 28, 1, U32, R::ofmap},
-    {"ifmap_box", F::box, 32, 0, U16, R::ifmap},
-    {"ofmap_box", F::box, 48, 0, U16, R::ofmap},
-};
-constexpr Field kVpRun[] = {
-    {"op", F::vp_op, 8, 0, 4},
-    {"inputs", F::u8, 9, 1, 2},
-    {"window", F::u8, 10, 1, U8},
-    {"stride", F::u8, 11, 1, U8},
-    {"in0", F::u32, 12, 0, U32, R::src, A::read, M::l2},
-    {"in1", F::u32, 16, 0, U32, R::src, A::read, M::l2},
-    {"out", F::u32, 20, 0, U32, R::dst, A::write, M::l2},
-    {"in_bytes", F::u32, 24, 1, U32, R::src},
-    {"out_bytes", F::u32, 28, 1, U32, R::dst},
-    {"in_box", F::box, 32, 0, U16, R::src},
-    {"out_box", F::box, 48, 0, U16, R::dst},
-};
-
-constexpr Field kVpCfg[] = {
-    {"r", F::u8, 8, 1, U8},
-    {"s", F::u8, 9, 1, U8},
-    {"stride_h", F::u8, 10, 1, U8},
-    {"stride_w", F::u8, 11, 1, U8},
-    {"pad_t", F::u8, 12, 0, U8},
-    {"pad_l", F::u8, 13, 0, U8},
-    {"in_h", F::u16, 14, 1, U16},
-    {"in_w", F::u16, 16, 1, U16},
-    {"shift", F::u8, 18, 0, 31},
-    // Transpose: input dimension i becomes output dimension (perm >> 2i) & 3.
-    {"perm", F::u8, 19, 0, U8},
-};
-
-constexpr OpInfo kOps[] = {
-    {Opcode::nop, "nop", Engine::ctrl, {}, ""},
-    {Opcode::end, "end", Engine::ctrl, {}, ""},
-    {Opcode::wait_local, "wait_local", Engine::kCount, kWaitLocal, ""},
-    {Opcode::wait_token, "wait_token", Engine::kCount, kWaitToken, ""},
-    {Opcode::signal, "signal", Engine::kCount, kSignal, ""},
-    {Opcode::view, "view", Engine::kCount, kView, ""},
-    {Opcode::dma_in, "dma_in", Engine::dma_in, kDmaIn, ""},
-    {Opcode::dma_out, "dma_out", Engine::dma_out, kDmaOut, ""},
-    {Opcode::noc_send, "noc_send", Engine::noc, kNocSend, ""},
-    {Opcode::wl0_load, "wl0_load", Engine::wl0, kWl0Load, ""},
-    {Opcode::pe_cfg, "pe_cfg", Engine::pe, kPeCfg, "per_sample"},
-    {Opcode::pe_run, "pe_run", Engine::pe, kPeRun, "acc"},
-    {Opcode::vp_run, "vp_run", Engine::vp, kVpRun, ""},
-    {Opcode::vp_cfg, "vp_cfg", Engine::vp, kVpCfg, ""},
-};
+#define GEMINI_IGNORE_FIELD(...)
+#define GEMINI_FLAG_NAME(name) #name
+#define GEMINI_OP_INFO(mnemonic, code, engine, View, FIELDS)                            \
+  OpInfo{Opcode::mnemonic, #mnemonic, Engine::engine,                                   \
+         std::span<const Field>(kFields_##mnemonic, std::size(kFields_##mnemonic) - 1), \
+         "" FIELDS(GEMINI_IGNORE_FIELD, GEMINI_FLAG_NAME)},
+constexpr OpInfo kOps[] = {GEMINI_ISA_OPS(GEMINI_OP_INFO)};
+#undef GEMINI_OP_INFO
+#undef GEMINI_FLAG_NAME
+#undef GEMINI_IGNORE_FIELD
+#undef GEMINI_NO_FLAG
+#undef GEMINI_FIELD_ENTRY
 
 // Every opcode fits the fixed-size per-field tables (binding, slot indices).
 static_assert(std::all_of(std::begin(kOps), std::end(kOps),

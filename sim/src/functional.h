@@ -18,6 +18,15 @@
 // finish() compares what the program stored in DRAM and reports.
 //
 // Timing: none. This unit only observes.
+//
+// Where it is written (sim/src/functional/):
+//   setup.cpp      create(), the memories' and faults' bookkeeping;
+//   memory.cpp     the bytes: tensors (Place) copied to and from dense tiles;
+//   execute.cpp    start / complete / arrived: each opcode's effect, its
+//                  fields read through the typed views (instr_views.h);
+//   check.cpp      tiles and DRAM stores against the reference, finish();
+//   provenance.cpp where the first wrong value of a layer came from;
+//   frame.h        the box helpers they share.
 
 #include <array>
 #include <cstdint>
@@ -27,6 +36,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "gemini/assembler/instr_views.h"
 #include "gemini/assembler/lowering.h"
 #include "gemini/model/network.h"
 #include "gemini/model/reference.h"
@@ -127,7 +137,7 @@ class Functional {
     // VP registers (vp_cfg).
     model::PoolParams vp;
     std::int32_t vp_shift = 0;
-    std::int32_t perm[4] = {0, 1, 2, 3};
+    std::array<std::int32_t, 4> perm{0, 1, 2, 3};
     // Writes into this core's L2 and WL0, in order; a PE chain's reads.
     std::vector<WriteRecord> l2_log, wl0_log;
     std::vector<InputRead> chain_reads;
@@ -157,13 +167,17 @@ class Functional {
   // A read of `p` over `box` into `data`, kept for provenance.
   InputRead input_read(const char* operand, const Place& p, const model::Box4& box,
                        std::vector<std::int8_t>&& data) const;
-  // The provenance of wrong element `m` of tile `f` (provenance.cpp).
+  // The provenance of wrong element `m` of tile `f` (functional/provenance.cpp).
   Provenance explain(std::int32_t core, const InFlight& f, const Mismatch& m);
   Provenance::Writer last_writer(const InputRead& r, const std::int32_t at[4]) const;
   Provenance::Writer describe(std::int32_t core, std::uint32_t instr) const;
+  static void configure_pe(Core& c, const assembler::PeConfig& x);
+  static void configure_vp(Core& c, const assembler::VpConfig& x);
   void start_move(std::int32_t core, std::uint32_t i);
   void start_pe(std::int32_t core, std::uint32_t i);
   void start_vp(std::int32_t core, std::uint32_t i);
+  void target_tile(std::int32_t core, std::uint32_t i, InFlight& f, const model::Box4& out,
+                   std::int64_t addr, const View& v);
   void write(std::int32_t core, InFlight& f);
   TileSite site(std::int32_t core, std::uint32_t instr) const;
 

@@ -7,88 +7,13 @@
 #include <unordered_map>
 
 #include "byte_ranges.h"
+#include "gemini/assembler/instr_views.h"
 
 namespace gemini::sim {
 namespace {
 
+using assembler::decode;
 using assembler::Opcode;
-
-std::size_t slot(Opcode op, std::string_view name) { return assembler::field_slot(op, name).index; }
-
-struct FieldIndex {
-  // Scalar and box slot indices (Instr::scalar, Instr::box_at), per opcode.
-  std::size_t wl_on, wl_count;
-  std::size_t wt_kind, wt_transfer, wt_from, wt_count;
-  std::size_t sg_kind, sg_transfer, sg_to, sg_grant, sg_grant_bytes;
-  std::size_t di_l2, di_bytes, di_dram, di_transfer, di_members, di_part;
-  std::size_t do_l2, do_bytes, do_dram;
-  std::size_t ns_src, ns_dst, ns_bytes, ns_to, ns_transfer, ns_members, ns_part;
-  std::size_t w0_source, w0_bytes, w0_l2, w0_dram;
-  std::size_t pc_r, pc_s, pc_gc;
-  std::size_t pr_ifmap, pr_ifmap_bytes, pr_weight, pr_weight_bytes, pr_ofmap, pr_ofmap_bytes;
-  std::size_t pr_ifmap_box, pr_ofmap_box;
-  std::size_t vp_op, vp_inputs, vp_window, vp_in0, vp_in1, vp_out, vp_in_bytes, vp_out_bytes;
-  std::size_t vp_in_box, vp_out_box;
-  FieldIndex() {
-    wl_on = slot(Opcode::wait_local, "on");
-    wl_count = slot(Opcode::wait_local, "count");
-    wt_kind = slot(Opcode::wait_token, "kind");
-    wt_transfer = slot(Opcode::wait_token, "transfer");
-    wt_from = slot(Opcode::wait_token, "from");
-    wt_count = slot(Opcode::wait_token, "count");
-    sg_kind = slot(Opcode::signal, "kind");
-    sg_transfer = slot(Opcode::signal, "transfer");
-    sg_to = slot(Opcode::signal, "to");
-    sg_grant = slot(Opcode::signal, "grant");
-    sg_grant_bytes = slot(Opcode::signal, "grant_bytes");
-    di_l2 = slot(Opcode::dma_in, "l2");
-    di_bytes = slot(Opcode::dma_in, "bytes");
-    di_dram = slot(Opcode::dma_in, "dram");
-    di_transfer = slot(Opcode::dma_in, "transfer");
-    di_members = slot(Opcode::dma_in, "members");
-    di_part = slot(Opcode::dma_in, "part");
-    do_l2 = slot(Opcode::dma_out, "l2");
-    do_bytes = slot(Opcode::dma_out, "bytes");
-    do_dram = slot(Opcode::dma_out, "dram");
-    ns_src = slot(Opcode::noc_send, "src");
-    ns_dst = slot(Opcode::noc_send, "dst");
-    ns_bytes = slot(Opcode::noc_send, "bytes");
-    ns_to = slot(Opcode::noc_send, "to");
-    ns_transfer = slot(Opcode::noc_send, "transfer");
-    ns_members = slot(Opcode::noc_send, "members");
-    ns_part = slot(Opcode::noc_send, "part");
-    w0_source = slot(Opcode::wl0_load, "source");
-    w0_bytes = slot(Opcode::wl0_load, "bytes");
-    w0_l2 = slot(Opcode::wl0_load, "l2");
-    w0_dram = slot(Opcode::wl0_load, "dram");
-    pc_r = slot(Opcode::pe_cfg, "r");
-    pc_s = slot(Opcode::pe_cfg, "s");
-    pc_gc = slot(Opcode::pe_cfg, "gc");
-    pr_ifmap = slot(Opcode::pe_run, "ifmap");
-    pr_ifmap_bytes = slot(Opcode::pe_run, "ifmap_bytes");
-    pr_weight = slot(Opcode::pe_run, "weight");
-    pr_weight_bytes = slot(Opcode::pe_run, "weight_bytes");
-    pr_ofmap = slot(Opcode::pe_run, "ofmap");
-    pr_ofmap_bytes = slot(Opcode::pe_run, "ofmap_bytes");
-    pr_ifmap_box = slot(Opcode::pe_run, "ifmap_box");
-    pr_ofmap_box = slot(Opcode::pe_run, "ofmap_box");
-    vp_op = slot(Opcode::vp_run, "op");
-    vp_inputs = slot(Opcode::vp_run, "inputs");
-    vp_window = slot(Opcode::vp_run, "window");
-    vp_in0 = slot(Opcode::vp_run, "in0");
-    vp_in1 = slot(Opcode::vp_run, "in1");
-    vp_out = slot(Opcode::vp_run, "out");
-    vp_in_bytes = slot(Opcode::vp_run, "in_bytes");
-    vp_out_bytes = slot(Opcode::vp_run, "out_bytes");
-    vp_in_box = slot(Opcode::vp_run, "in_box");
-    vp_out_box = slot(Opcode::vp_run, "out_box");
-  }
-};
-
-const FieldIndex& fields() {
-  static const FieldIndex f;
-  return f;
-}
 
 std::int64_t extent(const assembler::Box& b, int d) { return b.hi[d] - b.lo[d] + 1; }
 std::int64_t volume(const assembler::Box& b) {
@@ -132,10 +57,70 @@ class Liveness {
   std::unordered_map<std::int64_t, Tensor> live_;
 };
 
+// The registers of the last pe_cfg a pe_run's timing needs: its kernel and
+// group width (every channel before one).
+struct PeRegisters {
+  std::int64_t r = 1, s = 1;
+  std::int64_t gc = std::numeric_limits<std::int64_t>::max();
+};
+
+// A compute instruction's record: pe_cfg sets the registers, a pe_run adds
+// its tile (with them) and a vp_run its element count; both read and write
+// L2 tensors.
+void add_compute(const assembler::Instr& in, std::size_t i, OpRec& o, CoreImage& img,
+                 Liveness& live, PeRegisters& pe) {
+  switch (in.op) {
+    case Opcode::pe_cfg: {
+      const auto x = decode<assembler::PeConfig>(in);
+      pe.r = x.r;
+      pe.s = x.s;
+      pe.gc = x.gc;
+      break;
+    }
+    case Opcode::pe_run: {
+      const auto x = decode<assembler::PeRun>(in);
+      const assembler::Box& ib = x.ifmap_box;
+      const assembler::Box& ob = x.ofmap_box;
+      o.pe = static_cast<std::uint32_t>(img.pe_tiles.size());
+      img.pe_tiles.push_back(PeTile{extent(ob, 0), extent(ob, 1), extent(ob, 2), extent(ob, 3),
+                                    std::min(extent(ib, 1), pe.gc), pe.r, pe.s, x.ifmap_bytes,
+                                    x.weight_bytes, x.ofmap_bytes});
+      live.read(i, x.ifmap);
+      if (x.weight_bytes > 0) live.read(i, x.weight);
+      live.write(i, x.ofmap, x.ofmap_bytes);
+      break;
+    }
+    case Opcode::vp_run: {
+      const auto x = decode<assembler::VpRun>(in);
+      const std::int64_t out_el = volume(x.out_box);
+      const std::int64_t in_el = volume(x.in_box);
+      switch (x.op) {
+        case assembler::VpOp::pool_max:
+        case assembler::VpOp::pool_avg:
+          o.vp_elements = out_el * x.window * x.window;
+          break;
+        case assembler::VpOp::add:
+          o.vp_elements = out_el * x.inputs;
+          break;
+        case assembler::VpOp::transpose:
+        case assembler::VpOp::copy:
+          o.vp_elements = in_el;
+          break;
+      }
+      o.vp_l2_bytes = x.in_bytes * x.inputs + x.out_bytes;
+      live.read(i, x.in0);
+      if (x.inputs > 1) live.read(i, x.in1);
+      live.write(i, x.out, x.out_bytes);
+      break;
+    }
+    default:
+      break;
+  }
+}
+
 }  // namespace
 
 bool build_images(const assembler::Program& p, std::vector<CoreImage>& out, std::string& error) {
-  const FieldIndex& f = fields();
   const auto n = static_cast<std::int32_t>(p.cores.size());
   std::unordered_map<std::int32_t, std::int32_t> index;
   for (std::int32_t c = 0; c < n; ++c) index.emplace(p.cores[c].program.core_id, c);
@@ -153,9 +138,7 @@ bool build_images(const assembler::Program& p, std::vector<CoreImage>& out, std:
     img.ops.resize(prog.instrs.size());
     std::unordered_map<std::uint32_t, std::int32_t> wl_index;
     Liveness live(img.ops);
-    // The last pe_cfg's kernel and group width (every channel before one).
-    std::int64_t r = 1, s = 1;
-    std::int64_t gc = std::numeric_limits<std::int64_t>::max();
+    PeRegisters pe;
     for (std::size_t i = 0; i < prog.instrs.size(); ++i) {
       const assembler::Instr& in = prog.instrs[i];
       OpRec& o = img.ops[i];
@@ -168,7 +151,6 @@ bool build_images(const assembler::Program& p, std::vector<CoreImage>& out, std:
         if (fresh) img.workload_ids.push_back(in.workload);
         o.wl = it->second;
       }
-      auto v = [&in](std::size_t slot) { return in.scalar(slot); };
       auto peer = [&](std::int64_t id) {
         if (core_index(id, o.peer)) return true;
         error = "core " + std::to_string(prog.core_id) + " instruction " + std::to_string(i) +
@@ -177,92 +159,68 @@ bool build_images(const assembler::Program& p, std::vector<CoreImage>& out, std:
         return false;
       };
       switch (in.op) {
-        case Opcode::wait_local:
-          o.kind = static_cast<std::uint8_t>(v(f.wl_on));
-          o.count = static_cast<std::uint32_t>(v(f.wl_count));
+        case Opcode::wait_local: {
+          const auto x = decode<assembler::WaitLocal>(in);
+          o.kind = static_cast<std::uint8_t>(x.on);
+          o.count = static_cast<std::uint32_t>(x.count);
           break;
-        case Opcode::wait_token:
-          o.kind = static_cast<std::uint8_t>(v(f.wt_kind));
-          o.transfer = static_cast<std::uint32_t>(v(f.wt_transfer));
-          o.count = static_cast<std::uint32_t>(v(f.wt_count));
-          if (!peer(v(f.wt_from))) return false;
+        }
+        case Opcode::wait_token: {
+          const auto x = decode<assembler::WaitToken>(in);
+          o.kind = static_cast<std::uint8_t>(x.kind);
+          o.transfer = static_cast<std::uint32_t>(x.transfer);
+          o.count = static_cast<std::uint32_t>(x.count);
+          if (!peer(x.from)) return false;
           break;
-        case Opcode::signal:
-          o.kind = static_cast<std::uint8_t>(v(f.sg_kind));
-          o.transfer = static_cast<std::uint32_t>(v(f.sg_transfer));
-          if (!peer(v(f.sg_to))) return false;
-          if (o.kind == static_cast<std::uint8_t>(assembler::TokenKind::credit))
-            live.write(i, v(f.sg_grant), v(f.sg_grant_bytes));
+        }
+        case Opcode::signal: {
+          const auto x = decode<assembler::Signal>(in);
+          o.kind = static_cast<std::uint8_t>(x.kind);
+          o.transfer = static_cast<std::uint32_t>(x.transfer);
+          if (!peer(x.to)) return false;
+          if (x.kind == assembler::TokenKind::credit) live.write(i, x.grant, x.grant_bytes);
           break;
-        case Opcode::dma_in:
-          o.bytes = v(f.di_bytes);
-          o.dram = static_cast<std::uint64_t>(v(f.di_dram));
-          o.transfer = static_cast<std::uint32_t>(v(f.di_transfer));
-          o.members = static_cast<std::uint16_t>(v(f.di_members));
-          o.part = static_cast<std::uint16_t>(v(f.di_part));
-          live.write(i, v(f.di_l2), o.bytes);
+        }
+        case Opcode::dma_in: {
+          const auto x = decode<assembler::DmaIn>(in);
+          o.bytes = x.bytes;
+          o.dram = static_cast<std::uint64_t>(x.dram);
+          o.transfer = static_cast<std::uint32_t>(x.transfer);
+          o.members = static_cast<std::uint16_t>(x.members);
+          o.part = static_cast<std::uint16_t>(x.part);
+          live.write(i, x.l2, o.bytes);
           break;
-        case Opcode::dma_out:
-          o.bytes = v(f.do_bytes);
-          o.dram = static_cast<std::uint64_t>(v(f.do_dram));
-          live.read(i, v(f.do_l2));
+        }
+        case Opcode::dma_out: {
+          const auto x = decode<assembler::DmaOut>(in);
+          o.bytes = x.bytes;
+          o.dram = static_cast<std::uint64_t>(x.dram);
+          live.read(i, x.l2);
           break;
-        case Opcode::noc_send:
-          o.bytes = v(f.ns_bytes);
-          o.transfer = static_cast<std::uint32_t>(v(f.ns_transfer));
-          o.members = static_cast<std::uint16_t>(v(f.ns_members));
-          o.part = static_cast<std::uint16_t>(v(f.ns_part));
-          if (!peer(v(f.ns_to))) return false;
-          live.read(i, v(f.ns_src));
+        }
+        case Opcode::noc_send: {
+          const auto x = decode<assembler::NocSend>(in);
+          o.bytes = x.bytes;
+          o.transfer = static_cast<std::uint32_t>(x.transfer);
+          o.members = static_cast<std::uint16_t>(x.members);
+          o.part = static_cast<std::uint16_t>(x.part);
+          if (!peer(x.to)) return false;
+          live.read(i, x.src);
           break;
-        case Opcode::wl0_load:
-          o.bytes = v(f.w0_bytes);
-          o.flag = v(f.w0_source) == static_cast<std::int64_t>(assembler::Wl0Src::dram);
-          o.dram = static_cast<std::uint64_t>(v(f.w0_dram));
-          if (!o.flag) live.read(i, v(f.w0_l2));
+        }
+        case Opcode::wl0_load: {
+          const auto x = decode<assembler::Wl0Load>(in);
+          o.bytes = x.bytes;
+          o.flag = x.source == assembler::Wl0Src::dram;
+          o.dram = static_cast<std::uint64_t>(x.dram);
+          if (!o.flag) live.read(i, x.l2);
           break;
+        }
         case Opcode::pe_cfg:
-          r = v(f.pc_r);
-          s = v(f.pc_s);
-          gc = v(f.pc_gc);
+        case Opcode::pe_run:
+        case Opcode::vp_run:
+          add_compute(in, i, o, img, live, pe);
           break;
-        case Opcode::pe_run: {
-          const assembler::Box& ib = in.box_at(f.pr_ifmap_box);
-          const assembler::Box& ob = in.box_at(f.pr_ofmap_box);
-          o.pe = static_cast<std::uint32_t>(img.pe_tiles.size());
-          img.pe_tiles.push_back(PeTile{extent(ob, 0), extent(ob, 1), extent(ob, 2), extent(ob, 3),
-                                        std::min(extent(ib, 1), gc), r, s, v(f.pr_ifmap_bytes),
-                                        v(f.pr_weight_bytes), v(f.pr_ofmap_bytes)});
-          live.read(i, v(f.pr_ifmap));
-          if (v(f.pr_weight_bytes) > 0) live.read(i, v(f.pr_weight));
-          live.write(i, v(f.pr_ofmap), v(f.pr_ofmap_bytes));
-          break;
-        }
-        case Opcode::vp_run: {
-          const auto op = static_cast<assembler::VpOp>(v(f.vp_op));
-          const std::int64_t inputs = v(f.vp_inputs);
-          const std::int64_t win = v(f.vp_window);
-          const std::int64_t out_el = volume(in.box_at(f.vp_out_box));
-          const std::int64_t in_el = volume(in.box_at(f.vp_in_box));
-          switch (op) {
-            case assembler::VpOp::pool_max:
-            case assembler::VpOp::pool_avg:
-              o.vp_elements = out_el * win * win;
-              break;
-            case assembler::VpOp::add:
-              o.vp_elements = out_el * inputs;
-              break;
-            case assembler::VpOp::transpose:
-            case assembler::VpOp::copy:
-              o.vp_elements = in_el;
-              break;
-          }
-          o.vp_l2_bytes = v(f.vp_in_bytes) * inputs + v(f.vp_out_bytes);
-          live.read(i, v(f.vp_in0));
-          if (inputs > 1) live.read(i, v(f.vp_in1));
-          live.write(i, v(f.vp_out), v(f.vp_out_bytes));
-          break;
-        }
         case Opcode::nop:
         case Opcode::end:
         case Opcode::view:    // layouts for the functional units: no time

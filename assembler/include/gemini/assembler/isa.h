@@ -1,9 +1,11 @@
 #pragma once
-// The Gemini core ISA (docs/isa.md): one table of opcodes, each declaring its
-// fields once -- tensor slots (an L2 / DRAM / WL0 operand with a role and an
-// access) and argument slots (a typed, range-checked value). The encoder,
-// decoder, printer, text parser, binder and verifier are all derived from
-// this table; nothing else knows a field's offset or width.
+// The Gemini core ISA (docs/isa.md): the vocabulary of the one table of
+// opcodes (isa_table.h), each declaring its fields once -- tensor slots (an
+// L2 / DRAM / WL0 operand with a role and an access) and argument slots (a
+// typed, range-checked value) -- and that table as data (all_ops(): Field,
+// OpInfo). The encoder, decoder, printer, text parser, binder, verifier and
+// the typed views (instr_views.h) are all derived from it; nothing else
+// knows a field's offset or width.
 //
 // Every instruction is 64 bytes, little-endian: an 8-byte header (opcode,
 // queue, flags, workload id) and 56 bytes of fields at fixed offsets. Fixed
@@ -20,6 +22,8 @@
 #include <span>
 #include <string_view>
 
+#include "gemini/assembler/isa_table.h"
+
 namespace gemini::assembler {
 
 inline constexpr std::size_t kInstrBytes = 64;
@@ -35,22 +39,19 @@ inline constexpr std::size_t kEngines = static_cast<std::size_t>(Engine::kCount)
 std::string_view to_string(Engine e);
 std::optional<Engine> engine_from(std::string_view s);
 
+// The opcodes, generated from the table (isa_table.h): Opcode::pe_cfg = 0x20, ...
 enum class Opcode : std::uint8_t {
-  nop = 0x00,
-  end = 0x01,
-  wait_local = 0x02,  // block the queue until engine `on` has retired `count` instructions
-  wait_token = 0x03,  // block the queue until token (kind, transfer, from) has arrived
-  signal = 0x04,      // after the queue's earlier instructions retire, send a token
-  view = 0x05,        // operand layouts of the queue's next data instruction
-  dma_in = 0x10,      // DRAM -> L2
-  dma_out = 0x11,     // L2 -> DRAM
-  noc_send = 0x12,    // L2 -> another core's L2 (delivers a data token)
-  wl0_load = 0x13,    // L2 or DRAM -> WL0
-  pe_cfg = 0x20,      // PE tiling registers for the following pe_run
-  pe_run = 0x21,      // convolution / matrix product over L2 and WL0
-  vp_run = 0x30,      // vector operation over L2
-  vp_cfg = 0x31,      // vector-processor window / requantisation registers for the next vp_run
+#define GEMINI_ISA_OPCODE(mnemonic, code, ...) mnemonic = code,
+  GEMINI_ISA_OPS(GEMINI_ISA_OPCODE)
+#undef GEMINI_ISA_OPCODE
 };
+
+// The ranges of the table's fields (isa_table.h).
+inline constexpr std::int64_t kMaxU8 = 0xff, kMaxU16 = 0xffff, kMaxU32 = 0xffffffffLL;
+inline constexpr std::int64_t kMinI32 = INT32_MIN, kMaxI32 = INT32_MAX;
+inline constexpr std::int64_t kMaxDramAddress = (std::int64_t{1} << 48) - 1;  // 48 bits
+// An instruction's workload id when it came from no IR workload.
+inline constexpr std::uint32_t kNoWorkload = 0xffffffffu;
 
 enum class FieldType : std::uint8_t {
   u8,
@@ -123,7 +124,7 @@ struct Instr {
   Opcode op = Opcode::nop;
   Engine queue = Engine::ctrl;
   std::uint16_t flags = 0;
-  std::uint32_t workload = 0xffffffffu;  // the IR workload it came from; ~0 none
+  std::uint32_t workload = kNoWorkload;  // the IR workload it came from
   std::array<std::uint8_t, kInstrBytes - kHeaderBytes> payload{};
   bool operator==(const Instr&) const = default;
 

@@ -9,20 +9,15 @@
 #include <map>
 #include <set>
 
-#include "functional.h"
+#include "../functional.h"
+#include "frame.h"
+#include "gemini/assembler/instr_views.h"
 
 namespace gemini::sim {
 namespace {
 
 using assembler::Opcode;
 using model::Box4;
-
-// The dense offset of `at` in `layout` (linear even outside it).
-std::int64_t offset_in(const Box4& layout, const std::int32_t at[4]) {
-  std::int64_t o = 0;
-  for (int d = 0; d < 4; ++d) o = o * layout.extent(d) + (at[d] - layout.lo[d]);
-  return o;
-}
 
 std::int32_t element(const model::Tensor8& t, std::int64_t n, std::int64_t c, std::int64_t h,
                      std::int64_t w) {
@@ -46,6 +41,69 @@ std::int64_t wrap(const ir::RingRegion& r, std::int64_t a) {
 constexpr std::int64_t kLookups = 4096;
 constexpr std::size_t kExamples = 8, kWriters = 8;
 
+// What the differing inputs and their last writers (out.writers) say about
+// where the wrong value came from: the provenance's verdict.
+std::string verdict(const Provenance& out, const model::Op& op, const Mismatch& m,
+                    const model::Network& net, const assembler::Program& program) {
+  if (out.inputs_differing == 0)
+    return "every input element the tile read equals the reference: its own computation is wrong "
+           "(its configuration as the program sets it, or the simulator)";
+  std::set<std::string> producers{op.name};  // its own weights
+  for (const auto* parts : {&op.inputs, &op.weights})
+    for (const model::InputPart& p : *parts)
+      if (!p.external) producers.insert(net.ops[static_cast<std::size_t>(p.producer)].name);
+  auto region_layer = [&](std::int64_t dram) -> std::string {
+    for (const assembler::DramRegion& g : program.dram_regions)
+      if (dram >= g.base && dram < g.base + g.bytes)
+        return g.kind == assembler::DramRegion::Kind::input ? op.name : g.layer;
+    return {};
+  };
+  std::int64_t never = 0, foreign = 0, own = 0;
+  std::string v, other, own_load;
+  for (const auto& [x, count] : out.writers) {
+    if (x.none) {
+      never += count;
+      continue;
+    }
+    const std::string from = x.dram >= 0 ? region_layer(x.dram) : x.layer;
+    if (producers.count(from) || (x.opcode == "wl0_load" && x.dram < 0)) continue;
+    // Another layer's data: brought by a load of this very workload (the
+    // schedule points it at the wrong data), or written over the tensor.
+    if (x.core_id == out.core_id && x.workload_id == m.workload_id) {
+      own += count;
+      if (own_load.empty())
+        own_load =
+            x.opcode +
+            (x.transfer >= 0 ? " of transfer " + std::to_string(x.transfer) : std::string()) +
+            ", which read " + (from.empty() ? std::string("other") : from + "'s") + " data";
+    } else {
+      foreign += count;
+      if (other.empty()) other = from.empty() ? x.opcode : from;
+    }
+  }
+  if (never > 0)
+    v += std::to_string(never) +
+         " differing input(s) were written by no instruction before the read: nothing "
+         "brings that data there (a transfer the schedule lacks, or a tensor at the "
+         "wrong address). ";
+  if (own > 0)
+    v += std::to_string(own) + " came from the workload's own " + own_load + ", not an input of " +
+         op.name +
+         ": the schedule points it at the wrong transfer (or the transfer at the "
+         "wrong data). ";
+  if (foreign > 0)
+    v += std::to_string(foreign) + " were last written with " + other +
+         "'s data, not an input of " + op.name +
+         ": it overwrote the tensor before the tile read it (L2 placement or order: "
+         "the schedule's addresses, or the allocation of a public-dialect file). ";
+  if (never == 0 && foreign == 0 && own == 0)
+    v = "its inputs' own transfers brought values that differ from the reference: where every "
+        "layer it reads matched the reference, a transfer moved the wrong part of its tensor "
+        "(its box, channel offset or DRAM address); else its producers computed them wrong";
+  while (!v.empty() && v.back() == ' ') v.pop_back();
+  return v;
+}
+
 }  // namespace
 
 Provenance::Writer Functional::describe(std::int32_t core, std::uint32_t instr) const {
@@ -61,21 +119,21 @@ Provenance::Writer Functional::describe(std::int32_t core, std::uint32_t instr) 
     const std::int32_t l = layer_of(core, in.workload);
     if (l >= 0) w.layer = net_.ops[static_cast<std::size_t>(l)].name;
   }
-  auto field = [&](std::string_view name) {
-    return in.scalar(assembler::field_slot(in.op, name).index);
-  };
   switch (in.op) {
-    case Opcode::dma_in:
-      w.transfer = field("transfer");
-      w.dram = field("dram");
+    case Opcode::dma_in: {
+      const auto x = assembler::decode<assembler::DmaIn>(in);
+      w.transfer = x.transfer;
+      w.dram = x.dram;
       break;
+    }
     case Opcode::noc_send:
-      w.transfer = field("transfer");
+      w.transfer = assembler::decode<assembler::NocSend>(in).transfer;
       break;
-    case Opcode::wl0_load:
-      if (field("source") == static_cast<std::int64_t>(assembler::Wl0Src::dram))
-        w.dram = field("dram");
+    case Opcode::wl0_load: {
+      const auto x = assembler::decode<assembler::Wl0Load>(in);
+      if (x.source == assembler::Wl0Src::dram) w.dram = x.dram;
       break;
+    }
     default:
       break;
   }
@@ -84,7 +142,7 @@ Provenance::Writer Functional::describe(std::int32_t core, std::uint32_t instr) 
 
 Provenance::Writer Functional::last_writer(const InputRead& r, const std::int32_t at[4]) const {
   const Core& c = cores_[static_cast<std::size_t>(r.place.core)];
-  const std::int64_t linear = r.place.base + offset_in(r.place.layout, at);
+  const std::int64_t linear = r.place.base + functional::offset_of(r.place.layout, at);
   if (r.place.mem == Mem::wl0) {
     for (std::size_t k = std::min(r.log_len, c.wl0_log.size()); k-- > 0;) {
       const WriteRecord& x = c.wl0_log[k];
@@ -133,7 +191,8 @@ Provenance Functional::explain(std::int32_t core, const InFlight& f, const Misma
       if (std::strcmp(x.operand, operand) == 0 && x.box.holds(at[0], at[1], at[2], at[3])) r = &x;
     if (!r) return;  // not read: outside the input (padding), or a fault already reported
     ++out.inputs_read;
-    const std::int32_t got = r->data[static_cast<std::size_t>(r->box.offset(at[0], at[1], at[2], at[3]))];
+    const std::int32_t got =
+        r->data[static_cast<std::size_t>(r->box.offset(at[0], at[1], at[2], at[3]))];
     if (std::find(want.begin(), want.end(), got) != want.end()) return;
     ++out.inputs_differing;
     auto by = std::find_if(out.differing_by_operand.begin(), out.differing_by_operand.end(),
@@ -159,26 +218,26 @@ Provenance Functional::explain(std::int32_t core, const InFlight& f, const Misma
   const std::int32_t n = m.n, k = m.k, h = m.h, w = m.w;
   if (in.op == Opcode::pe_run) {
     const model::ConvParams& p = f.conv;
-    model::Tensor8 weights =
-        op.weight_from_fmap ? model::fmap_weights(op, ref_) : model::generate_weights(op, ref_.seed);
+    model::Tensor8 weights = op.weight_from_fmap ? model::fmap_weights(op, ref_)
+                                                 : model::generate_weights(op, ref_.seed);
     const std::int32_t g = k / std::max(p.group_k, 1);
     for (std::int32_t c = 0; c < p.group_c; ++c) {
       const std::int32_t ci = g * p.group_c + c;
-      model::for_each_tap(p, h, w, [&](std::int32_t r, std::int32_t s, std::int32_t ih,
-                                       std::int32_t iw) {
-        const std::int32_t at[4] = {n, ci, ih, iw};
-        check("ifmap", at, {element(input, n, ci, ih, iw)});
-        if (p.per_sample) {
-          const std::int32_t wat[4] = {n, k, c, r * p.kernel_s + s};
-          check("weights", wat, {element(weights, n, k, c, wat[3])});
-        } else {
-          // [K, C/G, R, S] (FC: [K, C*IH*IW, 1, 1], the same bytes in order).
-          const std::int32_t wat[4] = {k, c, r, s};
-          const std::int64_t idx =
-              ((std::int64_t{k} * p.group_c + c) * p.kernel_r + r) * p.kernel_s + s;
-          check("weights", wat, {weights.data[static_cast<std::size_t>(idx)]});
-        }
-      });
+      model::for_each_tap(
+          p, h, w, [&](std::int32_t r, std::int32_t s, std::int32_t ih, std::int32_t iw) {
+            const std::int32_t at[4] = {n, ci, ih, iw};
+            check("ifmap", at, {element(input, n, ci, ih, iw)});
+            if (p.per_sample) {
+              const std::int32_t wat[4] = {n, k, c, r * p.kernel_s + s};
+              check("weights", wat, {element(weights, n, k, c, wat[3])});
+            } else {
+              // [K, C/G, R, S] (FC: [K, C*IH*IW, 1, 1], the same bytes in order).
+              const std::int32_t wat[4] = {k, c, r, s};
+              const std::int64_t idx =
+                  ((std::int64_t{k} * p.group_c + c) * p.kernel_r + r) * p.kernel_s + s;
+              check("weights", wat, {weights.data[static_cast<std::size_t>(idx)]});
+            }
+          });
     }
   } else if (f.vp_op == assembler::VpOp::pool_max || f.vp_op == assembler::VpOp::pool_avg) {
     model::for_each_tap(f.pool, h, w,
@@ -207,68 +266,7 @@ Provenance Functional::explain(std::int32_t core, const InFlight& f, const Misma
                    [](const auto& a, const auto& b) { return a.second > b.second; });
   if (out.writers.size() > kWriters) out.writers.resize(kWriters);
 
-  // What the inputs say.
-  if (out.inputs_differing == 0) {
-    out.verdict =
-        "every input element the tile read equals the reference: its own computation is wrong "
-        "(its configuration as the program sets it, or the simulator)";
-    return out;
-  }
-  std::set<std::string> producers{op.name};  // its own weights
-  for (const auto* parts : {&op.inputs, &op.weights})
-    for (const model::InputPart& p : *parts)
-      if (!p.external) producers.insert(net_.ops[static_cast<std::size_t>(p.producer)].name);
-  auto region_layer = [&](std::int64_t dram) -> std::string {
-    for (const assembler::DramRegion& g : program_.dram_regions)
-      if (dram >= g.base && dram < g.base + g.bytes)
-        return g.kind == assembler::DramRegion::Kind::input ? op.name : g.layer;
-    return {};
-  };
-  std::int64_t never = 0, foreign = 0, own = 0;
-  std::string other, own_load;
-  for (const auto& [x, count] : out.writers) {
-    if (x.none) {
-      never += count;
-      continue;
-    }
-    const std::string from = x.dram >= 0 ? region_layer(x.dram) : x.layer;
-    if (producers.count(from) || (x.opcode == "wl0_load" && x.dram < 0)) continue;
-    // Another layer's data: brought by a load of this very workload (the
-    // schedule points it at the wrong data), or written over the tensor.
-    if (x.core_id == out.core_id && x.workload_id == m.workload_id) {
-      own += count;
-      if (own_load.empty())
-        own_load = x.opcode +
-                   (x.transfer >= 0 ? " of transfer " + std::to_string(x.transfer)
-                                    : std::string()) +
-                   ", which read " + (from.empty() ? std::string("other") : from + "'s") +
-                   " data";
-    } else {
-      foreign += count;
-      if (other.empty()) other = from.empty() ? x.opcode : from;
-    }
-  }
-  if (never > 0)
-    out.verdict += std::to_string(never) +
-                   " differing input(s) were written by no instruction before the read: nothing "
-                   "brings that data there (a transfer the schedule lacks, or a tensor at the "
-                   "wrong address). ";
-  if (own > 0)
-    out.verdict += std::to_string(own) + " came from the workload's own " + own_load +
-                   ", not an input of " + op.name +
-                   ": the schedule points it at the wrong transfer (or the transfer at the "
-                   "wrong data). ";
-  if (foreign > 0)
-    out.verdict += std::to_string(foreign) + " were last written with " + other +
-                   "'s data, not an input of " + op.name +
-                   ": it overwrote the tensor before the tile read it (L2 placement or order: "
-                   "the schedule's addresses, or the allocation of a public-dialect file). ";
-  if (never == 0 && foreign == 0 && own == 0)
-    out.verdict =
-        "its inputs' own transfers brought values that differ from the reference: where every "
-        "layer it reads matched the reference, a transfer moved the wrong part of its tensor "
-        "(its box, channel offset or DRAM address); else its producers computed them wrong";
-  while (!out.verdict.empty() && out.verdict.back() == ' ') out.verdict.pop_back();
+  out.verdict = verdict(out, op, m, net_, program_);
   return out;
 }
 
