@@ -15,6 +15,7 @@
 #include <string>
 
 #include "gemini/ir/hw_config.h"
+#include "gemini/sim/stats.h"
 
 namespace gemini::sim {
 
@@ -55,6 +56,8 @@ class DramModel {
   virtual double peak_gbps() const = 0;  // bytes per ns
   virtual std::string name() const = 0;
   const DramStats& stats() const { return stats_; }
+  // Registers every DramStats counter in the port's group.
+  void register_stats(StatGroup& g) const;
 
  protected:
   DramStats stats_;
