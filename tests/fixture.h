@@ -9,8 +9,10 @@
 #include <string>
 #include <vector>
 
+#include "gemini/assembler/lowering.h"
 #include "gemini/ir/diagnostics.h"
 #include "gemini/ir/hw_config.h"
+#include "gemini/sim/report.h"
 
 namespace gemini::test {
 
@@ -78,4 +80,11 @@ struct CliRun {
 CliRun run_command(const std::string& command);
 // The gemini binary this build made, run with `args`.
 CliRun run_gemini(const std::string& args);
+
+// A program of one core per assembly text (".core N" first), 1 MiB of L2 and
+// 4 KiB of WL0; a text that does not parse fails the test.
+assembler::Program parse_programs(const std::vector<std::string>& texts);
+// Simulates `p` on an xlen x ylen mesh; a run that cannot start fails the test.
+sim::Report simulate_programs(const assembler::Program& p, std::int32_t xlen, std::int32_t ylen,
+                              const ir::HardwareConfig& hw);
 }  // namespace gemini::test

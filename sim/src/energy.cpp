@@ -90,7 +90,13 @@ void pe_run_events(const ir::HardwareConfig& hw, const PeTile& t, EventCounts& n
   at(Event::ol2_read) += t.ofmap_bytes;
   at(Event::l2_read) += t.ifmap_bytes;
   at(Event::l2_write) += t.ofmap_bytes;
-  at(Event::wl0_read) += t.weight_bytes;
+  if (t.weight_bytes > 0) {  // streamed from L2 through WL0
+    at(Event::l2_read) += t.weight_bytes;
+    at(Event::wl0_write) += t.weight_bytes;
+    at(Event::wl0_read) += t.weight_bytes;
+  } else {  // held in WL0
+    at(Event::wl0_read) += t.k * t.cin * window * elem;
+  }
 }
 
 }  // namespace gemini::sim

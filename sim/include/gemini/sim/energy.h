@@ -16,7 +16,9 @@
 //                  (write), a dma_out (read), a noc_send (read at the
 //                  sender, written at every receiver)
 //   wl0_read/write a pe_run's weights (read once per run: they stream into
-//                  the array, which holds them for the run); a WL0 fill
+//                  the array, which holds them for the run; weights the
+//                  run streams from L2 pass through WL0: L2 read, WL0
+//                  write and read); a WL0 fill (write)
 //   noc_byte_hop   every byte of every packet (data, tokens, requests,
 //                  acks) times the router-to-router links it crosses; a
 //                  multicast crosses each link of its XY tree once
@@ -86,7 +88,10 @@ double static_pj(const ir::EnergyConfig& e, std::int64_t cores, double ns);
 //   ol1_write = n*h*w*k*r*s * ceil(cin/lanes) * E
 //   ol1_read  = ol1_write + n*h*w*k * E
 //   ol2_write = ol2_read = ofmap_bytes
-//   l2_read   = ifmap_bytes, l2_write = ofmap_bytes, wl0_read = weight_bytes
+//   l2_read   = ifmap_bytes, l2_write = ofmap_bytes
+//   weights streamed from L2 (weight_bytes > 0): l2_read, wl0_write and
+//   wl0_read += weight_bytes; held in WL0 (weight_bytes = 0): wl0_read +=
+//   k*cin*r*s * E
 void pe_run_events(const ir::HardwareConfig& hw, const PeTile& t, EventCounts& n);
 
 }  // namespace gemini::sim
