@@ -16,6 +16,7 @@ namespace {
 struct SimCliOptions {
   std::string in, hw, dialect, report, trace, csv, allocation;
   std::int64_t expect = -1;
+  double expect_energy = -1;  // pJ
   std::int64_t until = 0;
   bool quiet = false;
   SemanticsOptions semantics;
@@ -87,6 +88,7 @@ int run_sim(const SimCliOptions& opt) {
   timer.mark("simulate");
   if (report.functional.enabled) report.functional.quirks = semantics->quirks.named();
   if (opt.expect >= 0) report.expect_cycles = opt.expect;
+  if (opt.expect_energy >= 0) report.expect_energy_pj = opt.expect_energy;
   if (const auto& imp = lowered->import_report) {
     sim::L2AllocationSummary a;
     a.strategy = ir::to_string(imp->allocation);
@@ -143,6 +145,10 @@ Command add_sim(CLI::App& app) {
   s->add_option("--csv", opt->csv, "write one line per workload here");
   add_unsigned_option(*s, "--expect-cycles", opt->expect, 0, INT64_MAX,
                       "the scheduler's whole-network estimate, to compare with");
+  s->add_option("--expect-energy", opt->expect_energy,
+                "the scheduler's energy estimate in pJ (manifest.csv's set_energy), to compare "
+                "with")
+      ->check(CLI::Range(0.0, 1e30));
   add_unsigned_option(*s, "--until-cycles", opt->until, 1, INT64_MAX,
                       "stop after N cycles and list what is still waiting (debugging)");
   s->add_flag("-q,--quiet", opt->quiet, "print nothing on success");

@@ -8,11 +8,15 @@ ports x1000 (the DRAM ports keep their bandwidth), "NoC free" with links
 x1000; "tight" is the previous L2 allocation (--l2-allocation tight) and
 "4 MiB L2" the default allocation with no capacity limit worth the name.
 Router-buffer runs give the effect of noc.buffer_packets. A file that does
-not simulate is listed with the reason.
+not simulate is listed with the reason. The energy tables compare each
+file's simulated energy with the scheduler's `set_energy` (manifest.csv)
+and, where summaries/ holds its breakdown, component by component;
+`--only energy` runs the multicast-on simulation alone and prints only
+those tables.
 
   python3 scripts/calibrate.py [--corpus ../shared/ir-corpus/set] [--gemini build/cli/gemini]
                                [--hw configs/set-polar.json]
-                               [--hw-off configs/set-polar-unicast.json]
+                               [--hw-off configs/set-polar-unicast.json] [--only energy]
 """
 import argparse
 import csv
@@ -93,6 +97,78 @@ def compute_free(port_gbps):
     return change
 
 
+COMPONENTS = ["mac", "core_buffers", "l2", "wl0", "noc", "dram", "static"]
+
+
+def summary(corpus, name):
+    """The scheduler's [Detailed Cost] of `name`, or None."""
+    path = os.path.join(corpus, "summaries", name + "_summary.txt")
+    if not os.path.exists(path):
+        return None
+    out = {}
+    for line in open(path):
+        k, sep, v = line.partition(":")
+        if sep:
+            try:
+                out[k.strip()] = float(v)
+            except ValueError:
+                pass
+    return out
+
+
+def ol1_at_8(o):
+    """pJ more if the array reduced 8 input channels per step (the scheduler's
+    vecSize) instead of pe.lanes = 16: every partial-sum write and its
+    read-back twice as often."""
+    ev, cost = o["energy"]["events"], o["cost"]
+    return ev["ol1_write_bytes"] * (cost["ol1_write_pj_per_byte"] + cost["ol1_read_pj_per_byte"])
+
+
+def port_links(o):
+    """pJ of the DRAM ports' links to their edge routers: every DRAM byte
+    crosses one (the scheduler's ports sit on the edge cores)."""
+    return o["energy"]["events"]["dram_bytes"] * o["cost"]["noc_pj_per_byte_hop"]
+
+
+def energy_tables(out, corpus):
+    print("| file | scheduler `set_energy` (pJ) | simulated (pJ) | sim / est | mac | core buffers | "
+          "L2 | WL0 | NoC | DRAM | EDP (pJ x cycles) | DRAM GB moved | MACs (G) | "
+          "OL1 reduced over 8 / est |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for o in out:
+        e = o["energy"]
+        t = e["total"]
+        shares = " | ".join(f'{100 * e[c] / t:.1f}%' for c in COMPONENTS[:-1])
+        print(f'| {o["name"]} | {o["set_energy"]:.4g} | {t:.4g} | {t / o["set_energy"]:.2f} | '
+              f'{shares} | {e["edp_pj_cycles"]:.3g} | {e["events"]["dram_bytes"] / 1e9:.3f} | '
+              f'{e["events"]["macs"] / 1e9:.3f} | {(t + ol1_at_8(o)) / o["set_energy"]:.2f} |')
+    print()
+    print("| file | component | scheduler (pJ) | simulated (pJ) | sim / scheduler | "
+          "counted the scheduler's way (pJ) | / scheduler |")
+    print("|---|---|---|---|---|---|---|")
+    for o in out:
+        s = summary(corpus, o["name"])
+        if not s:
+            continue
+        e = o["energy"]
+        # Where the counts differ by construction (docs/calibration.md): the
+        # scheduler's PE reduces 8 input channels per step (OL1 twice as
+        # often), and its DRAM ports sit on the edge cores (no port link).
+        buf = e["core_buffers"] + e["wl0"]
+        rows = [("mac (`mac_energy`)", s["mac_energy"], e["mac"], None),
+                ("core buffers + WL0 (`buf_energy`)", s["buf_energy"], buf, buf + ol1_at_8(o)),
+                ("L2 (`ubuf_energy`)", s["ubuf_energy"], e["l2"], None),
+                ("NoC (`noc_energy` + `bus_energy`)", s["noc_energy"] + s["bus_energy"], e["noc"],
+                 e["noc"] - port_links(o)),
+                ("DRAM (`DRAM_energy`)", s["DRAM_energy"], e["dram"], None),
+                ("total (`Energy`)", s["Energy"], e["total"], None)]
+        for label, est, sim, like in rows:
+            like_cells = (f"{like:.4g} | {like / est:.2f}" if like is not None and est
+                          else "-- | --")
+            print(f'| {o["name"]} | {label} | {est:.4g} | {sim:.4g} | '
+                  f'{sim / est if est else float("nan"):.2f} | {like_cells} |')
+
+
 def main():
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     ap = argparse.ArgumentParser()
@@ -100,7 +176,9 @@ def main():
     ap.add_argument("--gemini", default=os.path.join(root, "build", "cli", "gemini"))
     ap.add_argument("--hw", default=os.path.join(root, "configs", "set-polar.json"))
     ap.add_argument("--hw-off", default=os.path.join(root, "configs", "set-polar-unicast.json"))
+    ap.add_argument("--only", choices=["energy"], help="print only these tables")
     a = ap.parse_args()
+    cost = json.load(open(a.hw)).get("energy", {})
     manifest = os.path.join(a.corpus, "manifest.csv")
     if not os.path.exists(manifest):
         sys.exit(f"{manifest}: not found (the corpus is not here)")
@@ -115,6 +193,10 @@ def main():
             j, wls = run(a.gemini, f, a.hw, est, tmp, ".on")
         except Failed as e:
             failed.append((name, str(e)))
+            continue
+        if a.only == "energy":
+            out.append(dict(name=name, energy=j["energy_pj"], set_energy=float(r["set_energy"]),
+                            cost=cost))
             continue
         off, _ = run(a.gemini, f, a.hw_off, est, tmp, ".off")
         unique, per_dest = dram_reads(f)
@@ -162,7 +244,11 @@ def main():
                         alloc=j["l2"].get("allocation", {}),
                         alloc_tight=tight["l2"].get("allocation", {}),
                         link_max=j["noc"]["link_utilisation_max"], cp=cp,
-                        buffers=buffers, model=with_model))
+                        buffers=buffers, model=with_model, energy=j["energy_pj"],
+                        set_energy=float(r["set_energy"]), cost=cost))
+    if a.only == "energy":
+        energy_tables(out, a.corpus)
+        return
     def pct(x):
         return f"{100 * x:.1f}%"
 
@@ -253,6 +339,8 @@ def main():
     for o in out:
         cells = " | ".join(f"{t:,} ({t / o['sim']:.2f})" for t in o["buffers"])
         print(f'| {o["name"]} | {o["sim"]:,} | {cells} |')
+    print()
+    energy_tables(out, a.corpus)
 
 
 if __name__ == "__main__":

@@ -200,10 +200,11 @@ std::optional<HardwareConfig> parse_hw_config(const std::string& text, const std
   for (const auto& kv : o) {
     const std::string k(kv.key());
     if (k != "name" && k != "description" && k != "mesh" && k != "clock" && k != "l2" &&
-        k != "wl0" && k != "pe" && k != "vp" && k != "core" && k != "noc" && k != "dram")
+        k != "wl0" && k != "pe" && k != "vp" && k != "core" && k != "noc" && k != "dram" &&
+        k != "energy")
       errors.push_back(origin + ":/" + k + ": unknown component \"" + k +
                        "\" (known: name, description, mesh, clock, l2, wl0, pe, vp, core, noc, "
-                       "dram)");
+                       "dram, energy)");
   }
   if (const json::value* v = o.if_contains("name")) {
     if (v->is_string())
@@ -318,6 +319,27 @@ std::optional<HardwareConfig> parse_hw_config(const std::string& text, const std
     if (t.trefi > 0 && t.trfc >= t.trefi)
       errors.push_back(origin + ":/dram/timing/trfc: parameter \"trfc\" of component \"dram\": " +
                        "must be below trefi (" + std::to_string(t.trefi) + ")");
+  }
+  {
+    ComponentReader r(component("energy"), "energy", origin, errors);
+    EnergyConfig& e = hw.energy;
+    constexpr double kMax = 1e9;
+    r.number("mac_pj", e.mac_pj, 0, kMax);
+    r.number("vp_op_pj", e.vp_op_pj, 0, kMax);
+    r.number("l2_read_pj_per_byte", e.l2_read_pj_per_byte, 0, kMax);
+    r.number("l2_write_pj_per_byte", e.l2_write_pj_per_byte, 0, kMax);
+    r.number("wl0_read_pj_per_byte", e.wl0_read_pj_per_byte, 0, kMax);
+    r.number("wl0_write_pj_per_byte", e.wl0_write_pj_per_byte, 0, kMax);
+    r.number("al1_read_pj_per_byte", e.al1_read_pj_per_byte, 0, kMax);
+    r.number("al1_write_pj_per_byte", e.al1_write_pj_per_byte, 0, kMax);
+    r.number("ol1_read_pj_per_byte", e.ol1_read_pj_per_byte, 0, kMax);
+    r.number("ol1_write_pj_per_byte", e.ol1_write_pj_per_byte, 0, kMax);
+    r.number("ol2_read_pj_per_byte", e.ol2_read_pj_per_byte, 0, kMax);
+    r.number("ol2_write_pj_per_byte", e.ol2_write_pj_per_byte, 0, kMax);
+    r.number("noc_pj_per_byte_hop", e.noc_pj_per_byte_hop, 0, kMax);
+    r.number("dram_pj_per_byte", e.dram_pj_per_byte, 0, kMax);
+    r.number("static_mw_per_core", e.static_mw_per_core, 0, kMax);
+    r.finish();
   }
   ring_regions_ok(hw.l2, origin, errors);
   if (errors.size() != before) return std::nullopt;

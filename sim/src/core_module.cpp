@@ -23,7 +23,11 @@ CoreModule::CoreModule(const sc_core::sc_module_name& name, std::int32_t index,
       program_(program),
       ctx_(ctx),
       noc_(noc),
-      dispatch_width_(static_cast<std::uint32_t>(ctx.params.hw->core.dispatch_per_cycle)) {
+      dispatch_width_(static_cast<std::uint32_t>(ctx.params.hw->core.dispatch_per_cycle)),
+      core_stats_("core", basename()),
+      l2_stats_("l2", std::string(basename()) + ".l2"),
+      wl0_stats_("wl0", std::string(basename()) + ".wl0") {
+  register_stats();
   for (std::uint32_t i = 0; i < img_.ops.size(); ++i) eng_[img_.ops[i].queue].queue.push_back(i);
   std::size_t tokens = 0;
   for (const OpRec& o : img_.ops) tokens += o.op == Opcode::wait_token;
@@ -32,6 +36,7 @@ CoreModule::CoreModule(const sc_core::sc_module_name& name, std::int32_t index,
   wl_first_.assign(nwl, kNever);
   wl_compute_.assign(nwl, kNever);
   wl_end_.assign(nwl, 0);
+  wl_events_.assign(nwl, EventCounts{});
   times_.resize(img_.ops.size());
   cause_.assign(img_.ops.size(), kNoRef);
   counts_[kOther] = static_cast<std::int32_t>(assembler::kEngines);
@@ -52,6 +57,20 @@ CoreModule::CoreModule(const sc_core::sc_module_name& name, std::int32_t index,
                       std::string(assembler::to_string(static_cast<assembler::Engine>(e))).c_str(),
                       &opt);
   }
+}
+
+void CoreModule::register_stats() {
+  instructions_ = static_cast<std::int64_t>(img_.ops.size());
+  core_stats_.add("instructions", &instructions_);
+  for (std::size_t e = 0; e < kEvents; ++e) {
+    const auto ev = static_cast<Event>(e);
+    const std::string unit = unit_of(ev);
+    (unit == "l2"    ? l2_stats_
+     : unit == "wl0" ? wl0_stats_
+                     : core_stats_)
+        .add(stat_name(ev), &events_[e]);
+  }
+  l2_stats_.add("peak_bytes", &peak_l2_);
 }
 
 void CoreModule::wake(std::uint8_t e, Tick delay) { ev_[e].notify(ps(delay)); }
@@ -272,13 +291,23 @@ void CoreModule::start(std::uint8_t e, const OpRec& o, Slot& s, Tick now) {
       s.act = kCompute;
       if (o.wl >= 0) wl_compute_[o.wl] = std::min(wl_compute_[o.wl], now);
       run_for(s, e, pe_run_cycles(hw, img_.pe_tiles[o.pe], stream()), now);
+      {
+        EventCounts n{};
+        pe_run_events(hw, img_.pe_tiles[o.pe], n);
+        for (std::size_t k = 0; k < kEvents; ++k)
+          if (n[k] != 0) count(s.instr, static_cast<Event>(k), n[k]);
+      }
       break;
     case Opcode::vp_run:
       s.act = kCompute;
       if (o.wl >= 0) wl_compute_[o.wl] = std::min(wl_compute_[o.wl], now);
       run_for(s, e, vp_run_cycles(hw.vp, o.vp_elements, o.vp_l2_bytes, stream()), now);
+      count(s.instr, Event::vp_op, o.vp_elements);
+      count(s.instr, Event::l2_read, o.vp_l2_bytes);
       break;
     case Opcode::wl0_load:
+      count(s.instr, Event::wl0_write, o.bytes);
+      if (!o.flag) count(s.instr, Event::l2_read, o.bytes);
       if (o.flag) {
         s.act = kDram;
         noc_.dram_read(index_, e, s.instr, o.dram, o.bytes, now);
@@ -289,6 +318,7 @@ void CoreModule::start(std::uint8_t e, const OpRec& o, Slot& s, Tick now) {
       break;
     case Opcode::dma_in:
       s.act = kDram;
+      count(s.instr, Event::l2_write, o.bytes);
       if (o.members >= 2) {
         noc_.dram_multicast_read(index_, e, s.instr, o.dram, o.bytes, o.transfer, o.part, o.members,
                                  now);
@@ -298,6 +328,7 @@ void CoreModule::start(std::uint8_t e, const OpRec& o, Slot& s, Tick now) {
       break;
     case Opcode::dma_out: {
       s.act = kDram;
+      count(s.instr, Event::l2_read, o.bytes);
       const double rate = stream();
       noc_.dram_write(index_, e, s.instr, o.dram, o.bytes, static_cast<double>(period) / rate, now);
       break;
@@ -313,12 +344,14 @@ void CoreModule::start(std::uint8_t e, const OpRec& o, Slot& s, Tick now) {
           break;
         }
         const double rate = stream();
+        count(s.instr, Event::l2_read, o.bytes);
         noc_.send_multicast(index_, e, multicast_, o.bytes, key, static_cast<double>(period) / rate,
                             now);
         multicast_.clear();
         break;
       }
       const double rate = stream();
+      count(s.instr, Event::l2_read, o.bytes);
       noc_.send_data(index_, e, s.instr, o.peer, o.bytes, key, static_cast<double>(period) / rate,
                      now);
       break;

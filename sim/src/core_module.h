@@ -31,6 +31,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "gemini/sim/energy.h"
+#include "gemini/sim/stats.h"
 #include "program_image.h"
 #include "sc_include.h"
 #include "sim_context.h"
@@ -80,6 +82,29 @@ class CoreModule : public sc_core::sc_module {
   const std::vector<std::uint64_t>& causes() const { return cause_; }
   // A multicast dma_in `op` waited for the request of `from` (op_ref).
   void set_cause(std::uint32_t op, std::uint64_t from) { cause_[op] = from; }
+
+  // Energy events (energy.h), counted twice: where they are spent (this
+  // core's units: events(), its statistics groups) and which workload
+  // caused them (wl_events(); no_workload() for instructions of none). The
+  // NoC and DRAM events of a transfer are spent by the core whose
+  // instruction `op` started it; a send's write into the receiver's L2 is
+  // spent by the receiver and caused by the sender's workload.
+  void count(std::uint32_t op, Event e, std::int64_t n) {
+    spend(e, n);
+    cause(op, e, n);
+  }
+  void spend(Event e, std::int64_t n) { events_[static_cast<std::size_t>(e)] += n; }
+  void cause(std::uint32_t op, Event e, std::int64_t n) {
+    const std::int32_t wl = img_.ops[op].wl;
+    (wl >= 0 ? wl_events_[static_cast<std::size_t>(wl)] : no_wl_)[static_cast<std::size_t>(e)] += n;
+  }
+  const EventCounts& events() const { return events_; }
+  const std::vector<EventCounts>& wl_events() const { return wl_events_; }
+  const EventCounts& no_workload() const { return no_wl_; }
+  // The core's statistics groups: its engines, its L2, its WL0.
+  std::vector<const StatGroup*> stat_groups() const {
+    return {&core_stats_, &l2_stats_, &wl0_stats_};
+  }
 
  private:
   // An issued instruction that has not retired.
@@ -150,6 +175,11 @@ class CoreModule : public sc_core::sc_module {
   std::vector<std::uint64_t> cause_;
   // The NoC multicast being gathered: (receiving core, noc_send) so far.
   std::vector<std::pair<std::int32_t, std::uint32_t>> multicast_;
+  EventCounts events_{}, no_wl_{};
+  std::vector<EventCounts> wl_events_;
+  std::int64_t instructions_ = 0;
+  StatGroup core_stats_, l2_stats_, wl0_stats_;
+  void register_stats();
 };
 
 }  // namespace gemini::sim

@@ -268,9 +268,8 @@ class BankedDram final : public DramModel {
 
 }  // namespace
 
-std::unique_ptr<DramModel> make_banked_dram(const ir::DramTiming& t, std::int32_t window,
-                                            std::int32_t depth) {
-  return std::make_unique<BankedDram>(t, window, depth);
+std::unique_ptr<DramModel> make_banked_dram(const ir::DramConfig& cfg, double /*port_gbps*/) {
+  return std::make_unique<BankedDram>(cfg.timing, cfg.commit_window, cfg.queue_depth);
 }
 
 }  // namespace gemini::sim

@@ -6,7 +6,13 @@ namespace gemini::sim {
 
 DramModule::DramModule(const sc_core::sc_module_name& name, std::int32_t port,
                        std::unique_ptr<DramModel> model, SimContext& ctx, NocModule& noc)
-    : sc_core::sc_module(name), port_(port), model_(std::move(model)), ctx_(ctx), noc_(noc) {
+    : sc_core::sc_module(name),
+      port_(port),
+      model_(std::move(model)),
+      ctx_(ctx),
+      noc_(noc),
+      stats_("dram", basename()) {
+  model_->register_stats(stats_);
   sc_core::sc_spawn_options opt;
   opt.spawn_method();
   opt.set_sensitivity(&ev_);

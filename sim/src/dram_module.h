@@ -24,6 +24,7 @@ class DramModule : public sc_core::sc_module, private DramSink {
              std::unique_ptr<DramModel> model, SimContext& ctx, NocModule& noc);
   void enqueue(const DramRequest& r);
   const DramModel& model() const { return *model_; }
+  const StatGroup& stats() const { return stats_; }
 
  private:
   void run();
@@ -40,6 +41,7 @@ class DramModule : public sc_core::sc_module, private DramSink {
   };
   std::unordered_map<std::uint64_t, Open> open_;  // tracing only
   sc_core::sc_event ev_;
+  StatGroup stats_;
 };
 
 }  // namespace gemini::sim

@@ -50,8 +50,9 @@ class SimpleDram final : public DramModel {
 
 }  // namespace
 
-std::unique_ptr<DramModel> make_simple_dram(double gbps, Tick latency) {
-  return std::make_unique<SimpleDram>(gbps, latency);
+std::unique_ptr<DramModel> make_simple_dram(const ir::DramConfig& cfg, double port_gbps) {
+  return std::make_unique<SimpleDram>(port_gbps,
+                                      static_cast<Tick>(std::llround(cfg.latency_ns * 1000.0)));
 }
 
 }  // namespace gemini::sim

@@ -80,8 +80,10 @@ MeshNoc::Timing MeshNoc::send(Tick t, std::int32_t src, std::int32_t dst, std::i
   }
   out.arrived = start + last;  // the ejection link's
   out.injected = next_injection(inject, injected, ser);
+  out.links = static_cast<std::int32_t>(path_.size()) - 1;
   ++packets_;
   bytes_ += bytes;
+  byte_hops_ += bytes * out.links;
   return out;
 }
 
@@ -139,13 +141,17 @@ MeshNoc::MulticastTiming MeshNoc::multicast(Tick t, std::int32_t src,
   tree_left_[static_cast<std::size_t>(inject)] = 0;
   for (const std::int32_t link : tree_links_) {
     const auto k = static_cast<std::size_t>(link);
-    if (link % kDirs != kEject) buffer_leave(link, tree_left_[k]);
+    if (link % kDirs != kEject) {
+      buffer_leave(link, tree_left_[k]);
+      ++out.links;
+    }
     tree_start_[k] = -1;
     tree_left_[k] = 0;
   }
   out.injected = next_injection(inject, injected, ser);
   ++packets_;
   bytes_ += bytes;
+  byte_hops_ += bytes * out.links;
   return out;
 }
 

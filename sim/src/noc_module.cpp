@@ -22,6 +22,7 @@ NocModule::NocModule(const sc_core::sc_module_name& name, SimContext& ctx)
   opt.set_sensitivity(&ev_);
   opt.dont_initialize();
   sc_core::sc_spawn([this] { run(); }, "router", &opt);
+  mesh_.register_stats(stats_);
 }
 
 void NocModule::attach(std::vector<CoreModule*> cores, std::vector<DramModule*> ports) {
@@ -227,7 +228,50 @@ void NocModule::start_stripes(Join& j, std::vector<std::int32_t> ports, Tick now
     q.bytes = r.bytes;
     q.arrival = now;
     q.chunk_bytes = ctx_.params.packet_bytes;
+    count_shared(r.receivers, Event::dram_byte, r.bytes);
     ports_[r.port]->enqueue(q);
+  }
+}
+
+void NocModule::count_shared(const std::vector<Member>& members, Event e, std::int64_t n) {
+  const auto k = static_cast<std::int64_t>(members.size());
+  for (std::int64_t i = 0; i < k; ++i) {
+    const Member& m = members[static_cast<std::size_t>(i)];
+    const std::int64_t share = n / k + (i < n % k ? 1 : 0);
+    if (share > 0) cores_[static_cast<std::size_t>(m.core)]->count(m.op, e, share);
+  }
+}
+
+void NocModule::count_owner(const Message& m, Event e, std::int64_t n) {
+  switch (m.kind) {
+    case Kind::data:
+      cores_[static_cast<std::size_t>(m.sender)]->count(m.op, e, n);
+      break;
+    case Kind::token:
+      if (m.from != kNoRef)
+        cores_[static_cast<std::size_t>(m.from >> 32)]->count(
+            static_cast<std::uint32_t>(m.from & 0xffffffffu), e, n);
+      break;
+    case Kind::multicast_data: {
+      // The members are the sender's noc_sends.
+      const auto k = static_cast<std::int64_t>(m.receivers.size());
+      for (std::int64_t i = 0; i < k; ++i) {
+        const std::int64_t share = n / k + (i < n % k ? 1 : 0);
+        if (share > 0)
+          cores_[static_cast<std::size_t>(m.sender)]->count(
+              m.receivers[static_cast<std::size_t>(i)].op, e, share);
+      }
+      break;
+    }
+    case Kind::read_data:
+      count_shared(m.receivers, e, n);
+      break;
+    case Kind::read_request:
+    case Kind::write_data:
+    case Kind::write_ack:
+    case Kind::multicast_request:
+      cores_[static_cast<std::size_t>(m.core)]->count(m.op, e, n);
+      break;
   }
 }
 
@@ -269,6 +313,8 @@ void NocModule::run() {
           Message& m = msgs_[it.msg];
           const Member r = m.receivers[static_cast<std::size_t>(it.aux - 1)];
           --incoming_[static_cast<std::size_t>(r.core)];
+          cores_[r.core]->spend(Event::l2_write, m.bytes);
+          cores_[m.sender]->cause(r.op, Event::l2_write, m.bytes);
           if (ctx_.functional) ctx_.functional->arrived(m.sender, m.engine, r.op);
           cores_[r.core]->deliver(m.key, now, op_ref(m.sender, r.op));
           cores_[m.sender]->finish(m.engine, r.op, now, now);
@@ -316,6 +362,7 @@ void NocModule::inject(std::uint32_t id, Tick now) {
     if (!l2_ps_per_byte_.empty())
       for (const Member& r : m.receivers) set_l2_write_rate(r.core);
     const MeshNoc::MulticastTiming mt = mesh_.multicast(now, m.src, m.receiver_nodes, pkt);
+    if (mt.links > 0) count_owner(m, Event::noc_byte_hop, pkt * mt.links);
     m.sent += pkt;
     if (m.sent >= m.bytes) {
       for (std::size_t i = 0; i < mt.arrived.size(); ++i)
@@ -333,7 +380,9 @@ void NocModule::inject(std::uint32_t id, Tick now) {
     return;
   }
   if (m.kind == Kind::multicast_request) {
-    schedule(mesh_.send(now, m.src, m.dst, pkt).arrived, id, Ev::arrive);
+    const MeshNoc::Timing tm = mesh_.send(now, m.src, m.dst, pkt);
+    if (tm.links > 0) count_owner(m, Event::noc_byte_hop, pkt * tm.links);
+    schedule(tm.arrived, id, Ev::arrive);
     return;
   }
   // A write's packets go to its port or, interleaved, to the port its DRAM
@@ -351,6 +400,7 @@ void NocModule::inject(std::uint32_t id, Tick now) {
     if (!l2_ps_per_byte_.empty()) set_l2_write_rate(m.core);
   }
   const MeshNoc::Timing tm = mesh_.send(now, m.src, dst, pkt);
+  if (tm.links > 0) count_owner(m, Event::noc_byte_hop, pkt * tm.links);
   m.sent += pkt;
   Tick next = tm.injected;
   if (m.src_ps_per_byte > 0)
@@ -413,6 +463,7 @@ void NocModule::port_packet(std::uint32_t id, std::int32_t port, std::int64_t by
   r.bytes = bytes;
   r.arrival = now;
   m.forwarded += bytes;
+  cores_[static_cast<std::size_t>(m.core)]->count(m.op, Event::dram_byte, bytes);
   ports_[port]->enqueue(r);
 }
 
@@ -422,6 +473,8 @@ void NocModule::arrive(std::uint32_t id, Tick now) {
     case Kind::data:
       // The bytes land before the token that announces them.
       --incoming_[static_cast<std::size_t>(m.core)];
+      cores_[m.core]->spend(Event::l2_write, m.bytes);
+      cores_[m.sender]->cause(m.op, Event::l2_write, m.bytes);
       if (ctx_.functional) ctx_.functional->arrived(m.sender, m.engine, m.op);
       cores_[m.core]->deliver(m.key, now, op_ref(m.sender, m.op));
       cores_[m.sender]->finish(m.engine, m.op, now, now);

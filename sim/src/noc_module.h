@@ -41,6 +41,7 @@
 #include <vector>
 
 #include "byte_ranges.h"
+#include "gemini/sim/energy.h"
 #include "gemini/sim/mesh_noc.h"
 #include "sc_include.h"
 #include "sim_context.h"
@@ -83,6 +84,7 @@ class NocModule : public sc_core::sc_module {
   void dram_progress(std::uint32_t msg, std::int64_t done, Tick t);
 
   const MeshNoc& mesh() const { return mesh_; }
+  const StatGroup& stats() const { return stats_; }
   // Whether NoC data (a send's or a DRAM read's) is being written into
   // `core`'s L2: from the first packet's injection to the last's arrival.
   bool writing_l2(std::int32_t core) const { return incoming_[static_cast<std::size_t>(core)] > 0; }
@@ -177,6 +179,10 @@ class NocModule : public sc_core::sc_module {
   // their ranges in equal stripes, one at each of `ports`, each forked to
   // every member.
   void start_stripes(Join& j, std::vector<std::int32_t> ports, Tick now);
+  // Energy: `n` events `e` of a transfer for `members` (a multicast's
+  // share evenly, the remainder to the first), or of message `m`'s owner.
+  void count_shared(const std::vector<Member>& members, Event e, std::int64_t n);
+  void count_owner(const Message& m, Event e, std::int64_t n);
 
   SimContext& ctx_;
   MeshNoc mesh_;
@@ -208,6 +214,7 @@ class NocModule : public sc_core::sc_module {
   std::uint64_t seq_ = 0;
   bool running_ = false;
   sc_core::sc_event ev_;
+  StatGroup stats_{"noc", "noc"};
 };
 
 }  // namespace gemini::sim

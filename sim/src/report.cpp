@@ -10,6 +10,7 @@
 #include <string>
 
 #include "gemini/ir/json_writer.h"
+#include "report_energy.h"
 
 namespace gemini::sim {
 namespace {
@@ -307,6 +308,7 @@ void print_report(std::ostream& os, const Report& r) {
               "); allocated peak %" PRId64 " of %" PRId64 " bytes, live-data peak %" PRId64 "\n",
               a->strategy.c_str(), a->waits, a->loads, a->waits_tight, a->forced, a->forced_tight,
               a->alloc_peak, a->buffer, a->live_peak);
+  print_energy_summary(os, r);
   os << "\nper layer (simulated = sum of workload spans; predicted = sum of the IR's time):\n";
   os << fmt("%-32s %6s %14s %14s %9s\n", "layer", "wls", "predicted", "simulated", "sim/pred");
   for (const LayerReport& l : r.layers)
@@ -317,7 +319,9 @@ void print_report(std::ostream& os, const Report& r) {
   const std::int64_t pred = r.predicted_total();
   os << fmt("%-32s %6zu %14" PRId64 " %14" PRId64 " %9.3f\n", "(all)", r.workloads.size(), pred,
             sim, pred > 0 ? static_cast<double>(sim) / pred : 0.0);
+  print_energy_tables(os, r);
   print_critical_path(os, r.critical_path);
+  print_stats(os, r);
   print_functional(os, r.functional);
 }
 
@@ -340,6 +344,7 @@ void write_report_json(std::ostream& os, const Report& r, bool host) {
   kv("frequency_mhz", r.frequency_mhz);
   kv("instructions", r.instructions);
   kv("predicted_cycles_sum", r.predicted_total());
+  write_energy_json(w, r);
   if (r.expect_cycles) {
     kv("expect_cycles", *r.expect_cycles);
     kv("simulated_over_expected",
@@ -369,6 +374,8 @@ void write_report_json(std::ostream& os, const Report& r, bool host) {
     kv("l2_space", c.l2_space);
     kv("other", c.other);
     w.end_object();
+    w.key("energy_pj");
+    write_energy(w, c.energy);
     kv("instructions", c.instructions);
     kv("retired", c.retired);
     kv("peak_l2_bytes", c.peak_l2_bytes);
@@ -436,6 +443,7 @@ void write_report_json(std::ostream& os, const Report& r, bool host) {
     w.end_object();
   }
   w.end_object();
+  write_stats_json(w, r);
   w.key("layers");
   w.begin_array();
   for (const LayerReport& l : r.layers) {
@@ -445,6 +453,8 @@ void write_report_json(std::ostream& os, const Report& r, bool host) {
     kv("predicted_cycles", l.predicted_cycles);
     kv("simulated_cycles", l.simulated_cycles);
     kv("ratio", l.ratio());
+    w.key("energy_pj");
+    write_energy(w, l.energy);
     kv("first_start", l.first_start);
     kv("last_end", l.last_end);
     w.end_object();
@@ -621,7 +631,8 @@ void write_report_json(std::ostream& os, const Report& r, bool host) {
 
 void write_workload_csv(std::ostream& os, const Report& r) {
   os << "core,workload,layer,predicted_cycles,first_start,compute_start,end,simulated_cycles,"
-        "ratio\n";
+        "ratio"
+     << energy_csv_header() << "\n";
   for (const WorkloadReport& w : r.workloads) {
     std::string layer = w.layer;
     if (layer.find_first_of(",\"") != std::string::npos) {
@@ -635,7 +646,7 @@ void write_workload_csv(std::ostream& os, const Report& r) {
        << fmt("%.4f", w.predicted_cycles > 0
                           ? static_cast<double>(w.simulated_cycles()) / w.predicted_cycles
                           : 0.0)
-       << "\n";
+       << energy_csv(w.energy) << "\n";
   }
 }
 

@@ -147,6 +147,10 @@ void System::run_and_report(const WorkloadTable& workloads, Tick until, Report& 
     cr.instructions = c->instructions();
     cr.retired = c->retired();
     cr.peak_l2_bytes = c->peak_l2();
+    cr.energy = price(c->events(), ctx_.params.hw->energy);
+    cr.energy.pj[static_cast<std::size_t>(Component::leakage)] =
+        static_pj(ctx_.params.hw->energy, 1, static_cast<double>(end) / 1000.0);
+    for (std::size_t k = 0; k < kEvents; ++k) r.events[k] += c->events()[k];
     r.instructions += cr.instructions;
     r.peak_l2_bytes = std::max(r.peak_l2_bytes, cr.peak_l2_bytes);
     r.cores.push_back(cr);
@@ -193,6 +197,22 @@ void System::run_and_report(const WorkloadTable& workloads, Tick until, Report& 
                          std::to_string(use.max_from.y) + ")->(" + std::to_string(use.max_to.x) +
                          "," + std::to_string(use.max_to.y) + ")";
 
+  // Energy: the run's events priced once (the components add up to the
+  // total exactly), static for every core over the whole run.
+  const ir::EnergyConfig& energy = ctx_.params.hw->energy;
+  r.energy = price(r.events, energy);
+  r.energy.pj[static_cast<std::size_t>(Component::leakage)] = static_pj(
+      energy, static_cast<std::int64_t>(cores_.size()), static_cast<double>(end) / 1000.0);
+  EventCounts none{};
+  for (const auto& c : cores_)
+    for (std::size_t k = 0; k < kEvents; ++k) none[k] += c->no_workload()[k];
+  r.unattributed = price(none, energy);
+
+  for (const auto& c : cores_)
+    for (const StatGroup* g : c->stat_groups()) r.stats.push_back(g->snapshot());
+  r.stats.push_back(noc_->stats().snapshot());
+  for (const auto& p : ports_) r.stats.push_back(p->stats().snapshot());
+
   // Workloads and layers (layers in order of first appearance).
   std::map<std::string, std::size_t> layer_index;
   for (const auto& c : cores_) {
@@ -214,6 +234,7 @@ void System::run_and_report(const WorkloadTable& workloads, Tick until, Report& 
       wr.first_start = first == kNever ? 0 : first / period;
       wr.compute_start = comp == kNever ? wr.first_start : comp / period;
       wr.end = to_cycles(c->wl_end()[w], period);
+      wr.energy = price(c->wl_events()[w], energy);
       r.workloads.push_back(wr);
     }
   }
@@ -244,6 +265,7 @@ void System::run_and_report(const WorkloadTable& workloads, Tick until, Report& 
     l.simulated_cycles += w.simulated_cycles();
     l.first_start = std::min(l.first_start, w.compute_start);
     l.last_end = std::max(l.last_end, w.end);
+    for (std::size_t k = 0; k < kComponents; ++k) l.energy.pj[k] += w.energy.pj[k];
   }
 }
 

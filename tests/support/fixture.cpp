@@ -16,6 +16,7 @@
 #include <stdexcept>
 
 #include "gemini/assembler/text.h"
+#include "gemini/sim/simulator.h"
 
 namespace fs = std::filesystem;
 namespace json = boost::json;
@@ -378,6 +379,30 @@ bool has(const ir::Diagnostics& d, const std::string& pointer, const std::string
   for (const auto& x : d.items())
     if (x.pointer == pointer && x.message.find(text) != std::string::npos) return true;
   return false;
+}
+
+assembler::Program parse_programs(const std::vector<std::string>& texts) {
+  assembler::Program p;
+  p.l2_bytes = 1 << 20;
+  p.wl0_bytes = 4096;
+  for (const std::string& t : texts) {
+    assembler::ParseError e;
+    auto cp = assembler::parse_program(t, e);
+    EXPECT_TRUE(cp) << e.line << ":" << e.column << ": " << e.message << "\n" << t;
+    p.cores.push_back({cp ? *cp : assembler::CoreProgram{}, {}, {}});
+  }
+  return p;
+}
+
+sim::Report simulate_programs(const assembler::Program& p, std::int32_t xlen, std::int32_t ylen,
+                              const ir::HardwareConfig& hw) {
+  sim::SimOptions o;
+  o.xlen = xlen;
+  o.ylen = ylen;
+  sim::Report r;
+  std::string error;
+  EXPECT_TRUE(sim::simulate(p, hw, {}, o, r, error)) << error;
+  return r;
 }
 
 }  // namespace gemini::test

@@ -10,8 +10,10 @@
 #include <vector>
 
 #include "gemini/assembler/encoding.h"
+#include "gemini/assembler/lowering.h"
 #include "gemini/ir/diagnostics.h"
 #include "gemini/ir/hw_config.h"
+#include "gemini/sim/report.h"
 
 namespace gemini::test {
 
@@ -87,4 +89,11 @@ bool has(const ir::Diagnostics& d, const std::string& pointer, const std::string
 // The program of core `id` parsed from assembly text (without its `.core`
 // line); a parse error fails the calling test and gives an empty program.
 assembler::CoreProgram program(std::int32_t id, const std::string& text);
+
+// A program of one core per assembly text (".core N" first), 1 MiB of L2 and
+// 4 KiB of WL0; a text that does not parse fails the test.
+assembler::Program parse_programs(const std::vector<std::string>& texts);
+// Simulates `p` on an xlen x ylen mesh; a run that cannot start fails the test.
+sim::Report simulate_programs(const assembler::Program& p, std::int32_t xlen, std::int32_t ylen,
+                              const ir::HardwareConfig& hw);
 }  // namespace gemini::test

@@ -141,6 +141,31 @@ struct DramConfig {
   DramTiming timing;  // the preset's, with any parameter in "timing" overriding
 };
 
+// Energy per event (docs/timing-model.md, "Energy"); every entry's unit is in
+// its name: pJ per event, per byte accessed, per byte per router-to-router
+// link crossed, or mW of leakage per core. The defaults are the public SET
+// scheduler's polar-core values (configs/README.md gives each source). The
+// core's internal buffers (AL1 activations, OL1 partial sums, OL2 outputs)
+// are counted from the dataflow docs/timing-model.md states; WL0 is the
+// scheduler's wl1, L2 its ul3.
+struct EnergyConfig {
+  double mac_pj = 0.018;                       // one multiply-accumulate of the PE array
+  double vp_op_pj = 0.0873;                    // one vector-lane element operation
+  double l2_read_pj_per_byte = 0.1317125 * 8;  // L2 (global buffer)
+  double l2_write_pj_per_byte = 0.234025 * 8;
+  double wl0_read_pj_per_byte = 0.0381625 * 8;  // WL0 (weight buffer)
+  double wl0_write_pj_per_byte = 0.0308875 * 8;
+  double al1_read_pj_per_byte = 0.0485625 * 8;  // activation buffer of the PE array
+  double al1_write_pj_per_byte = 0.0411625 * 8;
+  double ol1_read_pj_per_byte = 0.0802 * 8;  // partial-sum buffer
+  double ol1_write_pj_per_byte = 0.0709 * 8;
+  double ol2_read_pj_per_byte = 0.07648125 * 8;  // output buffer
+  double ol2_write_pj_per_byte = 0.0989875 * 8;
+  double noc_pj_per_byte_hop = 0.7 * 8;  // one byte over one router-to-router link
+  double dram_pj_per_byte = 7.5 * 8;     // one byte read or written
+  double static_mw_per_core = 0;         // leakage of one core, for the whole run
+};
+
 struct HardwareConfig {
   std::string name = "default";
   std::string description;
@@ -153,6 +178,7 @@ struct HardwareConfig {
   CoreConfig core;
   NocConfig noc;
   DramConfig dram;
+  EnergyConfig energy;
 
   // The ring regions to use for `buffersize` bytes of L2.
   std::vector<RingRegion> regions_for(std::int64_t buffersize) const;

@@ -13,8 +13,10 @@
 #include <limits>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "gemini/ir/hw_config.h"
+#include "gemini/sim/stats.h"
 
 namespace gemini::sim {
 
@@ -55,13 +57,18 @@ class DramModel {
   virtual double peak_gbps() const = 0;  // bytes per ns
   virtual std::string name() const = 0;
   const DramStats& stats() const { return stats_; }
+  // Registers every DramStats counter in the port's group.
+  void register_stats(StatGroup& g) const;
 
  protected:
   DramStats stats_;
 };
 
-// The model named by `cfg.model`: "simple" (FCFS, `port_gbps` and a fixed
-// latency) or "banked" (cfg.timing, FR-FCFS over banks and rows).
+// The model named by `cfg.model`, from the table of models in dram_model.cpp:
+// "simple" (FCFS, `port_gbps` and a fixed latency) or "banked" (cfg.timing,
+// FR-FCFS over banks and rows).
 std::unique_ptr<DramModel> make_dram_model(const ir::DramConfig& cfg, double port_gbps);
+// The names make_dram_model knows, in registration order.
+std::vector<std::string> dram_model_names();
 
 }  // namespace gemini::sim

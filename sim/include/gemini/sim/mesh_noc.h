@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "gemini/sim/dram_model.h"
+#include "gemini/sim/stats.h"
 
 namespace gemini::sim {
 
@@ -51,8 +52,9 @@ class MeshNoc {
   Tick serialisation(std::int64_t bytes) const;
 
   struct Timing {
-    Tick injected;  // the source may start its next packet
-    Tick arrived;   // its tail is at the destination
+    Tick injected;       // the source may start its next packet
+    Tick arrived;        // its tail is at the destination
+    std::int32_t links;  // router-to-router links it crossed
   };
   // The rate at which `node` takes packets off its ejection link, in ps per
   // byte (0: the link's rate); a packet ejects in max(ser(b), b * rate).
@@ -69,6 +71,7 @@ class MeshNoc {
   struct MulticastTiming {
     Tick injected = 0;
     std::vector<Tick> arrived;
+    std::int32_t links = 0;  // router-to-router links of its tree
   };
   MulticastTiming multicast(Tick t, std::int32_t src, const std::vector<std::int32_t>& dsts,
                             std::int64_t bytes);
@@ -83,6 +86,12 @@ class MeshNoc {
   LinkUse router_link_use() const;
   std::int64_t packets() const { return packets_; }
   std::int64_t bytes() const { return bytes_; }
+  // Registers the NoC's counters (packets, bytes) in `g`.
+  void register_stats(StatGroup& g) const {
+    g.add("packets", &packets_);
+    g.add("bytes", &bytes_);
+    g.add("byte_hops", &byte_hops_);
+  }
 
  private:
   enum Dir : std::int32_t { kEast, kWest, kNorth, kSouth, kInject, kEject, kDirs };
@@ -126,6 +135,7 @@ class MeshNoc {
   std::vector<std::int32_t> path_, tree_links_;
   std::vector<Tick> tree_start_, tree_left_;
   std::int64_t packets_ = 0, bytes_ = 0;
+  std::int64_t byte_hops_ = 0;  // bytes x router-to-router links crossed
 };
 
 }  // namespace gemini::sim

@@ -11,6 +11,9 @@
 #include <string>
 #include <vector>
 
+#include "gemini/sim/energy.h"
+#include "gemini/sim/stats.h"
+
 namespace gemini::sim {
 
 // Where a core's cycles went until it finished. Categories are exclusive;
@@ -27,6 +30,9 @@ struct CoreReport {
   std::int64_t retired = 0;  // instructions retired (all of them unless stopped early)
   bool finished() const { return retired == instructions; }
   std::int64_t peak_l2_bytes = 0;
+  // Spent in the core's units and by the transfers its instructions
+  // started (NoC, DRAM), and its static energy over the whole run.
+  Energy energy;
   std::int64_t stall() const { return dram + noc + token + l2_space + other; }
 };
 
@@ -45,6 +51,7 @@ struct LayerReport {
   std::int64_t predicted_cycles = 0;  // sum of the scheduler's `time`
   std::int64_t simulated_cycles = 0;  // sum of the workloads' simulated spans
   std::int64_t first_start = 0, last_end = 0;
+  Energy energy;  // caused by its workloads (no static)
   double ratio() const {
     return predicted_cycles > 0 ? static_cast<double>(simulated_cycles) / predicted_cycles : 0.0;
   }
@@ -59,6 +66,9 @@ struct WorkloadReport {
   std::string layer;
   std::int64_t predicted_cycles = 0;
   std::int64_t first_start = 0, compute_start = 0, end = 0;
+  // Caused by its instructions wherever it was spent: its own units, the
+  // receivers' L2 for its sends, the NoC and DRAM for its transfers.
+  Energy energy;
   std::int64_t simulated_cycles() const { return end - compute_start; }
 };
 
@@ -223,11 +233,23 @@ struct Report {
   CriticalPath critical_path;
   std::optional<L2AllocationSummary> l2_allocation;
   std::optional<std::int64_t> expect_cycles;
+  // Energy (energy.h): every event counted in the run, priced by the
+  // configuration's `energy` section; the components add up to the total.
+  // `unattributed`: caused by instructions of no workload (tokens of
+  // synchronisation-only code); static is not attributed to workloads.
+  EventCounts events{};
+  Energy energy, unattributed;
+  std::optional<double> expect_energy_pj;
+  // Energy-delay product: total pJ x total cycles (the scheduler's cost).
+  double edp() const { return energy.total() * static_cast<double>(total_cycles); }
   // Runtime deadlock: every blocked instruction when nothing could progress.
   bool deadlock = false;
   bool stopped = false;  // SimOptions::until_cycles ended the run with work left
   std::vector<std::string> blocked;
   FunctionalReport functional;
+  // Every unit's statistics group at the end of the run, in unit order:
+  // cores (engines, L2, WL0 of each), the NoC, the DRAM ports.
+  std::vector<StatSnapshot> stats;
   // Host fields (excluded from golden comparisons).
   double wall_seconds = 0;
   std::int64_t predicted_total() const;

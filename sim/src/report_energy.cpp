@@ -1,0 +1,186 @@
+#include "report_energy.h"
+
+#include <cinttypes>
+#include <cstdio>
+#include <map>
+#include <ostream>
+#include <utility>
+#include <vector>
+
+namespace gemini::sim {
+namespace {
+
+std::string num(const char* f, double x) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, x);
+  return buf;
+}
+
+// "mac 1.2%, core_buffers 20.3%, ..." over the components.
+std::string shares(const Energy& e) {
+  const double t = e.total();
+  std::string out;
+  for (std::size_t c = 0; c < kComponents; ++c) {
+    if (!out.empty()) out += ", ";
+    out += std::string(to_string(static_cast<Component>(c))) + " " +
+           num("%.1f%%", t > 0 ? 100.0 * e.pj[c] / t : 0.0);
+  }
+  return out;
+}
+
+std::string row(const Energy& e) {
+  std::string out = num(" %12.4e", e.total());
+  for (double x : e.pj) out += num(" %12.4e", x);
+  return out;
+}
+
+std::string heading() {
+  std::string out = "        total";
+  for (std::size_t c = 0; c < kComponents; ++c) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, " %12s", to_string(static_cast<Component>(c)));
+    out += buf;
+  }
+  return out;
+}
+
+// The event's name in the report: qualified by its unit where that is not
+// the core ("l2_read_bytes").
+std::string event_key(Event e) {
+  const std::string unit = unit_of(e);
+  return unit == "core" ? std::string(stat_name(e)) : unit + "_" + stat_name(e);
+}
+
+}  // namespace
+
+void print_energy_summary(std::ostream& os, const Report& r) {
+  const double t = r.energy.total();
+  os << "energy: " << num("%.4e", t) << " pJ = " << num("%.3f", t / 1e6) << " uJ; EDP "
+     << num("%.4e", r.edp()) << " pJ x cycles\n";
+  os << "  " << shares(r.energy) << "\n";
+  if (r.expect_energy_pj)
+    os << "scheduler energy estimate: " << num("%.4e", *r.expect_energy_pj)
+       << " pJ; simulated / estimate = "
+       << num("%.3f", *r.expect_energy_pj > 0 ? t / *r.expect_energy_pj : 0.0) << "\n";
+}
+
+void print_energy_tables(std::ostream& os, const Report& r) {
+  os << "\nenergy per core (pJ: spent in its units and by the transfers it started; static over "
+        "the run):\n";
+  os << " core" << heading() << "\n";
+  for (const CoreReport& c : r.cores)
+    os << num("%5.0f", static_cast<double>(c.core_id)) << row(c.energy) << "\n";
+  os << "\nenergy per layer (pJ: caused by its workloads, wherever spent; static not "
+        "attributed):\n";
+  char name[40];
+  std::snprintf(name, sizeof name, "%-32s", "layer");
+  os << name << heading() << "\n";
+  for (const LayerReport& l : r.layers) {
+    std::snprintf(name, sizeof name, "%-32s", l.name.c_str());
+    os << name << row(l.energy) << "\n";
+  }
+  if (r.unattributed.total() > 0) {
+    std::snprintf(name, sizeof name, "%-32s", "(no workload)");
+    os << name << row(r.unattributed) << "\n";
+  }
+}
+
+void print_stats(std::ostream& os, const Report& r) {
+  // Every unit kind's counters, summed over its instances, in the order the
+  // units registered them.
+  std::vector<std::pair<std::string, std::vector<std::pair<std::string, std::int64_t>>>> kinds;
+  std::map<std::string, std::size_t> index;
+  std::vector<std::int64_t> instances;
+  for (const StatSnapshot& s : r.stats) {
+    auto [it, fresh] = index.emplace(s.kind, kinds.size());
+    if (fresh) {
+      kinds.push_back({s.kind, {}});
+      instances.push_back(0);
+    }
+    auto& values = kinds[it->second].second;
+    ++instances[it->second];
+    for (std::size_t i = 0; i < s.values.size(); ++i) {
+      if (i >= values.size()) values.push_back({s.values[i].first, 0});
+      values[i].second += s.values[i].second;
+    }
+  }
+  os << "\nstatistics (each unit's counters, summed over the units of a kind):\n";
+  for (std::size_t k = 0; k < kinds.size(); ++k) {
+    std::string line = "  " + kinds[k].first + " (" + std::to_string(instances[k]) + "):";
+    for (const auto& [name, v] : kinds[k].second) line += " " + name + " " + std::to_string(v);
+    os << line << "\n";
+  }
+}
+
+namespace {
+void energy_fields(ir::JsonWriter& w, const Energy& e) {
+  w.key("total");
+  w.value(e.total());
+  for (std::size_t c = 0; c < kComponents; ++c) {
+    w.key(to_string(static_cast<Component>(c)));
+    w.value(e.pj[c]);
+  }
+}
+}  // namespace
+
+void write_energy(ir::JsonWriter& w, const Energy& e) {
+  w.begin_object();
+  energy_fields(w, e);
+  w.end_object();
+}
+
+void write_energy_json(ir::JsonWriter& w, const Report& r) {
+  w.key("energy_pj");
+  w.begin_object();
+  energy_fields(w, r.energy);
+  w.key("edp_pj_cycles");
+  w.value(r.edp());
+  w.key("unattributed");
+  write_energy(w, r.unattributed);
+  w.key("events");
+  w.begin_object();
+  for (std::size_t k = 0; k < kEvents; ++k) {
+    w.key(event_key(static_cast<Event>(k)));
+    w.value(r.events[k]);
+  }
+  w.end_object();
+  if (r.expect_energy_pj) {
+    w.key("expect_pj");
+    w.value(*r.expect_energy_pj);
+    w.key("simulated_over_expected");
+    w.value(*r.expect_energy_pj > 0 ? r.energy.total() / *r.expect_energy_pj : 0.0);
+  }
+  w.end_object();
+}
+
+void write_stats_json(ir::JsonWriter& w, const Report& r) {
+  w.key("stats");
+  w.begin_object();
+  for (const StatSnapshot& s : r.stats) {
+    w.key(s.name);
+    w.begin_object();
+    for (const auto& [name, v] : s.values) {
+      w.key(name);
+      w.value(v);
+    }
+    w.end_object();
+  }
+  w.end_object();
+}
+
+std::string energy_csv_header() {
+  std::string out = ",energy_pj";
+  for (std::size_t c = 0; c < kComponents; ++c)
+    if (static_cast<Component>(c) != Component::leakage)
+      out += std::string(",") + to_string(static_cast<Component>(c)) + "_pj";
+  return out;
+}
+
+std::string energy_csv(const Energy& e) {
+  std::string out = num(",%.3f", e.total());
+  for (std::size_t c = 0; c < kComponents; ++c)
+    if (static_cast<Component>(c) != Component::leakage) out += num(",%.3f", e.pj[c]);
+  return out;
+}
+
+}  // namespace gemini::sim
