@@ -9,6 +9,8 @@
 #include <ostream>
 #include <random>
 
+#include "gemini/assembler/instr_views.h"
+
 namespace gemini::gpu {
 namespace {
 
@@ -27,7 +29,7 @@ void each_candidate(const assembler::Program& p, Fn&& fn) {
     for (std::uint32_t i = 0; i < instrs.size(); ++i) {
       const assembler::Instr& in = instrs[i];
       if (in.op == Opcode::pe_cfg) {
-        chain = in.get("chain");
+        chain = assembler::decode<assembler::PeConfig>(in).chain;
         done = 0;
       } else if (in.op == Opcode::pe_run) {
         fn(c.program.core_id, i, model::TileKind::conv);
@@ -36,7 +38,7 @@ void each_candidate(const assembler::Program& p, Fn&& fn) {
           done = 0;
         }
       } else if (in.op == Opcode::vp_run) {
-        const auto op = static_cast<assembler::VpOp>(in.get("op"));
+        const assembler::VpOp op = assembler::decode<assembler::VpRun>(in).op;
         fn(c.program.core_id, i,
            op == assembler::VpOp::pool_max || op == assembler::VpOp::pool_avg
                ? model::TileKind::pool

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <thread>
 
+#include "gemini/assembler/instr_views.h"
 #include "gemini/ir/parallel.h"
 #include "lowerer.h"
 #include "rank_set.h"
@@ -241,14 +242,14 @@ void Lowerer::group_sends(std::vector<std::uint32_t>& order,
     }
   }
   order.swap(moved);
-  const std::size_t members = field_slot(Opcode::noc_send, "members").index;
-  const std::size_t part = field_slot(Opcode::noc_send, "part").index;
   for (const std::vector<std::uint32_t>& g : groups)
     for (std::size_t k = 0; k < g.size(); ++k) {
       const Event& e = event(g[k]);
       Instr& in = ops_[e.core][e.op_end - 1];
-      in.set_scalar(members, static_cast<std::int64_t>(g.size()));
-      in.set_scalar(part, static_cast<std::int64_t>(k));
+      NocSend send = decode<NocSend>(in);
+      send.members = static_cast<std::int64_t>(g.size());
+      send.part = static_cast<std::int64_t>(k);
+      in = encode(send);
       ++mc_stats_.noc_sends;
     }
   mc_stats_.noc_groups += static_cast<std::int64_t>(groups.size());

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 
+#include "gemini/assembler/instr_views.h"
 #include "geometry.h"
 #include "lowerer.h"
 
@@ -124,10 +125,7 @@ void Lowerer::select_vp(CoreBuild& b, const WorkloadBuild& wb, std::int64_t out_
       .arg("in_h", std::clamp<std::int64_t>(geo.ifmap_shape[2], 1, 0xffff))
       .arg("in_w", std::clamp<std::int64_t>(geo.ifmap_shape[3], 1, 0xffff))
       .arg("shift", geo.shift);
-  std::int64_t perm = 0;
-  for (int d = 0; d < 4; ++d)
-    perm |= std::int64_t{geo.permutation[static_cast<std::size_t>(d)] & 3} << (2 * d);
-  cfg.arg("perm", perm);
+  cfg.arg("perm", pack_permutation(geo.permutation));
   bound(b.ce, cfg, c, wb.i, b.binders.vp_cfg);
   // The operands: one tensor holding those of an elementwise add as
   // slabs, or one tensor each. A chain of vp_runs over them: out = in0 +
