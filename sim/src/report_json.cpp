@@ -1,0 +1,375 @@
+// The JSON report (report.h, write_report_json): one function per top-level
+// section, each writing exactly the keys it names, in the order the report
+// has always had (goldens and users' scripts read it).
+#include <cstdint>
+#include <ostream>
+#include <string_view>
+#include <type_traits>
+
+#include "gemini/ir/json_writer.h"
+#include "gemini/sim/report.h"
+#include "report_energy.h"
+
+namespace gemini::sim {
+
+namespace {
+
+// One "key": value pair of a JSON report (int32 values written as int64).
+struct JsonKv {
+  ir::JsonWriter& w;
+  template <class T>
+  void operator()(const char* k, T v) const {
+    w.key(k);
+    if constexpr (std::is_same_v<T, std::int32_t>)
+      w.value(std::int64_t{v});
+    else
+      w.value(v);
+  }
+};
+
+// The run as a whole: totals, energy, expectations, deadlock.
+void write_summary_json(ir::JsonWriter& w, const Report& r) {
+  const JsonKv kv{w};
+  kv("total_cycles", r.total_cycles);
+  kv("time_us", r.time_us());
+  kv("input", std::string_view(r.input));
+  kv("hw", std::string_view(r.hw_name));
+  kv("xlen", r.xlen);
+  kv("ylen", r.ylen);
+  kv("frequency_mhz", r.frequency_mhz);
+  kv("instructions", r.instructions);
+  kv("predicted_cycles_sum", r.predicted_total());
+  write_energy_json(w, r);
+  if (r.expect_cycles) {
+    kv("expect_cycles", *r.expect_cycles);
+    kv("simulated_over_expected",
+       *r.expect_cycles > 0 ? static_cast<double>(r.total_cycles) / *r.expect_cycles : 0.0);
+  }
+  kv("deadlock", r.deadlock);
+  kv("stopped", r.stopped);
+  if (r.deadlock) {
+    w.key("blocked");
+    w.begin_array();
+    for (const std::string& b : r.blocked) w.value(std::string_view(b));
+    w.end_array();
+  }
+}
+
+// "cores": per core finish, busy and stall cycles, energy.
+void write_cores_json(ir::JsonWriter& w, const Report& r) {
+  const JsonKv kv{w};
+  w.key("cores");
+  w.begin_array();
+  for (const CoreReport& c : r.cores) {
+    w.begin_object();
+    kv("core_id", c.core_id);
+    kv("finish_cycles", c.finish_cycles);
+    kv("busy_cycles", c.compute);
+    kv("stall_cycles", c.stall());
+    w.key("stall");
+    w.begin_object();
+    kv("dram", c.dram);
+    kv("noc", c.noc);
+    kv("token", c.token);
+    kv("l2_space", c.l2_space);
+    kv("other", c.other);
+    w.end_object();
+    w.key("energy_pj");
+    write_energy(w, c.energy);
+    kv("instructions", c.instructions);
+    kv("retired", c.retired);
+    kv("peak_l2_bytes", c.peak_l2_bytes);
+    w.end_object();
+  }
+  w.end_array();
+}
+
+// "dram": totals and per port.
+void write_dram_json(ir::JsonWriter& w, const Report& r) {
+  const JsonKv kv{w};
+  w.key("dram");
+  w.begin_object();
+  kv("model", std::string_view(r.dram_model));
+  kv("bytes", r.dram_bytes);
+  kv("read_bytes", r.dram_read_bytes);
+  kv("unique_read_bytes", r.dram_unique_read_bytes);
+  kv("achieved_gbps", r.dram_achieved_gbps);
+  kv("peak_gbps", r.dram_peak_gbps);
+  w.key("row_hit_rate");
+  if (r.dram_has_rows())
+    w.value(r.dram_row_hit_rate);
+  else
+    w.null();
+  w.key("ports");
+  w.begin_array();
+  for (const DramPortReport& p : r.dram_ports) {
+    w.begin_object();
+    kv("row", p.row);
+    kv("side", std::string_view(p.side));
+    kv("bytes_read", p.bytes_read);
+    kv("bytes_written", p.bytes_written);
+    kv("requests", p.requests);
+    kv("bursts", p.bursts);
+    kv("row_hits", p.row_hits);
+    kv("row_misses", p.row_misses);
+    kv("row_conflicts", p.row_conflicts);
+    kv("refreshes", p.refreshes);
+    kv("busy_cycles", p.busy_cycles);
+    kv("achieved_gbps", p.achieved_gbps);
+    kv("peak_gbps", p.peak_gbps);
+    w.end_object();
+  }
+  w.end_array();
+  w.end_object();
+}
+
+// "noc" and "l2".
+void write_noc_l2_json(ir::JsonWriter& w, const Report& r) {
+  const JsonKv kv{w};
+  w.key("noc");
+  w.begin_object();
+  kv("packets", r.noc_packets);
+  kv("bytes", r.noc_bytes);
+  kv("links", r.noc_links);
+  kv("link_utilisation_max", r.noc_link_util_max);
+  kv("link_utilisation_mean", r.noc_link_util_mean);
+  kv("busiest_link", std::string_view(r.noc_busiest_link));
+  w.end_object();
+  w.key("l2");
+  w.begin_object();
+  kv("peak_bytes", r.peak_l2_bytes);
+  if (const auto& a = r.l2_allocation) {
+    w.key("allocation");
+    w.begin_object();
+    kv("strategy", std::string_view(a->strategy));
+    kv("loads", a->loads);
+    kv("war_waits", a->waits);
+    kv("war_forced", a->forced);
+    kv("war_waits_tight", a->waits_tight);
+    kv("war_forced_tight", a->forced_tight);
+    kv("alloc_peak_bytes", a->alloc_peak);
+    kv("buffer_bytes", a->buffer);
+    kv("live_peak_bytes", a->live_peak);
+    w.end_object();
+  }
+  w.end_object();
+}
+
+// "layers": simulated against predicted cycles, energy.
+void write_layers_json(ir::JsonWriter& w, const Report& r) {
+  const JsonKv kv{w};
+  w.key("layers");
+  w.begin_array();
+  for (const LayerReport& l : r.layers) {
+    w.begin_object();
+    kv("name", std::string_view(l.name));
+    kv("workloads", l.workloads);
+    kv("predicted_cycles", l.predicted_cycles);
+    kv("simulated_cycles", l.simulated_cycles);
+    kv("ratio", l.ratio());
+    w.key("energy_pj");
+    write_energy(w, l.energy);
+    kv("first_start", l.first_start);
+    kv("last_end", l.last_end);
+    w.end_object();
+  }
+  w.end_array();
+}
+
+// "critical_path", when traced.
+void write_critical_path_json(ir::JsonWriter& w, const Report& r) {
+  const JsonKv kv{w};
+  if (r.critical_path.traced) {
+    const CriticalPath& p = r.critical_path;
+    auto kinds = [&](const std::array<std::int64_t, kPathKinds>& c) {
+      for (std::size_t k = 0; k < kPathKinds; ++k) kv(to_string(static_cast<PathKind>(k)), c[k]);
+    };
+    w.key("critical_path");
+    w.begin_object();
+    kv("cycles", p.total());
+    kinds(p.cycles);
+    kv("instructions", p.steps);
+    w.key("segments");
+    w.begin_array();
+    for (const PathSegment& s : p.segments) {
+      w.begin_object();
+      kv("core_id", s.core_id);
+      kv("workload_id", s.workload_id);
+      kv("layer", std::string_view(s.layer));
+      kv("start", s.start);
+      kv("end", s.end);
+      kinds(s.cycles);
+      w.end_object();
+    }
+    w.end_array();
+    w.end_object();
+  }
+}
+
+// A layer's "provenance": where its first wrong value came from.
+void write_provenance_json(ir::JsonWriter& w, const Provenance& p) {
+  const JsonKv kv{w};
+  auto writer = [&](const Provenance::Writer& x) {
+    w.begin_object();
+    kv("none", x.none);
+    if (!x.none) {
+      kv("core_id", x.core_id);
+      kv("pc", static_cast<std::int64_t>(x.pc));
+      kv("opcode", std::string_view(x.opcode));
+      kv("workload_id", x.workload_id);
+      kv("layer", std::string_view(x.layer));
+      if (x.transfer >= 0) kv("transfer", x.transfer);
+      if (x.dram >= 0) kv("dram_address", x.dram);
+    }
+    w.end_object();
+  };
+  w.key("provenance");
+  w.begin_object();
+  kv("core_id", p.core_id);
+  kv("pc", static_cast<std::int64_t>(p.pc));
+  kv("opcode", std::string_view(p.opcode));
+  kv("inputs_read", p.inputs_read);
+  kv("inputs_differing", p.inputs_differing);
+  w.key("differing_by_operand");
+  w.begin_object();
+  for (const auto& [operand, n] : p.differing_by_operand) kv(operand.c_str(), n);
+  w.end_object();
+  w.key("examples");
+  w.begin_array();
+  for (const Provenance::Input& x : p.examples) {
+    w.begin_object();
+    kv("operand", std::string_view(x.operand));
+    w.key("at");
+    w.begin_array();
+    for (std::int32_t v : x.at) w.value(std::int64_t{v});
+    w.end_array();
+    kv("got", x.got);
+    w.key("want");
+    w.begin_array();
+    for (std::int32_t v : x.want) w.value(std::int64_t{v});
+    w.end_array();
+    w.key("writer");
+    writer(x.writer);
+    w.end_object();
+  }
+  w.end_array();
+  w.key("writers");
+  w.begin_array();
+  for (const auto& [x, n] : p.writers) {
+    w.begin_object();
+    kv("count", n);
+    w.key("writer");
+    writer(x);
+    w.end_object();
+  }
+  w.end_array();
+  kv("verdict", std::string_view(p.verdict));
+  w.end_object();
+}
+
+// "functional", when the run computed data.
+void write_functional_json(ir::JsonWriter& w, const Report& r) {
+  const JsonKv kv{w};
+  if (r.functional.enabled) {
+    const FunctionalReport& f = r.functional;
+    w.key("functional");
+    w.begin_object();
+    kv("seed", static_cast<std::int64_t>(f.seed));
+    kv("passed", f.passed());
+    kv("incomplete_layers", f.incomplete());
+    kv("elements", f.elements());
+    kv("mismatches", f.mismatches());
+    kv("faults", f.fault_count);
+    kv("bytes_moved", f.bytes_moved);
+    kv("macs", f.macs);
+    w.key("quirks");
+    w.begin_object();
+    for (const auto& [quirk, n] : f.quirks) kv(quirk.c_str(), n);
+    w.end_object();
+    w.key("layers");
+    w.begin_array();
+    for (const LayerCheck& l : f.layers) {
+      w.begin_object();
+      kv("name", std::string_view(l.layer));
+      kv("tile_elements", l.tile_elements);
+      kv("tile_mismatches", l.tile_mismatches);
+      kv("dram_elements", l.dram_elements);
+      kv("dram_mismatches", l.dram_mismatches);
+      kv("max_abs_diff", l.max_abs_diff);
+      kv("defined_elements", l.defined);
+      kv("computed_elements", l.computed);
+      kv("reference_crc32", std::string_view(l.reference_digest));
+      w.key("dram_crc32");
+      if (l.dram_digest.empty())
+        w.null();
+      else
+        w.value(std::string_view(l.dram_digest));
+      w.key("first_mismatch");
+      if (l.first) {
+        w.begin_object();
+        w.key("nkhw");
+        w.begin_array();
+        for (std::int32_t v : {l.first->n, l.first->k, l.first->h, l.first->w})
+          w.value(std::int64_t{v});
+        w.end_array();
+        kv("core_id", l.first->core_id);
+        kv("workload_id", l.first->workload_id);
+        kv("where", std::string_view(l.first->where));
+        kv("got", l.first->got);
+        kv("want", l.first->want);
+        w.end_object();
+      } else {
+        w.null();
+      }
+      if (l.provenance) write_provenance_json(w, *l.provenance);
+      w.end_object();
+    }
+    w.end_array();
+    w.key("origins");
+    w.begin_array();
+    for (const std::string& o : f.origins) w.value(std::string_view(o));
+    w.end_array();
+    w.key("fault_list");
+    w.begin_array();
+    for (const FunctionalFault& x : f.faults) {
+      w.begin_object();
+      kv("core_id", x.core_id);
+      kv("instruction", static_cast<std::int64_t>(x.instruction));
+      kv("workload_id", x.workload_id);
+      kv("layer", std::string_view(x.layer));
+      kv("message", std::string_view(x.message));
+      w.end_object();
+    }
+    w.end_array();
+    w.end_object();
+  }
+}
+
+}  // namespace
+
+void write_report_json(std::ostream& os, const Report& r, bool host) {
+  ir::JsonWriter w(os);
+  const JsonKv kv{w};
+  w.begin_object();
+  write_summary_json(w, r);
+  write_cores_json(w, r);
+  write_dram_json(w, r);
+  write_noc_l2_json(w, r);
+  write_stats_json(w, r);
+  write_layers_json(w, r);
+  write_critical_path_json(w, r);
+  write_functional_json(w, r);
+  if (host) {
+    w.key("host");
+    w.begin_object();
+    kv("wall_seconds", r.wall_seconds);
+    kv("simulated_cycles_per_second",
+       r.wall_seconds > 0 ? static_cast<double>(r.total_cycles) / r.wall_seconds : 0.0);
+    w.end_object();
+  }
+  w.end_object();
+  w.flush();
+  os << "\n";
+}
+
+}  // namespace gemini::sim
