@@ -14,15 +14,17 @@ namespace gemini::sim {
 NocModule::NocModule(const sc_core::sc_module_name& name, SimContext& ctx)
     : sc_core::sc_module(name),
       ctx_(ctx),
-      mesh_(ctx.params.xlen, ctx.params.ylen, ctx.params.hw->noc.link_gbps,
-            ctx.params.hw->noc.router_cycles * ctx.params.period,
-            ctx.params.hw->noc.buffer_packets) {
+      // The configuration names no NoC model: the mesh is the only one.
+      noc_(make_noc_model("mesh",
+                          NocParams{ctx.params.xlen, ctx.params.ylen, ctx.params.hw->noc.link_gbps,
+                                    ctx.params.hw->noc.router_cycles * ctx.params.period,
+                                    ctx.params.hw->noc.buffer_packets})) {
   sc_core::sc_spawn_options opt;
   opt.spawn_method();
   opt.set_sensitivity(&ev_);
   opt.dont_initialize();
   sc_core::sc_spawn([this] { run(); }, "router", &opt);
-  mesh_.register_stats(stats_);
+  noc_->register_stats(stats_);
 }
 
 void NocModule::attach(std::vector<CoreModule*> cores, std::vector<DramModule*> ports) {
@@ -50,13 +52,13 @@ void NocModule::attach(std::vector<CoreModule*> cores, std::vector<DramModule*> 
 
 void NocModule::set_l2_write_rate(std::int32_t core) {
   const auto k = static_cast<std::size_t>(cores_[static_cast<std::size_t>(core)]->l2_streams() + 1);
-  mesh_.set_eject_ps_per_byte(core_node(core),
+  noc_->set_eject_ps_per_byte(core_node(core),
                               l2_ps_per_byte_[std::min(k, l2_ps_per_byte_.size() - 1)]);
 }
 
 std::int32_t NocModule::core_node(std::int32_t core) const { return core_nodes_[core]; }
 std::int32_t NocModule::port_node(std::int32_t port) const {
-  return mesh_.port_node(ctx_.params.port_rows[port], ctx_.params.port_east[port]);
+  return noc_->port_node(ctx_.params.port_rows[port], ctx_.params.port_east[port]);
 }
 
 std::uint32_t NocModule::alloc(Kind k) {
@@ -361,7 +363,7 @@ void NocModule::inject(std::uint32_t id, Tick now) {
       for (const Member& r : m.receivers) ++incoming_[static_cast<std::size_t>(r.core)];
     if (!l2_ps_per_byte_.empty())
       for (const Member& r : m.receivers) set_l2_write_rate(r.core);
-    const MeshNoc::MulticastTiming mt = mesh_.multicast(now, m.src, m.receiver_nodes, pkt);
+    const NocModel::MulticastTiming mt = noc_->multicast(now, m.src, m.receiver_nodes, pkt);
     if (mt.links > 0) count_owner(m, Event::noc_byte_hop, pkt * mt.links);
     m.sent += pkt;
     if (m.sent >= m.bytes) {
@@ -380,7 +382,7 @@ void NocModule::inject(std::uint32_t id, Tick now) {
     return;
   }
   if (m.kind == Kind::multicast_request) {
-    const MeshNoc::Timing tm = mesh_.send(now, m.src, m.dst, pkt);
+    const NocModel::Timing tm = noc_->send(now, m.src, m.dst, pkt);
     if (tm.links > 0) count_owner(m, Event::noc_byte_hop, pkt * tm.links);
     schedule(tm.arrived, id, Ev::arrive);
     return;
@@ -399,7 +401,7 @@ void NocModule::inject(std::uint32_t id, Tick now) {
     if (m.sent == 0) ++incoming_[static_cast<std::size_t>(m.core)];
     if (!l2_ps_per_byte_.empty()) set_l2_write_rate(m.core);
   }
-  const MeshNoc::Timing tm = mesh_.send(now, m.src, dst, pkt);
+  const NocModel::Timing tm = noc_->send(now, m.src, dst, pkt);
   if (tm.links > 0) count_owner(m, Event::noc_byte_hop, pkt * tm.links);
   m.sent += pkt;
   Tick next = tm.injected;

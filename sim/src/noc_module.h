@@ -2,7 +2,7 @@
 // The mesh NoC and the glue between cores and DRAM ports (docs/timing-model.md,
 // "NoC" and "DMA").
 //
-// Structure: a MeshNoc timing model, a time-ordered queue of packet
+// Structure: a NocModel timing model (noc_model.h), a time-ordered queue of packet
 // injections and message arrivals, and one SC_METHOD woken only at the time
 // of the earliest queued item.
 //
@@ -28,7 +28,7 @@
 //                  multicast_dram splits a read over its DRAM ports the
 //                  same way); each stripe's packets are forked along the
 //                  XY tree from its port to every member
-//                  (MeshNoc::multicast), and a member's dma_in completes
+//                  (NocModel::multicast), and a member's dma_in completes
 //                  l2.latency_cycles after the last byte of its last
 //                  stripe.
 
@@ -42,7 +42,7 @@
 
 #include "byte_ranges.h"
 #include "gemini/sim/energy.h"
-#include "gemini/sim/mesh_noc.h"
+#include "gemini/sim/noc_model.h"
 #include "sc_include.h"
 #include "sim_context.h"
 
@@ -83,7 +83,7 @@ class NocModule : public sc_core::sc_module {
   // port) or written at time t >= now.
   void dram_progress(std::uint32_t msg, std::int64_t done, Tick t);
 
-  const MeshNoc& mesh() const { return mesh_; }
+  const NocModel& noc() const { return *noc_; }
   const StatGroup& stats() const { return stats_; }
   // Whether NoC data (a send's or a DRAM read's) is being written into
   // `core`'s L2: from the first packet's injection to the last's arrival.
@@ -185,7 +185,7 @@ class NocModule : public sc_core::sc_module {
   void count_owner(const Message& m, Event e, std::int64_t n);
 
   SimContext& ctx_;
-  MeshNoc mesh_;
+  std::unique_ptr<NocModel> noc_;
   std::vector<CoreModule*> cores_;
   std::vector<DramModule*> ports_;
   std::vector<std::int32_t> core_nodes_;

@@ -185,8 +185,8 @@ void System::run_and_report(const WorkloadTable& workloads, Tick until, Report& 
   r.dram_achieved_gbps = seconds_ns > 0 ? r.dram_bytes / seconds_ns : 0;
   r.dram_row_hit_rate = bursts > 0 ? static_cast<double>(hits) / bursts : 0;
 
-  const MeshNoc& mesh = noc_->mesh();
-  const MeshNoc::LinkUse use = mesh.router_link_use();
+  const NocModel& mesh = noc_->noc();
+  const NocModel::LinkUse use = mesh.router_link_use();
   r.noc_packets = mesh.packets();
   r.noc_bytes = mesh.bytes();
   r.noc_links = use.links;

@@ -26,68 +26,50 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <string>
 #include <vector>
 
-#include "gemini/sim/dram_model.h"
+#include "gemini/sim/noc_model.h"
 #include "gemini/sim/stats.h"
 
 namespace gemini::sim {
 
-struct NodePos {
-  std::int32_t x = 0, y = 0;
-};
-
-class MeshNoc {
+// The mesh NoC model, registered as "mesh" (noc_model.cpp).
+class MeshNoc final : public NocModel {
  public:
   MeshNoc(std::int32_t xlen, std::int32_t ylen, double link_gbps, Tick router_ps,
           std::int32_t buffer_packets = 0);
 
   std::int32_t core_count() const { return xlen_ * ylen_; }
   // Node ids: cores first, then DRAM ports (2 per row: west, east).
-  std::int32_t port_node(std::int32_t row, bool east) const {
+  std::int32_t port_node(std::int32_t row, bool east) const override {
     return core_count() + 2 * row + (east ? 1 : 0);
   }
   NodePos pos(std::int32_t node) const;
   std::int32_t hops(std::int32_t src, std::int32_t dst) const;
   Tick serialisation(std::int64_t bytes) const;
 
-  struct Timing {
-    Tick injected;       // the source may start its next packet
-    Tick arrived;        // its tail is at the destination
-    std::int32_t links;  // router-to-router links it crossed
-  };
   // The rate at which `node` takes packets off its ejection link, in ps per
   // byte (0: the link's rate); a packet ejects in max(ser(b), b * rate).
-  void set_eject_ps_per_byte(std::int32_t node, double ps_per_byte) {
+  void set_eject_ps_per_byte(std::int32_t node, double ps_per_byte) override {
     eject_ps_per_byte_[static_cast<std::size_t>(node)] = ps_per_byte;
   }
 
   // Sends one packet, injected no earlier than `t`.
-  Timing send(Tick t, std::int32_t src, std::int32_t dst, std::int64_t bytes);
+  Timing send(Tick t, std::int32_t src, std::int32_t dst, std::int64_t bytes) override;
   // Sends one packet to every node of `dsts` (distinct, none `src`) along
   // the XY tree: the union of the XY routes, forked at the routers where
   // they part, each link of the tree crossed once. arrived[i] is when the
   // tail is at dsts[i]; `injected` when the source may send the next.
-  struct MulticastTiming {
-    Tick injected = 0;
-    std::vector<Tick> arrived;
-    std::int32_t links = 0;  // router-to-router links of its tree
-  };
   MulticastTiming multicast(Tick t, std::int32_t src, const std::vector<std::int32_t>& dsts,
-                            std::int64_t bytes);
+                            std::int64_t bytes) override;
 
-  // Statistics over the links between routers (not injection/ejection).
-  struct LinkUse {
-    Tick max_busy = 0;
-    NodePos max_from, max_to;  // the busiest link (first of equals)
-    double mean_busy = 0;
-    std::int32_t links = 0;
-  };
-  LinkUse router_link_use() const;
-  std::int64_t packets() const { return packets_; }
-  std::int64_t bytes() const { return bytes_; }
+  LinkUse router_link_use() const override;
+  std::int64_t packets() const override { return packets_; }
+  std::int64_t bytes() const override { return bytes_; }
+  std::string name() const override { return "mesh"; }
   // Registers the NoC's counters (packets, bytes) in `g`.
-  void register_stats(StatGroup& g) const {
+  void register_stats(StatGroup& g) const override {
     g.add("packets", &packets_);
     g.add("bytes", &bytes_);
     g.add("byte_hops", &byte_hops_);
