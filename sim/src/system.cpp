@@ -120,6 +120,26 @@ void System::run_and_report(const WorkloadTable& workloads, Tick until, Report& 
   r.hw_name = ctx_.params.hw->name;
   r.dram_model = ctx_.params.hw->dram.model;
 
+  report_cores(r, end);
+  report_dram(r, end);
+  report_noc(r, end);
+  report_energy(r, end);
+  report_workloads(workloads, r);
+  if (all_done) {
+    std::vector<PathCore> pcs;
+    for (const auto& c : cores_)
+      pcs.push_back({&c->image(), &c->op_times(), &c->causes(), c->finish_time()});
+    r.critical_path = trace_critical_path(
+        pcs, period, static_cast<std::uint32_t>(ctx_.params.hw->core.dispatch_per_cycle),
+        static_cast<std::uint32_t>(ctx_.params.hw->core.dma_in_flight), workloads);
+  }
+  report_layers(r);
+}
+
+// Per core: finish, cycles by cause (adding up to the finish exactly),
+// instructions, L2 peak, energy; the run's event counts.
+void System::report_cores(Report& r, Tick end) const {
+  const Tick period = ctx_.params.period;
   for (const auto& c : cores_) {
     CoreReport cr;
     cr.core_id = c->image().core_id;
@@ -155,7 +175,11 @@ void System::run_and_report(const WorkloadTable& workloads, Tick until, Report& 
     r.peak_l2_bytes = std::max(r.peak_l2_bytes, cr.peak_l2_bytes);
     r.cores.push_back(cr);
   }
+}
 
+// Per DRAM port and in total: bytes, bursts, rows, bandwidth.
+void System::report_dram(Report& r, Tick end) const {
+  const Tick period = ctx_.params.period;
   const double seconds_ns = end > 0 ? static_cast<double>(end) / 1000.0 : 0;  // ns
   std::int64_t hits = 0, bursts = 0;
   for (const auto& p : ports_) {
@@ -184,7 +208,10 @@ void System::run_and_report(const WorkloadTable& workloads, Tick until, Report& 
   }
   r.dram_achieved_gbps = seconds_ns > 0 ? r.dram_bytes / seconds_ns : 0;
   r.dram_row_hit_rate = bursts > 0 ? static_cast<double>(hits) / bursts : 0;
+}
 
+// The NoC's packets, bytes and link utilisation.
+void System::report_noc(Report& r, Tick end) const {
   const NocModel& mesh = noc_->noc();
   const NocModel::LinkUse use = mesh.router_link_use();
   r.noc_packets = mesh.packets();
@@ -196,7 +223,10 @@ void System::run_and_report(const WorkloadTable& workloads, Tick until, Report& 
     r.noc_busiest_link = "(" + std::to_string(use.max_from.x) + "," +
                          std::to_string(use.max_from.y) + ")->(" + std::to_string(use.max_to.x) +
                          "," + std::to_string(use.max_to.y) + ")";
+}
 
+// The run's energy and every unit's statistics.
+void System::report_energy(Report& r, Tick end) const {
   // Energy: the run's events priced once (the components add up to the
   // total exactly), static for every core over the whole run.
   const ir::EnergyConfig& energy = ctx_.params.hw->energy;
@@ -212,9 +242,12 @@ void System::run_and_report(const WorkloadTable& workloads, Tick until, Report& 
     for (const StatGroup* g : c->stat_groups()) r.stats.push_back(g->snapshot());
   r.stats.push_back(noc_->stats().snapshot());
   for (const auto& p : ports_) r.stats.push_back(p->stats().snapshot());
+}
 
-  // Workloads and layers (layers in order of first appearance).
-  std::map<std::string, std::size_t> layer_index;
+// Every workload's span and energy, in order of compute start.
+void System::report_workloads(const WorkloadTable& workloads, Report& r) const {
+  const Tick period = ctx_.params.period;
+  const ir::EnergyConfig& energy = ctx_.params.hw->energy;
   for (const auto& c : cores_) {
     const CoreImage& img = c->image();
     auto table = workloads.find(img.core_id);
@@ -243,14 +276,11 @@ void System::run_and_report(const WorkloadTable& workloads, Tick until, Report& 
            : a.core_id != b.core_id           ? a.core_id < b.core_id
                                               : a.workload_id < b.workload_id;
   });
-  if (all_done) {
-    std::vector<PathCore> pcs;
-    for (const auto& c : cores_)
-      pcs.push_back({&c->image(), &c->op_times(), &c->causes(), c->finish_time()});
-    r.critical_path = trace_critical_path(
-        pcs, period, static_cast<std::uint32_t>(ctx_.params.hw->core.dispatch_per_cycle),
-        static_cast<std::uint32_t>(ctx_.params.hw->core.dma_in_flight), workloads);
-  }
+}
+
+// Layers in order of first appearance, summed over their workloads.
+void System::report_layers(Report& r) {
+  std::map<std::string, std::size_t> layer_index;
   for (const WorkloadReport& w : r.workloads) {
     auto [it, fresh] = layer_index.emplace(w.layer, r.layers.size());
     if (fresh) {

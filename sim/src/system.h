@@ -24,6 +24,13 @@ class System : public sc_core::sc_module {
   void run_and_report(const WorkloadTable& workloads, Tick until, Report& r);
 
  private:
+  // The parts of run_and_report's report, each filling its own fields.
+  void report_cores(Report& r, Tick end) const;
+  void report_dram(Report& r, Tick end) const;
+  void report_noc(Report& r, Tick end) const;
+  void report_energy(Report& r, Tick end) const;
+  void report_workloads(const WorkloadTable& workloads, Report& r) const;
+  static void report_layers(Report& r);
   const assembler::Program& program_;
   SimContext& ctx_;
   std::unique_ptr<NocModule> noc_;
