@@ -18,11 +18,11 @@
 namespace {
 
 namespace a = gemini::assembler;
-using a::Box;
 using a::Engine;
 using a::FieldType;
 using a::Instr;
 using a::Opcode;
+using gemini::ir::Box;
 // The table's limits, for its lists expanded here (isa_table.h).
 using a::kEngines, a::kMaxU8, a::kMaxU16, a::kMaxU32, a::kMinI32, a::kMaxI32, a::kMaxDramAddress;
 
