@@ -16,7 +16,7 @@
 namespace {
 
 using gemini::bench::ConvShape;
-using gemini::model::Box4;
+using gemini::ir::Box;
 
 void backend_conv(benchmark::State& st, const char* name, ConvShape s) {
   std::string why;
@@ -28,7 +28,7 @@ void backend_conv(benchmark::State& st, const char* name, ConvShape s) {
   gemini::model::TileOp op;
   op.kind = gemini::model::TileKind::conv;
   op.conv = s.params();
-  const Box4 in = s.in_box(), wb = s.weight_box();
+  const Box in = s.in_box(), wb = s.weight_box();
   op.out = s.out_box();
   const auto x = gemini::bench::random8(in.volume()), w = gemini::bench::random8(wb.volume());
   gemini::gpu::Buffer dx(*b, x.size()), dw(*b, w.size()),

@@ -22,11 +22,11 @@
 namespace {
 
 using gemini::bench::ConvShape;
-using gemini::model::Box4;
+using gemini::ir::Box;
 
 void ref_conv(benchmark::State& st, ConvShape s) {
   const gemini::model::ConvParams p = s.params();
-  const Box4 ib = s.in_box(), wb = s.weight_box(), ob = s.out_box();
+  const Box ib = s.in_box(), wb = s.weight_box(), ob = s.out_box();
   const auto in = gemini::bench::random8(ib.volume()), w = gemini::bench::random8(wb.volume());
   std::vector<std::int32_t> acc(static_cast<std::size_t>(ob.volume()));
   for (auto _ : st) {

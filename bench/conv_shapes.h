@@ -28,13 +28,13 @@ struct ConvShape {
     p.group_c = c;
     return p;
   }
-  model::Box4 in_box() const { return box(1, c, h, w); }
-  model::Box4 weight_box() const { return box(k, c, r, r); }
-  model::Box4 out_box() const { return box(1, k, out_h(), out_w()); }
+  ir::Box in_box() const { return box(1, c, h, w); }
+  ir::Box weight_box() const { return box(k, c, r, r); }
+  ir::Box out_box() const { return box(1, k, out_h(), out_w()); }
   double macs() const { return static_cast<double>(out_box().volume()) * c * r * r; }
 
-  static model::Box4 box(int n, int c, int h, int w) {
-    model::Box4 b;
+  static ir::Box box(int n, int c, int h, int w) {
+    ir::Box b;
     b.hi[0] = n - 1;
     b.hi[1] = c - 1;
     b.hi[2] = h - 1;

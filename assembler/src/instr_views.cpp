@@ -42,7 +42,7 @@ bool store(std::string_view name, std::size_t offset, FieldType type, std::int64
   return true;
 }
 
-bool store(std::string_view name, std::size_t offset, FieldType, const Box& b, std::int64_t min,
+bool store(std::string_view name, std::size_t offset, FieldType, const ir::Box& b, std::int64_t min,
            std::int64_t max, Instr& out, std::string& error) {
   for (std::size_t d = 0; d < 4; ++d)
     if (b.lo[d] < min || b.hi[d] > max || b.lo[d] > b.hi[d]) {

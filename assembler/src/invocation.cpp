@@ -143,9 +143,9 @@ bool apply_plan(const Invocation& inv, const OpInfo& op, const BindPlan& plan, I
   for (std::size_t k = 0; k < plan.size; ++k) {
     const BindPlan::Store& s = plan.stores[k];
     if (s.box) {
-      const Box b = s.from == From::tensor_box ? *inv.tensors[s.index].second.box
-                    : s.from == From::box_arg  ? inv.boxes[s.index].second
-                                               : Box{};
+      const ir::Box b = s.from == From::tensor_box ? *inv.tensors[s.index].second.box
+                        : s.from == From::box_arg  ? inv.boxes[s.index].second
+                                                   : ir::Box{};
       for (int d = 0; d < 4; ++d)
         if (b.lo[d] < s.min || b.hi[d] > s.max || b.lo[d] > b.hi[d]) {
           error = prefix(&op, inv) + std::string(s.field->name) + " has a coordinate outside [0, " +

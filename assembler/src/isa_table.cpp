@@ -245,15 +245,17 @@ void Instr::set_value(const Field& f, std::int64_t v) {
   store_le(&payload[f.offset - kHeaderBytes], static_cast<std::uint64_t>(v), field_width(f.type));
 }
 
-Box Instr::box_at(std::size_t slot) const { return box_value(box_field(op, slot)); }
+ir::Box Instr::box_at(std::size_t slot) const { return box_value(box_field(op, slot)); }
 
-Box Instr::box_value(const Field& f) const {
+ir::Box Instr::box_value(const Field& f) const {
   return detail::load_box(&payload[f.offset - kHeaderBytes]);
 }
 
-void Instr::set_box_at(std::size_t slot, const Box& b) { set_box_value(box_field(op, slot), b); }
+void Instr::set_box_at(std::size_t slot, const ir::Box& b) {
+  set_box_value(box_field(op, slot), b);
+}
 
-void Instr::set_box_value(const Field& f, const Box& b) {
+void Instr::set_box_value(const Field& f, const ir::Box& b) {
   if (f.type != FieldType::box) field_bug(op, "box stored into scalar", f);
   for (std::size_t d = 0; d < 4; ++d)
     if (b.lo[d] < f.min || b.lo[d] > f.max || b.hi[d] < f.min || b.hi[d] > f.max)
@@ -267,8 +269,8 @@ std::int64_t Instr::get(std::string_view field) const {
 void Instr::set(std::string_view field, std::int64_t value) {
   set_scalar(field_slot(op, field).index, value);
 }
-Box Instr::box(std::string_view field) const { return box_at(field_slot(op, field).index); }
-void Instr::set_box(std::string_view field, const Box& b) {
+ir::Box Instr::box(std::string_view field) const { return box_at(field_slot(op, field).index); }
+void Instr::set_box(std::string_view field, const ir::Box& b) {
   set_box_at(field_slot(op, field).index, b);
 }
 

@@ -71,18 +71,18 @@ inline void store_le(std::uint8_t* p, std::uint64_t v, std::size_t n) {
 
 // A box field's bytes: lo[0..3], then hi[0..3], two bytes each. The
 // coordinates are stored as they are: callers check their range first.
-inline void store_box(std::uint8_t* p, const Box& b) {
+inline void store_box(std::uint8_t* p, const ir::Box& b) {
   for (std::size_t d = 0; d < 4; ++d) {
     store_le(p + 2 * d, static_cast<std::uint64_t>(b.lo[d]), 2);
     store_le(p + 8 + 2 * d, static_cast<std::uint64_t>(b.hi[d]), 2);
   }
 }
 
-inline Box load_box(const std::uint8_t* p) {
-  Box b;
+inline ir::Box load_box(const std::uint8_t* p) {
+  ir::Box b;
   for (std::size_t d = 0; d < 4; ++d) {
-    b.lo[d] = static_cast<std::int64_t>(load_le(p + 2 * d, 2));
-    b.hi[d] = static_cast<std::int64_t>(load_le(p + 8 + 2 * d, 2));
+    b.lo[d] = static_cast<std::int32_t>(load_le(p + 2 * d, 2));
+    b.hi[d] = static_cast<std::int32_t>(load_le(p + 8 + 2 * d, 2));
   }
   return b;
 }

@@ -361,7 +361,7 @@ bool StagedProgram::write(const Program& p, std::string& error) {
     j.value(g.bytes);
     j.key("shape");
     j.begin_array();
-    for (int d = 0; d < 4; ++d) j.value(g.layout.hi[d] - g.layout.lo[d] + 1);
+    for (int d = 0; d < 4; ++d) j.value(g.layout.extent(d));
     j.end_array();
     j.end_object();
   }

@@ -151,8 +151,11 @@ std::optional<std::int64_t> parse_value(const Field& f, std::string_view s) {
   return static_cast<std::int64_t>(it - names.begin());
 }
 
-std::optional<Box> parse_box(std::string_view s) {
-  Box b;
+// A box's text "[n,c,h,w]:[n,c,h,w]" as written: its corners in 64 bits
+// (lo, hi), range-checked against the field before they become an ir::Box.
+using BoxText = std::array<std::array<std::int64_t, 4>, 2>;
+std::optional<BoxText> parse_box(std::string_view s) {
+  BoxText b{};
   auto group = [&](std::string_view g, std::array<std::int64_t, 4>& out) {
     if (g.size() < 2 || g.front() != '[' || g.back() != ']') return false;
     g = g.substr(1, g.size() - 2);
@@ -168,7 +171,7 @@ std::optional<Box> parse_box(std::string_view s) {
   };
   const auto colon = s.find(':');
   if (colon == std::string_view::npos) return std::nullopt;
-  if (!group(s.substr(0, colon), b.lo) || !group(s.substr(colon + 1), b.hi)) return std::nullopt;
+  if (!group(s.substr(0, colon), b[0]) || !group(s.substr(colon + 1), b[1])) return std::nullopt;
   return b;
 }
 
@@ -500,11 +503,16 @@ std::optional<Instr> parse_instr(std::string_view line, ParseError& err) {
     if (slot->is_box) {
       auto b = parse_box(value);
       if (!b) return fail(vcol, "expected a box [n,c,h,w]:[n,c,h,w]");
-      for (int d = 0; d < 4; ++d)
-        if (b->lo[d] < slot->field->min || b->lo[d] > slot->field->max ||
-            b->hi[d] < slot->field->min || b->hi[d] > slot->field->max)
-          return fail(vcol, "box coordinate outside [0, " + std::to_string(slot->field->max) + "]");
-      in.set_box_at(slot->index, *b);
+      ir::Box box;
+      for (std::size_t d = 0; d < 4; ++d) {
+        for (const std::int64_t v : {(*b)[0][d], (*b)[1][d]})
+          if (v < slot->field->min || v > slot->field->max)
+            return fail(vcol,
+                        "box coordinate outside [0, " + std::to_string(slot->field->max) + "]");
+        box.lo[d] = static_cast<std::int32_t>((*b)[0][d]);  // in the field's range: fits
+        box.hi[d] = static_cast<std::int32_t>((*b)[1][d]);
+      }
+      in.set_box_at(slot->index, box);
       continue;
     }
     auto v = parse_value(*slot->field, value);

@@ -42,7 +42,7 @@ LibCheckReport library_check(const model::Network& net, const model::Reference& 
     const model::Tensor8& in = model::op_input(op, ref, scratch);
     const std::vector<std::int8_t> w = op.weight_from_fmap ? model::fmap_weights(op, ref).data
                                                            : model::generate_weights(op, seed).data;
-    const model::Box4 out = model::whole_box(op.ofmap_shape), wb = model::weight_box(op);
+    const ir::Box out = model::whole_box(op.ofmap_shape), wb = model::weight_box(op);
     l.elements = out.volume();
     l.macs = l.elements * p.group_c * p.kernel_r * p.kernel_s;
     // The CPU reference's sums.

@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "gemini/model/layer_params.h"
 #include "gemini/model/op_registry.h"
 
 namespace gemini::gpu {
@@ -31,16 +32,6 @@ std::map<std::string, const json::value*> model_ops(const json::value& doc) {
     if (const json::value* op = o->if_contains("Op")) take(*op);
   }
   return out;
-}
-
-ir::Box whole(const model::Dims4& s) {
-  ir::Box b;
-  b.rank = 4;
-  for (int d = 0; d < 4; ++d) {
-    b.lo[d] = 0;
-    b.hi[d] = static_cast<std::int32_t>(s[static_cast<std::size_t>(d)] - 1);
-  }
-  return b;
 }
 
 // Bytes one task of `op` with output `out` holds: input tile, weights, output.
@@ -185,7 +176,7 @@ Plan whole_layer_plan(const model::Network& net, const json::value& model_doc) {
     const model::Op& op = net.ops[static_cast<std::size_t>(i)];
     auto it = ops.find(op.name);
     add_layer(p, op, it != ops.end() ? *it->second : fallback_op(op),
-              {Task{0, i, whole(op.ofmap_shape)}});
+              {Task{0, i, model::whole_box(op.ofmap_shape)}});
   }
   return p;
 }

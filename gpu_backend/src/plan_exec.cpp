@@ -160,7 +160,7 @@ class Runner {
     if (!upload(in_buf, in.data)) return fail();
     model::ConstTile weights;
     if (op.has_weights()) {
-      const model::Box4 wb = model::weight_box(op);
+      const ir::Box wb = model::weight_box(op);
       if (op.weight_from_fmap) {
         if (!upload(w_buf, model::fmap_weights(op, ref_).data)) return fail();
       } else {
@@ -214,9 +214,9 @@ class Runner {
     st_.tasks += static_cast<std::int64_t>(ops.size());
     st_.elements += total;
     // Into the layer, element by element in row order.
-    const model::Box4 all = model::whole_box(op.ofmap_shape);
+    const ir::Box all = model::whole_box(op.ofmap_shape);
     for (std::size_t k = 0; k < ops.size(); ++k) {
-      const model::Box4& o = ops[k].out;
+      const ir::Box& o = ops[k].out;
       const std::int32_t* src = got.data() + offsets[k];
       const std::int64_t row = o.extent(3);
       for (std::int32_t n = o.lo[0]; n <= o.hi[0]; ++n)
@@ -240,7 +240,7 @@ class Runner {
   bool finish(std::int32_t i) {
     const model::Op& op = net_.ops[static_cast<std::size_t>(i)];
     Layer& l = layers_[static_cast<std::size_t>(i)];
-    const model::Box4 all = model::whole_box(op.ofmap_shape);
+    const ir::Box all = model::whole_box(op.ofmap_shape);
     const auto missing = static_cast<std::int64_t>(std::count(l.done.begin(), l.done.end(), 0));
     if (missing > 0) {
       const auto first =

@@ -6,19 +6,8 @@
 #include "gemini/model/tile_op_factory.h"
 
 namespace gemini::gpu {
-namespace {
-
-std::string show(const model::Box4& b) {
-  std::string s = "[";
-  for (int d = 0; d < 4; ++d) s += std::to_string(b.lo[d]) + (d < 3 ? "," : "]...[");
-  for (int d = 0; d < 4; ++d) s += std::to_string(b.hi[d]) + (d < 3 ? "," : "]");
-  return s;
-}
-
-}  // namespace
-
-model::Box4 task_tile_box(const PlanOp& po, std::size_t k) {
-  model::Box4 b;
+ir::Box task_tile_box(const PlanOp& po, std::size_t k) {
+  ir::Box b;
   for (int d = 0; d < 4; ++d) {
     b.lo[d] = po.task_tiles[k][static_cast<std::size_t>(d)];
     b.hi[d] = static_cast<std::int32_t>(b.lo[d] + (*po.tile)[static_cast<std::size_t>(d)] - 1);
@@ -74,7 +63,7 @@ bool resolve_plan(const Plan& plan, const model::Network& net, ir::Diagnostics& 
                      " tasks (gemini's own keys, docs/gpu.md): what a task computes is unknown");
         continue;
       }
-      const model::Box4 all = model::whole_box(op->ofmap_shape);
+      const ir::Box all = model::whole_box(op->ofmap_shape);
       if (const model::OpTileOp t = model::tile_op_for(*op, {}, {}, all); !t.fits()) {
         d.report(ir::Check::plan_unsupported, po.pointer,  // an Eltwise: one input per operand
                  "op " + po.name + " adds " + std::to_string(t.inputs.size()) +
@@ -87,7 +76,8 @@ bool resolve_plan(const Plan& plan, const model::Network& net, ir::Diagnostics& 
           d.report(ir::Check::plan_unsupported,
                    po.pointer + "/Config/TaskTiles/" + std::to_string(k),
                    "task " + std::to_string(k) + " of " + po.name + " covers " +
-                       show(task_tile_box(po, k)) + ", outside its output " + show(all));
+                       ir::to_string(task_tile_box(po, k)) + ", outside its output " +
+                       ir::to_string(all));
           break;
         }
       ops.push_back({i, &po});

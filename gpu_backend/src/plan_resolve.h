@@ -32,6 +32,6 @@ bool resolve_plan(const Plan& plan, const model::Network& net, ir::Diagnostics& 
                   ResolvedTasks& out);
 
 // The output box of task k of a plan op: from TaskTiles[k], Tile long.
-model::Box4 task_tile_box(const PlanOp& po, std::size_t k);
+ir::Box task_tile_box(const PlanOp& po, std::size_t k);
 
 }  // namespace gemini::gpu

@@ -8,8 +8,6 @@
 namespace gemini::model {
 namespace {
 
-std::string show(const ir::Box& b) { return ir::to_string(b); }
-
 const char* dim_name(int d) {
   static const char* names[] = {"N", "C", "H", "W"};
   return names[d];
@@ -71,8 +69,8 @@ class Checker {
       whole.hi[d] = static_cast<std::int32_t>(op->ofmap_shape[static_cast<std::size_t>(d)] - 1);
     if (!whole.contains(w.workload)) {
       d_.report(ir::Check::ofmap_outside_layer, m_.pointer(w.origin, "/workload"),
-                "ofmap box " + show(w.workload) + " lies outside " + op->name + "'s output " +
-                    to_string(op->ofmap_shape));
+                "ofmap box " + ir::to_string(w.workload) + " lies outside " + op->name +
+                    "'s output " + to_string(op->ofmap_shape));
       return;
     }
     if (!w.ifmap.empty() && w.ifmap.front().box.rank == 4) ifmap(*op, w);
@@ -112,25 +110,21 @@ class Checker {
       // is the sum of theirs inside the output.
       missing = whole.volume();
       for (const ir::Workload* w : it->second) {
-        ir::Box x = w->workload;
-        for (int d = 0; d < 4; ++d) {
-          x.lo[d] = std::max(x.lo[d], whole.lo[d]);
-          x.hi[d] = std::min(x.hi[d], whole.hi[d]);
-        }
+        const ir::Box x = ir::intersect(w->workload, whole);
         if (x.valid()) missing -= x.volume();
       }
       if (missing <= 0) return;
     }
     std::string ranges;
     for (std::size_t k = 0; exact && k < left.size() && k < 8; ++k)
-      ranges += (k ? ", " : "") + show(left[k]);
+      ranges += (k ? ", " : "") + ir::to_string(left[k]);
     if (exact && left.size() > 8) ranges += ", ... (" + std::to_string(left.size()) + " boxes)";
     const std::string at =
         it == computed_.end() ? std::string() : m_.pointer(it->second.front()->origin, "/workload");
     d_.report(ir::Check::layer_not_covered, at,
               op.name + ": " + std::to_string(missing) + " of the " +
-                  std::to_string(whole.volume()) + " elements of its output " + show(whole) +
-                  " are computed by no workload" +
+                  std::to_string(whole.volume()) + " elements of its output " +
+                  ir::to_string(whole) + " are computed by no workload" +
                   (it == computed_.end() ? std::string(" (the layer has none)") : std::string()) +
                   (ranges.empty() ? std::string() : ": " + ranges));
   }
@@ -172,13 +166,14 @@ class Checker {
         d_.report(ir::Check::forbidden_split, m_.pointer(w.ifmap.front().origin),
                   op.name + " (" + annotation_of(op) + ") reduces its input's " + dim_name(d) +
                       std::string(kinds[static_cast<std::size_t>(d)] == '+' ? " (+)" : " (^)") +
-                      " whole; the workload reads " + show(have) + " of the " + show(need) +
-                      " its ofmap " + show(w.workload) + " needs");
+                      " whole; the workload reads " + ir::to_string(have) + " of the " +
+                      ir::to_string(need) + " its ofmap " + ir::to_string(w.workload) + " needs");
         return;
       }
     d_.report(ir::Check::ifmap_box_mismatch, m_.pointer(w.ifmap.front().origin),
-              op.name + ": ofmap " + show(w.workload) + " needs input " + show(need) +
-                  " (halo, stride, padding, groups); the ifmap box is " + show(have));
+              op.name + ": ofmap " + ir::to_string(w.workload) + " needs input " +
+                  ir::to_string(need) + " (halo, stride, padding, groups); the ifmap box is " +
+                  ir::to_string(have));
   }
 
   // An input tensor's sources: the op's inputs, at their channels, covering
@@ -244,8 +239,9 @@ class Checker {
         const std::string name = p.external ? std::string("network input")
                                             : net_.ops[static_cast<std::size_t>(p.producer)].name;
         d_.report(ir::Check::input_source_mismatch, m_.pointer(b.origin),
-                  op.name + "'s input tensor " + show(b.box) + " needs " + std::to_string(need) +
-                      " elements of " + name + "; its sources bring " + std::to_string(got));
+                  op.name + "'s input tensor " + ir::to_string(b.box) + " needs " +
+                      std::to_string(need) + " elements of " + name + "; its sources bring " +
+                      std::to_string(got));
       }
     }
   }
@@ -266,7 +262,7 @@ class Checker {
                           b.lo[1] != w.workload.lo[1] || b.hi[1] != w.workload.hi[1] ||
                           b.lo[2] != 0 || b.hi[2] != op.weight_shape[1] - 1))
         d_.report(ir::Check::weight_mismatch, m_.pointer(w.weight->origin),
-                  op.name + ": ofmap " + show(w.workload) +
+                  op.name + ": ofmap " + ir::to_string(w.workload) +
                       " needs per-sample weights [n, k, c] = [" + std::to_string(w.workload.lo[0]) +
                       "," + std::to_string(w.workload.lo[1]) + ",0]-[" +
                       std::to_string(w.workload.hi[0]) + "," + std::to_string(w.workload.hi[1]) +
@@ -296,7 +292,8 @@ class Checker {
     // alignment and 8 bytes per channel explain.
     if (e.size < want)
       d_.report(ir::Check::weight_mismatch, m_.pointer(e.origin, "/size"),
-                op->name + ": weights of " + std::to_string(want / std::max<std::int64_t>(per_k, 1)) +
+                op->name + ": weights of " +
+                    std::to_string(want / std::max<std::int64_t>(per_k, 1)) +
                     " output channels take " + std::to_string(want) + " bytes; the entry has " +
                     std::to_string(e.size));
   }

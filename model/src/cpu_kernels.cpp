@@ -27,7 +27,7 @@ struct WorkItem {
   std::int32_t n, g, row0, row1;  // output rows [row0, row1] of the box
 };
 
-void conv_block(const ConvParams& p, const ConstTile& in, const ConstTile& w, const Box4& out,
+void conv_block(const ConvParams& p, const ConstTile& in, const ConstTile& w, const ir::Box& out,
                 const WorkItem& it, std::int32_t* acc, Matrix& wm, Matrix& patches, Matrix& res) {
   const std::int32_t k0 = std::max(out.lo[1], it.g * p.group_k);
   const std::int32_t k1 = std::min(out.hi[1], (it.g + 1) * p.group_k - 1);
@@ -106,7 +106,7 @@ void conv_block(const ConvParams& p, const ConstTile& in, const ConstTile& w, co
 
 }  // namespace
 
-void conv_tile_cpu(const ConvParams& p, const ConstTile& in, const ConstTile& w, const Box4& out,
+void conv_tile_cpu(const ConvParams& p, const ConstTile& in, const ConstTile& w, const ir::Box& out,
                    std::int32_t* acc, unsigned threads) {
   if (out.empty()) return;
   const std::int64_t L = std::int64_t{p.group_c} * p.kernel_r * p.kernel_s;
@@ -135,7 +135,7 @@ void requantize_all(const std::int32_t* acc, std::int64_t n, std::int32_t shift,
   for (std::int64_t i = 0; i < n; ++i) out[i] = requantize(acc[i], shift);
 }
 
-void pool_tile_cpu(const PoolParams& p, const ConstTile& in, const Box4& out, std::int8_t* dst) {
+void pool_tile_cpu(const PoolParams& p, const ConstTile& in, const ir::Box& out, std::int8_t* dst) {
   std::int64_t i = 0;
   for (std::int32_t n = out.lo[0]; n <= out.hi[0]; ++n)
     for (std::int32_t c = out.lo[1]; c <= out.hi[1]; ++c)
@@ -144,7 +144,7 @@ void pool_tile_cpu(const PoolParams& p, const ConstTile& in, const Box4& out, st
           dst[i++] = pool_element(p, in, n, c, h, x);
 }
 
-void window_sums_cpu(const PoolParams& p, const ConstTile& in, const Box4& out,
+void window_sums_cpu(const PoolParams& p, const ConstTile& in, const ir::Box& out,
                      std::int32_t* sums) {
   std::int64_t i = 0;
   for (std::int32_t n = out.lo[0]; n <= out.hi[0]; ++n)
@@ -154,7 +154,7 @@ void window_sums_cpu(const PoolParams& p, const ConstTile& in, const Box4& out,
           sums[i++] = static_cast<std::int32_t>(pool_window_sum(p, in, n, c, h, x));
 }
 
-void operand_sums_cpu(const ConstTile* inputs, int count, const Box4& out, std::int32_t* sums) {
+void operand_sums_cpu(const ConstTile* inputs, int count, const ir::Box& out, std::int32_t* sums) {
   std::int64_t i = 0;
   for (std::int32_t n = out.lo[0]; n <= out.hi[0]; ++n)
     for (std::int32_t c = out.lo[1]; c <= out.hi[1]; ++c)
@@ -166,7 +166,7 @@ void operand_sums_cpu(const ConstTile* inputs, int count, const Box4& out, std::
         }
 }
 
-void add_tile_cpu(const ConstTile* inputs, int count, std::int32_t shift, const Box4& out,
+void add_tile_cpu(const ConstTile* inputs, int count, std::int32_t shift, const ir::Box& out,
                   std::int8_t* dst) {
   std::int64_t i = 0;
   for (std::int32_t n = out.lo[0]; n <= out.hi[0]; ++n)
@@ -179,7 +179,7 @@ void add_tile_cpu(const ConstTile* inputs, int count, std::int32_t shift, const 
         }
 }
 
-void transpose_tile_cpu(const std::int32_t perm[4], const ConstTile& in, const Box4& out,
+void transpose_tile_cpu(const std::int32_t perm[4], const ConstTile& in, const ir::Box& out,
                         std::int8_t* dst) {
   bool copy = true;  // the identity over the input's own box: its bytes as they are
   for (int d = 0; d < 4; ++d)

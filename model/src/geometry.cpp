@@ -33,7 +33,7 @@ ir::GeometryTable geometry_table(const Network& net, const std::vector<LayerNume
         g.group_c = p.group_c;
         g.per_sample_weights = p.per_sample;
         if (!p.per_sample) {
-          const Box4 w = weight_box(op);
+          const ir::Box w = weight_box(op);
           for (int d = 0; d < 4; ++d) g.weight_shape[static_cast<std::size_t>(d)] = w.hi[d] + 1;
         }
         break;

@@ -2,8 +2,8 @@
 
 namespace gemini::model {
 
-Box4 whole_box(const Dims4& s) {
-  Box4 b;
+ir::Box whole_box(const Dims4& s) {
+  ir::Box b;
   for (int d = 0; d < 4; ++d) {
     b.lo[d] = 0;
     b.hi[d] = static_cast<std::int32_t>(s[static_cast<std::size_t>(d)] - 1);
@@ -38,8 +38,8 @@ ConvParams conv_params(const Op& op) {
   return p;
 }
 
-Box4 weight_box(const Op& op) {
-  Box4 b;
+ir::Box weight_box(const Op& op) {
+  ir::Box b;
   auto set = [&](std::int64_t a, std::int64_t c, std::int64_t h, std::int64_t w) {
     b.hi[0] = i32(a - 1);
     b.hi[1] = i32(c - 1);

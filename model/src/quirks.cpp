@@ -19,27 +19,6 @@ Box box4(std::array<std::int32_t, 4> lo, std::array<std::int32_t, 4> hi) {
   return b;
 }
 
-Box intersect(const Box& a, const Box& b) {
-  Box r = a;
-  r.rank = 4;
-  for (int d = 0; d < 4; ++d) {
-    r.lo[d] = std::max(a.lo[d], b.lo[d]);
-    r.hi[d] = std::min(a.hi[d], b.hi[d]);
-  }
-  return r;
-}
-bool empty(const Box& b) {
-  for (int d = 0; d < 4; ++d)
-    if (b.lo[d] > b.hi[d]) return true;
-  return false;
-}
-std::int64_t volume(const Box& b) { return empty(b) ? 0 : b.volume(); }
-bool contains(const Box& outer, const Box& inner) {
-  for (int d = 0; d < 4; ++d)
-    if (inner.lo[d] < outer.lo[d] || inner.hi[d] > outer.hi[d]) return false;
-  return true;
-}
-
 struct First {
   std::int64_t count = 0;
   std::string where;
@@ -214,81 +193,83 @@ class Rebuild {
     const std::int64_t copies = operands ? op.operands : 1;
     for (const InputPart& p : kind == Kind::ifmap ? op.inputs : op.weights)
       for (std::int64_t i = 0; i < copies; ++i) {
-      const auto off = static_cast<std::int32_t>(p.offset);
-      // Channel `c` of the input part is channel c + base of the tensor.
-      const std::int32_t shift = operands ? static_cast<std::int32_t>(i) * k_out : 0;
-      const std::int32_t base = off - shift;
-      const std::int32_t a = std::max(box.lo[1] + shift, off),
-                         b = std::min(box.hi[1] + shift,
-                                      static_cast<std::int32_t>(off + p.channels - 1));
-      if (a > b) continue;
-      // What the tensor needs of this input, in the input's own coordinates.
-      Box need;
-      if (kind == Kind::ifmap) {
-        need = box4({box.lo[0], a - off, box.lo[2], box.lo[3]},
-                    {box.hi[0], b - off, box.hi[2], box.hi[3]});
-      } else {
-        need = box4({box.lo[0], a - off, 0, 0},
-                    {box.hi[0], b - off, static_cast<std::int32_t>(op.weight_shape[1] - 1),
-                     static_cast<std::int32_t>(op.weight_shape[2] * op.weight_shape[3] - 1)});
-      }
-      if (p.external) {
-        out.push_back(network_input(op, target, need, base));
-        continue;
-      }
-      const Op& prod = net_.ops[static_cast<std::size_t>(p.producer)];
-      std::int64_t covered = 0;
-      std::vector<Box> added;
-      auto take = [&](ir::Source s, const Box& from) {
-        const Box part = intersect(from, need);
-        if (empty(part)) return;
-        for (const Box& x : added)
-          if (contains(x, part)) return;
-        s.box = part;
-        s.size = volume(part);
-        s.channel = std::array<std::int32_t, 2>{part.lo[1] + base, part.hi[1] + base};
-        s.layer_name = prod.name;
-        added.push_back(part);
-        covered += volume(part);
-        out.push_back(std::move(s));
-      };
-      for (const ir::Source& s : entry.source)
-        if (s.layer_name && *s.layer_name == prod.name && s.box.rank == 4) take(s, s.box);
-      if (covered >= volume(need)) continue;
-      // Data the IR never brings: its DRAM read-back, else a send from the
-      // producer's core.
-      const Availability& av = avail_[prod.name];
-      for (std::uint32_t i : av.dram) {
-        const ir::DramOut& e = m_.dram_out[i];
-        if (e.box.rank != 4 || covered >= volume(need)) continue;
-        ir::Source s;
-        s.type = ir::EndpointType::dram;
-        s.core_id = ir::kDramCore;
-        s.transfer_id = e.transfer_id;
-        take(s, e.box);
-      }
-      for (const Availability::Ofmap& o : av.ofmaps) {
-        if (covered >= volume(need)) break;
-        const ir::Ofmap& of = m_.cores[o.core].workloads[o.workload].ofmap[o.ofmap];
-        ir::Source s;
-        s.type = ir::EndpointType::core;
-        s.core_id = m_.cores[o.core].core_id;
-        s.transfer_id = of.transfer_id;
-        take(s, of.box);
-      }
-      if (covered < volume(need)) {
-        d_.report(
-            kind == Kind::ifmap ? ir::Check::input_source_mismatch : ir::Check::weight_mismatch, at,
-            std::string(kind == Kind::ifmap ? "the input of " : "the weights of ") + op.name +
-                " channels [" + std::to_string(a - shift) + ", " + std::to_string(b - shift) +
-                "]" + (operands ? " of operand " + std::to_string(i) : std::string()) +
-                " come from " +
-                prod.name +
-                ", whose output neither reaches DRAM nor leaves its cores for them; the "
-                "quirk (" +
-                (kind == Kind::ifmap ? "Q1" : "Q2") + ") cannot be corrected");
-        ok = false;
-      }
+        const auto off = static_cast<std::int32_t>(p.offset);
+        // Channel `c` of the input part is channel c + base of the tensor.
+        const std::int32_t shift = operands ? static_cast<std::int32_t>(i) * k_out : 0;
+        const std::int32_t base = off - shift;
+        const std::int32_t a = std::max(box.lo[1] + shift, off),
+                           b = std::min(box.hi[1] + shift,
+                                        static_cast<std::int32_t>(off + p.channels - 1));
+        if (a > b) continue;
+        // What the tensor needs of this input, in the input's own coordinates.
+        Box need;
+        if (kind == Kind::ifmap) {
+          need = box4({box.lo[0], a - off, box.lo[2], box.lo[3]},
+                      {box.hi[0], b - off, box.hi[2], box.hi[3]});
+        } else {
+          need = box4({box.lo[0], a - off, 0, 0},
+                      {box.hi[0], b - off, static_cast<std::int32_t>(op.weight_shape[1] - 1),
+                       static_cast<std::int32_t>(op.weight_shape[2] * op.weight_shape[3] - 1)});
+        }
+        if (p.external) {
+          out.push_back(network_input(op, target, need, base));
+          continue;
+        }
+        const Op& prod = net_.ops[static_cast<std::size_t>(p.producer)];
+        std::int64_t covered = 0;
+        std::vector<Box> added;
+        auto take = [&](ir::Source s, const Box& from) {
+          Box part = intersect(from, need);
+          part.rank = 4;  // the dimensions `from` lacks are [0, 0]
+          part.scalar = from.scalar;
+          if (part.empty()) return;
+          for (const Box& x : added)
+            if (x.contains(part)) return;
+          s.box = part;
+          s.size = part.volume();
+          s.channel = std::array<std::int32_t, 2>{part.lo[1] + base, part.hi[1] + base};
+          s.layer_name = prod.name;
+          added.push_back(part);
+          covered += part.volume();
+          out.push_back(std::move(s));
+        };
+        for (const ir::Source& s : entry.source)
+          if (s.layer_name && *s.layer_name == prod.name && s.box.rank == 4) take(s, s.box);
+        if (covered >= need.volume()) continue;
+        // Data the IR never brings: its DRAM read-back, else a send from the
+        // producer's core.
+        const Availability& av = avail_[prod.name];
+        for (std::uint32_t i : av.dram) {
+          const ir::DramOut& e = m_.dram_out[i];
+          if (e.box.rank != 4 || covered >= need.volume()) continue;
+          ir::Source s;
+          s.type = ir::EndpointType::dram;
+          s.core_id = ir::kDramCore;
+          s.transfer_id = e.transfer_id;
+          take(s, e.box);
+        }
+        for (const Availability::Ofmap& o : av.ofmaps) {
+          if (covered >= need.volume()) break;
+          const ir::Ofmap& of = m_.cores[o.core].workloads[o.workload].ofmap[o.ofmap];
+          ir::Source s;
+          s.type = ir::EndpointType::core;
+          s.core_id = m_.cores[o.core].core_id;
+          s.transfer_id = of.transfer_id;
+          take(s, of.box);
+        }
+        if (covered < need.volume()) {
+          d_.report(
+              kind == Kind::ifmap ? ir::Check::input_source_mismatch : ir::Check::weight_mismatch,
+              at,
+              std::string(kind == Kind::ifmap ? "the input of " : "the weights of ") + op.name +
+                  " channels [" + std::to_string(a - shift) + ", " + std::to_string(b - shift) +
+                  "]" + (operands ? " of operand " + std::to_string(i) : std::string()) +
+                  " come from " + prod.name +
+                  ", whose output neither reaches DRAM nor leaves its cores for them; the "
+                  "quirk (" +
+                  (kind == Kind::ifmap ? "Q1" : "Q2") + ") cannot be corrected");
+          ok = false;
+        }
       }
     return out;
   }
@@ -302,7 +283,7 @@ class Rebuild {
     s.core_id = ir::kDramCore;
     s.layer_name = "input";
     s.box = need;
-    s.size = volume(need);
+    s.size = need.volume();
     s.channel = std::array<std::int32_t, 2>{need.lo[1] + off, need.hi[1] + off};
     const auto key = std::tuple(op.name, target, need.lo, need.hi);
     if (auto it = inputs_.find(key); it != inputs_.end()) {
@@ -325,7 +306,7 @@ class Rebuild {
     e.type = ir::DataType::fmap;
     e.layer_name = op.name;
     e.box = need;
-    e.size = volume(need);
+    e.size = need.volume();
     e.transfer_id = next_++;
     ir::Endpoint d;
     d.type = ir::EndpointType::core;

@@ -133,7 +133,7 @@ Reference compute_reference(const Network& net, std::uint64_t seed, unsigned thr
     if (op.has_weights())
       w = op.weight_from_fmap ? fmap_weights(op, r) : generate_weights(op, seed);
     const OpTileOp t = tile_op_for(op, {in.data.data(), whole_box(in.shape)},
-                                   {w.data.data(), op.has_weights() ? weight_box(op) : Box4{}},
+                                   {w.data.data(), op.has_weights() ? weight_box(op) : ir::Box{}},
                                    whole_box(op.ofmap_shape));
     const TileOp& top = t.op;
     // Requantising ops: their int32 sums, the shift calibrated on them.

@@ -20,7 +20,8 @@ bool requantises(const Op& op) {
   return false;
 }
 
-OpTileOp tile_op_for(const Op& op, const ConstTile& in, const ConstTile& weights, const Box4& out) {
+OpTileOp tile_op_for(const Op& op, const ConstTile& in, const ConstTile& weights,
+                     const ir::Box& out) {
   OpTileOp t;
   TileOp& base = t.op;
   base.out = out;

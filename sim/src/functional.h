@@ -25,8 +25,9 @@
 //   execute.cpp    start / complete / arrived: each opcode's effect, its
 //                  fields read through the typed views (instr_views.h);
 //   check.cpp      tiles and DRAM stores against the reference, finish();
-//   provenance.cpp where the first wrong value of a layer came from;
-//   frame.h        the box helpers they share.
+//   provenance.cpp where the first wrong value of a layer came from.
+// Boxes are ir::Box throughout (gemini/ir/box.h: offsets, intersections,
+// shifts and the "[n,c,h,w]:[n,c,h,w]" notation of the fault messages).
 
 #include <array>
 #include <cstdint>
@@ -74,12 +75,12 @@ class Functional {
     Mem mem = Mem::l2;
     std::int32_t core = 0;
     std::int64_t base = 0;
-    model::Box4 layout;
+    ir::Box layout;
   };
   struct View {
     bool valid = false;
     std::int64_t shift = 0;
-    model::Box4 box0, box1;
+    ir::Box box0, box1;
   };
   // One operand a tile read, kept with the tile until it is compared (for
   // the provenance of a wrong value): where, what (dense over `box`), and
@@ -87,7 +88,7 @@ class Functional {
   struct InputRead {
     const char* operand = "";
     Place place;
-    model::Box4 box;
+    ir::Box box;
     std::vector<std::int8_t> data;
     std::size_t log_len = 0;
   };
@@ -96,7 +97,7 @@ class Functional {
     std::uint32_t instr = 0;
     std::int32_t by = 0;  // the issuing core (a send's sender)
     Place dst;
-    model::Box4 box;
+    ir::Box box;
     std::int64_t raw_addr = -1, raw_bytes = 0;
   };
   // An operation between its start and its completion.
@@ -105,11 +106,11 @@ class Functional {
     std::uint32_t instr = 0;
     std::vector<std::int8_t> data;  // dense over `box` (raw bytes for WL0 loads)
     Place dst;
-    model::Box4 box;            // in the destination's frame
+    ir::Box box;                // in the destination's frame
     std::int64_t raw_addr = 0;  // WL0 loads: destination address
     bool compare = false;       // a computed tile: compare with the reference
     std::int32_t layer = -1;    // model op index
-    model::Box4 out;            // the tile in the layer's output frame
+    ir::Box out;                // the tile in the layer's output frame
     bool store = false;         // a dma_out: record what it wrote
     // A computed tile: what it read and how (provenance).
     std::vector<InputRead> reads;
@@ -143,7 +144,7 @@ class Functional {
     std::vector<InputRead> chain_reads;
   };
   struct Store {
-    model::Box4 box;  // in the DRAM tensor's frame
+    ir::Box box;  // in the DRAM tensor's frame
     std::int32_t core = 0;
     std::int64_t workload = -1;
   };
@@ -151,21 +152,19 @@ class Functional {
   std::int8_t* byte(Mem mem, std::int32_t core, std::int64_t addr, bool& ok);
   // Whether p's layout fits its memory (else its copies are faults).
   bool fits(const Place& p) const;
-  void copy_rows(const Place& p, const model::Box4& b, std::int8_t* dense, bool write);
-  void gather(const Place& p, const model::Box4& b, std::int8_t* out) {
-    copy_rows(p, b, out, false);
-  }
-  void scatter(const Place& p, const model::Box4& b, const std::int8_t* in) {
+  void copy_rows(const Place& p, const ir::Box& b, std::int8_t* dense, bool write);
+  void gather(const Place& p, const ir::Box& b, std::int8_t* out) { copy_rows(p, b, out, false); }
+  void scatter(const Place& p, const ir::Box& b, const std::int8_t* in) {
     copy_rows(p, b, const_cast<std::int8_t*>(in), true);
   }
   // A box of `p` into a dense tile over `want` (zero where `p` lacks it).
-  void gather_part(const Place& p, const model::Box4& want, std::vector<std::int8_t>& out);
+  void gather_part(const Place& p, const ir::Box& want, std::vector<std::int8_t>& out);
   View take_view(std::int32_t core, std::uint8_t queue, std::uint32_t instr);
   void fault(std::int32_t core, std::uint32_t instr, const std::string& message);
   std::int32_t layer_of(std::int32_t core, std::uint32_t workload) const;
   void compare_tile(std::int32_t core, const InFlight& f);
   // A read of `p` over `box` into `data`, kept for provenance.
-  InputRead input_read(const char* operand, const Place& p, const model::Box4& box,
+  InputRead input_read(const char* operand, const Place& p, const ir::Box& box,
                        std::vector<std::int8_t>&& data) const;
   // The provenance of wrong element `m` of tile `f` (functional/provenance.cpp).
   Provenance explain(std::int32_t core, const InFlight& f, const Mismatch& m);
@@ -176,7 +175,7 @@ class Functional {
   void start_move(std::int32_t core, std::uint32_t i);
   void start_pe(std::int32_t core, std::uint32_t i);
   void start_vp(std::int32_t core, std::uint32_t i);
-  void target_tile(std::int32_t core, std::uint32_t i, InFlight& f, const model::Box4& out,
+  void target_tile(std::int32_t core, std::uint32_t i, InFlight& f, const ir::Box& out,
                    std::int64_t addr, const View& v);
   void write(std::int32_t core, InFlight& f);
   TileSite site(std::int32_t core, std::uint32_t instr) const;

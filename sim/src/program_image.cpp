@@ -15,11 +15,6 @@ namespace {
 using assembler::decode;
 using assembler::Opcode;
 
-std::int64_t extent(const assembler::Box& b, int d) { return b.hi[d] - b.lo[d] + 1; }
-std::int64_t volume(const assembler::Box& b) {
-  return extent(b, 0) * extent(b, 1) * extent(b, 2) * extent(b, 3);
-}
-
 // L2 liveness for the occupancy statistic: a tensor is keyed by its start
 // address; it becomes live when an instruction writes it (or a credit grants
 // it to a sender) and dies when its last reader before the next write to the
@@ -79,11 +74,11 @@ void add_compute(const assembler::Instr& in, std::size_t i, OpRec& o, CoreImage&
     }
     case Opcode::pe_run: {
       const auto x = decode<assembler::PeRun>(in);
-      const assembler::Box& ib = x.ifmap_box;
-      const assembler::Box& ob = x.ofmap_box;
+      const ir::Box& ib = x.ifmap_box;
+      const ir::Box& ob = x.ofmap_box;
       o.pe = static_cast<std::uint32_t>(img.pe_tiles.size());
-      img.pe_tiles.push_back(PeTile{extent(ob, 0), extent(ob, 1), extent(ob, 2), extent(ob, 3),
-                                    std::min(extent(ib, 1), pe.gc), pe.r, pe.s, x.ifmap_bytes,
+      img.pe_tiles.push_back(PeTile{ob.extent(0), ob.extent(1), ob.extent(2), ob.extent(3),
+                                    std::min(ib.extent(1), pe.gc), pe.r, pe.s, x.ifmap_bytes,
                                     x.weight_bytes, x.ofmap_bytes});
       live.read(i, x.ifmap);
       if (x.weight_bytes > 0) live.read(i, x.weight);
@@ -92,8 +87,8 @@ void add_compute(const assembler::Instr& in, std::size_t i, OpRec& o, CoreImage&
     }
     case Opcode::vp_run: {
       const auto x = decode<assembler::VpRun>(in);
-      const std::int64_t out_el = volume(x.out_box);
-      const std::int64_t in_el = volume(x.in_box);
+      const std::int64_t out_el = x.out_box.volume();
+      const std::int64_t in_el = x.in_box.volume();
       switch (x.op) {
         case assembler::VpOp::pool_max:
         case assembler::VpOp::pool_avg:

@@ -31,8 +31,8 @@ TEST(Binding, RejectsMissingWrongAndReadOnlySlots) {
   Invocation inv;
   inv.op = Opcode::dma_in;
   inv.origin = "core 3 workload 12 (conv1)";
-  inv.tensor("l2", {0, 64, Box{}, Access::write});
-  inv.tensor("dram", {0, 64, Box{}, Access::read});
+  inv.tensor("l2", {0, 64, ir::Box{}, Access::write});
+  inv.tensor("dram", {0, 64, ir::Box{}, Access::read});
   std::string err;
   EXPECT_FALSE(assembler::bind(inv, err));  // transfer is missing
   EXPECT_EQ(err, "dma_in (core 3 workload 12 (conv1)): slot \"transfer\" is not bound");
@@ -56,7 +56,7 @@ TEST(Binding, RejectsMissingWrongAndReadOnlySlots) {
   Invocation through_read;
   through_read.op = Opcode::dma_out;
   through_read.origin = "core 0 workload 4 (pool1)";
-  through_read.tensor("l2", {0, 64, Box{}, Access::write});  // l2 is dma_out's read slot
+  through_read.tensor("l2", {0, 64, ir::Box{}, Access::write});  // l2 is dma_out's read slot
   EXPECT_FALSE(assembler::bind(through_read, err));
   EXPECT_EQ(err, "dma_out (core 0 workload 4 (pool1)): writes through read slot \"l2\"");
 }
@@ -108,7 +108,7 @@ TEST(Binding, RepeatBinderWithTensorSlotsGivesWhatBindGives) {
     inv.workload = 4;
     inv.origin = "core 0 workload 4 (pool1)";
     inv.arg("op", 2).arg("inputs", two ? 2 : 1).arg("window", 1).arg("stride", 1);
-    Box b;
+    ir::Box b;
     b.hi = {0, hi, 3, 3};
     inv.tensor("in0", {a, bytes, b, Access::read});
     if (two) {

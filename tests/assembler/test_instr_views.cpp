@@ -18,11 +18,11 @@
 namespace {
 
 namespace a = gemini::assembler;
-using a::Box;
 using a::Engine;
 using a::FieldType;
 using a::Instr;
 using a::Opcode;
+using gemini::ir::Box;
 // The table's limits, for its lists expanded here (isa_table.h).
 using a::kEngines, a::kMaxU8, a::kMaxU16, a::kMaxU32, a::kMinI32, a::kMaxI32, a::kMaxDramAddress;
 
@@ -218,8 +218,11 @@ a::FieldValueT<T> value(Pick p, std::int64_t min, std::int64_t max, std::size_t 
   if constexpr (T == FieldType::box) {
     Box b;
     for (std::size_t d = 0; d < 4; ++d) {
-      b.lo[d] = pick(p == Pick::max ? Pick::between : Pick::min, min, max, offset + d);
-      b.hi[d] = std::max(b.lo[d], pick(p, min, max, offset + 4 + d));
+      // Box fields are u16: every pick fits an int32 coordinate.
+      const std::int64_t lo =
+          pick(p == Pick::max ? Pick::between : Pick::min, min, max, offset + d);
+      b.lo[d] = static_cast<std::int32_t>(lo);
+      b.hi[d] = static_cast<std::int32_t>(std::max(lo, pick(p, min, max, offset + 4 + d)));
     }
     return b;
   } else {
@@ -296,8 +299,8 @@ TEST(InstrViews, RandomInstructionsOfEveryOpcodeRoundTrip) {
         Box b;
         for (std::size_t d = 0; d < 4; ++d) {
           const std::int64_t x = draw(), y = draw();
-          b.lo[d] = std::min(x, y);
-          b.hi[d] = std::max(x, y);
+          b.lo[d] = static_cast<std::int32_t>(std::min(x, y));  // u16 fields
+          b.hi[d] = static_cast<std::int32_t>(std::max(x, y));
         }
         in.set_box_value(f, b);
       } else {

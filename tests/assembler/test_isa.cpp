@@ -83,7 +83,7 @@ Instr random_instr(std::mt19937_64& rng) {
   };
   for (const Field& f : op.fields) {
     if (f.type == FieldType::box) {
-      Box b;
+      ir::Box b;
       for (int d = 0; d < 4; ++d) {
         b.lo[d] = pick(f);
         b.hi[d] = pick(f);
@@ -156,7 +156,7 @@ TEST(Isa, AnInstructionIsItsEncodingAndRejectsWhatItCannotHold) {
   in.set("to", 7);
   EXPECT_EQ(in.get("transfer"), 0xfffffffeLL);
   EXPECT_EQ(in.get("to"), 7);
-  Box b;
+  ir::Box b;
   b.lo = {0, 1, 2, 3};
   b.hi = {65535, 10, 20, 30};
   in.set_box("dst_box", b);

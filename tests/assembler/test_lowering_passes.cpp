@@ -157,42 +157,42 @@ TEST(LoweringSelect, TheGeometrysOperationWinsElseLayerTypeElseShapes) {
 }
 
 TEST(LoweringLayout, OffsetsAreDenseNchwInTheLayout) {
-  assembler::Box layout;
+  ir::Box layout;
   layout.lo = {0, 0, 0, 0};
   layout.hi = {1, 2, 3, 4};  // 2 x 3 x 4 x 5
-  EXPECT_EQ(volume(layout), 120);
-  EXPECT_EQ(offset_in(layout, {0, 0, 0, 0}), 0);
-  EXPECT_EQ(offset_in(layout, {0, 0, 0, 1}), 1);
-  EXPECT_EQ(offset_in(layout, {0, 0, 1, 0}), 5);
-  EXPECT_EQ(offset_in(layout, {0, 1, 0, 0}), 20);
-  EXPECT_EQ(offset_in(layout, {1, 2, 3, 4}), 119);
-  const assembler::Box b = to_box(box4({0, 2, 0, 0}, {0, 5, 3, 3}));
-  EXPECT_EQ(shifted(b, 4).lo[1], 6);
-  EXPECT_EQ(shifted(b, 4).hi[1], 9);
+  EXPECT_EQ(layout.volume(), 120);
+  EXPECT_EQ(layout.offset(0, 0, 0, 0), 0);
+  EXPECT_EQ(layout.offset(0, 0, 0, 1), 1);
+  EXPECT_EQ(layout.offset(0, 0, 1, 0), 5);
+  EXPECT_EQ(layout.offset(0, 1, 0, 0), 20);
+  EXPECT_EQ(layout.offset(1, 2, 3, 4), 119);
+  const ir::Box b = to_box(box4({0, 2, 0, 0}, {0, 5, 3, 3}));
+  EXPECT_EQ(ir::shifted(b, 1, 4).lo[1], 6);
+  EXPECT_EQ(ir::shifted(b, 1, 4).hi[1], 9);
   ir::Box rank2;
   rank2.rank = 2;
   rank2.hi = {3, 7, 9, 9};
-  const assembler::Box r2 = to_box(rank2);
-  EXPECT_EQ(r2.hi, (std::array<std::int64_t, 4>{3, 7, 0, 0}));  // unknown dimensions: [0, 0]
+  const ir::Box r2 = to_box(rank2);
+  EXPECT_EQ(r2.hi, (std::array<std::int32_t, 4>{3, 7, 0, 0}));  // unknown dimensions: [0, 0]
 }
 
 TEST(LoweringLayout, ConstantWeightsTakeTheLayersWeightShapeOrSplitRS) {
   ir::LayerGeometry g;
   g.kernel = {3, 3};
   // [0, K 16..31, C 0..7, R*S 0..8] without a weight shape: K x C x R x S.
-  const assembler::Box split = weight_layout(box4({0, 16, 0, 0}, {0, 31, 7, 8}), g, 0);
-  EXPECT_EQ(split.lo, (std::array<std::int64_t, 4>{16, 0, 0, 0}));
-  EXPECT_EQ(split.hi, (std::array<std::int64_t, 4>{31, 7, 2, 2}));
+  const ir::Box split = weight_layout(box4({0, 16, 0, 0}, {0, 31, 7, 8}), g, 0);
+  EXPECT_EQ(split.lo, (std::array<std::int32_t, 4>{16, 0, 0, 0}));
+  EXPECT_EQ(split.hi, (std::array<std::int32_t, 4>{31, 7, 2, 2}));
   // With the layer's weight shape [K, C/G, R, S] = [32, 8, 3, 3]: that shape.
   g.weight_shape = {32, 8, 3, 3};
-  const assembler::Box shaped = weight_layout(box4({0, 16, 0, 0}, {0, 31, 7, 8}), g, 0);
-  EXPECT_EQ(shaped.hi, (std::array<std::int64_t, 4>{31, 7, 2, 2}));
+  const ir::Box shaped = weight_layout(box4({0, 16, 0, 0}, {0, 31, 7, 8}), g, 0);
+  EXPECT_EQ(shaped.hi, (std::array<std::int32_t, 4>{31, 7, 2, 2}));
   // A two-dimensional K range with only a byte count: bytes per channel.
   ir::Box k_range;
   k_range.rank = 2;
   k_range.lo = {0, 0, 0, 0};
   k_range.hi = {3, 0, 0, 0};
-  const assembler::Box bytes = weight_layout(k_range, ir::LayerGeometry{}, 4 * 72);
+  const ir::Box bytes = weight_layout(k_range, ir::LayerGeometry{}, 4 * 72);
   EXPECT_EQ(bytes.hi[0] - bytes.lo[0] + 1, 4);
   EXPECT_EQ(bytes.hi[1], 71);
   // Per-sample weights keep their [n, k, c] and R*S from the kernel.
@@ -202,8 +202,8 @@ TEST(LoweringLayout, ConstantWeightsTakeTheLayersWeightShapeOrSplitRS) {
   three.rank = 3;
   three.lo = {0, 0, 0, 0};
   three.hi = {0, 63, 31, 0};
-  const assembler::Box sample = weight_layout(three, ps, 0);
-  EXPECT_EQ(sample.hi, (std::array<std::int64_t, 4>{0, 63, 31, 0}));
+  const ir::Box sample = weight_layout(three, ps, 0);
+  EXPECT_EQ(sample.hi, (std::array<std::int32_t, 4>{0, 63, 31, 0}));
 }
 
 DramLoad load(ir::TransferId t, std::int64_t prio, std::uint32_t core, std::uint32_t tensor) {

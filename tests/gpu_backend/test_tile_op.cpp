@@ -14,7 +14,7 @@
 #include "tile_cases.h"
 
 using namespace gemini;  // NOLINT(google-build-using-namespace): test file
-using model::Box4;
+using ir::Box;
 using test::box;
 using test::random_tile;
 
@@ -48,14 +48,14 @@ TEST(Dot4, IsDp4aArithmetic) {
 
 struct ConvCase {
   model::ConvParams p;
-  Box4 out, in;  // the input tile may hold less than the outputs read
-  Box4 weights;
+  ir::Box out, in;  // the input tile may hold less than the outputs read
+  ir::Box weights;
 };
 
 std::vector<ConvCase> conv_cases() {
   std::vector<ConvCase> cases;
   auto add = [&](int c, int k, int ih, int iw, int r, int s, int stride, int pt, int pl, int g,
-                 bool per_sample, int n, Box4 out, int trim) {
+                 bool per_sample, int n, ir::Box out, int trim) {
     ConvCase x;
     x.p = test::conv_case_params(c, k, ih, iw, r, s, stride, pt, pl, g, per_sample);
     x.out = out;
@@ -99,7 +99,7 @@ TEST(TileOp, PackedConvolutionEqualsTheDefinition) {
   p.in_h = p.in_w = 2;
   p.group_c = 1100;
   p.group_k = 3;
-  const Box4 ib = box({0, 0, 0, 0}, {0, 1099, 1, 1}), wb = box({0, 0, 0, 0}, {2, 1099, 0, 0});
+  const ir::Box ib = box({0, 0, 0, 0}, {0, 1099, 1, 1}), wb = box({0, 0, 0, 0}, {2, 1099, 0, 0});
   std::vector<std::int8_t> in(static_cast<std::size_t>(ib.volume()), -128),
       w(static_cast<std::size_t>(wb.volume()), -128);
   EXPECT_EQ(model::conv_element_dp4a(p, {in.data(), ib}, {w.data(), wb}, 0, 1, 1, 0), 1100 * 16384);
@@ -140,8 +140,8 @@ TEST(TileOp, EveryKindEqualsTheCpuKernels) {
   pp.stride_h = pp.stride_w = 2;
   pp.pad_t = pp.pad_l = 1;
   pp.in_h = pp.in_w = 9;
-  const Box4 out = box({0, 1, 1, 0}, {1, 3, 4, 4});
-  const Box4 ib = model::pool_input_box(pp, out);
+  const ir::Box out = box({0, 1, 1, 0}, {1, 3, 4, 4});
+  const ir::Box ib = model::pool_input_box(pp, out);
   const auto pin = random_tile(ib, rng);
   for (bool average : {false, true}) {
     pp.average = average;
@@ -183,7 +183,7 @@ TEST(TileOp, EveryKindEqualsTheCpuKernels) {
   each(add,
        [&](std::int64_t e, std::int32_t v) { ASSERT_EQ(v, sums[static_cast<std::size_t>(e)]); });
   // Transpose.
-  const Box4 tin = box({0, 0, 1, 0}, {0, 3, 5, 1}), tout = box({0, 1, 0, 0}, {0, 5, 3, 1});
+  const ir::Box tin = box({0, 0, 1, 0}, {0, 3, 5, 1}), tout = box({0, 1, 0, 0}, {0, 5, 3, 1});
   const auto t = random_tile(tin, rng);
   model::TileOp tr;
   tr.kind = model::TileKind::transpose;
@@ -223,7 +223,7 @@ void check_backend(gpu::Backend& b) {
   rq.sums = sums.data();
   rq.out = box({0, 0, 0, 0}, {0, 3, 3, 3});
   ops.push_back(rq);
-  const Box4 out = box({0, 0, 0, 0}, {0, 2, 4, 3});
+  const ir::Box out = box({0, 0, 0, 0}, {0, 2, 4, 3});
   keep.push_back(random_tile(out, rng));
   keep.push_back(random_tile(out, rng));
   model::TileOp add;

@@ -29,6 +29,32 @@ TEST(Box, VolumeContainsOverlaps) {
   EXPECT_EQ(ir::to_string(a), "[0,0,0,0]...[0,7,7,7]");
 }
 
+TEST(Box, OffsetIntersectShiftAndBothNotations) {
+  const ir::Box layout{{0, 0, 0, 0}, {1, 2, 3, 4}};  // 2 x 3 x 4 x 5, rank 4 by default
+  EXPECT_EQ(layout.volume(), 120);
+  EXPECT_EQ(layout.offset(0, 0, 1, 0), 5);
+  EXPECT_EQ(layout.offset(1, 2, 3, 4), 119);
+  EXPECT_TRUE(layout.holds(1, 2, 3, 4));
+  EXPECT_FALSE(layout.holds(1, 3, 3, 4));
+  const ir::Box part = ir::intersect(layout, ir::Box{{1, 1, 2, 2}, {5, 5, 5, 5}});
+  EXPECT_EQ(part, (ir::Box{{1, 1, 2, 2}, {1, 2, 3, 4}}));
+  EXPECT_TRUE(ir::intersect(layout, ir::Box{{0, 3, 0, 0}, {0, 4, 0, 0}}).empty());
+  EXPECT_EQ(ir::intersect(layout, ir::Box{{0, 3, 0, 0}, {0, 4, 0, 0}}).volume(), 0);
+  const ir::Box moved = ir::shifted(layout, 1, 10);
+  EXPECT_EQ(moved.lo[1], 10);
+  EXPECT_EQ(moved.hi[1], 12);
+  // A shift past the int32 range saturates: the box stays out of range.
+  EXPECT_EQ(ir::shifted(layout, 1, std::int64_t{1} << 40).hi[1], INT32_MAX);
+  // A volume past int64 saturates.
+  const ir::Box huge{{INT32_MIN, INT32_MIN, INT32_MIN, 0}, {INT32_MAX, INT32_MAX, INT32_MAX, 0}};
+  EXPECT_EQ(huge.volume(), INT64_MAX);
+  EXPECT_EQ(ir::to_string(layout), "[0,0,0,0]...[1,2,3,4]");
+  EXPECT_EQ(ir::to_string(layout, ir::BoxStyle::corners), "[0,0,0,0]:[1,2,3,4]");
+  ir::Box k{{0, 0, 0, 0}, {15, 0, 0, 0}, 1, true};  // the public dialect's scalar K range
+  EXPECT_EQ(ir::to_string(k), "0..15");
+  EXPECT_EQ(ir::to_string(k, ir::BoxStyle::corners), "[0,0,0,0]:[15,0,0,0]");
+}
+
 TEST(TensorIdentity, WithoutTheStringIsTheStringsEquality) {
   // Small value ranges, so that equal identities come up often.
   std::mt19937 rng(7);

@@ -16,7 +16,7 @@
 #include "tile_cases.h"
 
 using namespace gemini;  // NOLINT(google-build-using-namespace): test file
-using model::Box4;
+using ir::Box;
 using test::box;
 using test::random_tile;
 
@@ -304,7 +304,7 @@ TEST(Requantize, CalibratedShiftBringsTheRmsIntoTheTargetBand) {
 
 struct ConvCase {
   model::ConvParams p;
-  Box4 out;
+  ir::Box out;
   std::int32_t n = 1, k = 8;
 };
 
@@ -312,7 +312,7 @@ TEST(CpuKernels, ConvolutionEqualsThePerElementDefinition) {
   std::mt19937 rng(11);
   std::vector<ConvCase> cases;
   auto add = [&](int c, int k, int ih, int iw, int r, int s, int stride, int pt, int pl, int g,
-                 bool per_sample, int n, Box4 out) {
+                 bool per_sample, int n, ir::Box out) {
     ConvCase x;
     x.p = test::conv_case_params(c, k, ih, iw, r, s, stride, pt, pl, g, per_sample);
     x.out = out;
@@ -327,11 +327,11 @@ TEST(CpuKernels, ConvolutionEqualsThePerElementDefinition) {
   add(8, 8, 12, 12, 1, 1, 2, 0, 0, 1, false, 1, box({0, 0, 0, 0}, {0, 7, 5, 5}));    // 1x1 stride 2
   add(40, 5, 3, 2, 3, 2, 1, 0, 0, 1, false, 1, box({0, 0, 0, 0}, {0, 4, 0, 0}));     // FC-like
   for (const ConvCase& x : cases) {
-    const Box4 ib = model::conv_input_box(x.p, x.out);
-    Box4 in_box = ib;  // a tensor holding a little more than needed
+    const ir::Box ib = model::conv_input_box(x.p, x.out);
+    ir::Box in_box = ib;  // a tensor holding a little more than needed
     in_box.hi[1] = std::max(in_box.hi[1], x.p.group_c * (x.k / x.p.group_k) - 1);
     const auto in = random_tile(in_box, rng);
-    Box4 wb =
+    ir::Box wb =
         x.p.per_sample
             ? box({0, 0, 0, 0},
                   {x.n - 1, x.k - 1, x.p.group_c - 1, x.p.kernel_r * x.p.kernel_s - 1})
@@ -362,9 +362,9 @@ TEST(CpuKernels, ConvolutionIsExactAtTheFloatBoundary) {
   p.in_h = p.in_w = 2;
   p.group_c = 1100;
   p.group_k = 3;
-  const Box4 out = box({0, 0, 0, 0}, {0, 2, 1, 1});
-  const Box4 ib = box({0, 0, 0, 0}, {0, 1099, 1, 1});
-  const Box4 wb = box({0, 0, 0, 0}, {2, 1099, 0, 0});
+  const ir::Box out = box({0, 0, 0, 0}, {0, 2, 1, 1});
+  const ir::Box ib = box({0, 0, 0, 0}, {0, 1099, 1, 1});
+  const ir::Box wb = box({0, 0, 0, 0}, {2, 1099, 0, 0});
   std::vector<std::int8_t> in(static_cast<std::size_t>(ib.volume()), -128);
   std::vector<std::int8_t> w(static_cast<std::size_t>(wb.volume()), -128);
   w[5] = 127;  // one odd term, in the first chunk
@@ -385,8 +385,8 @@ TEST(CpuKernels, PoolingAddAndTransposeEqualTheirDefinitions) {
   p.stride_h = p.stride_w = 2;
   p.pad_t = p.pad_l = 1;
   p.in_h = p.in_w = 9;
-  const Box4 out = box({0, 0, 0, 0}, {0, 3, 4, 4});
-  const Box4 ib = model::pool_input_box(p, out);
+  const ir::Box out = box({0, 0, 0, 0}, {0, 3, 4, 4});
+  const ir::Box ib = model::pool_input_box(p, out);
   EXPECT_EQ(ib.lo[2], 0);
   EXPECT_EQ(ib.hi[2], 8);
   const auto in = random_tile(ib, rng);
@@ -416,8 +416,8 @@ TEST(CpuKernels, PoolingAddAndTransposeEqualTheirDefinitions) {
   model::add_tile_cpu(ops, 2, 1, out, got.data());
   for (std::size_t i = 0; i < got.size(); ++i) ASSERT_EQ(got[i], model::requantize(a[i] + b[i], 1));
 
-  const Box4 tin = box({0, 0, 0, 0}, {0, 3, 5, 1});
-  const Box4 tout = box({0, 0, 0, 0}, {0, 5, 3, 1});
+  const ir::Box tin = box({0, 0, 0, 0}, {0, 3, 5, 1});
+  const ir::Box tout = box({0, 0, 0, 0}, {0, 5, 3, 1});
   const auto t = random_tile(tin, rng);
   const std::int32_t perm[4] = {0, 2, 1, 3};
   std::vector<std::int8_t> tr(static_cast<std::size_t>(tout.volume()));

@@ -10,15 +10,15 @@
 #include "gemini/model/tile_op_factory.h"
 
 using namespace gemini;  // NOLINT(google-build-using-namespace): test file
-using model::Box4;
+using ir::Box;
 using model::ConstTile;
 using model::OpType;
 using model::TileKind;
 
 namespace {
 
-Box4 box(std::array<std::int32_t, 4> lo, std::array<std::int32_t, 4> hi) {
-  Box4 b;
+ir::Box box(std::array<std::int32_t, 4> lo, std::array<std::int32_t, 4> hi) {
+  ir::Box b;
   for (int d = 0; d < 4; ++d) {
     b.lo[d] = lo[static_cast<std::size_t>(d)];
     b.hi[d] = hi[static_cast<std::size_t>(d)];
@@ -26,7 +26,7 @@ Box4 box(std::array<std::int32_t, 4> lo, std::array<std::int32_t, 4> hi) {
   return b;
 }
 
-void expect_box(const Box4& got, const Box4& want) {
+void expect_box(const ir::Box& got, const ir::Box& want) {
   for (int d = 0; d < 4; ++d) {
     EXPECT_EQ(got.lo[d], want.lo[d]) << "lo[" << d << "]";
     EXPECT_EQ(got.hi[d], want.hi[d]) << "hi[" << d << "]";
@@ -48,13 +48,13 @@ const std::int8_t kWeightBytes[1] = {0};
 struct Built {
   model::OpTileOp t;
   ConstTile in, w;
-  Box4 out;
+  ir::Box out;
 };
 
 Built build(const model::Op& op) {
   Built b;
   b.in = {kInBytes, model::whole_box(op.ifmap_shape)};
-  b.w = {kWeightBytes, op.has_weights() ? model::weight_box(op) : Box4{}};
+  b.w = {kWeightBytes, op.has_weights() ? model::weight_box(op) : ir::Box{}};
   b.out = box({0, 1, 2, 3}, {0, 2, 3, 4});
   b.t = model::tile_op_for(op, b.in, b.w, b.out);
   return b;
@@ -216,8 +216,8 @@ TEST(TileOpFactory, EveryRegisteredOpTypeIsBuilt) {
     model::Op op = op_of(r.type, {1, 4, 4, 4}, {1, 4, 4, 4});
     op.weight_shape = {4, 4, 1, 1};
     const model::OpTileOp t =
-        model::tile_op_for(op, {kInBytes, model::whole_box(op.ifmap_shape)}, {kWeightBytes, Box4{}},
-                           box({0, 0, 0, 0}, {0, 3, 3, 3}));
+        model::tile_op_for(op, {kInBytes, model::whole_box(op.ifmap_shape)},
+                           {kWeightBytes, ir::Box{}}, box({0, 0, 0, 0}, {0, 3, 3, 3}));
     EXPECT_EQ(t.op.wide(), model::requantises(op)) << r.ark_name;
     EXPECT_NE(t.op.kind, TileKind::requantize) << r.ark_name;
     EXPECT_NE(t.op.kind, TileKind::add) << r.ark_name;

@@ -11,8 +11,8 @@
 
 namespace gemini::test {
 
-inline model::Box4 box(std::array<std::int32_t, 4> lo, std::array<std::int32_t, 4> hi) {
-  model::Box4 b;
+inline ir::Box box(std::array<std::int32_t, 4> lo, std::array<std::int32_t, 4> hi) {
+  ir::Box b;
   for (int d = 0; d < 4; ++d) {
     b.lo[d] = lo[static_cast<std::size_t>(d)];
     b.hi[d] = hi[static_cast<std::size_t>(d)];
@@ -21,7 +21,7 @@ inline model::Box4 box(std::array<std::int32_t, 4> lo, std::array<std::int32_t, 
 }
 
 // Random dense data over a box.
-inline std::vector<std::int8_t> random_tile(const model::Box4& b, std::mt19937& rng) {
+inline std::vector<std::int8_t> random_tile(const ir::Box& b, std::mt19937& rng) {
   std::vector<std::int8_t> v(static_cast<std::size_t>(b.volume()));
   std::uniform_int_distribution<int> d(-128, 127);
   for (auto& x : v) x = static_cast<std::int8_t>(d(rng));

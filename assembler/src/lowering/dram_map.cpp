@@ -30,10 +30,10 @@ class RegionTable {
     return it->second;
   }
   // Region r covers box b.
-  void grow(std::uint32_t r, const Box& b) {
+  void grow(std::uint32_t r, const ir::Box& b) {
     for (int d = 0; d < 4; ++d)
       pending_[r].shape[static_cast<std::size_t>(d)] =
-          std::max(pending_[r].shape[static_cast<std::size_t>(d)], b.hi[d] + 1);
+          std::max(pending_[r].shape[static_cast<std::size_t>(d)], std::int64_t{b.hi[d]} + 1);
   }
   // Region r covers `shape` (where it is known: N > 0).
   void set_shape(std::uint32_t r, const std::array<std::int32_t, 4>& shape) {
@@ -54,7 +54,7 @@ class RegionTable {
           region_kind_prefix(p.kind) + (p.tensor_id >= 0 ? std::to_string(p.tensor_id) : p.layer);
       for (int d = 0; d < 4; ++d)
         g.layout.hi[d] = std::max<std::int64_t>(p.shape[static_cast<std::size_t>(d)], 1) - 1;
-      g.bytes = volume(g.layout);
+      g.bytes = g.layout.volume();
       g.base = a;
       a += (std::max<std::int64_t>(g.bytes, 1) + 4095) / 4096 * 4096;
       out.push_back(std::move(g));
@@ -160,7 +160,7 @@ void Lowerer::build_dram_map() {
   // A weight slice's address (WL0 loads straight from DRAM read it raw).
   for (const ir::DramOut& e : m_.dram_out) {
     const std::uint32_t r = out_region_[e.transfer_id];
-    Box at;
+    ir::Box at;
     at.lo[0] = e.box.lo[ir::weight_k_dim(e.box)];
     if (e.type != ir::DataType::weight && e.box.rank == 4) at = to_box(e.box);
     dram_out_addr_[e.transfer_id] = dram_address(r, at);

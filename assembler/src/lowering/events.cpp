@@ -69,7 +69,7 @@ Event Lowerer::make(const CoreEvents& ce, Kind k, Engine q, std::uint8_t phase, 
 }
 
 void Lowerer::view(CoreBuild& b, const WorkloadBuild& wb, Engine q, std::int64_t shift,
-                   const Box& box0, const Box& box1) const {
+                   const ir::Box& box0, const ir::Box& box1) const {
   Invocation v;
   v.op = Opcode::view;
   v.queue = q;
@@ -154,7 +154,7 @@ void Lowerer::add_load(CoreBuild& b, const WorkloadBuild& wb, std::uint32_t t, c
   }
   // What moves, in the DRAM tensor's frame: the source's box (a K
   // range of whole output channels for constant weights).
-  Box moved = to_box(s.box);
+  ir::Box moved = to_box(s.box);
   if (s.box.rank == 1) {
     for (int d = 1; d < 4; ++d) {
       moved.lo[d] = x.box.lo[d];
@@ -163,7 +163,7 @@ void Lowerer::add_load(CoreBuild& b, const WorkloadBuild& wb, std::uint32_t t, c
   } else if (regions_[rg->second].kind == DramRegion::Kind::weight) {
     moved = weight_layout(s.box, geometry(x.entry->layer_name), s.size);
   }
-  view(b, wb, Engine::dma_in, source_shift(s), regions_[rg->second].layout, Box{});
+  view(b, wb, Engine::dma_in, source_shift(s), regions_[rg->second].layout, ir::Box{});
   Invocation inv;
   inv.op = Opcode::dma_in;
   inv.workload = wb.wid;
@@ -366,7 +366,7 @@ void Lowerer::add_store(CoreBuild& b, const WorkloadBuild& wb, const ir::Ofmap& 
   s.deps.push_back(comp);
   auto rg = in_region_.find(of.transfer_id);
   std::int64_t dram = 0;
-  Box dram_layout;
+  ir::Box dram_layout;
   if (rg != in_region_.end()) {
     dram = dram_address(rg->second, to_box(of.box));
     dram_layout = regions_[rg->second].layout;
@@ -376,7 +376,7 @@ void Lowerer::add_store(CoreBuild& b, const WorkloadBuild& wb, const ir::Ofmap& 
   inv.op = Opcode::dma_out;
   inv.workload = wb.wid;
   inv.tensor("l2", {wb.out_at.addr, std::max<std::int64_t>(of.size, 1),
-                    shifted(to_box(of.box), wb.out_at.shift), Access::read});
+                    ir::shifted(to_box(of.box), 1, wb.out_at.shift), Access::read});
   inv.tensor("dram", {dram, 0, std::nullopt, Access::write});
   inv.arg("transfer", of.transfer_id);
   bound(b.ce, inv, c, wb.i, b.binders.store);
@@ -421,12 +421,12 @@ void Lowerer::add_send(CoreBuild& b, const WorkloadBuild& wb, const ir::Ofmap& o
   const Tensor& o = tensors_[c][*wb.out];
   Event s = make(b, wb, Kind::send, Engine::noc, 3);
   s.deps.push_back(comp);
-  view(b, wb, Engine::noc, rt->shift - wb.out_at.shift, o.box, Box{});
+  view(b, wb, Engine::noc, rt->shift - wb.out_at.shift, o.box, ir::Box{});
   Invocation inv;
   inv.op = Opcode::noc_send;
   inv.workload = wb.wid;
   inv.tensor("src", {wb.out_at.addr, std::max<std::int64_t>(of.size, 1),
-                     shifted(to_box(of.box), wb.out_at.shift), Access::read});
+                     ir::shifted(to_box(of.box), 1, wb.out_at.shift), Access::read});
   inv.tensor("dst", {rt->addr, 0, rt->box, Access::write});
   inv.arg("to", d.core_id).arg("transfer", of.transfer_id);
   bound(b.ce, inv, c, i, b.binders.send);

@@ -5,8 +5,8 @@
 
 namespace gemini::assembler::lowering {
 
-Box to_box(const ir::Box& b) {
-  Box x;
+ir::Box to_box(const ir::Box& b) {
+  ir::Box x;
   for (int d = 0; d < 4; ++d) {
     const bool known = d < b.rank;
     x.lo[d] = known ? b.lo[d] : 0;
@@ -15,27 +15,15 @@ Box to_box(const ir::Box& b) {
   return x;
 }
 
-std::int64_t volume(const Box& b) {
-  std::int64_t v = 1;
-  for (int d = 0; d < 4; ++d) v *= std::max<std::int64_t>(0, b.hi[d] - b.lo[d] + 1);
-  return v;
-}
-
-std::int64_t offset_in(const Box& layout, const std::array<std::int64_t, 4>& at) {
-  std::int64_t o = 0;
-  for (int d = 0; d < 4; ++d) o = o * (layout.hi[d] - layout.lo[d] + 1) + (at[d] - layout.lo[d]);
-  return o;
-}
-
-Box weight_layout(const ir::Box& w, const ir::LayerGeometry& g, std::int64_t bytes) {
-  Box b;
+ir::Box weight_layout(const ir::Box& w, const ir::LayerGeometry& g, std::int64_t bytes) {
+  ir::Box b;
   const std::int64_t rs = std::max<std::int64_t>(1, std::int64_t{g.kernel[0]} * g.kernel[1]);
   if (g.per_sample_weights && w.rank >= 3) {
     for (int d = 0; d < 3; ++d) {
       b.lo[d] = w.lo[d];
       b.hi[d] = w.hi[d];
     }
-    b.hi[3] = w.rank == 4 ? w.hi[3] : rs - 1;
+    b.hi[3] = w.rank == 4 ? w.hi[3] : ir::saturate_coordinate(rs - 1);
     return b;
   }
   const int kd = ir::weight_k_dim(w);
@@ -57,7 +45,7 @@ Box weight_layout(const ir::Box& w, const ir::LayerGeometry& g, std::int64_t byt
   if (g.weight_shape[1] > 0) {
     for (int d = 1; d < 4; ++d) b.hi[d] = g.weight_shape[static_cast<std::size_t>(d)] - 1;
   } else {
-    b.hi[1] = std::max<std::int64_t>(1, (bytes > 0 ? bytes : ks) / ks) - 1;
+    b.hi[1] = ir::saturate_coordinate(std::max<std::int64_t>(1, (bytes > 0 ? bytes : ks) / ks) - 1);
   }
   return b;
 }

@@ -14,18 +14,7 @@
 namespace gemini::assembler::lowering {
 
 // An IR box as a 4-D box (dimensions it lacks are [0, 0]).
-Box to_box(const ir::Box& b);
-// The elements of `b` (0 for an empty dimension).
-std::int64_t volume(const Box& b);
-// The dense offset of `at` (a point) in `layout`.
-std::int64_t offset_in(const Box& layout, const std::array<std::int64_t, 4>& at);
-// `b` moved by `shift` channels (dimension 1): the same data seen from
-// another frame.
-inline Box shifted(Box b, std::int64_t shift) {
-  b.lo[1] += shift;
-  b.hi[1] += shift;
-  return b;
-}
+ir::Box to_box(const ir::Box& b);
 // A source's channel shift from its producer's frame to the receiving
 // tensor's (the public dialect's `channel`, corrected from the model where
 // it is wrong); 0 where the IR gives none.
@@ -37,6 +26,6 @@ inline std::int64_t source_shift(const ir::Source& s) {
 // (C/G x R x S; FC: C*IH*IW x 1 x 1), else [k0, k1] x C x R x S of a 4-D
 // box, else the bytes per output channel (`bytes` over the K range) as one
 // dimension.
-Box weight_layout(const ir::Box& w, const ir::LayerGeometry& g, std::int64_t bytes);
+ir::Box weight_layout(const ir::Box& w, const ir::LayerGeometry& g, std::int64_t bytes);
 
 }  // namespace gemini::assembler::lowering

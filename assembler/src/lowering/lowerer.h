@@ -50,7 +50,7 @@ struct Tensor {
   // Its layout box (docs/isa.md): its first entry's box, 4-D; weights as
   // [K, C/G, R, S] or, per sample, [N, K, C/G, R*S]. Copied here beside the
   // address: a send reads both from another core's tensors.
-  Box box;
+  ir::Box box;
   // An elementwise layer's operands: slabs of volume(box) bytes, each
   // holding the data of its producers, in this order (ir::operand_slabs);
   // empty for one input.
@@ -191,7 +191,7 @@ struct Inbound {
   std::uint32_t core, tensor, first;
   std::int64_t addr;   // where the sender writes: the tensor's, or its slab's
   std::int64_t shift;  // the tensor's channel shift from the sender's frame
-  Box box;
+  ir::Box box;
 };
 
 // The priority of an event (earliest predicted start, then workload,
@@ -299,7 +299,7 @@ class Lowerer {
                                              std::uint32_t at_most, std::uint32_t at_least,
                                              bool rising = false);
   // The layout box of a buffer entry (docs/isa.md, "Data layout").
-  Box layout_of(const ir::BufferEntry& e) const;
+  ir::Box layout_of(const ir::BufferEntry& e) const;
   // A tensor's address for the slab of `producer` (its own address when it
   // holds one input), wrapped into its ring region.
   std::int64_t slab_address(std::uint32_t c, const Tensor& x, const std::string& producer) const;
@@ -311,9 +311,9 @@ class Lowerer {
   // dram_map.cpp
   void build_dram_map();
   // The DRAM address of `moved`'s first element in region r.
-  std::int64_t dram_address(std::uint32_t r, const Box& moved) const {
+  std::int64_t dram_address(std::uint32_t r, const ir::Box& moved) const {
     const DramRegion& g = regions_[r];
-    return g.base + offset_in(g.layout, moved.lo);
+    return g.base + g.layout.offset(moved.lo[0], moved.lo[1], moved.lo[2], moved.lo[3]);
   }
 
   // multicast.cpp: DRAM multicast (docs/isa.md): which loads of a DRAM out
@@ -337,8 +337,8 @@ class Lowerer {
                 std::uint32_t comp, std::vector<std::uint32_t>& to_cores);
   // The view before a data instruction (docs/isa.md): the layouts of its
   // operands that it does not carry and its channel shift.
-  void view(CoreBuild& b, const WorkloadBuild& wb, Engine q, std::int64_t shift, const Box& box0,
-            const Box& box1) const;
+  void view(CoreBuild& b, const WorkloadBuild& wb, Engine q, std::int64_t shift,
+            const ir::Box& box0, const ir::Box& box1) const;
   // Data a tensor waits for: local loads, or sends from other cores.
   void data_deps(std::uint32_t c, std::uint32_t t, Event& e) const {
     const Tensor& x = tensors_[c][t];

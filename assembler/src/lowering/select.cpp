@@ -84,7 +84,7 @@ void Lowerer::select_pe(CoreBuild& b, const WorkloadBuild& wb, std::int64_t out_
   cfg.flag = geo.per_sample_weights;
   bound(b.ce, cfg, c, wb.i, b.binders.pe_cfg);
   bool acc = false;
-  const Box wt_box = wb.wt ? tensors_[c][*wb.wt].box : Box{};
+  const ir::Box wt_box = wb.wt ? tensors_[c][*wb.wt].box : ir::Box{};
   for (std::uint32_t t : srcs) {
     const Tensor& x = tensors_[c][t];
     view(b, wb, Engine::pe, wb.out_at.shift, wt_box, o.box);
@@ -133,7 +133,7 @@ void Lowerer::select_vp(CoreBuild& b, const WorkloadBuild& wb, std::int64_t out_
   const bool slabs = srcs.size() == 1 && first_in.operands.size() >= 2 && op == VpOp::add;
   struct Operand {
     std::int64_t addr, bytes;
-    Box box;
+    ir::Box box;
   };
   std::vector<Operand> in;
   if (slabs) {
@@ -149,7 +149,7 @@ void Lowerer::select_vp(CoreBuild& b, const WorkloadBuild& wb, std::int64_t out_
     const bool first = k == 0;
     const Operand a = first ? in[0] : Operand{wb.out_at.addr, o.size, o.box};
     const Operand* bx = first ? (in.size() > 1 ? &in[1] : nullptr) : &in[k];
-    view(b, wb, Engine::vp, wb.out_at.shift, bx ? bx->box : Box{}, o.box);
+    view(b, wb, Engine::vp, wb.out_at.shift, bx ? bx->box : ir::Box{}, o.box);
     Invocation run;
     run.op = Opcode::vp_run;
     run.workload = wb.wid;

@@ -75,7 +75,7 @@ void Lowerer::build_tensors() {
   });
 }
 
-Box Lowerer::layout_of(const ir::BufferEntry& e) const {
+ir::Box Lowerer::layout_of(const ir::BufferEntry& e) const {
   if (e.type != ir::TensorType::weight) return to_box(e.box);
   return weight_layout(e.box, geometry(e.layer_name), e.size.value_or(0));
 }
@@ -88,7 +88,7 @@ std::int64_t Lowerer::slab_address(std::uint32_t c, const Tensor& x,
 }
 
 std::int64_t Lowerer::slab_at(std::uint32_t c, const Tensor& x, std::int64_t k) const {
-  const std::int64_t a = x.addr + k * volume(x.box);
+  const std::int64_t a = x.addr + k * x.box.volume();
   ir::RingRegion r{0, m_.buffersize.value_or(hw_.l2.size_bytes)};
   const auto& regs = m_.cores[c].workloads[x.first].ring_buffer_info;
   if (regs)

@@ -6,13 +6,10 @@
 #include <cstdlib>
 
 #include "../functional.h"
-#include "frame.h"
 
 namespace gemini::sim {
 
-using functional::box4;
-using functional::show;
-using model::Box4;
+using ir::Box;
 
 void Functional::compare_tile(std::int32_t core, const InFlight& f) {
   const std::uint32_t wl =
@@ -22,12 +19,14 @@ void Functional::compare_tile(std::int32_t core, const InFlight& f) {
     return;
   }
   const model::Tensor8& want = ref_.outputs[static_cast<std::size_t>(f.layer)];
-  const Box4 whole{
+  const ir::Box whole{
       {0, 0, 0, 0},
       {static_cast<std::int32_t>(want.shape[0] - 1), static_cast<std::int32_t>(want.shape[1] - 1),
        static_cast<std::int32_t>(want.shape[2] - 1), static_cast<std::int32_t>(want.shape[3] - 1)}};
   if (!whole.contains(f.out)) {
-    fault(core, f.instr, "computes " + show(f.out) + " outside its layer's output " + show(whole));
+    fault(core, f.instr,
+          "computes " + ir::to_string(f.out, ir::BoxStyle::corners) +
+              " outside its layer's output " + ir::to_string(whole, ir::BoxStyle::corners));
     return;
   }
   LayerCheck& lc = checks_[static_cast<std::size_t>(f.layer)];
@@ -73,7 +72,7 @@ FunctionalReport Functional::finish() {
     if (layer < 0 || stores_[r].empty()) continue;
     const assembler::DramRegion& g = program_.dram_regions[r];
     const model::Tensor8& want = ref_.outputs[static_cast<std::size_t>(layer)];
-    const Box4 layout = box4(g.layout);
+    const ir::Box layout = g.layout;
     LayerCheck& lc = checks_[static_cast<std::size_t>(layer)];
     if (layout.volume() != want.size()) {
       ++fault_count_;
@@ -83,7 +82,7 @@ FunctionalReport Functional::finish() {
     }
     std::vector<bool> seen(static_cast<std::size_t>(layout.volume()), false);
     for (const Store& st : stores_[r]) {
-      const Box4 b = model::intersect(st.box, layout);
+      const ir::Box b = ir::intersect(st.box, layout);
       for (std::int32_t n = b.lo[0]; n <= b.hi[0]; ++n)
         for (std::int32_t c = b.lo[1]; c <= b.hi[1]; ++c)
           for (std::int32_t h = b.lo[2]; h <= b.hi[2]; ++h)

@@ -9,7 +9,6 @@
 #include <chrono>
 
 #include "../functional.h"
-#include "frame.h"
 #include "gemini/assembler/instr_views.h"
 #include "gemini/model/cpu_kernels.h"
 #include "gemini/model/layer_params.h"
@@ -20,11 +19,7 @@ using assembler::decode;
 using assembler::Engine;
 using assembler::Instr;
 using assembler::Opcode;
-using functional::box4;
-using functional::offset_of;
-using functional::shifted;
-using functional::show;
-using model::Box4;
+using ir::Box;
 
 namespace {
 using Clock = std::chrono::steady_clock;
@@ -51,8 +46,8 @@ void Functional::start(std::int32_t core, std::uint32_t i) {
       View& v = c.view[static_cast<std::size_t>(in.queue)];
       v.valid = true;
       v.shift = x.shift;
-      v.box0 = box4(x.box0);
-      v.box1 = box4(x.box1);
+      v.box0 = x.box0;
+      v.box1 = x.box1;
       return;
     }
     case Opcode::pe_cfg:
@@ -165,28 +160,30 @@ void Functional::start_move(std::int32_t core, std::uint32_t i) {
     return;
   }
   Place src, dst;
-  Box4 moved;
+  ir::Box moved;
   switch (in.op) {
     case Opcode::dma_in: {
       const auto x = decode<assembler::DmaIn>(in);
-      moved = box4(x.src_box);
+      moved = x.src_box;
       src = {Mem::dram, core, 0, v.box0};
-      src.base = x.dram - offset_of(v.box0, moved.lo);
-      dst = {Mem::l2, core, x.l2, box4(x.dst_box)};
+      src.base = x.dram - v.box0.offset(moved.lo[0], moved.lo[1], moved.lo[2], moved.lo[3]);
+      dst = {Mem::l2, core, x.l2, x.dst_box};
       break;
     }
     case Opcode::dma_out: {
       const auto x = decode<assembler::DmaOut>(in);
-      moved = box4(x.src_box);
+      moved = x.src_box;
       src = {Mem::l2, core, x.l2, v.box0};
       dst = {Mem::dram, core, 0, v.box1};
-      dst.base = x.dram - offset_of(v.box1, shifted(moved, v.shift).lo);
+      dst.base =
+          x.dram - v.box1.offset(moved.lo[0], static_cast<std::int64_t>(moved.lo[1]) + v.shift,
+                                 moved.lo[2], moved.lo[3]);
       f.store = true;
       break;
     }
     default: {  // noc_send
       const auto x = decode<assembler::NocSend>(in);
-      moved = box4(x.src_box);
+      moved = x.src_box;
       src = {Mem::l2, core, x.src, v.box0};
       const std::int64_t to = x.to;
       std::int32_t dc = -1;
@@ -197,7 +194,7 @@ void Functional::start_move(std::int32_t core, std::uint32_t i) {
         f.active = false;
         return;
       }
-      dst = {Mem::l2, dc, x.dst, box4(x.dst_box)};
+      dst = {Mem::l2, dc, x.dst, x.dst_box};
       break;
     }
   }
@@ -207,16 +204,18 @@ void Functional::start_move(std::int32_t core, std::uint32_t i) {
     return;
   }
   // What moves must lie inside both tensors; the rest is a fault and stays.
-  const Box4 to_dst = shifted(moved, v.shift);
+  const ir::Box to_dst = ir::shifted(moved, 1, v.shift);
   if (!src.layout.contains(moved))
     fault(core, i,
-          "moves " + show(moved) + ", which its source tensor " + show(src.layout) +
-              " does not hold");
+          "moves " + ir::to_string(moved, ir::BoxStyle::corners) + ", which its source tensor " +
+              ir::to_string(src.layout, ir::BoxStyle::corners) + " does not hold");
   if (!dst.layout.contains(to_dst))
     fault(core, i,
-          "writes " + show(to_dst) + " outside its destination tensor " + show(dst.layout));
-  Box4 part = model::intersect(moved, src.layout);
-  part = model::intersect(part, shifted(dst.layout, -v.shift));
+          "writes " + ir::to_string(to_dst, ir::BoxStyle::corners) +
+              " outside its destination tensor " +
+              ir::to_string(dst.layout, ir::BoxStyle::corners));
+  ir::Box part = ir::intersect(moved, src.layout);
+  part = ir::intersect(part, ir::shifted(dst.layout, 1, -v.shift));
   if (part.empty()) {
     f.active = false;
     return;
@@ -224,7 +223,7 @@ void Functional::start_move(std::int32_t core, std::uint32_t i) {
   f.data.resize(static_cast<std::size_t>(part.volume()));
   gather(src, part, f.data.data());
   f.dst = dst;
-  f.box = shifted(part, v.shift);
+  f.box = ir::shifted(part, 1, v.shift);
   bytes_ += part.volume();
 }
 
@@ -237,7 +236,7 @@ void Functional::start_pe(std::int32_t core, std::uint32_t i) {
   const View v = take_view(core, static_cast<std::uint8_t>(Engine::pe), i);
   if (!v.valid) return;
   const model::ConvParams& p = c.pe;
-  const Box4 out = box4(x.ofmap_box);
+  const ir::Box out = x.ofmap_box;
   if (out.empty()) return fault(core, i, "computes an empty box");
   // A tile, its input and its weights live in L2 (or WL0): none is larger.
   const std::int64_t cap = program_.l2_bytes;
@@ -245,20 +244,21 @@ void Functional::start_pe(std::int32_t core, std::uint32_t i) {
       model::conv_weight_box(p, out).volume() > cap)
     return fault(core, i, "computes a tile larger than L2");
   // The input tile the outputs read (the halo rule), from the ifmap tensor.
-  const Place ifmap{Mem::l2, core, x.ifmap, box4(x.ifmap_box)};
-  const Box4 need = model::conv_input_box(p, out);
+  const Place ifmap{Mem::l2, core, x.ifmap, x.ifmap_box};
+  const ir::Box need = model::conv_input_box(p, out);
   std::vector<std::int8_t> in_tile, w_tile;
   gather_part(ifmap, need, in_tile);
-  const Box4 held = model::intersect(need, ifmap.layout);
+  const ir::Box held = ir::intersect(need, ifmap.layout);
   if (c.pe_done == 0) c.chain_needed = need.volume();
   c.chain_covered += held.empty() ? 0 : held.volume();
   // Weights: the L2 tensor streamed through WL0, or WL0 alone.
   const bool from_l2 = x.weight_bytes > 0;
   const Place weights{from_l2 ? Mem::l2 : Mem::wl0, core, from_l2 ? x.weight : c.pe_wl0, v.box0};
-  const Box4 wneed = model::conv_weight_box(p, out);
+  const ir::Box wneed = model::conv_weight_box(p, out);
   if (!weights.layout.contains(wneed))
     fault(core, i,
-          "needs weights " + show(wneed) + "; its weight tensor holds " + show(weights.layout));
+          "needs weights " + ir::to_string(wneed, ir::BoxStyle::corners) +
+              "; its weight tensor holds " + ir::to_string(weights.layout, ir::BoxStyle::corners));
   gather_part(weights, wneed, w_tile);
   if (c.pe_done == 0) c.chain_reads.clear();
   const std::size_t n = static_cast<std::size_t>(out.volume());
@@ -287,7 +287,8 @@ void Functional::start_pe(std::int32_t core, std::uint32_t i) {
   if (c.chain_covered < c.chain_needed)
     fault(core, i,
           "its ifmap tensors hold " + std::to_string(c.chain_covered) + " of the " +
-              std::to_string(c.chain_needed) + " input elements " + show(need) +
+              std::to_string(c.chain_needed) + " input elements " +
+              ir::to_string(need, ir::BoxStyle::corners) +
               " its outputs read (the rest read as zero)");
   f.active = true;
   f.instr = i;
@@ -318,12 +319,12 @@ void Functional::start_vp(std::int32_t core, std::uint32_t i) {
   f = InFlight{};
   const View v = take_view(core, static_cast<std::uint8_t>(Engine::vp), i);
   if (!v.valid) return;
-  const Box4 out = box4(x.out_box);
+  const ir::Box out = x.out_box;
   const assembler::VpOp op = x.op;
   if (out.empty() || out.volume() > program_.l2_bytes ||
       model::pool_input_box(c.vp, out).volume() > program_.l2_bytes)
     return fault(core, i, "computes a tile larger than L2 (or an empty one)");
-  const Place in0{Mem::l2, core, x.in0, box4(x.in_box)};
+  const Place in0{Mem::l2, core, x.in0, x.in_box};
   const std::size_t n = static_cast<std::size_t>(out.volume());
   f.data.resize(n);
   std::vector<std::int8_t> a, b;
@@ -336,9 +337,11 @@ void Functional::start_vp(std::int32_t core, std::uint32_t i) {
                                                             : model::TileKind::transpose;
   const bool observe = hook_ && hook_->wants(site(core, i), kind);
   auto t0 = Clock::time_point{};
-  auto need_from = [&](const Place& p, const Box4& need) {
+  auto need_from = [&](const Place& p, const ir::Box& need) {
     if (!p.layout.contains(need))
-      fault(core, i, "reads " + show(need) + "; its input tensor holds " + show(p.layout));
+      fault(core, i,
+            "reads " + ir::to_string(need, ir::BoxStyle::corners) + "; its input tensor holds " +
+                ir::to_string(p.layout, ir::BoxStyle::corners));
   };
   switch (op) {
     case assembler::VpOp::pool_max:
@@ -346,7 +349,7 @@ void Functional::start_vp(std::int32_t core, std::uint32_t i) {
       model::PoolParams p = c.vp;
       p.average = op == assembler::VpOp::pool_avg;
       p.shift = c.vp_shift;
-      const Box4 need = model::pool_input_box(p, out);
+      const ir::Box need = model::pool_input_box(p, out);
       need_from(in0, need);
       gather_part(in0, need, a);
       if (observe) t0 = Clock::now();
@@ -386,7 +389,7 @@ void Functional::start_vp(std::int32_t core, std::uint32_t i) {
       // Output element o reads input element i with i[d] = o[perm[d]].
       const std::int32_t identity[4] = {0, 1, 2, 3};
       const std::int32_t* perm = op == assembler::VpOp::copy ? identity : c.perm.data();
-      Box4 need;
+      ir::Box need;
       for (int d = 0; d < 4; ++d) {
         need.lo[d] = out.lo[perm[d]];
         need.hi[d] = out.hi[perm[d]];
@@ -412,18 +415,20 @@ void Functional::start_vp(std::int32_t core, std::uint32_t i) {
 // Where computed tile `out` of instruction i goes: the L2 tensor at `addr`
 // laid out as the view's box1, shifted by its channel shift; a part outside
 // that tensor is a fault and is not written.
-void Functional::target_tile(std::int32_t core, std::uint32_t i, InFlight& f, const Box4& out,
+void Functional::target_tile(std::int32_t core, std::uint32_t i, InFlight& f, const ir::Box& out,
                              std::int64_t addr, const View& v) {
   f.dst = {Mem::l2, core, addr, v.box1};
-  f.box = shifted(out, v.shift);
+  f.box = ir::shifted(out, 1, v.shift);
   f.compare = true;
   f.out = out;
   f.layer =
       layer_of(core, program_.cores[static_cast<std::size_t>(core)].program.instrs[i].workload);
   if (!f.dst.layout.contains(f.box)) {
     fault(core, i,
-          "writes " + show(f.box) + " outside its destination tensor " + show(f.dst.layout));
-    f.box = model::intersect(f.box, f.dst.layout);
+          "writes " + ir::to_string(f.box, ir::BoxStyle::corners) +
+              " outside its destination tensor " +
+              ir::to_string(f.dst.layout, ir::BoxStyle::corners));
+    f.box = ir::intersect(f.box, f.dst.layout);
   }
 }
 

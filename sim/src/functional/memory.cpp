@@ -8,12 +8,10 @@
 #include <cstring>
 
 #include "../functional.h"
-#include "frame.h"
 
 namespace gemini::sim {
 
-using functional::offset_of;
-using model::Box4;
+using ir::Box;
 
 std::int8_t* Functional::byte(Mem mem, std::int32_t core, std::int64_t addr, bool& ok) {
   ok = false;
@@ -34,7 +32,7 @@ std::int8_t* Functional::byte(Mem mem, std::int32_t core, std::int64_t addr, boo
 // tensor's base address. Fast path: when the box's bytes lie in the memory
 // without wrapping, they are checked once and copied row by row, rows that
 // are contiguous in the layout merged into one.
-void Functional::copy_rows(const Place& p, const Box4& b, std::int8_t* dense, bool write) {
+void Functional::copy_rows(const Place& p, const ir::Box& b, std::int8_t* dense, bool write) {
   if (b.empty() || !fits(p)) return;
   ir::RingRegion ring{0, 0};
   if (p.mem == Mem::l2) {
@@ -42,8 +40,8 @@ void Functional::copy_rows(const Place& p, const Box4& b, std::int8_t* dense, bo
       if (p.base >= r.begin && p.base < r.end) ring = r;
   }
   const std::int64_t e1 = p.layout.extent(1), e2 = p.layout.extent(2), e3 = p.layout.extent(3);
-  const std::int64_t first = p.base + offset_of(p.layout, b.lo);
-  const std::int64_t last = p.base + offset_of(p.layout, b.hi);
+  const std::int64_t first = p.base + p.layout.offset(b.lo[0], b.lo[1], b.lo[2], b.lo[3]);
+  const std::int64_t last = p.base + p.layout.offset(b.hi[0], b.hi[1], b.hi[2], b.hi[3]);
   bool ok0 = false, ok1 = false;
   std::int8_t* m0 = byte(p.mem, p.core, first, ok0);
   byte(p.mem, p.core, last, ok1);
@@ -83,7 +81,7 @@ void Functional::copy_rows(const Place& p, const Box4& b, std::int8_t* dense, bo
     for (at[1] = b.lo[1]; at[1] <= b.hi[1]; ++at[1])
       for (at[2] = b.lo[2]; at[2] <= b.hi[2]; ++at[2]) {
         at[3] = b.lo[3];
-        std::int64_t a = p.base + offset_of(p.layout, at);
+        std::int64_t a = p.base + p.layout.offset(at[0], at[1], at[2], at[3]);
         std::int8_t* tile = dense + k;
         k += row;
         std::int64_t left = row;
@@ -109,10 +107,10 @@ void Functional::copy_rows(const Place& p, const Box4& b, std::int8_t* dense, bo
       }
 }
 
-void Functional::gather_part(const Place& p, const Box4& want, std::vector<std::int8_t>& out) {
+void Functional::gather_part(const Place& p, const ir::Box& want, std::vector<std::int8_t>& out) {
   out.assign(static_cast<std::size_t>(want.volume()), 0);
   if (!fits(p)) return;
-  const Box4 have = model::intersect(want, p.layout);
+  const ir::Box have = ir::intersect(want, p.layout);
   if (have.empty()) return;
   if (!(have.lo[0] == want.lo[0] && have.hi[0] == want.hi[0] && have.lo[1] == want.lo[1] &&
         have.hi[1] == want.hi[1] && have.lo[2] == want.lo[2] && have.hi[2] == want.hi[2] &&
@@ -147,7 +145,8 @@ bool Functional::fits(const Place& p) const {
   return true;
 }
 
-Functional::InputRead Functional::input_read(const char* operand, const Place& p, const Box4& box,
+Functional::InputRead Functional::input_read(const char* operand, const Place& p,
+                                             const ir::Box& box,
                                              std::vector<std::int8_t>&& data) const {
   const Core& at = cores_[static_cast<std::size_t>(p.core)];
   return {operand, p, box, std::move(data),

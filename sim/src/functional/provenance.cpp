@@ -10,14 +10,13 @@
 #include <set>
 
 #include "../functional.h"
-#include "frame.h"
 #include "gemini/assembler/instr_views.h"
 
 namespace gemini::sim {
 namespace {
 
 using assembler::Opcode;
-using model::Box4;
+using ir::Box;
 
 std::int32_t element(const model::Tensor8& t, std::int64_t n, std::int64_t c, std::int64_t h,
                      std::int64_t w) {
@@ -142,7 +141,7 @@ Provenance::Writer Functional::describe(std::int32_t core, std::uint32_t instr) 
 
 Provenance::Writer Functional::last_writer(const InputRead& r, const std::int32_t at[4]) const {
   const Core& c = cores_[static_cast<std::size_t>(r.place.core)];
-  const std::int64_t linear = r.place.base + functional::offset_of(r.place.layout, at);
+  const std::int64_t linear = r.place.base + r.place.layout.offset(at[0], at[1], at[2], at[3]);
   if (r.place.mem == Mem::wl0) {
     for (std::size_t k = std::min(r.log_len, c.wl0_log.size()); k-- > 0;) {
       const WriteRecord& x = c.wl0_log[k];

@@ -6,32 +6,12 @@
 #include <string>
 
 #include "../functional.h"
-#include "frame.h"
 #include "gemini/ir/checked_int.h"
 #include "gemini/model/layer_params.h"
 
 namespace gemini::sim {
 
-using model::Box4;
-
-namespace functional {
-
-std::string show(const Box4& b) {
-  std::string s(1, '[');
-  for (int d = 0; d < 4; ++d) {
-    if (d > 0) s += ',';
-    s += std::to_string(b.lo[d]);
-  }
-  s += "]:[";
-  for (int d = 0; d < 4; ++d) {
-    if (d > 0) s += ',';
-    s += std::to_string(b.hi[d]);
-  }
-  s += ']';
-  return s;
-}
-
-}  // namespace functional
+using ir::Box;
 
 std::unique_ptr<Functional> Functional::create(const assembler::Program& p,
                                                const model::Network& net,

@@ -21,7 +21,7 @@
 // Member types follow the field types: integers are std::int64_t (checked
 // against the field's range when encoded, never truncated on assignment),
 // engine / token_kind / vp_op / cut_mode / wl0_src their enumerations, boxes
-// Box. A default-constructed view encodes.
+// ir::Box. A default-constructed view encodes.
 //
 // The views are values: decode copies the fields out (a few loads at
 // constant offsets), encode builds a fresh instruction.
@@ -41,7 +41,7 @@ namespace view_detail {
 template <FieldType T>
 auto value_of_type() {
   if constexpr (T == FieldType::box) {
-    return Box{};
+    return ir::Box{};
   } else if constexpr (T == FieldType::engine) {
     return Engine{};
   } else if constexpr (T == FieldType::token_kind) {
@@ -58,7 +58,7 @@ auto value_of_type() {
 }
 }  // namespace view_detail
 
-// The C++ type of a field's value in a view: its enumeration, Box, or
+// The C++ type of a field's value in a view: its enumeration, ir::Box, or
 // std::int64_t for every integer type.
 template <FieldType T>
 using FieldValueT = decltype(view_detail::value_of_type<T>());
@@ -70,7 +70,7 @@ constexpr Engine default_queue(Engine e) { return e == Engine::kCount ? Engine::
 template <FieldType T>
 constexpr FieldValueT<T> initial(std::int64_t min) {
   if constexpr (T == FieldType::box) {
-    return Box{};
+    return ir::Box{};
   } else {
     return static_cast<FieldValueT<T>>(min);
   }
@@ -86,7 +86,7 @@ FieldValueT<T> load(const Instr& in, std::size_t offset) {
     return v;
   };
   if constexpr (T == FieldType::box) {
-    Box b;
+    ir::Box b;
     for (std::size_t d = 0; d < 4; ++d) {
       b.lo[d] = native(std::uint16_t{}, 2 * d);
       b.hi[d] = native(std::uint16_t{}, 8 + 2 * d);

@@ -31,7 +31,7 @@ namespace gemini::assembler {
 struct TensorArg {
   std::int64_t addr = 0;
   std::int64_t bytes = 0;
-  std::optional<Box> box;
+  std::optional<ir::Box> box;
   Access access = Access::read;
   bool unused = false;  // a slot the operation does not use this time (vp_run's in1 for one input)
 };
@@ -77,7 +77,7 @@ struct Invocation {
   bool overflow = false;  // more bindings than any opcode has: a bug, reported by bind()
   SmallList<TensorArg, kMaxTensorBindings> tensors;  // by address-field name
   SmallList<std::int64_t, kMaxArgBindings> args;
-  SmallList<Box, kMaxBoxBindings> boxes;  // box arguments
+  SmallList<ir::Box, kMaxBoxBindings> boxes;  // box arguments
 
   Invocation& tensor(std::string_view slot, TensorArg t) {
     overflow |= !tensors.push(slot, t);
@@ -87,7 +87,7 @@ struct Invocation {
     overflow |= !args.push(name, v);
     return *this;
   }
-  Invocation& box(std::string_view name, const Box& b) {
+  Invocation& box(std::string_view name, const ir::Box& b) {
     overflow |= !boxes.push(name, b);
     return *this;
   }

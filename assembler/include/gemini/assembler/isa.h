@@ -23,6 +23,7 @@
 #include <string_view>
 
 #include "gemini/assembler/isa_table.h"
+#include "gemini/ir/box.h"
 
 namespace gemini::assembler {
 
@@ -109,11 +110,6 @@ const OpInfo* op_info(std::string_view mnemonic);
 std::string_view loop_order_name(std::uint8_t index);
 std::optional<std::uint8_t> loop_order_index(std::string_view s);
 
-struct Box {
-  std::array<std::int64_t, 4> lo{}, hi{};
-  bool operator==(const Box&) const = default;
-};
-
 // An instruction in memory is its 64-byte encoding: the header fields, then
 // the 56 bytes of fields at their table offsets (offset - 8 in `payload`),
 // little-endian. Fields are read and written through the table (by slot or
@@ -134,19 +130,19 @@ struct Instr {
   // aborts: callers check values first (bind(), the text parser, decode()).
   std::int64_t scalar(std::size_t slot) const;
   void set_scalar(std::size_t slot, std::int64_t value);
-  Box box_at(std::size_t slot) const;
-  void set_box_at(std::size_t slot, const Box& b);
+  ir::Box box_at(std::size_t slot) const;
+  void set_box_at(std::size_t slot, const ir::Box& b);
   // By table entry: `f` must be one of this opcode's fields (OpInfo::fields);
   // no slot lookup, for loops over the table (the printer).
   std::int64_t value(const Field& f) const;  // inline below: the hot read of every pass
-  Box box_value(const Field& f) const;
-  void set_value(const Field& f, std::int64_t v);    // aborts when v is outside f's range
-  void set_box_value(const Field& f, const Box& b);  // aborts on a coordinate outside f's range
+  ir::Box box_value(const Field& f) const;
+  void set_value(const Field& f, std::int64_t v);        // aborts when v is outside f's range
+  void set_box_value(const Field& f, const ir::Box& b);  // aborts on a coordinate outside f's range
   // By name (aborts on a name the opcode does not have: a bug).
   std::int64_t get(std::string_view field) const;
   void set(std::string_view field, std::int64_t value);
-  Box box(std::string_view field) const;
-  void set_box(std::string_view field, const Box& b);
+  ir::Box box(std::string_view field) const;
+  void set_box(std::string_view field, const ir::Box& b);
 };
 static_assert(sizeof(Instr) == kInstrBytes, "an instruction is its encoding");
 static_assert(std::endian::native == std::endian::little,

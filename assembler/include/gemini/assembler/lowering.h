@@ -53,7 +53,7 @@ struct DramRegion {
       name;  // "ofmap:conv1", "weight:conv1", "input:144" (model tensor id) or "input:conv1"
   std::string layer;  // ofmap: the producer; weight: the consumer; input: the first reader
   std::int64_t tensor_id = -1;  // input: the model's tensor id, when the geometry gives it
-  Box layout;                   // [0, shape - 1]
+  ir::Box layout;               // [0, shape - 1]
   std::int64_t base = 0, bytes = 0;
 };
 const char* to_string(DramRegion::Kind k);

@@ -17,26 +17,27 @@ namespace gemini::model {
 // The int32 sums of every element of `out` into `acc` (out.volume()
 // values). `threads` > 1 spreads (sample, group, row block) work items over
 // that many threads; the result does not depend on it.
-void conv_tile_cpu(const ConvParams& p, const ConstTile& in, const ConstTile& w, const Box4& out,
+void conv_tile_cpu(const ConvParams& p, const ConstTile& in, const ConstTile& w, const ir::Box& out,
                    std::int32_t* acc, unsigned threads = 1);
 
 // Requantises `n` sums into int8 with `shift`.
 void requantize_all(const std::int32_t* acc, std::int64_t n, std::int32_t shift, std::int8_t* out);
 
-void pool_tile_cpu(const PoolParams& p, const ConstTile& in, const Box4& out, std::int8_t* dst);
+void pool_tile_cpu(const PoolParams& p, const ConstTile& in, const ir::Box& out, std::int8_t* dst);
 
 // The window sums of average pooling (what pool_element requantises).
-void window_sums_cpu(const PoolParams& p, const ConstTile& in, const Box4& out, std::int32_t* sums);
+void window_sums_cpu(const PoolParams& p, const ConstTile& in, const ir::Box& out,
+                     std::int32_t* sums);
 
 // in0 + in1 + ... over `out` (every input holds it), and the same
 // requantised with `shift`.
-void operand_sums_cpu(const ConstTile* inputs, int count, const Box4& out, std::int32_t* sums);
-void add_tile_cpu(const ConstTile* inputs, int count, std::int32_t shift, const Box4& out,
+void operand_sums_cpu(const ConstTile* inputs, int count, const ir::Box& out, std::int32_t* sums);
+void add_tile_cpu(const ConstTile* inputs, int count, std::int32_t shift, const ir::Box& out,
                   std::int8_t* dst);
 
 // out[o] = in[i] with i[d] = o[perm[d]] (input dim i becomes output dim
 // perm[i]); a copy when perm is the identity.
-void transpose_tile_cpu(const std::int32_t perm[4], const ConstTile& in, const Box4& out,
+void transpose_tile_cpu(const std::int32_t perm[4], const ConstTile& in, const ir::Box& out,
                         std::int8_t* dst);
 
 }  // namespace gemini::model

@@ -12,11 +12,11 @@ namespace gemini::model {
 // input: stride 1, no padding).
 ConvParams conv_params(const Op& op);
 // The box [0, s) of a whole tensor of shape s.
-Box4 whole_box(const Dims4& s);
+ir::Box whole_box(const Dims4& s);
 // The box of an op's whole weights as conv_element reads them: [K, C/G, R,
 // S] (FC: [K, C, IH, IW], the same bytes as WeightShape [K, C*IH*IW]); per
 // sample (WeightFromFmap) [N, K, C/G, R*S].
-Box4 weight_box(const Op& op);
+ir::Box weight_box(const Op& op);
 // Pool (max, or average when Global), with the op's shift.
 PoolParams pool_params(const Op& op, std::int32_t shift);
 

@@ -10,7 +10,7 @@
 
 #include <cstdint>
 
-#include "gemini/model/hd.h"
+#include "gemini/ir/hd.h"
 
 namespace gemini::model {
 

@@ -13,7 +13,7 @@
 
 #include <cstdint>
 
-#include "gemini/model/hd.h"
+#include "gemini/ir/hd.h"
 #include "gemini/model/numerics.h"
 #include "gemini/model/tile_ops.h"
 
@@ -44,7 +44,7 @@ struct TileOp {
   std::int32_t inputs = 1;
   ConstTile weights;                   // conv
   const std::int32_t* sums = nullptr;  // requantize: out.volume() sums, dense over `out`
-  Box4 out;                            // the output tile (the layer's coordinates)
+  ir::Box out;                         // the output tile (the layer's coordinates)
 
   // conv, pool_sum and add_sum produce int32 sums; the others int8 values.
   GEMINI_HD bool wide() const {
@@ -117,7 +117,7 @@ GEMINI_HD inline std::int32_t conv_element_dp4a(const ConvParams& p, const Const
 }
 
 // The coordinates of element `index` (row-major N, C, H, W) of `box`.
-GEMINI_HD inline void box_coords(const Box4& box, std::int64_t index, std::int32_t o[4]) {
+GEMINI_HD inline void box_coords(const ir::Box& box, std::int64_t index, std::int32_t o[4]) {
   for (int d = 3; d >= 0; --d) {
     const std::int64_t e = box.extent(d);
     o[d] = static_cast<std::int32_t>(box.lo[d] + index % e);

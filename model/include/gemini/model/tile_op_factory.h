@@ -38,6 +38,7 @@ bool requantises(const Op& op);
 // The tile operation computing `op` over `out` (the layer's output
 // coordinates) from `in`, the op's whole (concatenated) input, and
 // `weights` (Conv2d and FullyConnected only; ignored otherwise).
-OpTileOp tile_op_for(const Op& op, const ConstTile& in, const ConstTile& weights, const Box4& out);
+OpTileOp tile_op_for(const Op& op, const ConstTile& in, const ConstTile& weights,
+                     const ir::Box& out);
 
 }  // namespace gemini::model

@@ -13,58 +13,19 @@
 
 #include <cstdint>
 
-#include "gemini/model/hd.h"
+#include "gemini/ir/box.h"
+#include "gemini/ir/hd.h"
 #include "gemini/model/numerics.h"
 
 namespace gemini::model {
 
-// An inclusive 4-D box [lo, hi] (N, C, H, W; weights K, C/G, R, S or, per
-// sample, N, K, C/G, R*S).
-struct Box4 {
-  std::int32_t lo[4] = {0, 0, 0, 0};
-  std::int32_t hi[4] = {0, 0, 0, 0};
-
-  GEMINI_HD std::int64_t extent(int d) const { return std::int64_t{hi[d]} - lo[d] + 1; }
-  GEMINI_HD std::int64_t volume() const {
-    std::int64_t v = 1;
-    for (int d = 0; d < 4; ++d) v *= extent(d) > 0 ? extent(d) : 0;
-    return v;
-  }
-  GEMINI_HD bool empty() const {
-    for (int d = 0; d < 4; ++d)
-      if (hi[d] < lo[d]) return true;
-    return false;
-  }
-  GEMINI_HD bool holds(std::int64_t a, std::int64_t b, std::int64_t c, std::int64_t e) const {
-    return a >= lo[0] && a <= hi[0] && b >= lo[1] && b <= hi[1] && c >= lo[2] && c <= hi[2] &&
-           e >= lo[3] && e <= hi[3];
-  }
-  GEMINI_HD bool contains(const Box4& o) const {
-    for (int d = 0; d < 4; ++d)
-      if (o.lo[d] < lo[d] || o.hi[d] > hi[d]) return false;
-    return true;
-  }
-  // Dense row-major offset of an element inside the box (N, C, H, W order).
-  GEMINI_HD std::int64_t offset(std::int64_t a, std::int64_t b, std::int64_t c,
-                                std::int64_t e) const {
-    return (((a - lo[0]) * extent(1) + (b - lo[1])) * extent(2) + (c - lo[2])) * extent(3) +
-           (e - lo[3]);
-  }
-};
-
-GEMINI_HD inline Box4 intersect(const Box4& a, const Box4& b) {
-  Box4 r;
-  for (int d = 0; d < 4; ++d) {
-    r.lo[d] = a.lo[d] > b.lo[d] ? a.lo[d] : b.lo[d];
-    r.hi[d] = a.hi[d] < b.hi[d] ? a.hi[d] : b.hi[d];
-  }
-  return r;
-}
+// Tiles are ir::Box (4-D, [lo, hi] inclusive: N, C, H, W; weights K, C/G,
+// R, S or, per sample, N, K, C/G, R*S).
 
 // Dense int8 data over a box.
 struct ConstTile {
   const std::int8_t* data = nullptr;
-  Box4 box;
+  ir::Box box;
   GEMINI_HD std::int8_t at(std::int64_t a, std::int64_t b, std::int64_t c, std::int64_t e) const {
     return data[box.offset(a, b, c, e)];
   }
@@ -114,8 +75,8 @@ GEMINI_HD inline void for_each_tap(const P& p, std::int32_t h, std::int32_t x, F
   }
 }
 
-GEMINI_HD inline Box4 conv_input_box(const ConvParams& p, const Box4& out) {
-  Box4 b;
+GEMINI_HD inline ir::Box conv_input_box(const ConvParams& p, const ir::Box& out) {
+  ir::Box b;
   b.lo[0] = out.lo[0];
   b.hi[0] = out.hi[0];
   b.lo[1] = out.lo[1] / p.group_k * p.group_c;
@@ -126,8 +87,8 @@ GEMINI_HD inline Box4 conv_input_box(const ConvParams& p, const Box4& out) {
 }
 
 // The weight box the outputs in `out` read.
-GEMINI_HD inline Box4 conv_weight_box(const ConvParams& p, const Box4& out) {
-  Box4 b;
+GEMINI_HD inline ir::Box conv_weight_box(const ConvParams& p, const ir::Box& out) {
+  ir::Box b;
   if (p.per_sample) {
     b.lo[0] = out.lo[0];
     b.hi[0] = out.hi[0];
@@ -181,8 +142,8 @@ struct PoolParams {
   std::int32_t shift = 0;
 };
 
-GEMINI_HD inline Box4 pool_input_box(const PoolParams& p, const Box4& out) {
-  Box4 b = out;
+GEMINI_HD inline ir::Box pool_input_box(const PoolParams& p, const ir::Box& out) {
+  ir::Box b = out;
   window_range(out.lo[2], out.hi[2], p.stride_h, p.pad_t, p.kernel_r, p.in_h, b.lo[2], b.hi[2]);
   window_range(out.lo[3], out.hi[3], p.stride_w, p.pad_l, p.kernel_s, p.in_w, b.lo[3], b.hi[3]);
   return b;
