@@ -1,7 +1,6 @@
 #include "gemini/sim/simulator.h"
 
 #include <chrono>
-#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 
@@ -92,12 +91,3 @@ bool simulate(const assembler::Program& program, const ir::HardwareConfig& hw,
 }
 
 }  // namespace gemini::sim
-
-// libsystemc defines its own main() that calls sc_main(); gemini's programs
-// have their own main() and drive the kernel through simulate(), but the
-// shared library still needs the symbol to link. Defined here, in the object
-// every user of the simulator pulls in; it is never called.
-int sc_main(int /*argc*/, char* /*argv*/[]) {
-  std::fprintf(stderr, "gemini: internal error: SystemC's main() is not gemini's entry point\n");
-  return 2;
-}
