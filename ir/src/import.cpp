@@ -2,13 +2,13 @@
 
 #include <algorithm>
 #include <boost/container_hash/hash.hpp>
-#include <boost/unordered/unordered_flat_map.hpp>
 #include <map>
 
 #include "gemini/ir/checked_int.h"
 #include "gemini/ir/graph.h"
 #include "gemini/ir/layer_geometry.h"
 #include "gemini/ir/parallel.h"
+#include "gemini/ir/tensor_runs.h"
 #include "import_tiling.h"
 
 namespace gemini::ir {
@@ -38,10 +38,6 @@ std::int64_t tensor_bytes(const BufferEntry& e, const HardwareConfig& hw) {
 // branches on one core) list the same transfers several times in one
 // snapshot, and they arrive once. Equal entries of one snapshot are one
 // tensor.
-struct EntryKey {
-  const BufferEntry* e;
-};
-
 bool received(const BufferEntry& e) {
   return e.type == TensorType::ifmap && !e.transfer_id.empty();
 }
@@ -55,13 +51,13 @@ bool same_tensor(const BufferEntry& a, const BufferEntry& b) {
   return true;
 }
 
-struct EntryKeyEq {
-  bool operator()(const EntryKey& a, const EntryKey& b) const { return same_tensor(*a.e, *b.e); }
+struct EntryEq {
+  bool operator()(const BufferEntry* a, const BufferEntry* b) const { return same_tensor(*a, *b); }
 };
 
-struct EntryKeyHash {
-  std::size_t operator()(const EntryKey& k) const {
-    const BufferEntry& e = *k.e;
+struct EntryHash {
+  std::size_t operator()(const BufferEntry* k) const {
+    const BufferEntry& e = *k;
     std::size_t h = 0;
     if (!received(e)) {
       boost::hash_combine(h, e.layer_name);
@@ -85,41 +81,19 @@ bool holds_weight_of(const BufferEntry& e, const Workload& w) {
   });
 }
 
+// A core's tensors (runs of one entry across its snapshots), as the
+// allocator sees them.
 struct CoreTensors {
-  std::vector<AllocTensor> tensors;
-  std::vector<std::vector<std::uint32_t>> entry_tensor;  // [workload][entry]
-  std::vector<bool> loaded;                              // not an ofmap entry
+  TensorRuns runs;
+  std::vector<AllocTensor> tensors;  // [run]
 };
 
 CoreTensors collect(const Core& c, const HardwareConfig& hw, std::int64_t alignment) {
-  CoreTensors ct;
-  boost::unordered_flat_map<EntryKey, std::uint32_t, EntryKeyHash, EntryKeyEq> prev, cur;
-  for (std::uint32_t s = 0; s < c.workloads.size(); ++s) {
-    const Workload& w = c.workloads[s];
-    cur.clear();
-    std::vector<std::uint32_t>& ids = ct.entry_tensor.emplace_back();
-    for (const BufferEntry& e : w.buffer) {
-      const EntryKey key{&e};
-      if (auto same = cur.find(key); same != cur.end()) {  // listed again for another reader
-        ids.push_back(same->second);
-        continue;
-      }
-      std::uint32_t id = 0;
-      auto it = prev.find(key);
-      if (it != prev.end()) {
-        id = it->second;
-        ct.tensors[id].last = s;
-      } else {
-        id = static_cast<std::uint32_t>(ct.tensors.size());
-        ct.tensors.push_back({align_up(std::max<std::int64_t>(tensor_bytes(e, hw), 1), alignment),
-                              s, s, e.type != TensorType::ofmap});
-        ct.loaded.push_back(e.type != TensorType::ofmap);
-      }
-      cur.emplace(key, id);
-      ids.push_back(id);
-    }
-    std::swap(prev, cur);
-  }
+  CoreTensors ct{tensor_runs<EntryHash, EntryEq>(c.workloads), {}};
+  ct.tensors.reserve(ct.runs.runs.size());
+  for (const TensorRun& r : ct.runs.runs)
+    ct.tensors.push_back({align_up(std::max<std::int64_t>(tensor_bytes(*r.entry, hw), 1), alignment),
+                          r.first, r.last, r.entry->type != TensorType::ofmap});
   return ct;
 }
 
@@ -264,7 +238,7 @@ std::optional<ImportReport> import_model(Model& m, const HardwareConfig& hw,
   std::vector<Need> needs;
   for (std::uint32_t ci = 0; ci < m.cores.size(); ++ci)
     for (std::uint32_t ti = 0; ti < all[ci].tensors.size(); ++ti)
-      if (all[ci].loaded[ti])
+      if (all[ci].tensors[ti].loaded)
         needs.push_back({start[g.node_of(ci, all[ci].tensors[ti].first)], ci, ti});
   std::stable_sort(needs.begin(), needs.end(), [](const Need& a, const Need& b) {
     if (a.time != b.time) return a.time < b.time;
@@ -306,7 +280,7 @@ std::optional<ImportReport> import_model(Model& m, const HardwareConfig& hw,
       w.ring_buffer_info = rep.fits ? regions : std::vector<RingRegion>{core_region[ci]};
       for (std::size_t ei = 0; ei < w.buffer.size(); ++ei) {
         BufferEntry& e = w.buffer[ei];
-        const std::uint32_t ti = all[ci].entry_tensor[s][ei];
+        const std::uint32_t ti = all[ci].runs.run_of(s, ei);
         e.size = tensor_bytes(e, hw);
         e.address = alloc[ci].address[ti];
         e.align = align_c;

@@ -8,6 +8,7 @@
 #include "gemini/ir/graph.h"
 #include "gemini/ir/loader.h"
 #include "gemini/ir/summary.h"
+#include "gemini/ir/tensor_runs.h"
 
 using namespace gemini;  // NOLINT(google-build-using-namespace): test file
 
@@ -78,6 +79,32 @@ TEST(TensorIdentity, WithoutTheStringIsTheStringsEquality) {
     }
   }
   EXPECT_GT(same, 100);  // the case that matters was exercised
+}
+
+TEST(TensorRuns, ConsecutiveSnapshotsAndRepeatedListings) {
+  auto entry = [](std::int64_t id) {
+    ir::BufferEntry e;
+    e.tensor_id = id;
+    return e;
+  };
+  std::vector<ir::Workload> s(4);
+  s[0].buffer = {entry(1), entry(2)};
+  s[1].buffer = {entry(2), entry(3), entry(2)};  // 2 listed again for another reader
+  s[2].buffer = {entry(3)};
+  s[3].buffer = {entry(1), entry(2)};  // both left and came back: new runs
+  const ir::TensorRuns r = ir::tensor_runs<ir::TensorIdentityHash, ir::TensorIdentityEq>(s);
+  ASSERT_EQ(r.runs.size(), 5u);
+  auto span = [&](std::uint32_t i) { return std::pair(r.runs[i].first, r.runs[i].last); };
+  EXPECT_EQ(span(0), std::pair(0u, 0u));  // 1
+  EXPECT_EQ(span(1), std::pair(0u, 1u));  // 2
+  EXPECT_EQ(span(2), std::pair(1u, 2u));  // 3
+  EXPECT_EQ(span(3), std::pair(3u, 3u));  // 1 again
+  EXPECT_EQ(span(4), std::pair(3u, 3u));  // 2 again
+  EXPECT_EQ(r.runs[1].entry, &s[0].buffer[1]);  // the first listing
+  EXPECT_EQ(r.entry_run, (std::vector<std::uint32_t>{0, 1, 1, 2, 1, 2, 3, 4}));
+  EXPECT_EQ(r.first_entry, (std::vector<std::uint32_t>{0, 2, 5, 6}));
+  EXPECT_EQ(r.run_of(1, 2), 1u);
+  EXPECT_EQ(r.run_of(3, 1), 4u);
 }
 
 TEST(PathTable, PointersEscapeAndNest) {

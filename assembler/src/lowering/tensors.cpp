@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "gemini/ir/parallel.h"
+#include "gemini/ir/tensor_runs.h"
 #include "lowerer.h"
 
 namespace gemini::assembler::lowering {
@@ -24,42 +25,23 @@ void Lowerer::build_tensors() {
   ir::parallel_for(n, [&](std::size_t c) {
     const auto& wls = m_.cores[c].workloads;
     for (const ir::Workload& w : wls) workload_ids_[c].push_back(w.workload_id);
-    // Keyed by the entry itself (ir::tensor_identity without the string).
-    boost::unordered_flat_map<const ir::BufferEntry*, std::uint32_t, ir::TensorIdentityHash,
-                              ir::TensorIdentityEq>
-        prev, cur;
-    std::vector<std::uint32_t>& ids = at_[c];
-    for (std::uint32_t i = 0; i < wls.size(); ++i) {
-      cur.clear();
-      at_first_[c].push_back(static_cast<std::uint32_t>(ids.size()));
-      for (const ir::BufferEntry& e : wls[i].buffer) {
-        const ir::BufferEntry* key = &e;
-        if (auto same = cur.find(key); same != cur.end()) {  // listed again for another reader
-          ids.push_back(same->second);
-          continue;
-        }
-        std::uint32_t id = 0;
-        auto it = prev.find(key);
-        if (it != prev.end()) {
-          id = it->second;
-          tensors_[c][id].last = i;
-        } else {
-          id = static_cast<std::uint32_t>(tensors_[c].size());
-          Tensor t;
-          t.addr = e.address.value_or(0);
-          t.size = std::max<std::int64_t>(e.size.value_or(0), 1);
-          t.first = t.last = i;
-          t.type = e.type;
-          t.entry = &e;
-          t.box = layout_of(e);
-          t.operands = ir::operand_slabs(e);
-          tensors_[c].push_back(std::move(t));
-        }
-        cur[key] = id;
-        ids.push_back(id);
-      }
-      std::swap(prev, cur);
+    ir::TensorRuns runs = ir::tensor_runs<ir::TensorIdentityHash, ir::TensorIdentityEq>(wls);
+    tensors_[c].reserve(runs.runs.size());
+    for (const ir::TensorRun& r : runs.runs) {
+      const ir::BufferEntry& e = *r.entry;
+      Tensor t;
+      t.addr = e.address.value_or(0);
+      t.size = std::max<std::int64_t>(e.size.value_or(0), 1);
+      t.first = r.first;
+      t.last = r.last;
+      t.type = e.type;
+      t.entry = &e;
+      t.box = layout_of(e);
+      t.operands = ir::operand_slabs(e);
+      tensors_[c].push_back(std::move(t));
     }
+    at_[c] = std::move(runs.entry_run);
+    at_first_[c] = std::move(runs.first_entry);
     auto& o = dead_order_[c];
     o.resize(tensors_[c].size());
     for (std::uint32_t i = 0; i < o.size(); ++i) o[i] = i;

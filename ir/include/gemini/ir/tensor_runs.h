@@ -1,0 +1,63 @@
+#pragma once
+// Runs of one tensor across a core's L2 snapshots. Contract: a core's
+// snapshots (its workloads' `buffer` lists, in order) name tensors by
+// entries; the same tensor, by the caller's identity, in consecutive
+// snapshots is one run, and an entry listed again in the same snapshot (one
+// entry per workload reading it) belongs to the run of its first listing.
+// A tensor that leaves a snapshot and comes back later is a new run. The
+// identity is a hash and an equality over `const BufferEntry*`: the full
+// dialect's (TensorIdentityHash/Eq, model.h) or the public dialect's
+// (import.cpp).
+#include <cstdint>
+#include <vector>
+
+#include <boost/unordered/unordered_flat_map.hpp>
+
+#include "gemini/ir/model.h"
+
+namespace gemini::ir {
+
+struct TensorRun {
+  std::uint32_t first = 0, last = 0;   // the snapshots it spans
+  const BufferEntry* entry = nullptr;  // its first listing
+};
+
+struct TensorRuns {
+  std::vector<TensorRun> runs;  // in order of first listing
+  // The run of every entry of every snapshot, in order; snapshot s's entries
+  // start at first_entry[s].
+  std::vector<std::uint32_t> entry_run, first_entry;
+  std::uint32_t run_of(std::size_t snapshot, std::size_t entry) const {
+    return entry_run[first_entry[snapshot] + entry];
+  }
+};
+
+template <class Hash, class Eq>
+TensorRuns tensor_runs(const std::vector<Workload>& snapshots) {
+  TensorRuns r;
+  boost::unordered_flat_map<const BufferEntry*, std::uint32_t, Hash, Eq> prev, cur;
+  for (std::uint32_t s = 0; s < snapshots.size(); ++s) {
+    cur.clear();
+    r.first_entry.push_back(static_cast<std::uint32_t>(r.entry_run.size()));
+    for (const BufferEntry& e : snapshots[s].buffer) {
+      if (auto same = cur.find(&e); same != cur.end()) {  // listed again for another reader
+        r.entry_run.push_back(same->second);
+        continue;
+      }
+      std::uint32_t id = 0;
+      if (auto it = prev.find(&e); it != prev.end()) {
+        id = it->second;
+        r.runs[id].last = s;
+      } else {
+        id = static_cast<std::uint32_t>(r.runs.size());
+        r.runs.push_back({s, s, &e});
+      }
+      cur.emplace(&e, id);
+      r.entry_run.push_back(id);
+    }
+    std::swap(prev, cur);
+  }
+  return r;
+}
+
+}  // namespace gemini::ir
