@@ -92,8 +92,9 @@ CoreTensors collect(const Core& c, const HardwareConfig& hw, std::int64_t alignm
   CoreTensors ct{tensor_runs<EntryHash, EntryEq>(c.workloads), {}};
   ct.tensors.reserve(ct.runs.runs.size());
   for (const TensorRun& r : ct.runs.runs)
-    ct.tensors.push_back({align_up(std::max<std::int64_t>(tensor_bytes(*r.entry, hw), 1), alignment),
-                          r.first, r.last, r.entry->type != TensorType::ofmap});
+    ct.tensors.push_back(
+        {align_up(std::max<std::int64_t>(tensor_bytes(*r.entry, hw), 1), alignment), r.first,
+         r.last, r.entry->type != TensorType::ofmap});
   return ct;
 }
 

@@ -95,11 +95,11 @@ TEST(TensorRuns, ConsecutiveSnapshotsAndRepeatedListings) {
   const ir::TensorRuns r = ir::tensor_runs<ir::TensorIdentityHash, ir::TensorIdentityEq>(s);
   ASSERT_EQ(r.runs.size(), 5u);
   auto span = [&](std::uint32_t i) { return std::pair(r.runs[i].first, r.runs[i].last); };
-  EXPECT_EQ(span(0), std::pair(0u, 0u));  // 1
-  EXPECT_EQ(span(1), std::pair(0u, 1u));  // 2
-  EXPECT_EQ(span(2), std::pair(1u, 2u));  // 3
-  EXPECT_EQ(span(3), std::pair(3u, 3u));  // 1 again
-  EXPECT_EQ(span(4), std::pair(3u, 3u));  // 2 again
+  EXPECT_EQ(span(0), std::pair(0u, 0u));        // 1
+  EXPECT_EQ(span(1), std::pair(0u, 1u));        // 2
+  EXPECT_EQ(span(2), std::pair(1u, 2u));        // 3
+  EXPECT_EQ(span(3), std::pair(3u, 3u));        // 1 again
+  EXPECT_EQ(span(4), std::pair(3u, 3u));        // 2 again
   EXPECT_EQ(r.runs[1].entry, &s[0].buffer[1]);  // the first listing
   EXPECT_EQ(r.entry_run, (std::vector<std::uint32_t>{0, 1, 1, 2, 1, 2, 3, 4}));
   EXPECT_EQ(r.first_entry, (std::vector<std::uint32_t>{0, 2, 5, 6}));

@@ -8,10 +8,9 @@
 // identity is a hash and an equality over `const BufferEntry*`: the full
 // dialect's (TensorIdentityHash/Eq, model.h) or the public dialect's
 // (import.cpp).
+#include <boost/unordered/unordered_flat_map.hpp>
 #include <cstdint>
 #include <vector>
-
-#include <boost/unordered/unordered_flat_map.hpp>
 
 #include "gemini/ir/model.h"
 
