@@ -44,7 +44,15 @@ void Loader::resolve(Network& net, const std::map<std::int64_t, std::int32_t>& b
         part.producer = producer;
       } else if (producer >= 0) {
         part.producer = producer;
-        read_producers.insert(net.ops[static_cast<std::size_t>(producer)].node_id);
+        const Op& from = net.ops[static_cast<std::size_t>(producer)];
+        read_producers.insert(from.node_id);
+        // A read takes a whole result: the reference and the schedule's
+        // data move whole tensors, so a view of another shape (ARK allows
+        // one) would be read out of its bounds.
+        if (t.dims() != from.ofmap_shape)
+          error(t.at + "/Shape", "reads the result of \"" + from.name + "\" (" +
+                                     to_string(from.ofmap_shape) + ") as " + to_string(t.dims()) +
+                                     "; gemini reads whole results only");
       } else {
         part.external = true;
         const std::int64_t key = t.buffer >= 0 ? t.buffer : t.id;
@@ -57,6 +65,12 @@ void Loader::resolve(Network& net, const std::map<std::int64_t, std::int32_t>& b
           std::copy(t.shape.begin(), t.shape.end(), e.shape.begin());
           e.first_reader = op.name;
           net.externals.push_back(e);
+        } else if (const External& e = net.externals[static_cast<std::size_t>(it->second)];
+                   t.dims() != e.shape) {
+          error(t.at + "/Shape", "network input " + std::to_string(e.tensor_id) + " (buffer " +
+                                     std::to_string(e.buffer_id) + ") is " + to_string(e.shape) +
+                                     " where \"" + e.first_reader + "\" reads it, not " +
+                                     to_string(t.dims()));
         }
         part.external_index = it->second;
       }

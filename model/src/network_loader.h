@@ -83,8 +83,9 @@ class Loader {
   bool ints(const boost::json::value& v, const std::string& at, std::vector<std::int64_t>& out);
   struct TensorRef {
     std::int64_t id = -1, buffer = -1;
-    std::vector<std::int64_t> shape;
+    std::vector<std::int64_t> shape;  // [N, C, H, W]: tensor() pads shorter shapes
     std::string at;
+    Dims4 dims() const { return {shape[0], shape[1], shape[2], shape[3]}; }
   };
   bool tensor(const boost::json::value& v, const std::string& at, TensorRef& t);
   bool tensors(const boost::json::object& op, const char* key, const std::string& at,
