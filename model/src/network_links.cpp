@@ -10,10 +10,24 @@ namespace json = boost::json;
 
 void Loader::resolve(Network& net, const std::map<std::int64_t, std::int32_t>& by_node) {
   std::map<std::int64_t, std::int32_t> by_tensor, by_buffer;
+  // Each result in a tensor and buffer of its own: a reader resolves to one
+  // producer and takes its whole result (ARK lets ops write parts of one
+  // buffer; gemini does not compute that).
   for (std::size_t i = 0; i < net.ops.size(); ++i) {
-    by_tensor[net.ops[i].result_tensor] = static_cast<std::int32_t>(i);
-    if (net.ops[i].result_buffer >= 0)
-      by_buffer[net.ops[i].result_buffer] = static_cast<std::int32_t>(i);
+    const Op& op = net.ops[i];
+    const auto index = static_cast<std::int32_t>(i);
+    auto also = [&](std::int32_t other) {
+      const Op& o = net.ops[static_cast<std::size_t>(other)];
+      return " is also the result of \"" + o.name + "\" (" + o.pointer +
+             "); gemini needs each op's result in a buffer of its own";
+    };
+    if (auto [t, fresh] = by_tensor.emplace(op.result_tensor, index); !fresh) {
+      error(op.pointer, "its result tensor " + std::to_string(op.result_tensor) + also(t->second));
+      continue;
+    }
+    if (op.result_buffer < 0) continue;
+    if (auto [b, fresh] = by_buffer.emplace(op.result_buffer, index); !fresh)
+      error(op.pointer, "its result buffer " + std::to_string(op.result_buffer) + also(b->second));
   }
   std::map<std::int64_t, std::int32_t> external_of;  // buffer (or tensor) id -> index
   for (std::size_t i = 0; i < net.ops.size(); ++i) {

@@ -189,6 +189,26 @@ TEST(HardenModel, ResultReadWithAnotherShape) {
       << listing(d);
 }
 
+TEST(HardenModel, TwoOpsWriteOneBuffer) {
+  // Pool_0's result in Conv_0's buffer (0): Add_0's read of buffer 1 then
+  // has no producer, and a reader of buffer 0 could not say which it reads.
+  json::value m = spec_model();
+  for (const char* key : {"WriteTensors", "ResultTensors"})
+    op_of(m, 1)[key].as_array()[0].as_object()["Buffer"].as_object()["Id"] = 0;
+  ir::Diagnostics d;
+  EXPECT_FALSE(load(m, d));
+  EXPECT_TRUE(has(d, "/Nodes/1/Ops/0",
+                  "its result buffer 0 is also the result of \"Conv_0\" (/Nodes/0/Ops/0); gemini "
+                  "needs each op's result in a buffer of its own"))
+      << listing(d);
+  json::value t = spec_model();  // the same result tensor id
+  op_of(t, 2)["ResultTensors"].as_array()[0].as_object()["Id"] = 3;
+  ir::Diagnostics d2;
+  EXPECT_FALSE(load(t, d2));
+  EXPECT_TRUE(has(d2, "/Nodes/2/Ops/0", "its result tensor 3 is also the result of \"Pool_0\""))
+      << listing(d2);
+}
+
 TEST(HardenModel, SyntaxErrorHasLineAndColumn) {
   ir::Diagnostics d;
   EXPECT_FALSE(model::parse_network("{\n \"Nodes\": [,]}", "m.json", d));
