@@ -159,15 +159,21 @@ TEST(HardenModel, ProducerNodeIdsMessageGivesTheIds) {
 // resolved by buffer, and a read of another shape than what the buffer
 // holds was taken at its word -- the reference then copied past the end of
 // the smaller tensor.
-TEST(HardenModel, NetworkInputReadWithAnotherShape) {
+// spec_minimal with Add_0 reading buffer `buffer` (as a tensor 7 of its own
+// [1,16,4,4] ifmap shape), produced by the nodes `producers`.
+json::value add_reads_buffer(std::int64_t buffer, json::array producers) {
   json::value m = spec_model();
-  // Add_0 reads Conv_0's input buffer (3) as its own [1,16,4,4] ifmap.
   json::object& read = op_of(m, 2)["ReadTensors"].as_array()[0].as_object();
   read["Id"] = 7;
-  read["Buffer"].as_object()["Id"] = 3;
-  m.at("Nodes").at(2).as_object()["ProducerNodeIds"] = json::array{};
+  read["Buffer"].as_object()["Id"] = buffer;
+  m.at("Nodes").at(2).as_object()["ProducerNodeIds"] = std::move(producers);
+  return m;
+}
+
+TEST(HardenModel, NetworkInputReadWithAnotherShape) {
+  // Add_0 reads Conv_0's input buffer (3) as its own [1,16,4,4] ifmap.
   ir::Diagnostics d;
-  EXPECT_FALSE(load(m, d));
+  EXPECT_FALSE(load(add_reads_buffer(3, {}), d));
   EXPECT_TRUE(has(d, "/Nodes/2/Ops/0/ReadTensors/0/Shape",
                   "network input 6 (buffer 3) is [1,3,16,16] where \"Conv_0\" reads it, not "
                   "[1,16,4,4]"))
@@ -175,14 +181,9 @@ TEST(HardenModel, NetworkInputReadWithAnotherShape) {
 }
 
 TEST(HardenModel, ResultReadWithAnotherShape) {
-  json::value m = spec_model();
   // Add_0 reads Conv_0's result buffer (0, [1,16,8,8]) as [1,16,4,4].
-  json::object& read = op_of(m, 2)["ReadTensors"].as_array()[0].as_object();
-  read["Buffer"].as_object()["Id"] = 0;
-  read["Id"] = 7;
-  m.at("Nodes").at(2).as_object()["ProducerNodeIds"] = json::array{0};
   ir::Diagnostics d;
-  EXPECT_FALSE(load(m, d));
+  EXPECT_FALSE(load(add_reads_buffer(0, {0}), d));
   EXPECT_TRUE(has(d, "/Nodes/2/Ops/0/ReadTensors/0/Shape",
                   "reads the result of \"Conv_0\" ([1,16,8,8]) as [1,16,4,4]; gemini reads whole "
                   "results only"))
