@@ -2,6 +2,7 @@
 // (L2 / WL0 allocation, tensor order, tiling) and write it.
 #include <iomanip>
 #include <iostream>
+#include <optional>
 
 #include "commands.h"
 #include "common.h"
@@ -18,6 +19,7 @@ struct ImportOptions {
   std::string in, out, hw, dialect, model, allocation;
   std::int64_t buffersize = 0;
   bool quiet = false;
+  bool as_scheduler = false;
 };
 
 std::string kib(std::int64_t b) {
@@ -38,16 +40,18 @@ int run(const ImportOptions& opt) {
     std::cerr << opt.in << ": not imported: the input is invalid (gemini validate lists all)\n";
     return f.load.status == ir::LoadStatus::unreadable ? kExitUnreadable : kExitInvalid;
   }
+  std::optional<model::Network> net;
+  std::optional<ir::Model> original;  // --as-scheduler: the schedule as loaded
   if (!opt.model.empty()) {
     // The layer semantics first: the corrected schedule is what gets
-    // allocated and written (weight tensors a quirk left out included).
+    // allocated and written (weight tensors a quirk left out included);
+    // --as-scheduler writes that allocation with the quirks put back.
     int status = kExitOk;
-    auto net = load_model_file(opt.model, status);
+    net = load_model_file(opt.model, status);
     if (!net) return status;
     ir::Diagnostics sd(100);
-    const model::QuirkCounts q = model::correct_quirks(f.load.model, *net, sd);
-    model::check_semantics(f.load.model, *net, sd);
-    if (q.structure_changed && sd.errors() == 0) ir::validate(f.load.model, *hw, sd);
+    if (opt.as_scheduler) original = f.load.model;
+    model::correct_and_check(f.load.model, *net, sd, &*hw);
     print_diagnostics(std::cerr, opt.in, sd, 20, 20);
     if (sd.errors() > 0) {
       std::cerr << opt.in << ": not imported: the schedule does not compute " << opt.model << "\n";
@@ -68,6 +72,20 @@ int run(const ImportOptions& opt) {
               << opt.buffersize << "\n";
     return kExitInvalid;
   }
+  // The full dialect as the scheduler's IR generator writes it: its quirks
+  // (with the model: put back after allocating the corrected schedule), and
+  // a buffer entry does not name the workload it is held for
+  // (gemini-ir-format.md).
+  if (original) {
+    if (!model::keep_quirks(f.load.model, *original)) {
+      std::cerr << opt.in
+                << ": --as-scheduler: internal error: the corrections changed the "
+                   "schedule's structure\n";
+      return kExitInvalid;
+    }
+    model::write_weight_boxes(f.load.model, *net);
+  }
+  if (opt.as_scheduler) ir::drop_entry_workload_ids(f.load.model);
   std::string err;
   if (!ir::write_full_file(f.load.model, opt.out, err)) {
     std::cerr << "gemini import: " << err << "\n";
@@ -130,6 +148,10 @@ Command add_import(CLI::App& app) {
   cmd->add_option("--model", opt->model,
                   "layer-semantics model file: check the schedule against it and correct the "
                   "scheduler's known quirks before allocating (M-codes, docs/validation.md)");
+  cmd->add_flag("--as-scheduler", opt->as_scheduler,
+                "write the file as the scheduler's own IR generator would: its known quirks "
+                "(Q1-Q3) kept as the input has them (--model only checks them), buffer entries "
+                "without the public dialect's workload_id; addresses allocated as usual");
   cmd->add_flag("-q,--quiet", opt->quiet, "print no summary");
   return [cmd, opt] { return cmd->parsed() ? run(*opt) : -1; };
 }

@@ -50,8 +50,7 @@ int run_plan_cmd(const PlanOptions& opt) {
     return f.load.status == ir::LoadStatus::unreadable ? kExitUnreadable : kExitInvalid;
   }
   ir::Diagnostics sd(100);
-  model::correct_quirks(f.load.model, *net, sd);
-  model::check_semantics(f.load.model, *net, sd);
+  model::correct_and_check(f.load.model, *net, sd, &*hw);
   if (sd.errors() > 0) {
     print_diagnostics(std::cerr, opt.in, sd, 20, 0);
     std::cerr << opt.in << ": no plan: the schedule does not compute " << opt.model << "\n";

@@ -55,9 +55,11 @@ int run(const ValidateOptions& opt) {
     ir::CheckedFile checked = ir::load_and_validate(file, lo, *hw, diags);
     // Against the layer semantics: once the file itself is clean, the
     // known quirks are corrected (and counted) and every workload checked.
+    // As `asm --model` does (assembler::assemble_file): where the
+    // corrections changed the structure, the IR checks again on the
+    // corrected model, so both commands give one verdict.
     if (net && checked.semantic_checks_ran && diags.errors() == 0) {
-      model::correct_quirks(checked.load.model, *net, diags);
-      model::check_semantics(checked.load.model, *net, diags);
+      model::correct_and_check(checked.load.model, *net, diags, &*hw);
     }
     const ir::LoadResult& res = checked.load;
     const char* verdict = res.status == ir::LoadStatus::unreadable ? "unreadable"

@@ -88,6 +88,41 @@ struct CoreTensors {
   std::vector<AllocTensor> tensors;  // [run]
 };
 
+// A workload without an ofmap entry of its own writes its result straight
+// into the tensor of its core that receives it (the lowering's choice:
+// the earliest one alive in this snapshot or the next). Where that tensor
+// is first listed in the next snapshot, its bytes are taken from this
+// one on: its allocation starts here, so that nothing else lies there.
+void count_early_writes(const Core& c, CoreTensors& ct) {
+  const auto& wls = c.workloads;
+  for (std::uint32_t i = 0; i < wls.size(); ++i) {
+    const Workload& w = wls[i];
+    const bool own = std::any_of(w.buffer.begin(), w.buffer.end(), [&](const BufferEntry& e) {
+      return e.type == TensorType::ofmap && e.layer_name == w.layer_name;
+    });
+    if (own) continue;
+    for (const Ofmap& o : w.ofmap) {
+      std::optional<std::uint32_t> to;
+      // Runs are in order of first listing.
+      for (std::uint32_t r = 0; r < ct.runs.runs.size() && !to; ++r) {
+        const TensorRun& run = ct.runs.runs[r];
+        if (run.first > i + 1) break;
+        if (run.last < i) continue;
+        for (const Source& s : run.entry->source)
+          if (s.type == EndpointType::core && s.core_id == c.core_id &&
+              s.transfer_id == o.transfer_id)
+            to = r;
+      }
+      if (to) {
+        ct.tensors[*to].first = std::min(ct.tensors[*to].first, i);
+        break;  // the lowering writes the result once, into the first found
+      }
+    }
+  }
+}
+
+// The allocator's tensors: each run, from its first write to its last
+// snapshot (runs.runs keeps the first listing, for newly_added).
 CoreTensors collect(const Core& c, const HardwareConfig& hw, std::int64_t alignment) {
   CoreTensors ct{tensor_runs<EntryHash, EntryEq>(c.workloads), {}};
   ct.tensors.reserve(ct.runs.runs.size());
@@ -95,6 +130,7 @@ CoreTensors collect(const Core& c, const HardwareConfig& hw, std::int64_t alignm
     ct.tensors.push_back(
         {align_up(std::max<std::int64_t>(tensor_bytes(*r.entry, hw), 1), alignment), r.first,
          r.last, r.entry->type != TensorType::ofmap});
+  count_early_writes(c, ct);
   return ct;
 }
 
@@ -240,7 +276,7 @@ std::optional<ImportReport> import_model(Model& m, const HardwareConfig& hw,
   for (std::uint32_t ci = 0; ci < m.cores.size(); ++ci)
     for (std::uint32_t ti = 0; ti < all[ci].tensors.size(); ++ti)
       if (all[ci].tensors[ti].loaded)
-        needs.push_back({start[g.node_of(ci, all[ci].tensors[ti].first)], ci, ti});
+        needs.push_back({start[g.node_of(ci, all[ci].runs.runs[ti].first)], ci, ti});
   std::stable_sort(needs.begin(), needs.end(), [](const Need& a, const Need& b) {
     if (a.time != b.time) return a.time < b.time;
     return a.core < b.core;
@@ -287,7 +323,7 @@ std::optional<ImportReport> import_model(Model& m, const HardwareConfig& hw,
         e.align = align_c;
         e.bitwidth = bw;
         e.tensor_id = ti;
-        e.newly_added = all[ci].tensors[ti].first == s;
+        e.newly_added = all[ci].runs.runs[ti].first == s;
         e.tensor_order =
             order[ci][ti] >= 0 ? std::optional<std::int64_t>(order[ci][ti]) : std::nullopt;
         if (e.type == TensorType::ifmap) {

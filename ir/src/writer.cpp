@@ -302,6 +302,12 @@ class ModelWriter {
 
 void write_full(const Model& m, std::ostream& os) { ModelWriter(os).model(m); }
 
+void drop_entry_workload_ids(Model& m) {
+  for (Core& c : m.cores)
+    for (Workload& w : c.workloads)
+      for (BufferEntry& e : w.buffer) e.workload_id.reset();
+}
+
 bool write_full_file(const Model& m, const std::string& path, std::string& error) {
   const bool gz = path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0;
   if (!gz) {

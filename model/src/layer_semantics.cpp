@@ -23,8 +23,7 @@ std::unique_ptr<LayerSemantics> LayerSemantics::load(const std::string& path, st
 }
 
 bool LayerSemantics::apply(ir::Model& m, ir::Diagnostics& d) const {
-  quirks = correct_quirks(m, net, d);
-  check_semantics(m, net, d);
+  quirks = correct_and_check(m, net, d, nullptr);
   return quirks.structure_changed;
 }
 

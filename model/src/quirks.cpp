@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 
+#include "gemini/ir/validator.h"
 #include "gemini/model/semantics.h"
 
 namespace gemini::model {
@@ -79,11 +80,12 @@ class Rebuild {
     // Targets: (core, workload) -> the transfers its tensors of `op` use.
     std::map<Target, std::set<ir::TransferId>> used;
     for (ir::Core& core : m_.cores)
-      for (ir::Workload& w : core.workloads) {
+      for (std::size_t wi = 0; wi < core.workloads.size(); ++wi) {
+        ir::Workload& w = core.workloads[wi];
         bool own = false;
         for (ir::BufferEntry& e : w.buffer) {
           if (e.type != type || e.layer_name != op.name) continue;
-          const Target target{core.core_id, e.workload_id.value_or(w.workload_id)};
+          const Target target{core.core_id, reader(core, wi, e)};
           own |= target.workload == w.workload_id;
           correct(op, kind, target, e, seen);
           auto& u = used[target];
@@ -177,6 +179,40 @@ class Rebuild {
     std::int32_t core, workload;
     auto operator<=>(const Target&) const = default;
   };
+
+  // The workload a buffer entry of core c's snapshot `wi` is held for: the
+  // public dialect names it (`workload_id`); the full dialect does not, and
+  // lists a tensor in every snapshot from its load to its reader. There it
+  // is the first workload from this snapshot on that consumes one of the
+  // entry's transfers, else (a quirk's source-less entry) the first of the
+  // entry's layer whose input or weight box is the entry's, else the first
+  // of its layer, else the snapshot's own workload.
+  static std::int32_t reader(const ir::Core& c, std::size_t wi, const ir::BufferEntry& e) {
+    if (e.workload_id) return *e.workload_id;
+    const auto& wls = c.workloads;
+    auto names = [&](const ir::Workload& w, ir::TransferId t) {
+      for (const ir::Ifmap& f : w.ifmap)
+        if (std::find(f.transfer_id.begin(), f.transfer_id.end(), t) != f.transfer_id.end())
+          return true;
+      return w.weight && std::find(w.weight->transfer_id.begin(), w.weight->transfer_id.end(), t) !=
+                             w.weight->transfer_id.end();
+    };
+    for (std::size_t k = wi; k < wls.size(); ++k)
+      for (ir::TransferId t : e.transfer_id)
+        if (names(wls[k], t)) return wls[k].workload_id;
+    auto same_box = [&](const ir::Workload& w) {
+      if (e.type == ir::TensorType::weight) return w.weight && w.weight->box == e.box;
+      return std::any_of(w.ifmap.begin(), w.ifmap.end(),
+                         [&](const ir::Ifmap& f) { return f.box == e.box; });
+    };
+    std::optional<std::int32_t> of_layer;
+    for (std::size_t k = wi; k < wls.size(); ++k) {
+      if (wls[k].layer_name != e.layer_name) continue;
+      if (same_box(wls[k])) return wls[k].workload_id;
+      if (!of_layer) of_layer = wls[k].workload_id;
+    }
+    return of_layer.value_or(wls[wi].workload_id);
+  }
   static constexpr ir::TransferId kDropped = -1;
 
   // The sources the model says a tensor of `op` (ifmap box [n,c,h,w], or
@@ -505,6 +541,14 @@ QuirkCounts correct_quirks(ir::Model& m, const Network& net, ir::Diagnostics& d)
   warn(held,
        "after the Q1/Q2 corrections, a workload whose output no longer reaches a tensor of its "
        "own core holds it in an L2 ofmap tensor of its own, from which it is sent");
+  return q;
+}
+
+QuirkCounts correct_and_check(ir::Model& m, const Network& net, ir::Diagnostics& d,
+                              const ir::HardwareConfig* hw) {
+  QuirkCounts q = correct_quirks(m, net, d);
+  check_semantics(m, net, d);
+  if (hw && q.structure_changed && d.errors() == 0) ir::validate(m, *hw, d);
   return q;
 }
 

@@ -139,9 +139,66 @@ TEST_P(FunctionalCorpus, ComputesTheNetworkBitExactInBothDialects) {
   EXPECT_EQ(qf.q2, 0) << "the full-dialect file was written corrected";
   EXPECT_EQ(fd.total_cycles, pub.total_cycles) << "both dialects lower to the same programs";
   std::filesystem::remove(full);
+
+  // The full dialect as the scheduler writes it (`import --model
+  // --as-scheduler`): the same allocation, the quirks kept, buffer entries
+  // without workload ids. Read with the model, it is corrected into the same
+  // schedule: the same verdict, the same corrections, the same cycles.
+  ir::Diagnostics ds(20);
+  ir::CheckedFile g = ir::load_and_validate(path, {}, hw, ds);
+  ASSERT_EQ(ds.errors(), 0u);
+  const ir::Model original = g.load.model;
+  model::correct_and_check(g.load.model, s.net, ds, &hw);
+  ASSERT_EQ(ds.errors(), 0u);
+  model::write_weight_boxes(g.load.model, s.net);
+  ASSERT_TRUE(ir::import_model(g.load.model, hw, {}, ds));
+  ASSERT_TRUE(model::keep_quirks(g.load.model, original));
+  model::write_weight_boxes(g.load.model, s.net);
+  ir::drop_entry_workload_ids(g.load.model);
+  const auto kept = test::temp_path(test::param_name(GetParam()) + "_as_scheduler.json");
+  ASSERT_TRUE(ir::write_full_file(g.load.model, kept.string(), err)) << err;
+  model::QuirkCounts qk;
+  const sim::Report ks = run(kept.string(), s, true, qk);
+  expect_bit_exact(ks, GetParam() + " (full dialect, quirks kept)");
+  EXPECT_EQ(qk.q1, q.q1);
+  EXPECT_EQ(qk.q2, q.q2);
+  EXPECT_EQ(qk.q3, q.q3);
+  EXPECT_EQ(ks.total_cycles, pub.total_cycles) << "the quirks are corrected as in the public file";
+  std::filesystem::remove(kept);
 }
 
 INSTANTIATE_TEST_SUITE_P(Set, FunctionalCorpus, ::testing::ValuesIn(test::corpus_names()),
                          [](const auto& info) { return test::param_name(info.param); });
+
+// The full-dialect files another tool wrote (../shared/ir-corpus/full/,
+// the scheduler's quirks kept, a received tensor listed once per reading
+// workload at an address of its own): bit-exact, with the cycles of a run
+// without the functional units.
+TEST(FunctionalCorpusFull, OtherToolsFullDialectFilesComputeBitExact) {
+  const std::filesystem::path dir = test::corpus_dir().parent_path() / "full";
+  if (!std::filesystem::is_directory(dir))
+    GTEST_SKIP() << dir << " is absent (the full-dialect files of ../shared/ir-corpus/full)";
+  int files = 0;
+  for (const char* net : {"bert_b1_4x4_SET", "goog_b1_4x4_SET"}) {
+    const std::filesystem::path f = dir / (std::string(net) + "_full.json.gz");
+    if (!std::filesystem::exists(f)) continue;
+    ++files;
+    const auto model_path = test::corpus_model(std::string(net) + "_IR.json.gz");
+    ASSERT_FALSE(model_path.empty()) << net;
+    Semantics s;
+    ir::Diagnostics d;
+    auto loaded = model::load_network(model_path.string(), d);
+    ASSERT_TRUE(loaded);
+    s.net = std::move(*loaded);
+    s.ref = model::compute_reference(s.net, 1);
+    s.geometry = model::geometry_table(s.net, s.ref.numerics);
+    model::QuirkCounts q, q2;
+    const sim::Report r = run(f.string(), s, true, q);
+    expect_bit_exact(r, f.string());
+    const sim::Report timing = run(f.string(), s, false, q2);
+    EXPECT_EQ(timing.total_cycles, r.total_cycles) << f;
+  }
+  if (files == 0) GTEST_SKIP() << "no full-dialect file in " << dir;
+}
 
 }  // namespace

@@ -119,6 +119,9 @@ void Lowerer::add_sources(CoreBuild& b, const WorkloadBuild& wb) {
     if (x.type == ir::TensorType::ofmap) continue;
     DepList hz;
     hazards(c, t, hz);
+    // A tensor written before its first snapshot (Tensor::from) already
+    // holds that data: what wrote and read it comes first too.
+    hz.insert(hz.end(), x.accesses.begin(), x.accesses.end());
     x.ordered_after_hazards = true;
     // A tensor with many sources (one credit per sending core, one load
     // per DRAM transfer) would repeat its hazards in every source event.
@@ -253,6 +256,8 @@ bool Lowerer::find_operands(CoreBuild& b, WorkloadBuild& wb) {
       if (!wb.out) {
         wb.out = find_receiver(c, o.transfer_id, b.core.core_id, i + 1, i, true);
         if (wb.out) wb.out_via = o.transfer_id;
+        // A tensor of the next snapshot is written from this one on.
+        if (wb.out) tensors_[c][*wb.out].from = std::min(tensors_[c][*wb.out].from, i);
       }
   }
   if (!wb.out) {
@@ -385,6 +390,31 @@ void Lowerer::add_store(CoreBuild& b, const WorkloadBuild& wb, const ir::Ofmap& 
   tensors_[c][*wb.out].accesses.push_back(id);
 }
 
+// Of the tensors of core dc that receive one transfer from this core
+// (`first`, the first of its consecutive Inbounds), the one that
+// destination workload di reads: alive in its snapshot and, where several
+// are (the transfer listed once per reading workload, each at its own
+// address), the one flagged as its ifmap (cur_wl_ifmap), else the one of
+// its layer, else the first alive. Reads only what no pass writes (the
+// receiving core's snapshots and their tensor numbering).
+const Inbound* Lowerer::reader_tensor(const Inbound* first, std::uint32_t dc,
+                                      std::uint32_t di) const {
+  const ir::Workload& w = m_.cores[dc].workloads[di];
+  const Inbound* alive = nullptr;
+  const Inbound* of_layer = nullptr;
+  for (const Inbound* x = first; x != first + first->count; ++x) {
+    if (x->first > di || x->last < di) continue;
+    if (!alive) alive = x;
+    for (std::size_t k = 0; k < w.buffer.size(); ++k) {
+      if (at_[dc][at_first_[dc][di] + k] != x->tensor) continue;
+      const ir::BufferEntry& e = w.buffer[k];
+      if (e.cur_wl_ifmap.value_or(false)) return x;
+      if (!of_layer && e.layer_name == w.layer_name) of_layer = x;
+    }
+  }
+  return of_layer ? of_layer : alive ? alive : first;
+}
+
 // A send of ofmap `of` to core destination d: its box, seen in the L2
 // tensor's frame, into the receiver's tensor (its slab, its frame). Sends
 // to other cores join `to_cores` (a NoC multicast candidate) under
@@ -408,6 +438,7 @@ void Lowerer::add_send(CoreBuild& b, const WorkloadBuild& wb, const ir::Ofmap& o
   // find_receiver(dc, of.transfer_id, core.core_id, *di, 0), from the outbox.
   auto to = b.outbox.find(TransferKey{of.transfer_id, dc});
   const Inbound* rt = to == b.outbox.end() || to->second->first > *di ? nullptr : to->second;
+  if (rt && rt->count > 1) rt = reader_tensor(rt, dc, *di);
   if (!rt) {
     error(b.ce, who(c, i) + ": core " + std::to_string(d.core_id) +
                     " has no buffer tensor receiving transfer " + std::to_string(of.transfer_id) +

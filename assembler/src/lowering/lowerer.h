@@ -56,6 +56,12 @@ struct Tensor {
   // empty for one input.
   std::vector<std::vector<std::string>> operands;
   std::uint32_t first = 0, last = 0;
+  // The snapshot of its first write: `first`, or earlier where a workload
+  // without an ofmap entry of its own writes its result straight into this
+  // tensor before the tensor's first snapshot (find_operands). Its bytes
+  // are taken from then on: hazards() orders that write after the tensor's
+  // predecessors, and its own loads and credits wait for what it holds.
+  std::uint32_t from = 0;
   ir::TensorType type = ir::TensorType::ifmap;
   const ir::BufferEntry* entry = nullptr;  // first occurrence
   std::vector<std::uint32_t> accesses;     // events that read or write it, on this core
@@ -183,12 +189,16 @@ struct Receivers {  // NOLINT(bugprone-exception-escape): see above
 };
 
 // What a send looks up, found where the receiving core's data is local and
-// handed to the sending core: the first tensor of core `core` that
-// receives `transfer` from the sender (find_receiver with at_least 0), its
-// address and box.
+// handed to the sending core: each tensor of core `core` that receives
+// `transfer` from the sender, in tensor order (the first is what
+// find_receiver with at_least 0 finds), its snapshot range, address and
+// box. The `count` tensors of one (transfer, core) are consecutive, each
+// saying how many there are: a file may list one transfer as several
+// tensors at different addresses, one per reading workload, and each must
+// hold the data its reader reads.
 struct Inbound {
   TransferId transfer;
-  std::uint32_t core, tensor, first;
+  std::uint32_t core, tensor, first, last, count;
   std::int64_t addr;   // where the sender writes: the tensor's, or its slab's
   std::int64_t shift;  // the tensor's channel shift from the sender's frame
   ir::Box box;
@@ -335,6 +345,7 @@ class Lowerer {
   void add_store(CoreBuild& b, const WorkloadBuild& wb, const ir::Ofmap& of, std::uint32_t comp);
   void add_send(CoreBuild& b, const WorkloadBuild& wb, const ir::Ofmap& of, const ir::Endpoint& d,
                 std::uint32_t comp, std::vector<std::uint32_t>& to_cores);
+  const Inbound* reader_tensor(const Inbound* first, std::uint32_t dc, std::uint32_t di) const;
   // The view before a data instruction (docs/isa.md): the layouts of its
   // operands that it does not carry and its channel shift.
   void view(CoreBuild& b, const WorkloadBuild& wb, Engine q, std::int64_t shift,

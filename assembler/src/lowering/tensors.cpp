@@ -32,7 +32,7 @@ void Lowerer::build_tensors() {
       Tensor t;
       t.addr = e.address.value_or(0);
       t.size = std::max<std::int64_t>(e.size.value_or(0), 1);
-      t.first = r.first;
+      t.first = t.from = r.first;
       t.last = r.last;
       t.type = e.type;
       t.entry = &e;
@@ -105,11 +105,11 @@ void Lowerer::hazards(std::uint32_t c, std::uint32_t t, DepList& deps) const {
   };
   const ir::Footprint mine = footprint(x);
   std::vector<ir::ByteRange> open(mine.begin(), mine.end()), next;  // bytes no newer tensor covered
-  // Predecessors (dead before t appears), newest death first: the tensors
-  // before the first one still alive at x.first in death order.
+  // Predecessors (dead before t is first written), newest death first: the
+  // tensors before the first one still alive at x.from in death order.
   const auto& by_death = dead_order_[c];
   const auto alive = std::partition_point(by_death.begin(), by_death.end(), [&](std::uint32_t p) {
-    return tensors_[c][p].last < x.first;
+    return tensors_[c][p].last < x.from;
   });
   for (auto it = std::make_reverse_iterator(alive); it != by_death.rend() && !open.empty(); ++it) {
     const std::uint32_t p = *it;
@@ -174,12 +174,14 @@ void Lowerer::build_inbound() {
       for (const auto& [key, rs] : receivers_[r]) {
         auto sender = core_index_.find(static_cast<std::int32_t>(key.part));
         if (sender == core_index_.end() || rs.list.empty()) continue;  // no core sends it
-        const Receiver& x = rs.list.front();
-        const Tensor& t = tensors_[r][x.tensor];
-        const Reception at = reception(static_cast<std::uint32_t>(r), x.tensor, key.transfer,
-                                       static_cast<std::int32_t>(key.part));
-        put(sender->second, Inbound{key.transfer, static_cast<std::uint32_t>(r), x.tensor, x.first,
-                                    at.addr, at.shift, t.box});
+        const auto count = static_cast<std::uint32_t>(rs.list.size());
+        for (const Receiver& x : rs.list) {
+          const Tensor& t = tensors_[r][x.tensor];
+          const Reception at = reception(static_cast<std::uint32_t>(r), x.tensor, key.transfer,
+                                         static_cast<std::int32_t>(key.part));
+          put(sender->second, Inbound{key.transfer, static_cast<std::uint32_t>(r), x.tensor,
+                                      x.first, x.last, count, at.addr, at.shift, t.box});
+        }
       }
     });
   });

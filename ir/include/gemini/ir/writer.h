@@ -13,6 +13,11 @@
 namespace gemini::ir {
 
 void write_full(const Model& m, std::ostream& os);
+// The full dialect as the scheduler's IR generator writes it: buffer
+// entries do not name the workload they are held for (the public dialect's
+// buffer-entry workload_id, which write_full otherwise keeps; readers of
+// the full dialect find the reader from the entry's transfers and layer).
+void drop_entry_workload_ids(Model& m);
 // Writes `path`, gzip-compressed when it ends in ".gz". Returns false and
 // sets `error` on failure.
 bool write_full_file(const Model& m, const std::string& path, std::string& error);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "gemini/ir/diagnostics.h"
+#include "gemini/ir/hw_config.h"
 #include "gemini/ir/model.h"
 #include "gemini/model/network.h"
 
@@ -47,6 +48,17 @@ struct QuirkCounts {
 //   Q4  workloads without layer_type take their op's (transpose).
 QuirkCounts correct_quirks(ir::Model& m, const Network& net, ir::Diagnostics& d);
 
+// correct_quirks, then check_semantics on the corrected model: what every
+// command with --model runs (validate, import, plan, asm, sim, the golden
+// cases), so that each gives the same verdict. Where the corrections
+// changed the structure and nothing failed, the IR checks run again
+// (ir::validate with `hw`) on the corrected model, so that a correction can
+// never leave a cross-reference inconsistent unseen; without `hw` the
+// caller does that itself (assembler::assemble_file, with the graph it
+// keeps for the lowering).
+QuirkCounts correct_and_check(ir::Model& m, const Network& net, ir::Diagnostics& d,
+                              const ir::HardwareConfig* hw);
+
 // Writes every weight box of the schedule in the IR specification's layout
 // [N, K, C, R*S] (its example: [0,0,0,0]-[0,63,2,48] for 64 output channels
 // of 3 input channels and a 7x7 kernel): the public dialect's scalar K
@@ -56,5 +68,17 @@ QuirkCounts correct_quirks(ir::Model& m, const Network& net, ir::Diagnostics& d)
 // that read them. 4-D boxes stay as they are. Returns how many it wrote.
 // `gemini import --model` writes its full dialect so.
 std::int64_t write_weight_boxes(ir::Model& m, const Network& net);
+
+// Puts the scheduler's quirks back into `allocated`, a schedule corrected
+// (correct_quirks) and allocated (ir::import_model) from `original`, the
+// same schedule as loaded: every source, transfer list, destination, DRAM
+// entry and layer type as `original` has it, every allocation (address,
+// size, tensor id and order, WL0, tiling) as `allocated` has it. A weight
+// tensor the corrections added (Q2) stays, listed as the scheduler lists
+// the others ("source": null); an ofmap tensor they added stays as it is.
+// Reading the result with the model corrects it into `allocated` again.
+// False (nothing changed) when the two do not have the same cores,
+// workloads and entries.
+bool keep_quirks(ir::Model& allocated, const ir::Model& original);
 
 }  // namespace gemini::model
