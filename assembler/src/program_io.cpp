@@ -285,29 +285,11 @@ std::optional<StagedProgram> StagedProgram::create(const std::string& dir,
   return s;
 }
 
-bool StagedProgram::write(const Program& p, std::string& error) {
-  namespace fs = std::filesystem;
-  // Files created for cores the program does not have go again; the
-  // program's cores not created yet are created as they are written.
-  std::vector<std::string> names = file_names(core_ids_of(p));
-  for (const std::string& n : names_)
-    if (std::find(names.begin(), names.end(), n) == names.end()) remove_partial(dir_, n);
-  names_ = std::move(names);
-  // Cores are independent.
-  std::vector<CoreFiles> files(p.cores.size());
-  ir::parallel_for(p.cores.size(), [&](std::size_t i) { write_core(p.cores[i], dir_, files[i]); });
-  for (const CoreFiles& f : files)
-    if (!f.error.empty()) {
-      error = f.error;
-      return false;
-    }
-  std::ofstream manifest(fs::path(dir_) / partial("manifest.json"), std::ios::binary);
-  if (!manifest) {
-    error = "cannot write " + dir_ + "/manifest.json";
-    return false;
-  }
-  ir::JsonWriter j(manifest);
-  j.begin_object();
+namespace {
+
+// manifest.json's program-wide figures: sizes, geometry provenance and the
+// multicast counts.
+void manifest_totals(ir::JsonWriter& j, const Program& p) {
   j.key("l2_bytes");
   j.value(p.l2_bytes);
   j.key("wl0_bytes");
@@ -340,7 +322,10 @@ bool StagedProgram::write(const Program& p, std::string& error) {
   j.key("sends");
   j.value(p.multicast.noc_sends);
   j.end_object();
-  // The data segment: the DRAM tensors the DMAs address (docs/isa.md).
+}
+
+// The data segment: the DRAM tensors the DMAs address (docs/isa.md).
+void manifest_dram_tensors(ir::JsonWriter& j, const Program& p) {
   j.key("dram_tensors");
   j.begin_array();
   for (const DramRegion& g : p.dram_regions) {
@@ -366,6 +351,10 @@ bool StagedProgram::write(const Program& p, std::string& error) {
     j.end_object();
   }
   j.end_array();
+}
+
+// One entry per core: its binary, instruction count, ring and sizes.
+void manifest_cores(ir::JsonWriter& j, const Program& p, const std::vector<CoreFiles>& files) {
   j.key("cores");
   j.begin_array();
   for (std::size_t i = 0; i < p.cores.size(); ++i) {
@@ -403,7 +392,41 @@ bool StagedProgram::write(const Program& p, std::string& error) {
     j.end_object();
   }
   j.end_array();
+}
+
+void write_manifest(ir::JsonWriter& j, const Program& p, const std::vector<CoreFiles>& files) {
+  j.begin_object();
+  manifest_totals(j, p);
+  manifest_dram_tensors(j, p);
+  manifest_cores(j, p, files);
   j.end_object();
+}
+
+}  // namespace
+
+bool StagedProgram::write(const Program& p, std::string& error) {
+  namespace fs = std::filesystem;
+  // Files created for cores the program does not have go again; the
+  // program's cores not created yet are created as they are written.
+  std::vector<std::string> names = file_names(core_ids_of(p));
+  for (const std::string& n : names_)
+    if (std::find(names.begin(), names.end(), n) == names.end()) remove_partial(dir_, n);
+  names_ = std::move(names);
+  // Cores are independent.
+  std::vector<CoreFiles> files(p.cores.size());
+  ir::parallel_for(p.cores.size(), [&](std::size_t i) { write_core(p.cores[i], dir_, files[i]); });
+  for (const CoreFiles& f : files)
+    if (!f.error.empty()) {
+      error = f.error;
+      return false;
+    }
+  std::ofstream manifest(fs::path(dir_) / partial("manifest.json"), std::ios::binary);
+  if (!manifest) {
+    error = "cannot write " + dir_ + "/manifest.json";
+    return false;
+  }
+  ir::JsonWriter j(manifest);
+  write_manifest(j, p, files);
   j.flush();
   manifest.close();
   if (!manifest) {

@@ -56,6 +56,12 @@ class Builder final : public ElementSink {
   void dram_in(Loc loc, const boost::json::value& v);
   void dram_out(Loc loc, const boost::json::value& v);
   void workload(std::string_view core_key, Loc loc, const boost::json::value& v);
+  // Parts of workload() (builder_workload.cpp).
+  bool workload_kind(ObjReader& r, Workload& w, std::optional<std::size_t>& kind);
+  bool workload_ifmaps(ObjReader& r, Loc loc, Workload& w);
+  void workload_snapshots(ObjReader& r, Loc loc, Workload& w,
+                          const std::optional<std::size_t>& kind);
+  bool workload_without_kind(ObjReader& r, Workload& w, const std::optional<Box>& box);
   std::optional<Endpoint> endpoint(Loc loc, const boost::json::value& v);
   std::optional<Ofmap> ofmap(Loc loc, const boost::json::value& v);
   std::optional<Ifmap> ifmap(Loc loc, const boost::json::value& v);
@@ -117,5 +123,26 @@ class Builder final : public ElementSink {
   std::map<std::string, std::size_t, std::less<>> core_by_key_;  // raw key -> m_.cores index
   std::vector<std::string> core_keys_;                           // parallel to m_.cores
 };
+
+// Defined here: builder.cpp and builder_workload.cpp both read lists.
+template <class T, class Read>
+Builder::ListRead Builder::read_list(const ObjReader& r, std::string_view key,
+                                     const boost::json::value* v, const char* what,
+                                     std::vector<T>& out, Read&& read) {
+  ListRead got;
+  const boost::json::array* list = as_array(r.where(key), v, what);
+  if (!list) return got;
+  got.list = true;
+  const Loc at = m_.paths.key(r.loc(), key);
+  out.reserve(out.size() + list->size());
+  for (std::size_t i = 0; i < list->size(); ++i) {
+    if (auto x = read(m_.paths.index(at, static_cast<std::uint32_t>(i)), (*list)[i])) {
+      out.push_back(std::move(*x));
+    } else {
+      got.all = false;
+    }
+  }
+  return got;
+}
 
 }  // namespace gemini::ir::detail

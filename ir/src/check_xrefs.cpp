@@ -100,10 +100,8 @@ void check_destinations(const Model& m, const std::vector<Endpoint>& dests, Tran
   }
 }
 
-}  // namespace
-
-void cross_references(const Model& m, const TransferIndex& ix, Diagnostics& d) {
-  // X002: one producer per transfer id.
+// X002: one producer per transfer id.
+void check_producers(const Model& m, const TransferIndex& ix, Diagnostics& d) {
   std::unordered_set<TransferId> reported;
   auto multi = [&](TransferId t, const Origin& o) {
     const auto* ps = ix.producers(t);
@@ -118,78 +116,55 @@ void cross_references(const Model& m, const TransferIndex& ix, Diagnostics& d) {
   for (const Core& c : m.cores)
     for (const Workload& w : c.workloads)
       for (const Ofmap& o : w.ofmap) multi(o.transfer_id, o.origin);
+}
 
-  // Consumers: workload ifmaps and weights.
-  for (const Core& c : m.cores) {
-    for (std::size_t wi = 0; wi < c.workloads.size(); ++wi) {
-      const Workload& w = c.workloads[wi];
-      for (const Ifmap& f : w.ifmap)
-        for (std::size_t i = 0; i < f.transfer_id.size(); ++i)
-          check_consumed(m, ix, c, wi, f.transfer_id[i], f.origin, i, d);
-      if (w.weight)
-        for (std::size_t i = 0; i < w.weight->transfer_id.size(); ++i)
-          check_consumed(m, ix, c, wi, w.weight->transfer_id[i], w.weight->origin, i, d);
+// A buffer entry's sources have the producer they claim; its transfer_id
+// is the union of the sources' ids.
+void check_buffer_entry(const Model& m, const TransferIndex& ix, const BufferEntry& b,
+                        Diagnostics& d) {
+  for (const Source& s : b.source) {
+    const auto* ps = ix.producers(s.transfer_id);
+    if (!ps) {
+      d.report(Check::no_producer, m.pointer(s.origin, "/transfer_id"),
+               "buffer source transfer " + std::to_string(s.transfer_id) + " has no producer");
+      continue;
     }
-  }
-
-  // Destinations exist and consume.
-  for (const DramOut& e : m.dram_out) check_destinations(m, e.destination, e.transfer_id, d);
-  for (const Core& c : m.cores)
-    for (const Workload& w : c.workloads)
-      for (const Ofmap& o : w.ofmap) check_destinations(m, o.destination, o.transfer_id, d);
-
-  // Buffer entries: sources have the producer they claim; transfer_id is the
-  // union of the sources' ids.
-  for (const Core& c : m.cores) {
-    for (const Workload& w : c.workloads) {
-      for (const BufferEntry& b : w.buffer) {
-        for (const Source& s : b.source) {
-          const auto* ps = ix.producers(s.transfer_id);
-          if (!ps) {
-            d.report(
-                Check::no_producer, m.pointer(s.origin, "/transfer_id"),
-                "buffer source transfer " + std::to_string(s.transfer_id) + " has no producer");
-            continue;
-          }
-          if (ps->size() != 1) continue;
-          const ProducerRef& p = ps->front();
-          if (s.type == EndpointType::dram && !p.from_dram) {
-            d.report(Check::source_mismatch, m.pointer(s.origin, "/type"),
-                     "source says DRAM but transfer " + std::to_string(s.transfer_id) +
-                         " is produced by " + producer_name(ix, p));
-          } else if (s.type == EndpointType::core) {
-            if (p.from_dram) {
-              d.report(Check::source_mismatch, m.pointer(s.origin, "/type"),
-                       "source says core " + std::to_string(s.core_id) + " but transfer " +
-                           std::to_string(s.transfer_id) + " is produced by " +
-                           producer_name(ix, p));
-            } else if (s.core_id != kInvalidCore && s.core_id != m.cores[p.core_index].core_id) {
-              d.report(Check::source_mismatch, m.pointer(s.origin),
-                       "source names core " + std::to_string(s.core_id) + " but transfer " +
-                           std::to_string(s.transfer_id) + " is produced by " +
-                           producer_name(ix, p));
-            }
-          }
-        }
-        if (b.has_transfer_id && !b.source.empty()) {
-          std::vector<TransferId> a = b.transfer_id, u;
-          for (const Source& s : b.source) u.push_back(s.transfer_id);
-          std::sort(a.begin(), a.end());
-          a.erase(std::unique(a.begin(), a.end()), a.end());
-          std::sort(u.begin(), u.end());
-          u.erase(std::unique(u.begin(), u.end()), u.end());
-          if (a != u)
-            d.report(Check::buffer_transfer_mismatch, m.pointer(b.origin, "/transfer_id"),
-                     "transfer_id lists " + std::to_string(a.size()) +
-                         " ids but the sources carry " + std::to_string(u.size()) +
-                         " different ones; it must be their union");
-        }
+    if (ps->size() != 1) continue;
+    const ProducerRef& p = ps->front();
+    if (s.type == EndpointType::dram && !p.from_dram) {
+      d.report(Check::source_mismatch, m.pointer(s.origin, "/type"),
+               "source says DRAM but transfer " + std::to_string(s.transfer_id) +
+                   " is produced by " + producer_name(ix, p));
+    } else if (s.type == EndpointType::core) {
+      if (p.from_dram) {
+        d.report(Check::source_mismatch, m.pointer(s.origin, "/type"),
+                 "source says core " + std::to_string(s.core_id) + " but transfer " +
+                     std::to_string(s.transfer_id) + " is produced by " + producer_name(ix, p));
+      } else if (s.core_id != kInvalidCore && s.core_id != m.cores[p.core_index].core_id) {
+        d.report(Check::source_mismatch, m.pointer(s.origin),
+                 "source names core " + std::to_string(s.core_id) + " but transfer " +
+                     std::to_string(s.transfer_id) + " is produced by " + producer_name(ix, p));
       }
     }
   }
+  if (b.has_transfer_id && !b.source.empty()) {
+    std::vector<TransferId> a = b.transfer_id, u;
+    for (const Source& s : b.source) u.push_back(s.transfer_id);
+    std::sort(a.begin(), a.end());
+    a.erase(std::unique(a.begin(), a.end()), a.end());
+    std::sort(u.begin(), u.end());
+    u.erase(std::unique(u.begin(), u.end()), u.end());
+    if (a != u)
+      d.report(Check::buffer_transfer_mismatch, m.pointer(b.origin, "/transfer_id"),
+               "transfer_id lists " + std::to_string(a.size()) + " ids but the sources carry " +
+                   std::to_string(u.size()) + " different ones; it must be their union");
+  }
+}
 
-  // DRAM in entries: each is an ofmap written back; related_ofmap names DRAM
-  // out entries.
+// DRAM in entries: each is an ofmap written back; related_ofmap names DRAM
+// out entries; every DRAM destination has its entry, every related_ifmap
+// names one.
+void check_dram_entries(const Model& m, Diagnostics& d) {
   std::unordered_set<TransferId> out_ids, in_ids;
   for (const DramOut& e : m.dram_out) out_ids.insert(e.transfer_id);
   for (const DramIn& e : m.dram_in) in_ids.insert(e.transfer_id);
@@ -235,6 +210,36 @@ void cross_references(const Model& m, const TransferIndex& ix, Diagnostics& d) {
         d.report(Check::related_ifmap_dangling,
                  m.pointer(e.origin, "/related_ifmap/" + std::to_string(i)),
                  "related_ifmap " + std::to_string(e.related_ifmap[i]) + " names no DRAM in entry");
+}
+
+}  // namespace
+
+void cross_references(const Model& m, const TransferIndex& ix, Diagnostics& d) {
+  check_producers(m, ix, d);
+  // Consumers: workload ifmaps and weights.
+  for (const Core& c : m.cores) {
+    for (std::size_t wi = 0; wi < c.workloads.size(); ++wi) {
+      const Workload& w = c.workloads[wi];
+      for (const Ifmap& f : w.ifmap)
+        for (std::size_t i = 0; i < f.transfer_id.size(); ++i)
+          check_consumed(m, ix, c, wi, f.transfer_id[i], f.origin, i, d);
+      if (w.weight)
+        for (std::size_t i = 0; i < w.weight->transfer_id.size(); ++i)
+          check_consumed(m, ix, c, wi, w.weight->transfer_id[i], w.weight->origin, i, d);
+    }
+  }
+
+  // Destinations exist and consume.
+  for (const DramOut& e : m.dram_out) check_destinations(m, e.destination, e.transfer_id, d);
+  for (const Core& c : m.cores)
+    for (const Workload& w : c.workloads)
+      for (const Ofmap& o : w.ofmap) check_destinations(m, o.destination, o.transfer_id, d);
+
+  // Buffer entries.
+  for (const Core& c : m.cores)
+    for (const Workload& w : c.workloads)
+      for (const BufferEntry& b : w.buffer) check_buffer_entry(m, ix, b, d);
+  check_dram_entries(m, d);
 }
 
 }  // namespace gemini::ir::checks

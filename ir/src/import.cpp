@@ -162,110 +162,122 @@ std::int64_t ImportReport::alloc_peak() const {
   return p;
 }
 
-std::optional<ImportReport> import_model(Model& m, const HardwareConfig& hw,
-                                         const ImportOptions& opts, Diagnostics& d,
-                                         const ModelGraph* shared) {
-  ImportReport rep;
-  rep.allocation = opts.only_strategy ? L2Allocation::tight : opts.allocation;
+namespace {
+
+// What the phases of import_model hand on: each core's tensors, their
+// placement and the region they are placed in.
+struct Placement {
+  std::vector<RingRegion> regions;  // the ring regions written into every snapshot
+  RingRegion region;                // the largest: where tensors are placed
+  std::vector<CoreTensors> all;
+  std::vector<Allocation> alloc;
+  std::vector<LivePeak> peaks;
+  std::vector<char> overflows;          // cores whose tensors did not fit `region`
+  std::vector<RingRegion> core_region;  // the region each core was placed in at last
+};
+
+// Tight packing of every core (cores are independent, so in parallel), in
+// a ring where the linear packing overflows `region`.
+void pack_cores(const Model& m, const HardwareConfig& hw, const ImportOptions& opts,
+                ImportReport& rep, Placement& pl) {
   const std::int64_t alignment = hw.l2.alignment_bytes;
-  rep.configured_buffersize = opts.buffersize.value_or(m.buffersize.value_or(hw.l2.size_bytes));
-  rep.buffersize = rep.configured_buffersize;
-  if (m.dialect == Dialect::full) return rep;  // already complete
-
-  // The region tensors are placed in: the configuration's largest ring region
-  // (by default the whole L2).
-  std::vector<RingRegion> regions = hw.regions_for(rep.configured_buffersize);
-  if (opts.buffersize) regions = {RingRegion{0, *opts.buffersize}};
-  const RingRegion region = *std::max_element(
-      regions.begin(), regions.end(),
-      [](const RingRegion& a, const RingRegion& b) { return a.size() < b.size(); });
-
-  // Allocate every core: cores are independent, so in parallel; what does
-  // not fit is reported afterwards, in core order.
-  std::vector<CoreTensors> all(m.cores.size());
-  std::vector<Allocation> alloc(m.cores.size());
-  std::vector<LivePeak> peaks(m.cores.size());
-  std::vector<char> overflows(m.cores.size(), 0);
-  rep.cores.resize(m.cores.size());
-  parallel_for(m.cores.size(), [&](std::size_t ci) {
+  const std::size_t n = m.cores.size();
+  pl.all.resize(n);
+  pl.alloc.resize(n);
+  pl.peaks.resize(n);
+  pl.overflows.assign(n, 0);
+  rep.cores.resize(n);
+  parallel_for(n, [&](std::size_t ci) {
     const Core& c = m.cores[ci];
-    all[ci] = collect(c, hw, alignment);
-    const auto& t = all[ci].tensors;
+    pl.all[ci] = collect(c, hw, alignment);
+    const auto& t = pl.all[ci].tensors;
     CoreImport& ci_rep = rep.cores[ci];
     ci_rep.core_id = c.core_id;
     ci_rep.tensors = t.size();
     const LivePeak lp = live_peak(t);
-    peaks[ci] = lp;
+    pl.peaks[ci] = lp;
     ci_rep.live_peak = lp.bytes;
     if (!c.workloads.empty()) ci_rep.live_peak_workload = c.workloads[lp.snapshot].workload_id;
-    alloc[ci] = opts.only_strategy ? allocate(t, *opts.only_strategy, region.begin, alignment)
-                                   : allocate_best(t, region.begin, alignment);
-    if (alloc[ci].peak > region.end) {
+    Allocation& a = pl.alloc[ci];
+    a = opts.only_strategy ? allocate(t, *opts.only_strategy, pl.region.begin, alignment)
+                           : allocate_best(t, pl.region.begin, alignment);
+    if (a.peak > pl.region.end) {
       Allocation ring;
-      if (ring_fit(t, region, alignment, ring)) {
-        ring.strategy = alloc[ci].strategy;
-        alloc[ci] = std::move(ring);
+      if (ring_fit(t, pl.region, alignment, ring)) {
+        ring.strategy = a.strategy;
+        a = std::move(ring);
       } else {
-        overflows[ci] = 1;
+        pl.overflows[ci] = 1;
       }
     }
-    ci_rep.alloc_peak = alloc[ci].peak;
-    ci_rep.strategy = alloc[ci].strategy;
-    ci_rep.wrapped = alloc[ci].wrapped;
+    ci_rep.alloc_peak = a.peak;
+    ci_rep.strategy = a.strategy;
+    ci_rep.wrapped = a.wrapped;
   });
+}
+
+// What did not fit, reported in core order; false when that is an error
+// (an explicit buffersize), else the buffer grows to the largest need.
+bool grow_if_needed(const Model& m, const ImportOptions& opts, ImportReport& rep, Placement& pl,
+                    Diagnostics& d) {
   std::int64_t needed = 0;
   for (std::size_t ci = 0; ci < m.cores.size(); ++ci) {
-    if (!overflows[ci]) continue;
+    if (!pl.overflows[ci]) continue;
     const Core& c = m.cores[ci];
     rep.fits = false;
-    needed = std::max(needed, alloc[ci].peak);
+    needed = std::max(needed, pl.alloc[ci].peak);
     d.report(opts.buffersize ? Check::l2_does_not_fit : Check::l2_grown,
-             m.pointer(c.workloads[peaks[ci].snapshot].origin),
-             "core " + std::to_string(c.core_id) + " holds " + std::to_string(peaks[ci].bytes) +
+             m.pointer(c.workloads[pl.peaks[ci].snapshot].origin),
+             "core " + std::to_string(c.core_id) + " holds " + std::to_string(pl.peaks[ci].bytes) +
                  " bytes live before workload " + std::to_string(rep.cores[ci].live_peak_workload) +
-                 " and needs " + std::to_string(alloc[ci].peak) + " bytes of L2 as allocated; " +
-                 std::to_string(region.end) + " are available" +
+                 " and needs " + std::to_string(pl.alloc[ci].peak) + " bytes of L2 as allocated; " +
+                 std::to_string(pl.region.end) + " are available" +
                  (opts.buffersize ? "" : "; buffersize grown"));
   }
-  if (!rep.fits) {
-    if (opts.buffersize) return std::nullopt;
-    // Grow L2 to the largest need, rounded to KiB. A core that fit keeps
-    // its placement and its ring (the configured region, below); one that
-    // did not has its linear allocation in the grown buffer.
-    rep.buffersize = align_up(needed, 1024);
-    regions = {RingRegion{0, rep.buffersize}};
-  }
+  if (rep.fits) return true;
+  if (opts.buffersize) return false;
+  // Grow L2 to the largest need, rounded to KiB. A core that fit keeps
+  // its placement and its ring (the configured region, below); one that
+  // did not has its linear allocation in the grown buffer.
+  rep.buffersize = align_up(needed, 1024);
+  pl.regions = {RingRegion{0, rep.buffersize}};
+  return true;
+}
 
-  // The placement used: the tight packing above sized the buffer; the
-  // prefetch placement takes the same region where it finds room for every
-  // tensor (docs/allocation.md, "Prefetch"): the configured one, or the
-  // grown buffer for a core that did not fit it.
-  std::vector<RingRegion> core_region(m.cores.size(), region);
+// The placement used: the tight packing above sized the buffer; the
+// prefetch placement takes the same region where it finds room for every
+// tensor (docs/allocation.md, "Prefetch"): the configured one, or the
+// grown buffer for a core that did not fit it.
+void place_for_prefetch(const Model& m, const HardwareConfig& hw, ImportReport& rep,
+                        Placement& pl) {
+  const std::int64_t alignment = hw.l2.alignment_bytes;
+  pl.core_region.assign(m.cores.size(), pl.region);
   parallel_for(m.cores.size(), [&](std::size_t ci) {
-    const RingRegion used = overflows[ci] ? RingRegion{0, rep.buffersize} : region;
-    core_region[ci] = used;
-    const auto& t = all[ci].tensors;
+    const RingRegion used = pl.overflows[ci] ? RingRegion{0, rep.buffersize} : pl.region;
+    pl.core_region[ci] = used;
+    const auto& t = pl.all[ci].tensors;
     CoreImport& cr = rep.cores[ci];
-    cr.war_tight = war_waits(t, alloc[ci], used, used.size());
+    cr.war_tight = war_waits(t, pl.alloc[ci], used, used.size());
     cr.war = cr.war_tight;
     if (rep.allocation != L2Allocation::prefetch) return;
     Allocation p;
     if (prefetch_fit(t, used, alignment, p)) {
-      alloc[ci] = std::move(p);
+      pl.alloc[ci] = std::move(p);
     } else {  // full at its peak: the tight packing, repaired
       cr.prefetch_failed = true;
-      cr.repaired = prefetch_repair(t, used, alignment, alloc[ci]);
+      cr.repaired = prefetch_repair(t, used, alignment, pl.alloc[ci]);
     }
-    cr.alloc_peak = alloc[ci].peak;
-    cr.strategy = alloc[ci].strategy;
-    cr.wrapped = alloc[ci].wrapped;
-    cr.war = war_waits(t, alloc[ci], used, used.size());
+    cr.alloc_peak = pl.alloc[ci].peak;
+    cr.strategy = pl.alloc[ci].strategy;
+    cr.wrapped = pl.alloc[ci].wrapped;
+    cr.war = war_waits(t, pl.alloc[ci], used, used.size());
   });
+}
 
-  // tensor_order: every loaded tensor, by when its core first holds it.
-  std::optional<ModelGraph> own;
-  const ModelGraph& mg = ModelGraph::of(m, shared, own);
-  const TransferIndex& ix = mg.transfers();
+// tensor_order: every loaded tensor, by when its core first holds it
+// (order[core][tensor], -1 for tensors not loaded).
+std::vector<std::vector<std::int64_t>> tensor_order(const Model& m, const ModelGraph& mg,
+                                                    const Placement& pl, ImportReport& rep) {
   const DependencyGraph& g = mg.graph();
   const std::vector<std::int64_t>& start = mg.earliest_starts();
   struct Need {
@@ -274,21 +286,25 @@ std::optional<ImportReport> import_model(Model& m, const HardwareConfig& hw,
   };
   std::vector<Need> needs;
   for (std::uint32_t ci = 0; ci < m.cores.size(); ++ci)
-    for (std::uint32_t ti = 0; ti < all[ci].tensors.size(); ++ti)
-      if (all[ci].tensors[ti].loaded)
-        needs.push_back({start[g.node_of(ci, all[ci].runs.runs[ti].first)], ci, ti});
+    for (std::uint32_t ti = 0; ti < pl.all[ci].tensors.size(); ++ti)
+      if (pl.all[ci].tensors[ti].loaded)
+        needs.push_back({start[g.node_of(ci, pl.all[ci].runs.runs[ti].first)], ci, ti});
   std::stable_sort(needs.begin(), needs.end(), [](const Need& a, const Need& b) {
     if (a.time != b.time) return a.time < b.time;
     return a.core < b.core;
   });
   std::vector<std::vector<std::int64_t>> order(m.cores.size());
   for (std::uint32_t ci = 0; ci < m.cores.size(); ++ci)
-    order[ci].assign(all[ci].tensors.size(), -1);
+    order[ci].assign(pl.all[ci].tensors.size(), -1);
   for (std::size_t i = 0; i < needs.size(); ++i)
     order[needs[i].core][needs[i].tensor] = static_cast<std::int64_t>(i);
   rep.tensors_with_order = needs.size();
+  return order;
+}
 
-  // Weight bytes per pe workload: its L2 weight tensor(s), else DRAM sizes.
+// Weight bytes per pe workload: its L2 weight tensor(s), else DRAM sizes.
+std::map<Loc, std::int64_t> weight_bytes_of(const Model& m, const HardwareConfig& hw,
+                                            const TransferIndex& ix) {
   std::map<Loc, std::int64_t> weight_bytes;
   for (const Core& c : m.cores) {
     for (const Workload& w : c.workloads) {
@@ -303,81 +319,121 @@ std::optional<ImportReport> import_model(Model& m, const HardwareConfig& hw,
       if (bytes > 0) weight_bytes[w.origin.loc] = bytes;
     }
   }
+  return weight_bytes;
+}
+
+// A pe workload's WL0 snapshot: the first chunk of its weights (larger
+// weights stream through it, docs/allocation.md, "WL0"), staged in L2 (a
+// weight tensor of this snapshot) or read from DRAM.
+void fill_wl0(Workload& w, std::int64_t bytes, const HardwareConfig& hw, CoreImport& cr) {
+  Wl0Entry e;
+  e.address = 0;
+  e.align = hw.l2.align_channels;
+  e.bitwidth = hw.l2.bitwidth;
+  e.layer_name = w.layer_name;
+  e.size = std::min(bytes, hw.wl0.size_bytes);
+  e.transfer_id = w.weight->transfer_id;
+  e.source = Wl0Source::dram;
+  for (const BufferEntry& b : w.buffer)
+    if (holds_weight_of(b, w)) {
+      e.source = Wl0Source::core;
+      e.tensor_order = b.tensor_order;
+      break;
+    }
+  cr.wl0_peak = std::max(cr.wl0_peak, e.size);
+  if (bytes > hw.wl0.size_bytes) ++cr.streamed_weights;
+  w.wl0_buffer->push_back(std::move(e));
+}
+
+// What the full dialect adds to one snapshot: its buffer entries'
+// allocation, the ifmap/weight sizes, WL0 and the tiling.
+void fill_snapshot(Workload& w, std::uint32_t s, std::size_t ci, const HardwareConfig& hw,
+                   const Placement& pl, const std::vector<std::vector<std::int64_t>>& order,
+                   const std::map<Loc, std::int64_t>& weight_bytes,
+                   const std::map<std::string, detail::LayerGeometry>& geometry,
+                   std::vector<RingRegion> ring, CoreImport& cr) {
+  const std::int32_t bw = hw.l2.bitwidth, align_c = hw.l2.align_channels;
+  w.ring_buffer_info = std::move(ring);
+  for (std::size_t ei = 0; ei < w.buffer.size(); ++ei) {
+    BufferEntry& e = w.buffer[ei];
+    const std::uint32_t ti = pl.all[ci].runs.run_of(s, ei);
+    e.size = tensor_bytes(e, hw);
+    e.address = pl.alloc[ci].address[ti];
+    e.align = align_c;
+    e.bitwidth = bw;
+    e.tensor_id = ti;
+    e.newly_added = pl.all[ci].runs.runs[ti].first == s;
+    e.tensor_order = order[ci][ti] >= 0 ? std::optional<std::int64_t>(order[ci][ti]) : std::nullopt;
+    if (e.type == TensorType::ifmap) {
+      e.cur_wl_ifmap = e.workload_id ? *e.workload_id == w.workload_id : false;
+    }
+    if (e.type != TensorType::ofmap) {
+      e.has_transfer_id = true;  // [] where the public file had none
+      e.has_source = true;       // null stays null
+      if (e.source.empty() && !e.source_null) e.source_null = true;
+    }
+  }
+  for (Ifmap& f : w.ifmap) {
+    f.align = align_c;
+    f.bitwidth = bw;
+    f.size = aligned_bytes(f.box, align_c, bw);
+  }
+  for (Ofmap& o : w.ofmap) o.bitwidth = bw;
+  w.wl0_buffer.emplace();
+  auto wb = weight_bytes.find(w.origin.loc);
+  if (w.kind == LayerKind::pe && w.weight) {
+    w.weight->align = align_c;
+    w.weight->bitwidth = bw;
+    if (wb != weight_bytes.end()) w.weight->size = wb->second;
+  }
+  if (w.kind == LayerKind::pe && w.weight && wb != weight_bytes.end())
+    fill_wl0(w, wb->second, hw, cr);
+  if (w.kind == LayerKind::pe) {
+    auto gi = geometry.find(w.layer_name);
+    const detail::LayerGeometry geo = gi != geometry.end() ? gi->second : detail::LayerGeometry{};
+    w.tile_info = std::vector<Tile>{detail::make_tile(w, geo, hw.pe)};
+    w.tile_padding_tblr = detail::tile_padding(w.workload, geo);
+  }
+}
+
+}  // namespace
+
+std::optional<ImportReport> import_model(Model& m, const HardwareConfig& hw,
+                                         const ImportOptions& opts, Diagnostics& d,
+                                         const ModelGraph* shared) {
+  ImportReport rep;
+  rep.allocation = opts.only_strategy ? L2Allocation::tight : opts.allocation;
+  rep.configured_buffersize = opts.buffersize.value_or(m.buffersize.value_or(hw.l2.size_bytes));
+  rep.buffersize = rep.configured_buffersize;
+  if (m.dialect == Dialect::full) return rep;  // already complete
+
+  // The region tensors are placed in: the configuration's largest ring region
+  // (by default the whole L2).
+  Placement pl;
+  pl.regions = hw.regions_for(rep.configured_buffersize);
+  if (opts.buffersize) pl.regions = {RingRegion{0, *opts.buffersize}};
+  pl.region = *std::max_element(
+      pl.regions.begin(), pl.regions.end(),
+      [](const RingRegion& a, const RingRegion& b) { return a.size() < b.size(); });
+  pack_cores(m, hw, opts, rep, pl);
+  if (!grow_if_needed(m, opts, rep, pl, d)) return std::nullopt;
+  place_for_prefetch(m, hw, rep, pl);
+
+  std::optional<ModelGraph> own;
+  const ModelGraph& mg = ModelGraph::of(m, shared, own);
+  const auto order = tensor_order(m, mg, pl, rep);
+  const auto weight_bytes = weight_bytes_of(m, hw, mg.transfers());
   const auto geometry = detail::layer_geometry(m, weight_bytes);
 
-  // Fill in the full dialect, each core on its own.
-  const std::int32_t bw = hw.l2.bitwidth, align_c = hw.l2.align_channels;
+  // Fill in the full dialect, each core on its own. Grown: each core's
+  // ring is the region it was placed in (the configured one where it fit,
+  // the grown buffer where it did not).
   parallel_for(m.cores.size(), [&](std::size_t ci) {
     Core& c = m.cores[ci];
-    CoreImport& cr = rep.cores[ci];
-    for (std::uint32_t s = 0; s < c.workloads.size(); ++s) {
-      Workload& w = c.workloads[s];
-      // Grown: each core's ring is the region it was placed in (the
-      // configured one where it fit, the grown buffer where it did not).
-      w.ring_buffer_info = rep.fits ? regions : std::vector<RingRegion>{core_region[ci]};
-      for (std::size_t ei = 0; ei < w.buffer.size(); ++ei) {
-        BufferEntry& e = w.buffer[ei];
-        const std::uint32_t ti = all[ci].runs.run_of(s, ei);
-        e.size = tensor_bytes(e, hw);
-        e.address = alloc[ci].address[ti];
-        e.align = align_c;
-        e.bitwidth = bw;
-        e.tensor_id = ti;
-        e.newly_added = all[ci].runs.runs[ti].first == s;
-        e.tensor_order =
-            order[ci][ti] >= 0 ? std::optional<std::int64_t>(order[ci][ti]) : std::nullopt;
-        if (e.type == TensorType::ifmap) {
-          e.cur_wl_ifmap = e.workload_id ? *e.workload_id == w.workload_id : false;
-        }
-        if (e.type != TensorType::ofmap) {
-          e.has_transfer_id = true;  // [] where the public file had none
-          e.has_source = true;       // null stays null
-          if (e.source.empty() && !e.source_null) e.source_null = true;
-        }
-      }
-      for (Ifmap& f : w.ifmap) {
-        f.align = align_c;
-        f.bitwidth = bw;
-        f.size = aligned_bytes(f.box, align_c, bw);
-      }
-      for (Ofmap& o : w.ofmap) o.bitwidth = bw;
-      w.wl0_buffer.emplace();
-      auto wb = weight_bytes.find(w.origin.loc);
-      if (w.kind == LayerKind::pe && w.weight) {
-        w.weight->align = align_c;
-        w.weight->bitwidth = bw;
-        if (wb != weight_bytes.end()) w.weight->size = wb->second;
-      }
-      if (w.kind == LayerKind::pe && w.weight && wb != weight_bytes.end()) {
-        // WL0 holds the first chunk of the workload's weights; larger weights
-        // stream through it (docs/allocation.md, "WL0").
-        Wl0Entry e;
-        e.address = 0;
-        e.align = align_c;
-        e.bitwidth = bw;
-        e.layer_name = w.layer_name;
-        e.size = std::min(wb->second, hw.wl0.size_bytes);
-        e.transfer_id = w.weight->transfer_id;
-        // Staged in L2 (a weight tensor of this snapshot) or read from DRAM.
-        e.source = Wl0Source::dram;
-        for (const BufferEntry& b : w.buffer)
-          if (holds_weight_of(b, w)) {
-            e.source = Wl0Source::core;
-            e.tensor_order = b.tensor_order;
-            break;
-          }
-        cr.wl0_peak = std::max(cr.wl0_peak, e.size);
-        if (wb->second > hw.wl0.size_bytes) ++cr.streamed_weights;
-        w.wl0_buffer->push_back(std::move(e));
-      }
-      if (w.kind == LayerKind::pe) {
-        auto gi = geometry.find(w.layer_name);
-        const detail::LayerGeometry geo =
-            gi != geometry.end() ? gi->second : detail::LayerGeometry{};
-        w.tile_info = std::vector<Tile>{detail::make_tile(w, geo, hw.pe)};
-        w.tile_padding_tblr = detail::tile_padding(w.workload, geo);
-      }
-    }
+    for (std::uint32_t s = 0; s < c.workloads.size(); ++s)
+      fill_snapshot(c.workloads[s], s, ci, hw, pl, order, weight_bytes, geometry,
+                    rep.fits ? pl.regions : std::vector<RingRegion>{pl.core_region[ci]},
+                    rep.cores[ci]);
   });
   m.buffersize = rep.buffersize;
   m.dialect = Dialect::full;

@@ -8,11 +8,10 @@
 namespace gemini::model::detail {
 namespace json = boost::json;
 
-void Loader::resolve(Network& net, const std::map<std::int64_t, std::int32_t>& by_node) {
-  std::map<std::int64_t, std::int32_t> by_tensor, by_buffer;
-  // Each result in a tensor and buffer of its own: a reader resolves to one
-  // producer and takes its whole result (ARK lets ops write parts of one
-  // buffer; gemini does not compute that).
+// Each result in a tensor and buffer of its own: a reader resolves to one
+// producer and takes its whole result (ARK lets ops write parts of one
+// buffer; gemini does not compute that).
+void Loader::index_results(const Network& net, Results& out) {
   for (std::size_t i = 0; i < net.ops.size(); ++i) {
     const Op& op = net.ops[i];
     const auto index = static_cast<std::int32_t>(i);
@@ -21,15 +20,109 @@ void Loader::resolve(Network& net, const std::map<std::int64_t, std::int32_t>& b
       return " is also the result of \"" + o.name + "\" (" + o.pointer +
              "); gemini needs each op's result in a buffer of its own";
     };
-    if (auto [t, fresh] = by_tensor.emplace(op.result_tensor, index); !fresh) {
+    if (auto [t, fresh] = out.by_tensor.emplace(op.result_tensor, index); !fresh) {
       error(op.pointer, "its result tensor " + std::to_string(op.result_tensor) + also(t->second));
       continue;
     }
     if (op.result_buffer < 0) continue;
-    if (auto [b, fresh] = by_buffer.emplace(op.result_buffer, index); !fresh)
+    if (auto [b, fresh] = out.by_buffer.emplace(op.result_buffer, index); !fresh)
       error(op.pointer, "its result buffer " + std::to_string(op.result_buffer) + also(b->second));
   }
-  std::map<std::int64_t, std::int32_t> external_of;  // buffer (or tensor) id -> index
+}
+
+// What op i's read `t` is: another op's whole result (its producer), or
+// network input (an external, the same one wherever its buffer is read).
+InputPart Loader::resolve_read(Network& net, std::size_t i, const TensorRef& t,
+                               const Results& results, std::set<std::int64_t>& read_producers) {
+  const Op& op = net.ops[i];
+  InputPart part;
+  part.tensor_id = t.id;
+  std::int32_t producer = -1;
+  if (auto p = results.by_tensor.find(t.id); p != results.by_tensor.end()) {
+    producer = p->second;
+  } else if (auto b = results.by_buffer.find(t.buffer);
+             t.buffer >= 0 && b != results.by_buffer.end()) {
+    producer = b->second;
+  }
+  if (producer == static_cast<std::int32_t>(i)) {
+    error(t.at, "op \"" + op.name + "\" reads its own result (tensor " + std::to_string(t.id) +
+                    "): a cycle");
+    part.producer = producer;
+    return part;
+  }
+  if (producer >= 0) {
+    part.producer = producer;
+    const Op& from = net.ops[static_cast<std::size_t>(producer)];
+    read_producers.insert(from.node_id);
+    // A read takes a whole result: the reference and the schedule's data
+    // move whole tensors, so a view of another shape (ARK allows one)
+    // would be read out of its bounds.
+    if (t.dims() != from.ofmap_shape)
+      error(t.at + "/Shape", "reads the result of \"" + from.name + "\" (" +
+                                 to_string(from.ofmap_shape) + ") as " + to_string(t.dims()) +
+                                 "; gemini reads whole results only");
+    return part;
+  }
+  part.external = true;
+  const std::int64_t key = t.buffer >= 0 ? t.buffer : t.id;
+  auto [it, fresh] = external_of_.emplace(key, static_cast<std::int32_t>(net.externals.size()));
+  if (fresh) {
+    External e;
+    e.tensor_id = t.id;
+    e.buffer_id = t.buffer;
+    std::copy(t.shape.begin(), t.shape.end(), e.shape.begin());
+    e.first_reader = op.name;
+    net.externals.push_back(e);
+  } else if (const External& e = net.externals[static_cast<std::size_t>(it->second)];
+             t.dims() != e.shape) {
+    error(t.at + "/Shape", "network input " + std::to_string(e.tensor_id) + " (buffer " +
+                               std::to_string(e.buffer_id) + ") is " + to_string(e.shape) +
+                               " where \"" + e.first_reader + "\" reads it, not " +
+                               to_string(t.dims()));
+  }
+  part.external_index = it->second;
+  return part;
+}
+
+// Op i's inputs and weights add up to its shapes, external inputs first,
+// and ProducerNodeIds lists exactly the ops it reads.
+void Loader::check_links(Op& op, std::size_t i, std::int64_t channels, std::int64_t wchannels,
+                         const std::map<std::int64_t, std::int32_t>& by_node,
+                         const std::set<std::int64_t>& read_producers) {
+  if (channels != op.ifmap_shape[1])
+    error(op.pointer + "/ReadTensors", "the inputs' channels add up to " +
+                                           std::to_string(channels) + ", IfmapShape says " +
+                                           std::to_string(op.ifmap_shape[1]));
+  std::int64_t external_c = 0;
+  for (const InputPart& p : op.inputs) {
+    if (p.external && p.offset != external_c)
+      error(op.pointer + "/ReadTensors", "external inputs must come first");
+    if (p.external) external_c += p.channels;
+  }
+  if (op.external_channels != 0 && op.external_channels != external_c)
+    error(op.pointer + "/Args/ExternalChannels",
+          "ExternalChannels is " + std::to_string(op.external_channels) +
+              ", the external inputs have " + std::to_string(external_c));
+  op.external_channels = external_c;
+  if (op.weight_from_fmap && wchannels != op.weight_shape[0])
+    error(op.pointer + "/ReadTensors", "the weight tensors' channels add up to " +
+                                           std::to_string(wchannels) + ", WeightShape's K is " +
+                                           std::to_string(op.weight_shape[0]));
+  std::set<std::int64_t> listed(listed_producers_[i].begin(), listed_producers_[i].end());
+  for (std::int64_t id : listed)
+    if (!by_node.count(id))
+      error(op.pointer,
+            "ProducerNodeIds names node " + std::to_string(id) + ", which does not exist");
+  if (listed != read_producers)
+    error(node_at_[i] + "/ProducerNodeIds", "ProducerNodeIds lists " + id_list(listed) +
+                                                ", but the producers of ReadTensors are nodes " +
+                                                id_list(read_producers));
+}
+
+void Loader::resolve(Network& net, const std::map<std::int64_t, std::int32_t>& by_node) {
+  Results results;
+  index_results(net, results);
+  external_of_.clear();
   for (std::size_t i = 0; i < net.ops.size(); ++i) {
     Op& op = net.ops[i];
     const std::vector<TensorRef>& reads = reads_[i];
@@ -44,50 +137,7 @@ void Loader::resolve(Network& net, const std::map<std::int64_t, std::int32_t>& b
     std::set<std::int64_t> read_producers;
     for (std::size_t r = 0; r < reads.size(); ++r) {
       const TensorRef& t = reads[r];
-      InputPart part;
-      part.tensor_id = t.id;
-      std::int32_t producer = -1;
-      if (auto p = by_tensor.find(t.id); p != by_tensor.end()) {
-        producer = p->second;
-      } else if (auto b = by_buffer.find(t.buffer); t.buffer >= 0 && b != by_buffer.end()) {
-        producer = b->second;
-      }
-      if (producer == static_cast<std::int32_t>(i)) {
-        error(t.at, "op \"" + op.name + "\" reads its own result (tensor " + std::to_string(t.id) +
-                        "): a cycle");
-        part.producer = producer;
-      } else if (producer >= 0) {
-        part.producer = producer;
-        const Op& from = net.ops[static_cast<std::size_t>(producer)];
-        read_producers.insert(from.node_id);
-        // A read takes a whole result: the reference and the schedule's
-        // data move whole tensors, so a view of another shape (ARK allows
-        // one) would be read out of its bounds.
-        if (t.dims() != from.ofmap_shape)
-          error(t.at + "/Shape", "reads the result of \"" + from.name + "\" (" +
-                                     to_string(from.ofmap_shape) + ") as " + to_string(t.dims()) +
-                                     "; gemini reads whole results only");
-      } else {
-        part.external = true;
-        const std::int64_t key = t.buffer >= 0 ? t.buffer : t.id;
-        auto [it, fresh] =
-            external_of.emplace(key, static_cast<std::int32_t>(net.externals.size()));
-        if (fresh) {
-          External e;
-          e.tensor_id = t.id;
-          e.buffer_id = t.buffer;
-          std::copy(t.shape.begin(), t.shape.end(), e.shape.begin());
-          e.first_reader = op.name;
-          net.externals.push_back(e);
-        } else if (const External& e = net.externals[static_cast<std::size_t>(it->second)];
-                   t.dims() != e.shape) {
-          error(t.at + "/Shape", "network input " + std::to_string(e.tensor_id) + " (buffer " +
-                                     std::to_string(e.buffer_id) + ") is " + to_string(e.shape) +
-                                     " where \"" + e.first_reader + "\" reads it, not " +
-                                     to_string(t.dims()));
-        }
-        part.external_index = it->second;
-      }
+      InputPart part = resolve_read(net, i, t, results, read_producers);
       if (r + nweights >= reads.size()) {  // a weight producer
         if (part.external) {
           error(t.at, "a WeightFromFmap weight must be another op's result");
@@ -111,35 +161,7 @@ void Loader::resolve(Network& net, const std::map<std::int64_t, std::int32_t>& b
       offset += t.shape[1];
       op.inputs.push_back(part);
     }
-    if (offset != op.ifmap_shape[1])
-      error(op.pointer + "/ReadTensors", "the inputs' channels add up to " +
-                                             std::to_string(offset) + ", IfmapShape says " +
-                                             std::to_string(op.ifmap_shape[1]));
-    std::int64_t external_c = 0;
-    for (const InputPart& p : op.inputs) {
-      if (p.external && p.offset != external_c)
-        error(op.pointer + "/ReadTensors", "external inputs must come first");
-      if (p.external) external_c += p.channels;
-    }
-    if (op.external_channels != 0 && op.external_channels != external_c)
-      error(op.pointer + "/Args/ExternalChannels",
-            "ExternalChannels is " + std::to_string(op.external_channels) +
-                ", the external inputs have " + std::to_string(external_c));
-    op.external_channels = external_c;
-    if (op.weight_from_fmap && woffset != op.weight_shape[0])
-      error(op.pointer + "/ReadTensors", "the weight tensors' channels add up to " +
-                                             std::to_string(woffset) + ", WeightShape's K is " +
-                                             std::to_string(op.weight_shape[0]));
-    // ProducerNodeIds lists exactly the ops read.
-    std::set<std::int64_t> listed(listed_producers_[i].begin(), listed_producers_[i].end());
-    for (std::int64_t id : listed)
-      if (!by_node.count(id))
-        error(op.pointer,
-              "ProducerNodeIds names node " + std::to_string(id) + ", which does not exist");
-    if (listed != read_producers)
-      error(node_at_[i] + "/ProducerNodeIds", "ProducerNodeIds lists " + id_list(listed) +
-                                                  ", but the producers of ReadTensors are nodes " +
-                                                  id_list(read_producers));
+    check_links(op, i, offset, woffset, by_node, read_producers);
   }
 }
 

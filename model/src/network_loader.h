@@ -109,6 +109,15 @@ class Loader {
 
   // network_links.cpp
   void resolve(Network& net, const std::map<std::int64_t, std::int32_t>& by_node);
+  struct Results {  // op index of each result tensor and buffer id
+    std::map<std::int64_t, std::int32_t> by_tensor, by_buffer;
+  };
+  void index_results(const Network& net, Results& out);
+  InputPart resolve_read(Network& net, std::size_t i, const TensorRef& t, const Results& results,
+                         std::set<std::int64_t>& read_producers);
+  void check_links(Op& op, std::size_t i, std::int64_t channels, std::int64_t wchannels,
+                   const std::map<std::int64_t, std::int32_t>& by_node,
+                   const std::set<std::int64_t>& read_producers);
   void sort(Network& net);
   void check_shapes(const Network& net, const Op& op);
 
@@ -118,6 +127,7 @@ class Loader {
   std::vector<std::vector<TensorRef>> reads_;  // per op, its ReadTensors
   std::vector<std::vector<std::int64_t>> listed_producers_;
   std::vector<std::string> node_at_;
+  std::map<std::int64_t, std::int32_t> external_of_;  // network input buffer (or tensor) -> index
 };
 
 }  // namespace gemini::model::detail
