@@ -9,67 +9,49 @@
 
 #include "gemini/gpu/plan.h"
 #include "gemini/ir/json_document.h"
+#include "gemini/ir/json_reader.h"
 
 namespace gemini::gpu {
 namespace json = boost::json;
 
 namespace {
 
-// Reads one plan document, reporting what is wrong (P001) at its pointer.
+// Reads one plan document, reporting what is wrong (P001) at its pointer,
+// every value through the one JSON reader (ir/json_reader.h).
 class Reader {
  public:
-  explicit Reader(ir::Diagnostics& d) : d_(d) {}
-  bool ok() const { return ok_; }
+  explicit Reader(ir::Diagnostics& d) : json_(d, ir::Check::plan_file) {}
+  bool ok() const { return json_.ok(); }
 
-  void error(const std::string& at, const std::string& message) {
-    d_.report(ir::Check::plan_file, at, message);
-    ok_ = false;
-  }
+  void error(const std::string& at, const std::string& message) { json_.error(at, message); }
 
   const json::value* member(const json::object& o, const std::string& at, const char* key,
                             bool required = true) {
-    const json::value* v = o.if_contains(key);
-    if (!v && required) error(at, std::string("missing required key \"") + key + "\"");
-    return v;
+    return json_.member(o, at, key, required);
   }
 
   std::optional<std::int64_t> integer(const json::object& o, const std::string& at, const char* key,
                                       std::int64_t lo, bool required = true) {
-    const json::value* v = member(o, at, key, required);
-    if (!v) return std::nullopt;
-    std::int64_t x = 0;
-    if (v->is_int64()) {
-      x = v->as_int64();
-    } else if (v->is_uint64() && v->as_uint64() <= static_cast<std::uint64_t>(INT64_MAX)) {
-      x = static_cast<std::int64_t>(v->as_uint64());
-    } else {
-      error(at + "/" + key, "expected an integer");
-      return std::nullopt;
-    }
-    if (x < lo) {
-      error(at + "/" + key, std::string(key) + " is " + std::to_string(x) + "; expected at least " +
-                                std::to_string(lo));
-      return std::nullopt;
-    }
-    return x;
+    return json_.integer(o, at, key, lo, ir::JsonReader::kNoMax, required);
   }
 
   const json::object* object(const json::value* v, const std::string& at, const char* what) {
-    if (!v) return nullptr;
-    if (!v->is_object()) {
-      error(at, std::string("expected ") + what + " (an object)");
-      return nullptr;
-    }
-    return &v->get_object();
+    return json_.object(v, at, what);
   }
 
   const json::array* array(const json::value* v, const std::string& at, const char* what) {
-    if (!v) return nullptr;
-    if (!v->is_array()) {
-      error(at, std::string("expected ") + what + " (an array)");
-      return nullptr;
-    }
-    return &v->get_array();
+    return json_.array(v, at, what);
+  }
+
+  std::optional<std::int64_t> integer(const json::value& v, const std::string& at, std::int64_t lo,
+                                      std::int64_t hi) {
+    return json_.integer(v, at, lo, hi);
+  }
+  std::optional<std::string> string(const json::value& v, const std::string& at) {
+    return json_.string(v, at);
+  }
+  std::optional<bool> boolean(const json::value& v, const std::string& at) {
+    return json_.boolean(v, at);
   }
 
   // [begin, end] or [begin, end, step].
@@ -84,11 +66,9 @@ class Reader {
     }
     std::int64_t x[3] = {0, 0, 1};
     for (std::size_t i = 0; i < a->size(); ++i) {
-      if (!(*a)[i].is_int64()) {
-        error(where + "/" + std::to_string(i), "expected an integer");
-        return std::nullopt;
-      }
-      x[i] = (*a)[i].as_int64();
+      const auto xi = json_.integer((*a)[i], where + "/" + std::to_string(i));
+      if (!xi) return std::nullopt;
+      x[i] = *xi;
     }
     if (x[2] <= 0) {
       error(where + "/2", "a range's step must be positive, not " + std::to_string(x[2]));
@@ -103,8 +83,7 @@ class Reader {
   }
 
  private:
-  ir::Diagnostics& d_;
-  bool ok_ = true;
+  ir::JsonReader json_;
 };
 
 // The largest coordinate of a tensor (and of a Tile's extent).
@@ -117,19 +96,13 @@ bool within(const PlanRange& inner, std::int64_t lo, std::int64_t hi) {
 // gemini's Config `Tile`: four entries in [1, kMaxCoordinate]. ARK's own
 // plans give a 2-D shape there, which gemini does not use.
 void read_tile(Reader& r, const json::value& tile, const std::string& cat, PlanOp& op) {
-  const json::array* a = tile.if_array();
+  const json::array* a = r.array(&tile, cat + "/Tile", "a tile shape");
   std::array<std::int64_t, 4> s{};
-  if (!a) r.error(cat + "/Tile", "expected a tile shape (an array of integers)");
   bool good = a && a->size() == 4;
   for (std::size_t k = 0; good && k < 4; ++k) {
-    const json::value& e = (*a)[k];
-    if (!e.is_int64() || e.as_int64() < 1 || e.as_int64() > kMaxCoordinate) {
-      r.error(cat + "/Tile/" + std::to_string(k),
-              "expected an integer in [1, " + std::to_string(kMaxCoordinate) + "]");
-      good = false;
-    } else {
-      s[k] = e.as_int64();
-    }
+    const auto x = r.integer((*a)[k], cat + "/Tile/" + std::to_string(k), 1, kMaxCoordinate);
+    if (x) s[k] = *x;
+    good = x.has_value();
   }
   if (good) op.tile = s;
 }
@@ -166,17 +139,12 @@ std::optional<PlanOp> read_op(Reader& r, const json::value& v, const std::string
   op.json = v;
   const json::value* type = r.member(*oo, oat, "Type");
   const json::value* name = r.member(*oo, oat, "Name");
-  if (type && !type->is_string()) r.error(oat + "/Type", "expected a string");
-  if (name && !name->is_string()) r.error(oat + "/Name", "expected a string");
-  if (type && type->is_string()) op.type = std::string(type->get_string());
-  if (name && name->is_string()) op.name = std::string(name->get_string());
-  if (const json::value* iv = r.member(*oo, oat, "IsVirtual")) {
-    if (iv->is_bool()) {
-      op.is_virtual = iv->get_bool();
-    } else {
-      r.error(oat + "/IsVirtual", "expected true or false");
-    }
-  }
+  if (type)
+    if (auto t = r.string(*type, oat + "/Type")) op.type = std::move(*t);
+  if (name)
+    if (auto n = r.string(*name, oat + "/Name")) op.name = std::move(*n);
+  if (const json::value* iv = r.member(*oo, oat, "IsVirtual"))
+    if (auto b = r.boolean(*iv, oat + "/IsVirtual")) op.is_virtual = *b;
   for (const char* k : {"ReadTensors", "WriteTensors", "ResultTensors"})
     r.array(r.member(*oo, oat, k), oat + "/" + k, "a list of tensors");
   r.object(r.member(*oo, oat, "Args"), oat + "/Args", "the op's arguments");
@@ -315,13 +283,8 @@ std::optional<Plan> parse_plan(const json::value& doc, ir::Diagnostics& d) {
   if (auto x = r.integer(top, "", "WorldSize", 1)) p.world_size = *x;
   if (auto x = r.integer(top, "", "NumProcessors", 1)) p.num_processors = *x;
   if (auto x = r.integer(top, "", "NumWarpsPerProcessor", 1)) p.num_warps_per_processor = *x;
-  if (const json::value* a = top.if_contains("Architecture")) {
-    if (a->is_string()) {
-      p.architecture = std::string(a->get_string());
-    } else {
-      r.error("/Architecture", "expected a string");
-    }
-  }
+  if (const json::value* a = top.if_contains("Architecture"))
+    if (auto x = r.string(*a, "/Architecture")) p.architecture = std::move(*x);
   std::map<std::int64_t, std::string> ids;
   if (const json::array* infos =
           r.array(r.member(top, "", "TaskInfos"), "/TaskInfos", "the list of TaskInfos")) {

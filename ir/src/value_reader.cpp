@@ -11,32 +11,6 @@
 namespace gemini::ir::detail {
 namespace json = boost::json;
 
-std::string kind_name(const json::value& v) {
-  switch (v.kind()) {
-    case json::kind::null:
-      return "null";
-    case json::kind::bool_:
-      return v.get_bool() ? "true" : "false";
-    case json::kind::int64:
-      return "integer " + std::to_string(v.get_int64());
-    case json::kind::uint64:
-      return "integer " + std::to_string(v.get_uint64());
-    case json::kind::double_: {
-      std::string s = json::serialize(v);
-      return "number " + s;
-    }
-    case json::kind::string: {
-      std::string s(v.get_string().data(), std::min<std::size_t>(v.get_string().size(), 40));
-      return "string \"" + s + (v.get_string().size() > 40 ? "...\"" : "\"");
-    }
-    case json::kind::array:
-      return "an array of " + std::to_string(v.get_array().size());
-    case json::kind::object:
-      return "an object";
-  }
-  return "?";
-}
-
 std::string escape_token(std::string_view key) { return json_pointer_token(key); }
 
 std::string Where::str() const {

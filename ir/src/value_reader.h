@@ -17,6 +17,7 @@
 
 #include "gemini/ir/box.h"
 #include "gemini/ir/diagnostics.h"
+#include "gemini/ir/json_reader.h"
 #include "gemini/ir/path_table.h"
 
 namespace gemini::ir::detail {
@@ -26,7 +27,8 @@ namespace gemini::ir::detail {
 // int64; ids and sizes in real files have at most a dozen digits.
 inline constexpr std::int64_t kMaxIrInteger = std::int64_t{1} << 48;
 
-std::string kind_name(const boost::json::value& v);
+// The one description of a value in messages (json_reader.h).
+using gemini::ir::kind_name;
 std::string escape_token(std::string_view key);
 
 // A JSON pointer built only when a diagnostic needs it: loading a 100 MB file

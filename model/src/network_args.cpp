@@ -9,8 +9,8 @@ namespace json = boost::json;
 
 // One op object's Type, Name and Args (parse_op_args).
 std::optional<Op> Loader::op_args(const json::value& v, const std::string& at) {
-  const json::object* o = v.if_object();
-  if (!o) return fail(at, "an op must be an object");
+  const json::object* o = json_.object(&v, at, "an op");
+  if (!o) return std::nullopt;
   Op op;
   op.pointer = at;
   const OpRegistration* reg = op_type(*o, at, op);
@@ -19,19 +19,19 @@ std::optional<Op> Loader::op_args(const json::value& v, const std::string& at) {
 }
 
 const OpRegistration* Loader::op_type(const json::object& o, const std::string& op_at, Op& op) {
-  const json::value* type = o.if_contains("Type");
-  const json::value* name = o.if_contains("Name");
-  if (!type || !type->is_string())
-    return error(op_at + "/Type", "an op needs a \"Type\" string"), nullptr;
-  if (!name || !name->is_string())
-    return error(op_at + "/Name", "an op needs a \"Name\" string"), nullptr;
-  op.name = std::string(name->get_string());
-  const OpRegistration* reg = find_op_type(type->get_string());
+  const json::value* tv = json_.member(o, op_at, "Type");
+  const auto type = tv ? json_.string(*tv, op_at + "/Type") : std::nullopt;
+  if (!type) return nullptr;
+  const json::value* nv = json_.member(o, op_at, "Name");
+  const auto name = nv ? json_.string(*nv, op_at + "/Name") : std::nullopt;
+  if (!name) return nullptr;
+  op.name = *name;
+  const OpRegistration* reg = find_op_type(*type);
   if (!reg) {
     std::string known;
     for (const OpRegistration& r : all_op_types())
       known += (known.empty() ? "" : ", ") + std::string(r.ark_name);
-    error(op_at + "/Type", "op \"" + op.name + "\" has type " + std::string(type->get_string()) +
+    error(op_at + "/Type", "op \"" + op.name + "\" has type " + *type +
                                ", which gemini does not compute (it computes " + known + ")");
     return nullptr;
   }
@@ -47,11 +47,8 @@ bool Loader::typed_args(const json::object& o, const std::string& at, const OpRe
   std::map<std::string, std::pair<std::string, const json::value*>>& got = args.got;
   const json::value* av = o.if_contains("Args");
   const json::object empty;
-  const json::object* a = av ? av->if_object() : &empty;
-  if (!a) {
-    error(at + "/Args", "\"Args\" must be an object");
-    return false;
-  }
+  const json::object* a = av ? json_.object(av, at + "/Args", "\"Args\"") : &empty;
+  if (!a) return false;
   // Every argument is {"TYPE": value}.
   for (const auto& kv : *a) {
     const std::string name(kv.key());
@@ -101,12 +98,9 @@ bool Loader::arg_values(const OpArgs& args, Op& op, std::int64_t order[3]) {
   auto get_bool = [&](std::string_view n, bool& out) {
     const json::value* v = args.value(n);
     if (!v) return true;
-    if (!v->is_bool()) {
-      error(args.where(n), "expected true or false");
-      return false;
-    }
-    out = v->get_bool();
-    return true;
+    const auto b = json_.boolean(*v, args.where(n));
+    if (b) out = *b;
+    return b.has_value();
   };
   const bool ok =
       get_dims("IfmapShape", 4, op.ifmap_shape.data()) &&

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "gemini/ir/diagnostics.h"
+#include "gemini/ir/json_reader.h"
 #include "gemini/model/network.h"
 #include "gemini/model/op_registry.h"
 
@@ -35,7 +36,6 @@ inline bool in_range(std::int64_t x, std::int64_t lo, std::int64_t hi) {
 }
 
 // How a JSON value is named in messages ("a string", "an array", ...).
-std::string kind_of(const boost::json::value& v);
 // "[1, 2, 3]"
 std::string id_list(const std::set<std::int64_t>& ids);
 // Every dimension in [1, max_dim] and the volume at most kMaxTensorElements.
@@ -61,7 +61,10 @@ struct OpArgs {
 
 class Loader {
  public:
-  Loader(const std::string& path, ir::Diagnostics& d) : path_(path), d_(d) {}
+  Loader(const std::string& path, ir::Diagnostics& d)
+      : path_(path),
+        d_(d),
+        json_([this](const std::string& at, const std::string& m) { error(at, m); }) {}
 
   // One op object's Type, Name and Args (parse_op_args).
   std::optional<Op> op_args(const boost::json::value& v, const std::string& at);
@@ -124,6 +127,7 @@ class Loader {
   std::string path_;
   ir::Diagnostics& d_;
   bool failed_ = false;
+  ir::JsonReader json_;  // every value's type and range, reported as error() does
   std::vector<std::vector<TensorRef>> reads_;  // per op, its ReadTensors
   std::vector<std::vector<std::int64_t>> listed_producers_;
   std::vector<std::string> node_at_;

@@ -8,11 +8,11 @@ namespace json = boost::json;
 std::optional<Network> Loader::run(const json::value& top) {
   Network net;
   net.path = path_;
-  const json::object* o = top.if_object();
-  if (!o) return fail("", "the top-level value must be an object");
-  const json::value* nodes = o->if_contains("Nodes");
-  if (!nodes || !nodes->is_array()) return fail("/Nodes", "\"Nodes\" must be an array");
-  const json::array& arr = nodes->get_array();
+  const json::object* o = json_.object(&top, "", "the model (its top-level value)");
+  if (!o) return std::nullopt;
+  const json::array* nodes = json_.array(json_.member(*o, "", "Nodes"), "/Nodes", "\"Nodes\"");
+  if (!nodes) return std::nullopt;
+  const json::array& arr = *nodes;
   std::map<std::int64_t, std::int32_t> by_node;  // node id -> op index
   for (std::size_t i = 0; i < arr.size(); ++i) {
     const std::string at = "/Nodes/" + std::to_string(i);
@@ -43,14 +43,11 @@ std::optional<Network> Loader::run(const json::value& top) {
 
 bool Loader::node(const json::value& v, const std::string& at, Op& op,
                   std::vector<std::int64_t>& producers) {
-  const json::object* n = v.if_object();
-  if (!n) return error(at, "a node must be an object"), false;
-  std::int64_t id = 0;
-  const json::value* idv = n->if_contains("Id");
-  if (!idv) return error(at, "a node needs \"Id\""), false;
-  if (!integer(*idv, at + "/Id", id)) return false;
-  if (id < 0 || id > INT32_MAX) return error(at + "/Id", "node ids are non-negative"), false;
-  op.node_id = static_cast<std::int32_t>(id);
+  const json::object* n = json_.object(&v, at, "a node");
+  if (!n) return false;
+  const auto id = json_.integer(*n, at, "Id", 0, INT32_MAX);
+  if (!id) return false;
+  op.node_id = static_cast<std::int32_t>(*id);
   if (const json::value* p = n->if_contains("ProducerNodeIds"))
     if (!ints(*p, at + "/ProducerNodeIds", producers)) return false;
   const json::object* o = nullptr;
@@ -72,10 +69,9 @@ bool Loader::node(const json::value& v, const std::string& at, Op& op,
   const OpRegistration* reg = op_type(*o, op_at, op);
   if (!reg) return false;
   if (const json::value* virt = o->if_contains("IsVirtual")) {
-    if (!virt->is_bool())
-      return error(op_at + "/IsVirtual", "IsVirtual must be true or false, not " + kind_of(*virt)),
-             false;
-    if (virt->get_bool())
+    const auto is_virtual = json_.boolean(*virt, op_at + "/IsVirtual");
+    if (!is_virtual) return false;
+    if (*is_virtual)
       return error(op_at + "/IsVirtual", "virtual ops are not computed by gemini"), false;
   }
   std::vector<TensorRef> reads, results, writes;

@@ -6,23 +6,6 @@
 namespace gemini::model::detail {
 namespace json = boost::json;
 
-std::string kind_of(const json::value& v) {
-  switch (v.kind()) {
-    case json::kind::null:
-      return "null";
-    case json::kind::bool_:
-      return "a boolean";
-    case json::kind::string:
-      return "a string";
-    case json::kind::array:
-      return "an array";
-    case json::kind::object:
-      return "an object";
-    default:
-      return "a number";
-  }
-}
-
 std::string id_list(const std::set<std::int64_t>& ids) {
   std::string s = "[";
   for (std::int64_t id : ids) {
@@ -50,45 +33,24 @@ bool shape_in_range(const Dims4& d, std::int64_t max_dim, std::string& why) {
 }
 
 bool Loader::integer(const json::value& v, const std::string& at, std::int64_t& out) {
-  if (v.is_int64()) {
-    out = v.get_int64();
-    return true;
-  }
-  if (v.is_uint64() && v.get_uint64() <= static_cast<std::uint64_t>(INT64_MAX)) {
-    out = static_cast<std::int64_t>(v.get_uint64());
-    return true;
-  }
-  error(at, "expected an integer");
-  return false;
+  const auto x = json_.integer(v, at);
+  if (x) out = *x;
+  return x.has_value();
 }
 
 bool Loader::ints(const json::value& v, const std::string& at, std::vector<std::int64_t>& out) {
-  const json::array* a = v.if_array();
-  if (!a) {
-    error(at, "expected an array of integers");
-    return false;
-  }
-  out.clear();
-  for (std::size_t i = 0; i < a->size(); ++i) {
-    std::int64_t x = 0;
-    if (!integer((*a)[i], at + "/" + std::to_string(i), x)) return false;
-    out.push_back(x);
-  }
-  return true;
+  return json_.integers(v, at, out);
 }
 
 bool Loader::tensor(const json::value& v, const std::string& at, TensorRef& t) {
-  const json::object* o = v.if_object();
-  if (!o) {
-    error(at, "a tensor must be an object");
-    return false;
-  }
+  const json::object* o = json_.object(&v, at, "a tensor");
+  if (!o) return false;
   t.at = at;
-  const json::value* id = o->if_contains("Id");
-  const json::value* shape = o->if_contains("Shape");
+  const json::value* id = json_.member(*o, at, "Id");
+  if (!id) return false;
+  const json::value* shape = json_.member(*o, at, "Shape");
+  if (!shape) return false;
   const json::value* buf = o->if_contains("Buffer");
-  if (!id) return error(at, "a tensor needs \"Id\""), false;
-  if (!shape) return error(at, "a tensor needs \"Shape\""), false;
   if (!integer(*id, at + "/Id", t.id) || !ints(*shape, at + "/Shape", t.shape)) return false;
   if (buf && buf->is_object()) {
     if (const json::value* bid = buf->get_object().if_contains("Id"))
@@ -126,11 +88,8 @@ bool Loader::tensors(const json::object& op, const char* key, const std::string&
                      std::vector<TensorRef>& out) {
   const json::value* v = op.if_contains(key);
   if (!v) return true;
-  const json::array* a = v->if_array();
-  if (!a) {
-    error(at + "/" + key, std::string("\"") + key + "\" must be an array");
-    return false;
-  }
+  const json::array* a = json_.array(v, at + "/" + key, std::string("\"") + key + "\"");
+  if (!a) return false;
   for (std::size_t i = 0; i < a->size(); ++i) {
     TensorRef t;
     if (!tensor((*a)[i], at + "/" + key + "/" + std::to_string(i), t)) return false;

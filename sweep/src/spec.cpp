@@ -12,6 +12,8 @@
 
 #include "axis_values.h"
 #include "gemini/ir/hw_config.h"
+#include "gemini/ir/json_document.h"
+#include "gemini/ir/json_reader.h"
 #include "json_io.h"
 
 namespace gemini::sweep {
@@ -32,11 +34,7 @@ std::string find_config(const std::string& name, const std::vector<std::string>&
 namespace {
 
 // One member's JSON pointer token (RFC 6901).
-std::string token(std::string_view key) {
-  std::string t;
-  for (char c : key) t += c == '~' ? "~0" : c == '/' ? "~1" : std::string(1, c);
-  return t;
-}
+std::string token(std::string_view key) { return ir::json_pointer_token(key); }
 
 struct Reader {
   std::string file;  // the sweep file, for messages
@@ -46,6 +44,12 @@ struct Reader {
 
   void fail(const std::string& pointer, const std::string& what) {
     errors.push_back(file + ":" + pointer + ": " + what);
+  }
+  // Every value's type and range, through the one JSON reader; `head`
+  // prefixes its messages (an axis value's name).
+  ir::JsonReader values(std::string head = {}) {
+    return ir::JsonReader(
+        [this, head](const std::string& at, const std::string& m) { fail(at, head + m); });
   }
 
   // ${VAR} and ${VAR:-default} from the environment; then relative to the
@@ -266,19 +270,14 @@ void Reader::load_inputs(const json::value* v, SweepSpec& spec) {
         const json::value& x = kv.value();
         const std::string kat = at + "/" + token(k);
         if (k == "ir" || k == "model" || k == "manifest" || k == "estimate_column") {
-          if (!x.is_string()) {
-            fail(kat, "expected a string, got " + json::serialize(x));
-            continue;
-          }
+          auto str = values().string(x, kat);
+          if (!str) continue;
           (k == "ir"         ? ir_pattern
            : k == "model"    ? model_pattern
            : k == "manifest" ? manifest_path
-                             : estimate_column) = std::string(x.get_string());
+                             : estimate_column) = std::move(*str);
         } else if (k == "estimate_cycles") {
-          if (!x.is_int64() || x.get_int64() < 0)
-            fail(kat, "expected an integer >= 0, got " + json::serialize(x));
-          else
-            estimate = x.get_int64();
+          if (auto e = values().integer(x, kat, 0)) estimate = *e;
         } else {
           fail(kat, "unknown member \"" + k +
                         "\" of an input (known: ir, model, manifest, estimate_column, "
@@ -382,15 +381,13 @@ void Reader::check_axis(const std::string& pointer, Axis& axis, const SweepSpec&
     const std::string at = pointer + "/" + std::to_string(i);
     const std::string head = "axis \"" + axis.name + "\", value " + json::serialize(v) + ": ";
     if (axis.name == "functional") {
-      if (!v.is_bool()) fail(at, head + "expected true or false");
+      values(head).boolean(v, at);
     } else if (axis.name == "seed") {
-      if (!v.is_int64() || v.get_int64() < 0) fail(at, head + "expected an integer >= 0");
+      values(head).integer(v, at, 0);
     } else if (axis.name == "hw") {
-      if (!v.is_string()) {
-        fail(at, head + "expected a configuration name or file");
-        continue;
-      }
-      auto c = config(at, std::string(v.get_string()));
+      const auto name = values(head + "a configuration name or file: ").string(v, at);
+      if (!name) continue;
+      auto c = config(at, *name);
       if (!c) continue;
       std::vector<std::string> errs;
       if (!ir::parse_hw_config(json::serialize(c->first), c->second, errs))
@@ -486,10 +483,8 @@ std::optional<SweepSpec> load_sweep(const std::string& path, const LoadOptions& 
   for (const auto& kv : o) {
     const std::string k(kv.key());
     if (k == "name" || k == "description") {
-      if (!kv.value().is_string())
-        r.fail("/" + k, "expected a string");
-      else
-        (k == "name" ? spec.name : spec.description) = std::string(kv.value().get_string());
+      if (auto str = r.values().string(kv.value(), "/" + k))
+        (k == "name" ? spec.name : spec.description) = std::move(*str);
     } else if (k != "hw" && k != "inputs" && k != "axes") {
       r.fail("/" + token(k),
              "unknown member \"" + k + "\" (known: name, description, hw, inputs, axes)");

@@ -213,7 +213,7 @@ TEST(Plan, StructuralFaultsAreP001AtTheirPointer) {
       },
       tgp + "/TaskRange/2", "step must be positive");
   expect_p001([&](json::object& o) { tg(o)["Granularity"] = 0; }, tgp + "/Granularity",
-              "expected at least 1");
+              "expected an integer >= 1, got integer 0");
   expect_p001(
       [&](json::object& o) {
         rg(o)["WarpRange"] = json::array{0, 2};
@@ -229,7 +229,8 @@ TEST(Plan, StructuralFaultsAreP001AtTheirPointer) {
         rg(o)["SramRange"] = json::array{0, 8, 2};
       },
       rgp + "/SramRange", "step 1");
-  expect_p001([](json::object& o) { o["NumProcessors"] = 0; }, "/NumProcessors", "at least 1");
+  expect_p001([](json::object& o) { o["NumProcessors"] = 0; }, "/NumProcessors",
+              "expected an integer >= 1, got integer 0");
   expect_p001(
       [](json::object& o) {
         auto& ops = o["TaskInfos"].as_array()[0].as_object()["Ops"].as_array();

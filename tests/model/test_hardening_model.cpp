@@ -91,7 +91,7 @@ TEST(HardenModel, NonBooleanIsVirtual) {
   op_of(m, 2)["IsVirtual"] = "no";
   ir::Diagnostics d;
   EXPECT_FALSE(load(m, d));
-  EXPECT_TRUE(has(d, "/Nodes/2/Ops/0/IsVirtual", "must be true or false, not a string"))
+  EXPECT_TRUE(has(d, "/Nodes/2/Ops/0/IsVirtual", "expected true or false, got string"))
       << listing(d);
 }
 
