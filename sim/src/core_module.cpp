@@ -61,16 +61,18 @@ CoreModule::CoreModule(const sc_core::sc_module_name& name, std::int32_t index,
 
 void CoreModule::register_stats() {
   instructions_ = static_cast<std::int64_t>(img_.ops.size());
-  core_stats_.add("instructions", &instructions_);
+  core_stats_.add("instructions", &instructions_, Unit::count,
+                  "instructions of the core's program");
+  // Every event of the energy table, in the group of the unit that counts it.
   for (std::size_t e = 0; e < kEvents; ++e) {
-    const auto ev = static_cast<Event>(e);
-    const std::string unit = unit_of(ev);
+    const EventInfo& ev = kEventTable[e];
+    const std::string unit = ev.unit;
     (unit == "l2"    ? l2_stats_
      : unit == "wl0" ? wl0_stats_
                      : core_stats_)
-        .add(stat_name(ev), &events_[e]);
+        .add(ev.name, &events_[e], ev.counted_in, ev.description);
   }
-  l2_stats_.add("peak_bytes", &peak_l2_);
+  l2_stats_.add("peak_bytes", &peak_l2_, Unit::bytes, "peak occupancy of the core's L2");
 }
 
 void CoreModule::wake(std::uint8_t e, Tick delay) { ev_[e].notify(ps(delay)); }

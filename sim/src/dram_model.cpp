@@ -7,15 +7,16 @@
 namespace gemini::sim {
 
 void DramModel::register_stats(StatGroup& g) const {
-  g.add("bytes_read", &stats_.bytes_read);
-  g.add("bytes_written", &stats_.bytes_written);
-  g.add("requests", &stats_.requests);
-  g.add("bursts", &stats_.bursts);
-  g.add("row_hits", &stats_.row_hits);
-  g.add("row_misses", &stats_.row_misses);
-  g.add("row_conflicts", &stats_.row_conflicts);
-  g.add("refreshes", &stats_.refreshes);
-  g.add("data_busy_ps", &stats_.data_busy);
+  g.add("bytes_read", &stats_.bytes_read, Unit::bytes, "bytes read at the port");
+  g.add("bytes_written", &stats_.bytes_written, Unit::bytes, "bytes written at the port");
+  g.add("requests", &stats_.requests, Unit::count, "requests the port served");
+  g.add("bursts", &stats_.bursts, Unit::count, "data bursts of its requests (banked)");
+  g.add("row_hits", &stats_.row_hits, Unit::count, "bursts to an open row (banked)");
+  g.add("row_misses", &stats_.row_misses, Unit::count, "bursts to a closed bank (banked)");
+  g.add("row_conflicts", &stats_.row_conflicts, Unit::count,
+        "bursts to a bank with another row open (banked)");
+  g.add("refreshes", &stats_.refreshes, Unit::count, "refreshes (banked)");
+  g.add("data_busy_ps", &stats_.data_busy, Unit::picoseconds, "time the data bus carried data");
 }
 
 namespace {

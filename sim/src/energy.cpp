@@ -3,59 +3,9 @@
 namespace gemini::sim {
 namespace {
 
-struct EventInfo {
-  const char* name;
-  Component component;
-  const char* unit;
-  double ir::EnergyConfig::*cost;
-};
-
-// One row per Event, in its order.
-constexpr EventInfo kInfo[kEvents] = {
-    {"macs", Component::mac, "core", &ir::EnergyConfig::mac_pj},
-    {"vp_ops", Component::mac, "core", &ir::EnergyConfig::vp_op_pj},
-    {"al1_read_bytes", Component::core_buffers, "core", &ir::EnergyConfig::al1_read_pj_per_byte},
-    {"al1_write_bytes", Component::core_buffers, "core", &ir::EnergyConfig::al1_write_pj_per_byte},
-    {"ol1_read_bytes", Component::core_buffers, "core", &ir::EnergyConfig::ol1_read_pj_per_byte},
-    {"ol1_write_bytes", Component::core_buffers, "core", &ir::EnergyConfig::ol1_write_pj_per_byte},
-    {"ol2_read_bytes", Component::core_buffers, "core", &ir::EnergyConfig::ol2_read_pj_per_byte},
-    {"ol2_write_bytes", Component::core_buffers, "core", &ir::EnergyConfig::ol2_write_pj_per_byte},
-    {"read_bytes", Component::l2, "l2", &ir::EnergyConfig::l2_read_pj_per_byte},
-    {"write_bytes", Component::l2, "l2", &ir::EnergyConfig::l2_write_pj_per_byte},
-    {"read_bytes", Component::wl0, "wl0", &ir::EnergyConfig::wl0_read_pj_per_byte},
-    {"write_bytes", Component::wl0, "wl0", &ir::EnergyConfig::wl0_write_pj_per_byte},
-    {"noc_byte_hops", Component::noc, "core", &ir::EnergyConfig::noc_pj_per_byte_hop},
-    {"dram_bytes", Component::dram, "core", &ir::EnergyConfig::dram_pj_per_byte},
-};
-
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
 }  // namespace
-
-const char* stat_name(Event e) { return kInfo[static_cast<std::size_t>(e)].name; }
-Component component_of(Event e) { return kInfo[static_cast<std::size_t>(e)].component; }
-const char* unit_of(Event e) { return kInfo[static_cast<std::size_t>(e)].unit; }
-
-const char* to_string(Component c) {
-  switch (c) {
-    case Component::mac:
-      return "mac";
-    case Component::core_buffers:
-      return "core_buffers";
-    case Component::l2:
-      return "l2";
-    case Component::wl0:
-      return "wl0";
-    case Component::noc:
-      return "noc";
-    case Component::dram:
-      return "dram";
-    case Component::leakage:
-    case Component::kCount:
-      break;
-  }
-  return "static";
-}
 
 double Energy::total() const {
   double t = 0;
@@ -66,8 +16,8 @@ double Energy::total() const {
 Energy price(const EventCounts& n, const ir::EnergyConfig& e) {
   Energy out;
   for (std::size_t i = 0; i < kEvents; ++i)
-    out.pj[static_cast<std::size_t>(kInfo[i].component)] +=
-        static_cast<double>(n[i]) * (e.*kInfo[i].cost);
+    out.pj[static_cast<std::size_t>(kEventTable[i].component)] +=
+        static_cast<double>(n[i]) * (e.*kEventTable[i].cost);
   return out;
 }
 

@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "gemini/sim/report_metrics.h"
+
 namespace gemini::sim {
 namespace {
 
@@ -100,8 +102,8 @@ void print_stats(std::ostream& os, const Report& r) {
     auto& values = kinds[it->second].second;
     ++instances[it->second];
     for (std::size_t i = 0; i < s.values.size(); ++i) {
-      if (i >= values.size()) values.push_back({s.values[i].first, 0});
-      values[i].second += s.values[i].second;
+      if (i >= values.size()) values.push_back({s.values[i].name, 0});
+      values[i].second += s.values[i].value;
     }
   }
   os << "\nstatistics (each unit's counters, summed over the units of a kind):\n";
@@ -133,8 +135,8 @@ void write_energy_json(ir::JsonWriter& w, const Report& r) {
   w.key("energy_pj");
   w.begin_object();
   energy_fields(w, r.energy);
-  w.key("edp_pj_cycles");
-  w.value(r.edp());
+  w.key(metric::edp.json_key());
+  w.value(metric::edp.read(r));
   w.key("unattributed");
   write_energy(w, r.unattributed);
   w.key("events");
@@ -154,14 +156,14 @@ void write_energy_json(ir::JsonWriter& w, const Report& r) {
 }
 
 void write_stats_json(ir::JsonWriter& w, const Report& r) {
-  w.key("stats");
+  w.key(kStatsSection);
   w.begin_object();
   for (const StatSnapshot& s : r.stats) {
     w.key(s.name);
     w.begin_object();
-    for (const auto& [name, v] : s.values) {
-      w.key(name);
-      w.value(v);
+    for (const StatValue& v : s.values) {
+      w.key(v.name);
+      w.value(v.value);
     }
     w.end_object();
   }
@@ -170,16 +172,15 @@ void write_stats_json(ir::JsonWriter& w, const Report& r) {
 
 std::string energy_csv_header() {
   std::string out = ",energy_pj";
-  for (std::size_t c = 0; c < kComponents; ++c)
-    if (static_cast<Component>(c) != Component::leakage)
-      out += std::string(",") + to_string(static_cast<Component>(c)) + "_pj";
+  for (const ComponentInfo& c : kComponentTable)
+    if (c.attributed) out += std::string(",") + c.name + "_pj";
   return out;
 }
 
 std::string energy_csv(const Energy& e) {
   std::string out = num(",%.3f", e.total());
   for (std::size_t c = 0; c < kComponents; ++c)
-    if (static_cast<Component>(c) != Component::leakage) out += num(",%.3f", e.pj[c]);
+    if (kComponentTable[c].attributed) out += num(",%.3f", e.pj[c]);
   return out;
 }
 

@@ -1,6 +1,7 @@
 // The JSON report (report.h, write_report_json): one function per top-level
 // section, each writing exactly the keys it names, in the order the report
-// has always had (goldens and users' scripts read it).
+// has always had (goldens and users' scripts read it). The figures other
+// programs read are written through their declarations (report_metrics.h).
 #include <cstdint>
 #include <ostream>
 #include <string_view>
@@ -8,6 +9,7 @@
 
 #include "gemini/ir/json_writer.h"
 #include "gemini/sim/report.h"
+#include "gemini/sim/report_metrics.h"
 #include "report_energy.h"
 
 namespace gemini::sim {
@@ -18,20 +20,24 @@ namespace {
 struct JsonKv {
   ir::JsonWriter& w;
   template <class T>
-  void operator()(const char* k, T v) const {
+  void operator()(std::string_view k, T v) const {
     w.key(k);
     if constexpr (std::is_same_v<T, std::int32_t>)
       w.value(std::int64_t{v});
     else
       w.value(v);
   }
+  // A declared figure (report_metrics.h) of `from`: its key, its value.
+  template <class Metric, class From>
+  requires requires(const Metric& m) { m.json_key(); }
+  void operator()(const Metric& m, const From& from) const { (*this)(m.json_key(), m.read(from)); }
 };
 
 // The run as a whole: totals, energy, expectations, deadlock.
 void write_summary_json(ir::JsonWriter& w, const Report& r) {
   const JsonKv kv{w};
-  kv("total_cycles", r.total_cycles);
-  kv("time_us", r.time_us());
+  kv(metric::total_cycles, r);
+  kv(metric::time_us, r);
   kv("input", std::string_view(r.input));
   kv("hw", std::string_view(r.hw_name));
   kv("xlen", r.xlen);
@@ -63,16 +69,12 @@ void write_cores_json(ir::JsonWriter& w, const Report& r) {
   for (const CoreReport& c : r.cores) {
     w.begin_object();
     kv("core_id", c.core_id);
-    kv("finish_cycles", c.finish_cycles);
-    kv("busy_cycles", c.compute);
+    kv(metric::core_finish, c);
+    kv(metric::core_busy, c);
     kv("stall_cycles", c.stall());
     w.key("stall");
     w.begin_object();
-    kv("dram", c.dram);
-    kv("noc", c.noc);
-    kv("token", c.token);
-    kv("l2_space", c.l2_space);
-    kv("other", c.other);
+    for_each_metric(kCoreStalls, [&](const auto& m) { kv(m, c); });
     w.end_object();
     w.key("energy_pj");
     write_energy(w, c.energy);
@@ -90,11 +92,11 @@ void write_dram_json(ir::JsonWriter& w, const Report& r) {
   w.key("dram");
   w.begin_object();
   kv("model", std::string_view(r.dram_model));
-  kv("bytes", r.dram_bytes);
+  kv(metric::dram_bytes, r);
   kv("read_bytes", r.dram_read_bytes);
   kv("unique_read_bytes", r.dram_unique_read_bytes);
-  kv("achieved_gbps", r.dram_achieved_gbps);
-  kv("peak_gbps", r.dram_peak_gbps);
+  kv(metric::dram_gbps, r);
+  kv(metric::dram_peak_gbps, r);
   w.key("row_hit_rate");
   if (r.dram_has_rows())
     w.value(r.dram_row_hit_rate);
@@ -129,10 +131,10 @@ void write_noc_l2_json(ir::JsonWriter& w, const Report& r) {
   w.key("noc");
   w.begin_object();
   kv("packets", r.noc_packets);
-  kv("bytes", r.noc_bytes);
+  kv(metric::noc_bytes, r);
   kv("links", r.noc_links);
-  kv("link_utilisation_max", r.noc_link_util_max);
-  kv("link_utilisation_mean", r.noc_link_util_mean);
+  kv(metric::noc_link_util_max, r);
+  kv(metric::noc_link_util_mean, r);
   kv("busiest_link", std::string_view(r.noc_busiest_link));
   w.end_object();
   w.key("l2");
@@ -275,10 +277,10 @@ void write_functional_json(ir::JsonWriter& w, const Report& r) {
     w.key("functional");
     w.begin_object();
     kv("seed", static_cast<std::int64_t>(f.seed));
-    kv("passed", f.passed());
+    kv(metric::functional_passed, r);
     kv("incomplete_layers", f.incomplete());
     kv("elements", f.elements());
-    kv("mismatches", f.mismatches());
+    kv(metric::functional_mismatches, r);
     kv("faults", f.fault_count);
     kv("bytes_moved", f.bytes_moved);
     kv("macs", f.macs);

@@ -82,6 +82,7 @@ bool simulate(const assembler::Program& program, const ir::HardwareConfig& hw,
     }
   }
   ctx.progress.done();
+  for (const StatGroup* g : options.stat_groups) report.stats.push_back(g->snapshot());
   report.dram_unique_read_bytes = unique_dram_reads(images);
   if (functional) report.functional = functional->finish();
   if (ctx.tracing && !write_chrome_trace(options.trace_path, ctx, images, error)) return false;

@@ -1,9 +1,11 @@
 #include "gemini/sweep/results.h"
 
+#include <algorithm>
 #include <boost/json/serialize.hpp>
 #include <filesystem>
 #include <sstream>
 
+#include "gemini/sim/report_metrics.h"
 #include "json_io.h"
 
 namespace gemini::sweep {
@@ -12,126 +14,129 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// The report's value at a path of member names; null when absent.
-const json::value* at(const PointRecord& r, std::initializer_list<const char*> path) {
-  const json::value* v = &r.report;
-  for (const char* k : path) {
-    if (!v->is_object()) return nullptr;
-    v = v->get_object().if_contains(k);
-    if (!v) return nullptr;
-  }
-  return v;
-}
-json::value ok_value(const PointRecord& r, std::initializer_list<const char*> path) {
-  if (!r.ok) return nullptr;
-  const json::value* v = at(r, path);
-  return v ? *v : json::value();
+using R = const PointRecord&;
+using P = const Point&;
+
+// The value at a JSON pointer (report_metrics.h); null when absent.
+const json::value* at(const json::value& v, std::string_view pointer) {
+  json::error_code ec;
+  return v.find_pointer(pointer, ec);
 }
 double num(const json::value* v) { return v && v->is_number() ? v->to_number<double>() : 0.0; }
-
-// Summed over the cores: a stall cause's cycles (or busy cycles) over the
-// cores' cycles until each finished.
-json::value share(const PointRecord& r, const char* stall) {
-  if (!r.ok) return nullptr;
-  const json::value* cores = at(r, {"cores"});
-  if (!cores || !cores->is_array()) return nullptr;
-  double part = 0, whole = 0;
-  for (const json::value& c : cores->get_array()) {
-    if (!c.is_object()) continue;
-    const json::object& o = c.get_object();
-    whole += num(o.if_contains("finish_cycles"));
-    if (!stall) {
-      part += num(o.if_contains("busy_cycles"));
-    } else if (const json::value* s = o.if_contains("stall"); s && s->is_object()) {
-      part += num(s->get_object().if_contains(stall));
-    }
-  }
-  return whole > 0 ? json::value(part / whole) : json::value();
-}
-
 json::value ratio(double a, double b) { return b > 0 ? json::value(a / b) : json::value(); }
 
-}  // namespace
+// An ok point's value at `pointer` in its report (null otherwise).
+json::value reported(R r, std::string_view pointer) {
+  if (!r.ok) return nullptr;
+  const json::value* v = at(r.report, pointer);
+  return v ? *v : json::value();
+}
 
-const std::vector<MetricColumn>& metric_columns() {
-  using R = const PointRecord&;
-  using P = const Point&;
-  static const std::vector<MetricColumn> columns{
-      {"total_cycles", "cycles", "simulated cycles until the last core finished", true, "",
-       [](R r, P) { return ok_value(r, {"total_cycles"}); }},
-      {"time_us", "us", "simulated time at the configured clock", true, "",
-       [](R r, P) { return ok_value(r, {"time_us"}); }},
-      {"estimate_cycles", "cycles",
+// A figure the report declares, as its column.
+template <class Metric>
+MetricColumn column(const Metric& m) {
+  return {
+      std::string(m.key),         sim::to_string(m.unit),
+      std::string(m.description), m.plot,
+      std::string(m.group),       [pointer = m.pointer](R r, P) { return reported(r, pointer); }};
+}
+
+// A part of the cores' time (sim::CoreShare) summed over the cores, over
+// their cycles until each finished.
+MetricColumn share_column(std::string_view key, std::string_view pointer,
+                          std::string_view description) {
+  auto get = [pointer](R r, P) {
+    if (!r.ok) return json::value();
+    const json::value* cores = at(r.report, sim::metric::kCoresPointer);
+    if (!cores || !cores->is_array()) return json::value();
+    double part = 0, whole = 0;
+    for (const json::value& c : cores->get_array()) {
+      whole += num(at(c, sim::metric::core_finish.pointer));
+      part += num(at(c, pointer));
+    }
+    return whole > 0 ? json::value(part / whole) : json::value();
+  };
+  return {std::string(key),
+          sim::to_string(sim::Unit::fraction),
+          std::string(description),
+          true,
+          "core time",
+          get};
+}
+template <class Share>
+MetricColumn share_column(const Share& s) {
+  return share_column(s.key, s.pointer, s.description);
+}
+
+std::vector<MetricColumn> make_columns() {
+  namespace m = sim::metric;
+  using sim::Unit;
+  std::vector<MetricColumn> c{
+      column(m::total_cycles),
+      column(m::time_us),
+      {"estimate_cycles", sim::to_string(Unit::cycles),
        "the scheduler's estimate for the whole network (the sweep file's)", false, "",
        [](R r, P p) {
          return r.ok && p.input.estimate_cycles ? json::value(*p.input.estimate_cycles)
                                                 : json::value();
        }},
-      {"sim_over_estimate", "ratio", "simulated cycles / the scheduler's estimate", true, "",
+      {"sim_over_estimate", sim::to_string(Unit::ratio),
+       "simulated cycles / the scheduler's estimate", true, "",
        [](R r, P p) {
          return r.ok && p.input.estimate_cycles
-                    ? ratio(num(at(r, {"total_cycles"})),
+                    ? ratio(num(at(r.report, m::total_cycles.pointer)),
                             static_cast<double>(*p.input.estimate_cycles))
                     : json::value();
        }},
-      {"dram_bytes", "bytes", "bytes the DRAM ports read and wrote", true, "",
+      column(m::dram_bytes),
+      column(m::dram_gbps),
+      column(m::dram_peak_gbps),
+      {"dram_utilisation", sim::to_string(Unit::fraction), "DRAM bandwidth achieved / peak", true,
+       "",
        [](R r, P) {
-         return ok_value(r, {"dram", "bytes"});
-       }},
-      {"dram_gbps", "GB/s", "DRAM bandwidth achieved over the whole run", true, "",
-       [](R r, P) {
-         return ok_value(r, {"dram", "achieved_gbps"});
-       }},
-      {"dram_peak_gbps", "GB/s", "DRAM peak bandwidth of the configuration (all ports)", false, "",
-       [](R r, P) {
-         return ok_value(r, {"dram", "peak_gbps"});
-       }},
-      {"dram_utilisation", "fraction", "DRAM bandwidth achieved / peak", true, "",
-       [](R r, P) {
-         return r.ok ? ratio(num(at(r, {"dram", "achieved_gbps"})),
-                             num(at(r, {"dram", "peak_gbps"})))
+         return r.ok ? ratio(num(at(r.report, m::dram_gbps.pointer)),
+                             num(at(r.report, m::dram_peak_gbps.pointer)))
                      : json::value();
        }},
-      {"noc_bytes", "bytes", "bytes carried by the NoC", false, "",
-       [](R r, P) {
-         return ok_value(r, {"noc", "bytes"});
-       }},
-      {"noc_link_util_max", "fraction", "utilisation of the busiest NoC link", true, "",
-       [](R r, P) {
-         return ok_value(r, {"noc", "link_utilisation_max"});
-       }},
-      {"noc_link_util_mean", "fraction", "mean utilisation of the NoC links", true, "",
-       [](R r, P) {
-         return ok_value(r, {"noc", "link_utilisation_mean"});
-       }},
-      {"compute_share", "fraction", "cores' busy (compute) cycles / their cycles until finished",
-       true, "core time", [](R r, P) { return share(r, nullptr); }},
-      {"stall_dram_share", "fraction", "cores' cycles stalled on DRAM / their cycles", true,
-       "core time", [](R r, P) { return share(r, "dram"); }},
-      {"stall_noc_share", "fraction", "cores' cycles stalled on the NoC / their cycles", true,
-       "core time", [](R r, P) { return share(r, "noc"); }},
-      {"stall_token_share", "fraction",
-       "cores' cycles waiting for another core's data / their cycles", true, "core time",
-       [](R r, P) { return share(r, "token"); }},
-      {"stall_l2_space_share", "fraction", "cores' cycles waiting for L2 space / their cycles",
-       true, "core time", [](R r, P) { return share(r, "l2_space"); }},
-      {"stall_other_share", "fraction", "cores' other stalls / their cycles", true, "core time",
-       [](R r, P) { return share(r, "other"); }},
-      {"functional_verdict", "", "functional verdict: pass, fail, or empty when not run", false, "",
-       [](R r, P) {
-         const json::value* v = at(r, {"functional", "passed"});
-         return v && v->is_bool() ? json::value(v->get_bool() ? "pass" : "fail") : json::value();
-       }},
-      {"functional_mismatches", "elements", "elements that differ from the reference", false, "",
-       [](R r, P) {
-         const json::value* v = at(r, {"functional", "mismatches"});
-         return v ? *v : json::value();
-       }},
-      {"host_seconds", "s", "wall time of the point's gemini sim run", true, "",
-       [](R r, P) { return json::value(r.host_seconds); }},
-      {"peak_rss_mb", "MB", "peak resident memory of the run", false, "",
-       [](R r, P) { return json::value(r.peak_rss_mb); }},
+      column(m::noc_bytes),
+      column(m::noc_link_util_max),
+      column(m::noc_link_util_mean),
+      share_column(m::core_busy),
   };
+  sim::for_each_metric(sim::kCoreStalls, [&](const auto& s) { c.push_back(share_column(s)); });
+  c.push_back(column(m::energy_pj));
+  c.push_back(column(m::edp));
+  for (std::size_t k = 0; k < sim::kComponents; ++k) {
+    const sim::EnergyComponentMetric e = sim::energy_component(static_cast<sim::Component>(k));
+    c.push_back({e.key, sim::to_string(Unit::picojoules),
+                 std::string("energy: ") + sim::kComponentTable[k].description, true, "energy",
+                 [pointer = e.pointer](R r, P) { return reported(r, pointer); }});
+  }
+  // The functional figures of a run that failed (a mismatch) still count.
+  c.push_back({"functional_verdict", "", "functional verdict: pass, fail, or empty when not run",
+               false, "", [](R r, P) {
+                 const json::value* v = at(r.report, m::functional_passed.pointer);
+                 return v && v->is_bool() ? json::value(v->get_bool() ? "pass" : "fail")
+                                          : json::value();
+               }});
+  MetricColumn mismatches = column(m::functional_mismatches);
+  mismatches.get = [](R r, P) {
+    const json::value* v = at(r.report, m::functional_mismatches.pointer);
+    return v ? *v : json::value();
+  };
+  c.push_back(std::move(mismatches));
+  c.push_back({"host_seconds", sim::to_string(Unit::seconds),
+               "wall time of the point's gemini sim run", true, "",
+               [](R r, P) { return json::value(r.host_seconds); }});
+  c.push_back({"peak_rss_mb", sim::to_string(Unit::megabytes), "peak resident memory of the run",
+               false, "", [](R r, P) { return json::value(r.peak_rss_mb); }});
+  return c;
+}
+
+}  // namespace
+
+const std::vector<MetricColumn>& metric_columns() {
+  static const std::vector<MetricColumn> columns = make_columns();
   return columns;
 }
 
@@ -172,19 +177,94 @@ std::string csv_cell(const std::string& s) {
 const char* status_of(const Row& r) {
   return !r.record ? "missing" : r.record->ok ? "ok" : "failed";
 }
+
+// The statistics of the rows' reports (their `stats` sections, stats.h):
+// one column per unit kind and statistic, in the order first met, each
+// row's value the sum over the kind's units (as the text report sums them).
+struct StatColumns {
+  std::vector<std::pair<std::string, std::string>> names;      // (kind, statistic)
+  std::vector<std::vector<std::optional<std::int64_t>>> rows;  // per row, per column
+  std::string name(std::size_t c) const {
+    return "stats." + names[c].first + "." + names[c].second;
+  }
+};
+
+StatColumns stat_columns(const std::vector<Row>& rows) {
+  struct Kind {
+    std::string name;
+    std::vector<std::pair<std::string, std::size_t>> stats;  // (statistic, column)
+  };
+  std::vector<Kind> kinds;
+  StatColumns out;
+  for (const Row& row : rows) {
+    auto& values = out.rows.emplace_back();
+    if (!row.record || !row.record->ok || !row.record->report.is_object()) continue;
+    const json::value* stats = row.record->report.get_object().if_contains(sim::kStatsSection);
+    if (!stats || !stats->is_object()) continue;
+    for (const auto& group : stats->get_object()) {
+      if (!group.value().is_object()) continue;
+      const std::string_view kind = sim::stat_kind_of(group.key());
+      auto k =
+          std::find_if(kinds.begin(), kinds.end(), [&](const Kind& x) { return x.name == kind; });
+      if (k == kinds.end()) k = kinds.insert(kinds.end(), Kind{std::string(kind), {}});
+      std::size_t next = 0;  // units of a kind list the same statistics in the same order
+      for (const auto& stat : group.value().get_object()) {
+        if (!stat.value().is_int64()) continue;
+        const std::size_t n = k->stats.size();
+        std::size_t found = n;
+        for (std::size_t j = 0; j < n && found == n; ++j)
+          if (k->stats[(next + j) % n].first == stat.key()) found = (next + j) % n;
+        if (found == n) {
+          k->stats.emplace_back(std::string(stat.key()), out.names.size());
+          out.names.emplace_back(k->name, std::string(stat.key()));
+        }
+        next = found + 1;
+        const std::size_t c = k->stats[found].second;
+        if (values.size() <= c) values.resize(c + 1);
+        values[c] = values[c].value_or(0) + stat.value().get_int64();
+      }
+    }
+  }
+  return out;
+}
+
+// results.json's `columns`: every metric's, then every statistic's.
+json::array column_list(const std::vector<MetricColumn>& metrics, const StatColumns& stats) {
+  json::array columns;
+  auto add = [&](const std::string& name, const std::string& unit, const std::string& meaning,
+                 bool plot, const std::string& group) {
+    json::object c;
+    c["name"] = name;
+    c["unit"] = unit;
+    c["meaning"] = meaning;
+    c["plot"] = plot;
+    c["group"] = group;
+    columns.emplace_back(std::move(c));
+  };
+  for (const MetricColumn& m : metrics) add(m.name, m.unit, m.meaning, m.plot, m.group);
+  for (std::size_t c = 0; c < stats.names.size(); ++c)
+    add(stats.name(c), "",
+        "statistic " + stats.names[c].second + " of the " + stats.names[c].first +
+            " units, summed over them (unit: docs/timing-model.md, \"Statistics\")",
+        false, "");
+  return columns;
+}
 }  // namespace
 
 bool write_results(const std::string& dir, const Plan& plan, const std::vector<Row>& rows,
                    std::string& error) {
   const auto& metrics = metric_columns();
+  const StatColumns stats = stat_columns(rows);
   std::ostringstream csv;
   csv << "id,input";
   for (const std::string& a : plan.axes) csv << "," << csv_cell(a);
   csv << ",status,exit_code";
   for (const MetricColumn& m : metrics) csv << "," << m.name;
+  for (std::size_t c = 0; c < stats.names.size(); ++c) csv << "," << stats.name(c);
   csv << ",message\n";
   json::array points;
-  for (const Row& row : rows) {
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const Row& row = rows[i];
     const Point& p = *row.point;
     csv << p.id << "," << csv_cell(p.input.label);
     for (const auto& [name, v] : p.params) csv << "," << csv_cell(detail::cell(v));
@@ -201,6 +281,12 @@ bool write_results(const std::string& dir, const Plan& plan, const std::vector<R
       csv << "," << csv_cell(detail::cell(v));
       values[m.name] = v;
     }
+    for (std::size_t c = 0; c < stats.names.size(); ++c) {
+      const auto& mine = stats.rows[i];
+      const json::value v = c < mine.size() && mine[c] ? json::value(*mine[c]) : json::value();
+      csv << "," << detail::cell(v);
+      values[stats.name(c)] = v;
+    }
     x["metrics"] = std::move(values);
     csv << "," << csv_cell(row.record ? row.record->message : std::string()) << "\n";
     points.emplace_back(std::move(x));
@@ -209,17 +295,7 @@ bool write_results(const std::string& dir, const Plan& plan, const std::vector<R
   o["sweep"] = plan.name;
   o["description"] = plan.description;
   o["axes"] = detail::strings(plan.axes);
-  json::array columns;
-  for (const MetricColumn& m : metrics) {
-    json::object c;
-    c["name"] = m.name;
-    c["unit"] = m.unit;
-    c["meaning"] = m.meaning;
-    c["plot"] = m.plot;
-    c["group"] = m.group;
-    columns.emplace_back(std::move(c));
-  }
-  o["columns"] = std::move(columns);
+  o["columns"] = column_list(metrics, stats);
   const Tally t = tally(rows);
   json::object summary;
   summary["points"] = rows.size();

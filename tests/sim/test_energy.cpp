@@ -196,8 +196,8 @@ TEST(Energy, TheStatisticsGroupsHoldTheCounters) {
   auto value = [&](const std::string& group, const std::string& stat) -> std::int64_t {
     for (const StatSnapshot& s : r.stats)
       if (s.name == group)
-        for (const auto& [name, v] : s.values)
-          if (name == stat) return v;
+        for (const StatValue& v : s.values)
+          if (v.name == stat) return v.value;
     ADD_FAILURE() << group << "." << stat << " not registered";
     return -1;
   };

@@ -37,9 +37,9 @@ cat >"$work/sweep.json" <<JSON
 JSON
 "$gemini" sweep run "$work/sweep.json" -o "$work/sweep" --jobs 2 >/dev/null
 "$gemini" sweep plot "$work/sweep" >"$work/sweep-plots.txt"
-# 9 figures (8 metrics + the core-time panels; no estimate is given, so no
-# sim_over_estimate) against each of the 2 axes.
-check_pngs "$work/sweep-plots.txt" 18
+# 12 figures (10 metrics + the core-time and the energy panels; no estimate
+# is given, so no sim_over_estimate) against each of the 2 axes.
+check_pngs "$work/sweep-plots.txt" 24
 grep -q "sim_over_estimate" "$work/sweep-plots.txt" && { echo "FAIL: a plot of a metric no point has"; exit 1; }
 grep -q "time_us_vs_noc_link_gbps.svg" "$work/sweep-plots.txt"
 

@@ -1,8 +1,8 @@
 #pragma once
 // Energy (docs/timing-model.md, "Energy"): the events the simulator counts as
 // it runs, what each costs (ir::EnergyConfig) and the component it belongs
-// to. Plain C++; the units count events into EventCounts, the report prices
-// them.
+// to: one row each in the tables of energy_table.h. Plain C++; the units
+// count events into EventCounts, the report prices them.
 //
 // Events and where they are counted:
 //   mac            PE multiply-accumulates of a pe_run: n*k*h*w*cin*r*s
@@ -31,39 +31,11 @@
 
 #include "gemini/ir/hw_config.h"
 #include "gemini/sim/compute_timing.h"
+#include "gemini/sim/energy_table.h"
 
 namespace gemini::sim {
 
-enum class Event : std::uint8_t {
-  mac,
-  vp_op,
-  al1_read,
-  al1_write,
-  ol1_read,
-  ol1_write,
-  ol2_read,
-  ol2_write,
-  l2_read,
-  l2_write,
-  wl0_read,
-  wl0_write,
-  noc_byte_hop,
-  dram_byte,
-  kCount
-};
-inline constexpr std::size_t kEvents = static_cast<std::size_t>(Event::kCount);
 using EventCounts = std::array<std::int64_t, kEvents>;
-// The statistic's name ("macs", "l2_read_bytes", ...).
-const char* stat_name(Event e);
-
-// The breakdown of the reports: mac (PE MACs and VP operations), core
-// buffers (AL1, OL1, OL2), L2, WL0, NoC, DRAM, static.
-enum class Component : std::uint8_t { mac, core_buffers, l2, wl0, noc, dram, leakage, kCount };
-inline constexpr std::size_t kComponents = static_cast<std::size_t>(Component::kCount);
-const char* to_string(Component c);  // "mac", "core_buffers", ..., "static"
-Component component_of(Event e);
-// The unit whose statistics group counts `e`: "core", "l2" or "wl0".
-const char* unit_of(Event e);
 
 // Energy in pJ by component; total() adds them in component order.
 struct Energy {

@@ -70,9 +70,9 @@ class MeshNoc final : public NocModel {
   std::string name() const override { return "mesh"; }
   // Registers the NoC's counters (packets, bytes) in `g`.
   void register_stats(StatGroup& g) const override {
-    g.add("packets", &packets_);
-    g.add("bytes", &bytes_);
-    g.add("byte_hops", &byte_hops_);
+    g.add("packets", &packets_, Unit::count, "packets: data, tokens, DMA requests, write acks");
+    g.add("bytes", &bytes_, Unit::bytes, "bytes of every packet");
+    g.add("byte_hops", &byte_hops_, Unit::byte_hops, "bytes x router-to-router links crossed");
   }
 
  private:

@@ -55,6 +55,10 @@ struct SimOptions {
   // The functional simulation's memory (the DRAM image, every core's L2
   // and WL0) is checked against this before it is taken.
   ir::MemoryLimit memory_limit;
+  // Statistics of observers outside the model's units (a TileHook's): each
+  // group's snapshot follows the units' in Report::stats, so the reports
+  // show it like any unit's (stats.h). The groups outlive the call.
+  std::vector<const StatGroup*> stat_groups;
 };
 
 // Returns false (with `error`) when the program cannot be simulated on this

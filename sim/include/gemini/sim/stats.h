@@ -2,44 +2,68 @@
 // Statistics groups: one per unit (a core's engines, its L2, its WL0, the
 // NoC, each DRAM port). A unit keeps its statistics as plain integer
 // counters, incremented directly on the hot path (`++n`, `n += bytes`), and
-// registers each one once, by name, in its group when it is built; nothing
-// looks a name up while the simulation runs. At the end the System takes a
-// snapshot of every group into the Report, and the JSON (`stats`) and text
-// reports walk the snapshots: a new statistic is a counter and one add()
-// line in its unit's file.
+// declares each one once, when it is built, in its group: name, counter,
+// unit and description (`g.add("bytes_read", &s.bytes_read, Unit::bytes,
+// "bytes read at this port")`); nothing looks a name up while the
+// simulation runs. At the end the System takes a snapshot of every group
+// into the Report, and every form of the report walks the snapshots: the
+// text report's statistics (summed per unit kind), the JSON `stats`
+// section (per instance), the sweep's `stats.<kind>.<stat>` columns and
+// the statistics table of docs/timing-model.md. A new statistic is a
+// counter and one add() line in its unit's file; a group outside the
+// model's units (an observer's) joins through SimOptions::stat_groups.
 
 #include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "gemini/sim/unit.h"
+
 namespace gemini::sim {
 
+// One statistic's value at the end of a run, with its declaration.
+struct StatValue {
+  std::string name;
+  std::int64_t value = 0;
+  Unit unit = Unit::count;
+  const char* description = "";  // static text (a literal, a table's)
+};
+
 // A group's values at the end of a run. `kind` names the unit type ("core",
-// "l2", "wl0", "noc", "dram"); `name` the instance ("core_3.l2").
+// "l2", "wl0", "noc", "dram"); `name` the instance ("core_3.l2"); the kind
+// is stat_kind_of(name) (report_metrics.h).
 struct StatSnapshot {
   std::string kind, name;
-  std::vector<std::pair<std::string, std::int64_t>> values;  // in registration order
+  std::vector<StatValue> values;  // in registration order
 };
 
 class StatGroup {
  public:
   StatGroup(std::string kind, std::string name) : kind_(std::move(kind)), name_(std::move(name)) {}
-  // Registers `counter` (which must outlive the group's snapshots) as `stat`.
-  void add(std::string stat, const std::int64_t* counter) {
-    stats_.emplace_back(std::move(stat), counter);
+  // Declares `counter` (which must outlive the group's snapshots) as `stat`,
+  // counted in `unit`; `description` (static text) says what it counts.
+  void add(std::string stat, const std::int64_t* counter, Unit unit, const char* description) {
+    stats_.push_back({std::move(stat), counter, unit, description});
   }
+  const std::string& kind() const { return kind_; }
   const std::string& name() const { return name_; }
   StatSnapshot snapshot() const {
     StatSnapshot s{kind_, name_, {}};
     s.values.reserve(stats_.size());
-    for (const auto& [stat, counter] : stats_) s.values.emplace_back(stat, *counter);
+    for (const Entry& e : stats_) s.values.push_back({e.name, *e.counter, e.unit, e.description});
     return s;
   }
 
  private:
+  struct Entry {
+    std::string name;
+    const std::int64_t* counter;
+    Unit unit;
+    const char* description;
+  };
   std::string kind_, name_;
-  std::vector<std::pair<std::string, const std::int64_t*>> stats_;
+  std::vector<Entry> stats_;
 };
 
 }  // namespace gemini::sim

@@ -1,13 +1,17 @@
 #pragma once
 // The results of a sweep: one row per point of the plan, written as
 // DIR/results.csv and DIR/results.json. The columns are the point's id and
-// input, every axis, its status, then the metrics of the table below, each
-// with a unit; results.json also lists the columns with their units and
-// meaning (the plot script labels its axes from it). A metric is one entry
-// of metric_columns(): a new kind of number in the sim report (energy, for
-// one) becomes a column, and a plot, by adding its entry there.
+// input, every axis, its status, then the metrics of metric_columns(), each
+// with a unit, then one column per statistic of the points' reports;
+// results.json also lists the columns with their units and meaning (the
+// plot script labels its axes from it). The metrics read the sim report
+// through the figures it declares (sim/schema/gemini/sim/report_metrics.h):
+// a figure renamed there is renamed here, and one removed fails to compile.
+// An energy component is a column by its row in the energy table; a
+// statistic by its add() line in its unit.
 
 #include <boost/json/value.hpp>
+#include <functional>
 #include <iosfwd>
 #include <optional>
 #include <string>
@@ -19,15 +23,18 @@
 namespace gemini::sweep {
 
 struct MetricColumn {
-  const char* name;
-  const char* unit;     // "cycles", "us", "bytes", "GB/s", "fraction", "s", "MB", "" (none)
-  const char* meaning;  // one line, for results.json and docs/sweeps.md
-  bool plot;            // worth a plot against each axis
-  const char* group;    // columns plotted together as one figure's panels ("" alone)
+  std::string name;
+  std::string unit;     // "cycles", "us", "bytes", "GB/s", "fraction", "s", "MB", "" (none)
+  std::string meaning;  // one line, for results.json and docs/sweeps.md
+  bool plot = false;    // worth a plot against each axis
+  std::string group;    // columns plotted together as one figure's panels ("" alone)
   // The value for a point (null when the point has none: failed, or not
   // functional).
-  boost::json::value (*get)(const PointRecord& r, const Point& p);
+  std::function<boost::json::value(const PointRecord& r, const Point& p)> get;
 };
+// Every sweep's metrics: the report's declared figures (time, DRAM, NoC,
+// the cores' time by cause, energy and each of its components, the
+// functional verdict) and the sweep's own (the estimate, host resources).
 const std::vector<MetricColumn>& metric_columns();
 
 // One row: the plan's point and its record (absent: not run yet).

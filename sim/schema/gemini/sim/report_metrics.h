@@ -1,0 +1,214 @@
+#pragma once
+// The figures of the JSON report (--report) that other programs read -- the
+// sweep's columns -- each declared once, here: its place in the report (a
+// JSON pointer), its unit, its meaning and how it is read from the
+// simulator's report. The JSON writer (sim/src/report_json.cpp) writes each
+// figure through its declaration, under the pointer's last segment and with
+// `read`'s value, and the sweep (sweep/src/results.cpp) reads it through the
+// same declaration: renaming a figure renames both, removing one fails to
+// compile. tests/sim/test_report_metrics.cpp checks that every pointer
+// resolves, in real reports, to the value `read` gives.
+//
+// Header-only, on the standard library and energy_table.h: the sweep
+// includes it and links no simulator. `read` is a generic lambda over the
+// report type, so only code that knows sim::Report (the simulator, its
+// tests) instantiates it.
+//
+// The statistics (stats.h) need no declaration here: the JSON `stats`
+// section holds every unit's group under its instance name, and
+// stat_kind_of() gives the unit kind the sweep sums a statistic over.
+
+#include <string>
+#include <string_view>
+#include <tuple>
+
+#include "gemini/sim/energy_table.h"
+#include "gemini/sim/unit.h"
+
+namespace gemini::sim {
+
+template <class Read>
+struct ReportMetric {
+  std::string_view key;      // the sweep's column
+  std::string_view pointer;  // where the JSON report holds it (RFC 6901)
+  Unit unit = Unit::none;
+  std::string_view description;  // one line: results.json, docs/sweeps.md
+  bool plot = false;             // the sweep plots it against each axis
+  std::string_view group = "";   // sweep columns drawn as one figure's panels ("" alone)
+  Read read;                     // the value, from a sim::Report
+  // The member the JSON writer writes it as: the pointer's last segment.
+  constexpr std::string_view json_key() const { return pointer.substr(pointer.rfind('/') + 1); }
+};
+
+// A part of every core's time: cycles at `pointer` in each element of
+// kCoresPointer (`read` from a sim::CoreReport). The sweep's column `key` is
+// its sum over the cores over the sum of their core_finish cycles.
+template <class Read>
+struct CoreShare {
+  std::string_view key, pointer, description;
+  Read read;
+  constexpr std::string_view json_key() const { return pointer.substr(pointer.rfind('/') + 1); }
+};
+
+namespace metric {
+
+inline constexpr ReportMetric total_cycles{
+    .key = "total_cycles",
+    .pointer = "/total_cycles",
+    .unit = Unit::cycles,
+    .description = "simulated cycles until the last core finished",
+    .plot = true,
+    .read = [](const auto& r) { return r.total_cycles; }};
+inline constexpr ReportMetric time_us{.key = "time_us",
+                                      .pointer = "/time_us",
+                                      .unit = Unit::microseconds,
+                                      .description = "simulated time at the configured clock",
+                                      .plot = true,
+                                      .read = [](const auto& r) { return r.time_us(); }};
+inline constexpr ReportMetric dram_bytes{.key = "dram_bytes",
+                                         .pointer = "/dram/bytes",
+                                         .unit = Unit::bytes,
+                                         .description = "bytes the DRAM ports read and wrote",
+                                         .plot = true,
+                                         .read = [](const auto& r) { return r.dram_bytes; }};
+inline constexpr ReportMetric dram_gbps{.key = "dram_gbps",
+                                        .pointer = "/dram/achieved_gbps",
+                                        .unit = Unit::gbps,
+                                        .description = "DRAM bandwidth achieved over the whole run",
+                                        .plot = true,
+                                        .read = [](const auto& r) { return r.dram_achieved_gbps; }};
+inline constexpr ReportMetric dram_peak_gbps{
+    .key = "dram_peak_gbps",
+    .pointer = "/dram/peak_gbps",
+    .unit = Unit::gbps,
+    .description = "DRAM peak bandwidth of the configuration (all ports)",
+    .read = [](const auto& r) { return r.dram_peak_gbps; }};
+inline constexpr ReportMetric noc_bytes{.key = "noc_bytes",
+                                        .pointer = "/noc/bytes",
+                                        .unit = Unit::bytes,
+                                        .description = "bytes carried by the NoC",
+                                        .read = [](const auto& r) { return r.noc_bytes; }};
+inline constexpr ReportMetric noc_link_util_max{
+    .key = "noc_link_util_max",
+    .pointer = "/noc/link_utilisation_max",
+    .unit = Unit::fraction,
+    .description = "utilisation of the busiest NoC link",
+    .plot = true,
+    .read = [](const auto& r) { return r.noc_link_util_max; }};
+inline constexpr ReportMetric noc_link_util_mean{
+    .key = "noc_link_util_mean",
+    .pointer = "/noc/link_utilisation_mean",
+    .unit = Unit::fraction,
+    .description = "mean utilisation of the NoC links",
+    .plot = true,
+    .read = [](const auto& r) { return r.noc_link_util_mean; }};
+// The components (energy_table.h) are beside the total: energy_component().
+inline constexpr ReportMetric energy_pj{
+    .key = "energy_pj",
+    .pointer = "/energy_pj/total",
+    .unit = Unit::picojoules,
+    .description = "the run's energy: every component, static included",
+    .plot = true,
+    .read = [](const auto& r) { return r.energy.total(); }};
+inline constexpr ReportMetric edp{
+    .key = "edp_pj_cycles",
+    .pointer = "/energy_pj/edp_pj_cycles",
+    .unit = Unit::pj_cycles,
+    .description = "energy-delay product: the run's energy x its cycles (the scheduler's cost)",
+    .plot = true,
+    .read = [](const auto& r) { return r.edp(); }};
+// Functional runs only (absent otherwise).
+inline constexpr ReportMetric functional_passed{
+    .key = "functional_passed",
+    .pointer = "/functional/passed",
+    .description = "bit-exact, no fault, every element of every layer computed",
+    .read = [](const auto& r) { return r.functional.passed(); }};
+inline constexpr ReportMetric functional_mismatches{
+    .key = "functional_mismatches",
+    .pointer = "/functional/mismatches",
+    .unit = Unit::elements,
+    .description = "elements that differ from the reference",
+    .read = [](const auto& r) { return r.functional.mismatches(); }};
+
+// Per core, in each element of kCoresPointer.
+inline constexpr std::string_view kCoresPointer = "/cores";
+inline constexpr ReportMetric core_finish{.key = "finish_cycles",
+                                          .pointer = "/finish_cycles",
+                                          .unit = Unit::cycles,
+                                          .description = "cycles until the core finished",
+                                          .read = [](const auto& c) { return c.finish_cycles; }};
+inline constexpr CoreShare core_busy{
+    .key = "compute_share",
+    .pointer = "/busy_cycles",
+    .description = "cores' busy (compute) cycles / their cycles until finished",
+    .read = [](const auto& c) { return c.compute; }};
+inline constexpr CoreShare stall_dram{.key = "stall_dram_share",
+                                      .pointer = "/stall/dram",
+                                      .description = "cores' cycles stalled on DRAM / their cycles",
+                                      .read = [](const auto& c) { return c.dram; }};
+inline constexpr CoreShare stall_noc{
+    .key = "stall_noc_share",
+    .pointer = "/stall/noc",
+    .description = "cores' cycles stalled on the NoC / their cycles",
+    .read = [](const auto& c) { return c.noc; }};
+inline constexpr CoreShare stall_token{
+    .key = "stall_token_share",
+    .pointer = "/stall/token",
+    .description = "cores' cycles waiting for another core's data / their cycles",
+    .read = [](const auto& c) { return c.token; }};
+inline constexpr CoreShare stall_l2_space{
+    .key = "stall_l2_space_share",
+    .pointer = "/stall/l2_space",
+    .description = "cores' cycles waiting for L2 space / their cycles",
+    .read = [](const auto& c) { return c.l2_space; }};
+inline constexpr CoreShare stall_other{.key = "stall_other_share",
+                                       .pointer = "/stall/other",
+                                       .description = "cores' other stalls / their cycles",
+                                       .read = [](const auto& c) { return c.other; }};
+
+}  // namespace metric
+
+// Every top-level figure, and the stall causes in the order of the core's
+// `stall` object: what the test checks and the writers walk.
+inline constexpr std::tuple kReportMetrics{
+    &metric::total_cycles,      &metric::time_us,
+    &metric::dram_bytes,        &metric::dram_gbps,
+    &metric::dram_peak_gbps,    &metric::noc_bytes,
+    &metric::noc_link_util_max, &metric::noc_link_util_mean,
+    &metric::energy_pj,         &metric::edp,
+    &metric::functional_passed, &metric::functional_mismatches};
+inline constexpr std::tuple kCoreStalls{&metric::stall_dram, &metric::stall_noc,
+                                        &metric::stall_token, &metric::stall_l2_space,
+                                        &metric::stall_other};
+
+// Calls f(*m) for every declaration of a tuple above, in order.
+template <class Tuple, class F>
+constexpr void for_each_metric(const Tuple& metrics, F&& f) {
+  std::apply([&](const auto*... m) { (f(*m), ...); }, metrics);
+}
+
+// Each energy component (energy_table.h) of the run: a member of the
+// total's object named after it; the sweep's column "energy_<name>_pj".
+struct EnergyComponentMetric {
+  std::string key, pointer;
+};
+inline EnergyComponentMetric energy_component(Component c) {
+  const std::string_view total = metric::energy_pj.pointer;
+  return {std::string("energy_") + to_string(c) + "_pj",
+          std::string(total.substr(0, total.rfind('/') + 1)) + to_string(c)};
+}
+
+// The JSON report's statistics section: every unit's group (stats.h) by its
+// instance name.
+inline constexpr std::string_view kStatsSection = "stats";
+// The unit kind of a statistics group from its instance name: the last
+// dot-separated part up to its first '_' ("core_3" and "dram_west0": core
+// and dram; "core_3.l2": l2; "noc": noc). Every StatGroup's kind is this
+// of its name (tests/sim/test_report_metrics.cpp).
+constexpr std::string_view stat_kind_of(std::string_view instance) {
+  const std::size_t dot = instance.rfind('.');
+  const std::string_view last = dot == std::string_view::npos ? instance : instance.substr(dot + 1);
+  return last.substr(0, last.find('_'));
+}
+
+}  // namespace gemini::sim
