@@ -4,8 +4,12 @@
 #include <boost/json/value_stack.hpp>
 #include <set>
 
+#include "value_reader.h"
+
 namespace gemini::ir {
 namespace json = boost::json;
+
+std::string describe_json_value(const json::value& v) { return detail::kind_name(v); }
 
 std::string json_pointer_token(std::string_view key) {
   std::string s;

@@ -29,4 +29,8 @@ JsonDocument parse_json_document(std::string_view text);
 // A JSON pointer token: '~' -> "~0", '/' -> "~1".
 std::string json_pointer_token(std::string_view key);
 
+// A value as messages show what they got: `integer 5`, `string "1M"`,
+// `true`, `an object`, ... (long strings cut at 40 characters).
+std::string describe_json_value(const boost::json::value& v);
+
 }  // namespace gemini::ir
