@@ -5,9 +5,6 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
-#include <set>
-#include <sstream>
 
 #include "fixture.h"
 #include "gemini/sim/dram_model.h"
@@ -151,24 +148,6 @@ TEST(SimConfig, ABandwidthThatComesToNothingOnTheMeshIsAnErrorBeforeTheRun) {
   EXPECT_NE(error.find("the DRAM bandwidth per port comes to 5e-10 GB/s (from dram.gbps_per_tops"),
             std::string::npos)
       << error;
-}
-
-// configs/README.md documents every parameter the components and models
-// declare (the listing is their one source; the table says it in words).
-TEST(SimConfig, TheConfigsReadmeListsEveryDeclaredParameter) {
-  std::ifstream in(std::string(GEMINI_SOURCE_DIR) + "/configs/README.md");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  const std::string readme = ss.str();
-  for (const auto& [component, params] :
-       {std::pair{std::string("dram"), dram_params()}, std::pair{std::string("noc"), noc_params()}})
-    for (const ParamInfo& p : params) {
-      if (p.model == "toy") continue;  // test_toy_dram_model.cpp's
-      // A section's parameters are rows of their own ("`dram/timing`").
-      const std::string row = p.type == "object" ? component + "/" + p.name : p.name;
-      const std::string leaf = row.substr(row.rfind('.') + 1);
-      EXPECT_NE(readme.find("`" + leaf + "`"), std::string::npos) << p.model << " " << p.name;
-    }
 }
 
 }  // namespace
