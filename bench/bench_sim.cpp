@@ -15,6 +15,7 @@
 #include "corpus_input.h"
 #include "gemini/assembler/assemble_file.h"
 #include "gemini/assembler/text.h"
+#include "gemini/sim/sim_config.h"
 #include "gemini/sim/simulator.h"
 
 namespace {
@@ -30,7 +31,7 @@ const ir::HardwareConfig& config(const char* file) {
   auto it = cache.find(file);
   if (it != cache.end()) return it->second;
   std::vector<std::string> e;
-  auto h = ir::load_hw_config(std::string(GEMINI_SOURCE_DIR) + "/configs/" + file, e);
+  auto h = sim::load_hw_config(std::string(GEMINI_SOURCE_DIR) + "/configs/" + file, e);
   if (!h) std::abort();  // a shipped configuration that does not load: a bug
   return cache.emplace(file, *h).first->second;
 }

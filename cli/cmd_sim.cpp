@@ -6,6 +6,7 @@
 
 #include "commands.h"
 #include "common.h"
+#include "gemini/sim/sim_config.h"
 #include "gemini/sim/simulator.h"
 #include "pipeline.h"
 #include "semantics.h"
@@ -137,6 +138,14 @@ Command add_sim(CLI::App& app) {
       "Simulate an IR (either dialect) on the cycle-level model of the mesh and print where the "
       "time goes (docs/timing-model.md).");
   s->add_option("input", opt->in, "IR file")->required();
+  s->add_flag_callback(
+      "--list-params",
+      [] {
+        sim::print_params(std::cout);
+        throw CLI::Success();
+      },
+      "list the parameters of the dram and noc components and of each DRAM and NoC model, "
+      "and exit");
   add_hw_option(*s, opt->hw);
   add_dialect_option(*s, opt->dialect);
   add_allocation_option(*s, opt->allocation);

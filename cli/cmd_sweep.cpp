@@ -15,6 +15,7 @@
 
 #include "commands.h"
 #include "common.h"
+#include "gemini/sim/sim_config.h"
 #include "gemini/sweep/local.h"
 #include "gemini/sweep/plan.h"
 #include "gemini/sweep/results.h"
@@ -42,6 +43,10 @@ std::optional<sweep::Plan> plan_sweep(const SweepCliOptions& o) {
   std::vector<std::string> errors;
   sweep::LoadOptions lo;
   lo.config_dirs = config_dirs();
+  lo.check_hw = [](const std::string& text, const std::string& origin,
+                   std::vector<std::string>& errors) {
+    return sim::parse_hw_config(text, origin, errors).has_value();
+  };
   auto spec = sweep::load_sweep(o.sweep_file, lo, errors);
   std::optional<sweep::Plan> plan;
   if (spec) plan = sweep::expand(*spec, errors);

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "gemini/sim/sim_config.h"
 #include "install_paths.h"
 
 namespace gemini::cli {
@@ -135,7 +136,7 @@ std::optional<ir::HardwareConfig> load_hw(const std::string& name) {
   if (name.empty()) return ir::HardwareConfig{};
   std::vector<std::string> errors;
   const std::string path = resolve_config(name);
-  auto hw = ir::load_hw_config(path.empty() ? name : path, errors);
+  auto hw = sim::load_hw_config(path.empty() ? name : path, errors);
   for (const auto& e : errors) std::cerr << e << "\n";
   return hw;
 }

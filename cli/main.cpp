@@ -30,6 +30,8 @@ int run(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
+  } catch (const CLI::Success& e) {  // a listing flag did its work (gemini sim --list-params)
+    return app.exit(e);
   } catch (const CLI::ParseError& e) {
     app.exit(e);
     return gemini::cli::kExitUnreadable;

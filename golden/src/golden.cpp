@@ -10,6 +10,7 @@
 
 #include "gemini/assembler/assemble_file.h"
 #include "gemini/model/layer_semantics.h"
+#include "gemini/sim/sim_config.h"
 #include "gemini/sim/simulator.h"
 
 namespace gemini::golden {
@@ -115,7 +116,7 @@ bool run_case(const std::string& dir, const Case& c, std::string& report, std::s
     ao.semantics = [&](ir::Model& m, ir::Diagnostics& d) { return semantics->apply(m, d); };
   }
   std::vector<std::string> errors;
-  auto hw = ir::load_hw_config((fs::path(dir) / c.hw).string(), errors);
+  auto hw = sim::load_hw_config((fs::path(dir) / c.hw).string(), errors);
   if (!hw) {
     error = errors.empty() ? "bad hardware configuration" : errors.front();
     return false;

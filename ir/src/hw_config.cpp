@@ -1,5 +1,6 @@
 #include "gemini/ir/hw_config.h"
 
+#include <algorithm>
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 #include <boost/json/value.hpp>
@@ -8,6 +9,7 @@
 #include <sstream>
 
 #include "gemini/ir/json_document.h"
+#include "gemini/ir/json_reader.h"
 #include "value_reader.h"
 
 namespace gemini::ir {
@@ -21,85 +23,29 @@ class ComponentReader {
                   std::vector<std::string>& errors)
       : o_(o), component_(std::move(component)), origin_(std::move(origin)), errors_(errors) {}
 
+  // Every value through the one JSON reader (json_reader.h); its messages
+  // go out as this component's parameter `key` (the pointer it is given).
   template <typename T>
   void integer(const char* key, T& field, std::int64_t lo, std::int64_t hi) {
-    known_.push_back(key);
-    const json::value* v = o_ ? o_->if_contains(key) : nullptr;
-    if (!v) return;
-    if (!v->is_int64() || v->get_int64() < lo || v->get_int64() > hi) {
-      fail(key, "expected an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) +
-                    "], got " + detail::kind_name(*v));
-      return;
-    }
-    field = static_cast<T>(v->get_int64());
+    if (const json::value* v = value(key))
+      if (auto x = json_.integer(*v, key, lo, hi)) field = static_cast<T>(*x);
   }
-  // A number in [lo, hi] (or exactly 0 where `zero_ok`: "unused").
-  void number(const char* key, double& field, double lo, double hi, bool zero_ok = false) {
-    known_.push_back(key);
-    const json::value* v = o_ ? o_->if_contains(key) : nullptr;
-    if (!v) return;
-    const double x = v->is_number() ? v->to_number<double>() : 0;
-    if (!v->is_number() || !((x >= lo && x <= hi) || (zero_ok && x == 0))) {
-      fail(key, std::string("expected a number in [") + show(lo) + ", " + show(hi) + "]" +
-                    (zero_ok ? " or 0" : "") + ", got " + detail::kind_name(*v));
-      return;
-    }
-    field = x;
-  }
-  void choice(const char* key, std::string& field, const std::vector<std::string>& allowed) {
-    known_.push_back(key);
-    const json::value* v = o_ ? o_->if_contains(key) : nullptr;
-    if (!v) return;
-    std::string list;
-    for (const std::string& a : allowed) list += (list.empty() ? "" : ", ") + a;
-    if (!v->is_string()) {
-      fail(key, "expected one of " + list + ", got " + detail::kind_name(*v));
-      return;
-    }
-    const std::string got(v->get_string());
-    for (const std::string& a : allowed)
-      if (a == got) {
-        field = got;
-        return;
-      }
-    fail(key, "expected one of " + list + ", got \"" + got + "\"");
+  // A number in [lo, hi].
+  void number(const char* key, double& field, double lo, double hi) {
+    if (const json::value* v = value(key))
+      if (auto x = json_.number(*v, key, lo, hi)) field = *x;
   }
   void boolean(const char* key, bool& field) {
-    known_.push_back(key);
-    const json::value* v = o_ ? o_->if_contains(key) : nullptr;
-    if (!v) return;
-    if (!v->is_bool()) {
-      fail(key, "expected true or false, got " + detail::kind_name(*v));
-      return;
-    }
-    field = v->get_bool();
-  }
-  // A nested object of parameters ("timing" of "dram"); nullptr if absent.
-  const json::object* object(const char* key) {
-    known_.push_back(key);
-    const json::value* v = o_ ? o_->if_contains(key) : nullptr;
-    if (!v) return nullptr;
-    if (!v->is_object()) {
-      fail(key, "expected an object of parameters, got " + detail::kind_name(*v));
-      return nullptr;
-    }
-    return &v->get_object();
-  }
-  static std::string show(double x) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%g", x);
-    return buf;
+    if (const json::value* v = value(key))
+      if (auto x = json_.boolean(*v, key)) field = *x;
   }
   void regions(const char* key, std::vector<RingRegion>& field) {
     known_.push_back(key);
     const json::value* v = o_ ? o_->if_contains(key) : nullptr;
-    if (!v) return;
-    if (!v->is_array()) {
-      fail(key, "expected a list of [begin, end] regions, got " + detail::kind_name(*v));
-      return;
-    }
+    const json::array* a = json_.array(v, key, "a list of [begin, end] regions");
+    if (!a) return;
     field.clear();
-    for (const json::value& e : v->get_array()) {
+    for (const json::value& e : *a) {
       if (!e.is_array() || e.get_array().size() != 2 || !e.get_array()[0].is_int64() ||
           !e.get_array()[1].is_int64() || e.get_array()[0].get_int64() < 0 ||
           e.get_array()[1].get_int64() <= e.get_array()[0].get_int64()) {
@@ -125,6 +71,10 @@ class ComponentReader {
   }
 
  private:
+  const json::value* value(const char* key) {
+    known_.push_back(key);
+    return o_ ? o_->if_contains(key) : nullptr;
+  }
   void fail(const char* key, const std::string& what) {
     errors_.push_back(origin_ + ":/" + component_ + "/" + key + ": parameter \"" + key +
                       "\" of component \"" + component_ + "\": " + what);
@@ -133,6 +83,7 @@ class ComponentReader {
   std::string component_, origin_;
   std::vector<std::string>& errors_;
   std::vector<const char*> known_;
+  JsonReader json_{[this](const std::string& key, const std::string& m) { fail(key.c_str(), m); }};
 };
 
 // Ring regions: inside L2, in order without overlapping, each at least
@@ -167,6 +118,147 @@ std::vector<RingRegion> HardwareConfig::regions_for(std::int64_t buffersize) con
   return {RingRegion{0, buffersize}};
 }
 
+namespace {
+
+// A component by name: its object, nullptr when absent (or not an object,
+// which is an error).
+const json::object* component_of(const json::object& o, const char* name, const std::string& origin,
+                                 std::vector<std::string>& errors) {
+  const json::value* v = o.if_contains(name);
+  if (!v) return nullptr;
+  if (!v->is_object()) {
+    errors.push_back(origin + ":/" + name + ": component \"" + name +
+                     "\" must be an object of parameters");
+    return nullptr;
+  }
+  return &v->get_object();
+}
+
+// The top level: known components only; name and description.
+void read_top(const json::object& o, const std::string& origin, HardwareConfig& hw,
+              std::vector<std::string>& errors) {
+  static const char* const kComponents[] = {"name", "description", "mesh", "clock",
+                                            "l2",   "wl0",         "pe",   "vp",
+                                            "core", "noc",         "dram", "energy"};
+  for (const auto& kv : o) {
+    const std::string k(kv.key());
+    if (std::find(std::begin(kComponents), std::end(kComponents), k) == std::end(kComponents))
+      errors.push_back(origin + ":/" + k + ": unknown component \"" + k +
+                       "\" (known: name, description, mesh, clock, l2, wl0, pe, vp, core, noc, "
+                       "dram, energy)");
+  }
+  const std::pair<const char*, std::string*> strings[] = {{"name", &hw.name},
+                                                          {"description", &hw.description}};
+  for (const auto& [key, field] : strings) {
+    const json::value* v = o.if_contains(key);
+    if (!v) continue;
+    if (v->is_string())
+      *field = std::string(v->get_string());
+    else
+      errors.push_back(origin + ":/" + key + ": expected a string");
+  }
+}
+
+// mesh, clock, l2 and wl0: the sizes ir and the lowering use (and the
+// simulator's L2 timing).
+void read_memories(const json::object& o, const std::string& origin, HardwareConfig& hw,
+                   std::vector<std::string>& errors) {
+  {
+    ComponentReader r(component_of(o, "mesh", origin, errors), "mesh", origin, errors);
+    r.integer("xlen", hw.mesh.xlen, 0, 4096);
+    r.integer("ylen", hw.mesh.ylen, 0, 4096);
+    r.finish();
+  }
+  {
+    ComponentReader r(component_of(o, "clock", origin, errors), "clock", origin, errors);
+    r.number("frequency_mhz", hw.clock.frequency_mhz, 1e-3, 1e6);
+    r.finish();
+  }
+  {
+    ComponentReader r(component_of(o, "l2", origin, errors), "l2", origin, errors);
+    r.integer("size_bytes", hw.l2.size_bytes, 1, kMaxMemoryBytes);
+    r.regions("ring_regions", hw.l2.ring_regions);
+    r.integer("align_channels", hw.l2.align_channels, 1, 4096);
+    r.integer("bitwidth", hw.l2.bitwidth, 1, 64);
+    r.integer("bn_bytes_per_channel", hw.l2.bn_bytes_per_channel, 0, 4096);
+    r.integer("alignment_bytes", hw.l2.alignment_bytes, 1, 1 << 20);
+    r.integer("banks", hw.l2.banks, 1, 1024);
+    r.integer("bank_bytes", hw.l2.bank_bytes, 1, 4096);
+    r.integer("port_bytes", hw.l2.port_bytes, 1, 1 << 16);
+    r.integer("latency_cycles", hw.l2.latency_cycles, 0, 1 << 16);
+    r.boolean("noc_writes_share_ports", hw.l2.noc_writes_share_ports);
+    r.finish();
+  }
+  {
+    ComponentReader r(component_of(o, "wl0", origin, errors), "wl0", origin, errors);
+    r.integer("size_bytes", hw.wl0.size_bytes, 1, kMaxMemoryBytes);
+    r.integer("bytes_per_cycle", hw.wl0.bytes_per_cycle, 1, 1 << 16);
+    r.finish();
+  }
+}
+
+// pe, vp and core.
+void read_engines(const json::object& o, const std::string& origin, HardwareConfig& hw,
+                  std::vector<std::string>& errors) {
+  {
+    ComponentReader r(component_of(o, "pe", origin, errors), "pe", origin, errors);
+    r.integer("rows", hw.pe.rows, 1, 4096);
+    r.integer("cols", hw.pe.cols, 1, 4096);
+    r.integer("lanes", hw.pe.lanes, 1, 4096);
+    r.integer("pipeline_cycles", hw.pe.pipeline_cycles, 0, 1 << 20);
+    r.integer("cfg_cycles", hw.pe.cfg_cycles, 0, 1 << 20);
+    r.finish();
+  }
+  {
+    ComponentReader r(component_of(o, "vp", origin, errors), "vp", origin, errors);
+    r.integer("lanes", hw.vp.lanes, 1, 1 << 16);
+    r.integer("pipeline_cycles", hw.vp.pipeline_cycles, 0, 1 << 20);
+    r.finish();
+  }
+  {
+    ComponentReader r(component_of(o, "core", origin, errors), "core", origin, errors);
+    r.integer("dispatch_per_cycle", hw.core.dispatch_per_cycle, 1, 64);
+    r.integer("dma_in_flight", hw.core.dma_in_flight, 1, 64);
+    r.finish();
+  }
+}
+
+// noc and dram: the lowering's `multicast`; the rest is kept raw for the
+// simulator's models (no unknown-key check here: the models declare theirs).
+void read_raw(const json::object& o, const char* name, const std::string& origin, bool& multicast,
+              RawComponent& raw, std::vector<std::string>& errors) {
+  const json::object* c = component_of(o, name, origin, errors);
+  ComponentReader r(c, name, origin, errors);
+  r.boolean("multicast", multicast);
+  raw.json = c ? *c : json::object{};
+  raw.origin = origin;
+  raw.pointer = std::string("/") + name;
+}
+
+void read_energy(const json::object& o, const std::string& origin, EnergyConfig& e,
+                 std::vector<std::string>& errors) {
+  ComponentReader r(component_of(o, "energy", origin, errors), "energy", origin, errors);
+  constexpr double kMax = 1e9;
+  r.number("mac_pj", e.mac_pj, 0, kMax);
+  r.number("vp_op_pj", e.vp_op_pj, 0, kMax);
+  r.number("l2_read_pj_per_byte", e.l2_read_pj_per_byte, 0, kMax);
+  r.number("l2_write_pj_per_byte", e.l2_write_pj_per_byte, 0, kMax);
+  r.number("wl0_read_pj_per_byte", e.wl0_read_pj_per_byte, 0, kMax);
+  r.number("wl0_write_pj_per_byte", e.wl0_write_pj_per_byte, 0, kMax);
+  r.number("al1_read_pj_per_byte", e.al1_read_pj_per_byte, 0, kMax);
+  r.number("al1_write_pj_per_byte", e.al1_write_pj_per_byte, 0, kMax);
+  r.number("ol1_read_pj_per_byte", e.ol1_read_pj_per_byte, 0, kMax);
+  r.number("ol1_write_pj_per_byte", e.ol1_write_pj_per_byte, 0, kMax);
+  r.number("ol2_read_pj_per_byte", e.ol2_read_pj_per_byte, 0, kMax);
+  r.number("ol2_write_pj_per_byte", e.ol2_write_pj_per_byte, 0, kMax);
+  r.number("noc_pj_per_byte_hop", e.noc_pj_per_byte_hop, 0, kMax);
+  r.number("dram_pj_per_byte", e.dram_pj_per_byte, 0, kMax);
+  r.number("static_mw_per_core", e.static_mw_per_core, 0, kMax);
+  r.finish();
+}
+
+}  // namespace
+
 std::optional<HardwareConfig> parse_hw_config(const std::string& text, const std::string& origin,
                                               std::vector<std::string>& errors) {
   JsonDocument doc = parse_json_document(text);
@@ -187,160 +279,12 @@ std::optional<HardwareConfig> parse_hw_config(const std::string& text, const std
   const std::size_t before = errors.size();
   HardwareConfig hw;
   const json::object& o = root.get_object();
-  auto component = [&](const char* name) -> const json::object* {
-    const json::value* v = o.if_contains(name);
-    if (!v) return nullptr;
-    if (!v->is_object()) {
-      errors.push_back(origin + ":/" + name + ": component \"" + name +
-                       "\" must be an object of parameters");
-      return nullptr;
-    }
-    return &v->get_object();
-  };
-  for (const auto& kv : o) {
-    const std::string k(kv.key());
-    if (k != "name" && k != "description" && k != "mesh" && k != "clock" && k != "l2" &&
-        k != "wl0" && k != "pe" && k != "vp" && k != "core" && k != "noc" && k != "dram" &&
-        k != "energy")
-      errors.push_back(origin + ":/" + k + ": unknown component \"" + k +
-                       "\" (known: name, description, mesh, clock, l2, wl0, pe, vp, core, noc, "
-                       "dram, energy)");
-  }
-  if (const json::value* v = o.if_contains("name")) {
-    if (v->is_string())
-      hw.name = std::string(v->get_string());
-    else
-      errors.push_back(origin + ":/name: expected a string");
-  }
-  if (const json::value* v = o.if_contains("description")) {
-    if (v->is_string())
-      hw.description = std::string(v->get_string());
-    else
-      errors.push_back(origin + ":/description: expected a string");
-  }
-  {
-    ComponentReader r(component("mesh"), "mesh", origin, errors);
-    r.integer("xlen", hw.mesh.xlen, 0, 4096);
-    r.integer("ylen", hw.mesh.ylen, 0, 4096);
-    r.finish();
-  }
-  {
-    ComponentReader r(component("clock"), "clock", origin, errors);
-    r.number("frequency_mhz", hw.clock.frequency_mhz, 1e-3, 1e6);
-    r.finish();
-  }
-  {
-    ComponentReader r(component("l2"), "l2", origin, errors);
-    r.integer("size_bytes", hw.l2.size_bytes, 1, kMaxMemoryBytes);
-    r.regions("ring_regions", hw.l2.ring_regions);
-    r.integer("align_channels", hw.l2.align_channels, 1, 4096);
-    r.integer("bitwidth", hw.l2.bitwidth, 1, 64);
-    r.integer("bn_bytes_per_channel", hw.l2.bn_bytes_per_channel, 0, 4096);
-    r.integer("alignment_bytes", hw.l2.alignment_bytes, 1, 1 << 20);
-    r.integer("banks", hw.l2.banks, 1, 1024);
-    r.integer("bank_bytes", hw.l2.bank_bytes, 1, 4096);
-    r.integer("port_bytes", hw.l2.port_bytes, 1, 1 << 16);
-    r.integer("latency_cycles", hw.l2.latency_cycles, 0, 1 << 16);
-    r.boolean("noc_writes_share_ports", hw.l2.noc_writes_share_ports);
-    r.finish();
-  }
-  {
-    ComponentReader r(component("wl0"), "wl0", origin, errors);
-    r.integer("size_bytes", hw.wl0.size_bytes, 1, kMaxMemoryBytes);
-    r.integer("bytes_per_cycle", hw.wl0.bytes_per_cycle, 1, 1 << 16);
-    r.finish();
-  }
-  {
-    ComponentReader r(component("pe"), "pe", origin, errors);
-    r.integer("rows", hw.pe.rows, 1, 4096);
-    r.integer("cols", hw.pe.cols, 1, 4096);
-    r.integer("lanes", hw.pe.lanes, 1, 4096);
-    r.integer("pipeline_cycles", hw.pe.pipeline_cycles, 0, 1 << 20);
-    r.integer("cfg_cycles", hw.pe.cfg_cycles, 0, 1 << 20);
-    r.finish();
-  }
-  {
-    ComponentReader r(component("vp"), "vp", origin, errors);
-    r.integer("lanes", hw.vp.lanes, 1, 1 << 16);
-    r.integer("pipeline_cycles", hw.vp.pipeline_cycles, 0, 1 << 20);
-    r.finish();
-  }
-  {
-    ComponentReader r(component("core"), "core", origin, errors);
-    r.integer("dispatch_per_cycle", hw.core.dispatch_per_cycle, 1, 64);
-    r.integer("dma_in_flight", hw.core.dma_in_flight, 1, 64);
-    r.finish();
-  }
-  {
-    ComponentReader r(component("noc"), "noc", origin, errors);
-    r.number("link_gbps", hw.noc.link_gbps, 1e-3, 1e6);
-    r.integer("router_cycles", hw.noc.router_cycles, 0, 1 << 16);
-    r.integer("packet_bytes", hw.noc.packet_bytes, 1, 1 << 20);
-    r.integer("control_bytes", hw.noc.control_bytes, 1, 1 << 16);
-    r.integer("buffer_packets", hw.noc.buffer_packets, 0, 1 << 16);
-    r.boolean("multicast", hw.noc.multicast);
-    r.finish();
-  }
-  {
-    ComponentReader r(component("dram"), "dram", origin, errors);
-    r.choice("model", hw.dram.model, {"simple", "banked"});
-    r.choice("preset", hw.dram.preset, dram_preset_names());
-    r.choice("placement", hw.dram.placement, {"west_east", "west_east_row0"});
-    r.number("port_gbps", hw.dram.port_gbps, 1e-3, 1e6, true);
-    r.number("gbps_per_tops", hw.dram.gbps_per_tops, 1e-6, 1e6, true);
-    r.number("latency_ns", hw.dram.latency_ns, 0, 1e9);
-    r.integer("commit_window", hw.dram.commit_window, 1, 1 << 20);
-    r.integer("queue_depth", hw.dram.queue_depth, 1, 1 << 16);
-    r.boolean("multicast", hw.dram.multicast);
-    r.boolean("interleave", hw.dram.interleave);
-    r.boolean("in_order", hw.dram.in_order);
-    if (const DramTiming* t = dram_preset(hw.dram.preset)) hw.dram.timing = *t;
-    const json::object* timing = r.object("timing");
-    r.finish();
-    DramTiming& t = hw.dram.timing;
-    ComponentReader tr(timing, "dram/timing", origin, errors);
-    tr.integer("tck_ps", t.tck_ps, 1, 1 << 20);
-    tr.integer("cl", t.cl, 1, 1 << 16);
-    tr.integer("cwl", t.cwl, 1, 1 << 16);
-    tr.integer("trcd", t.trcd, 1, 1 << 16);
-    tr.integer("trp", t.trp, 1, 1 << 16);
-    tr.integer("tras", t.tras, 1, 1 << 16);
-    tr.integer("twr", t.twr, 0, 1 << 16);
-    tr.integer("trfc", t.trfc, 0, 1 << 20);
-    tr.integer("trefi", t.trefi, 0, 1 << 24);
-    tr.integer("tburst", t.tburst, 1, 1 << 16);
-    tr.integer("tccd", t.tccd, 1, 1 << 16);
-    tr.integer("twtr", t.twtr, 0, 1 << 16);
-    tr.integer("trtw", t.trtw, 0, 1 << 16);
-    tr.integer("burst_bytes", t.burst_bytes, 1, 1 << 16);
-    tr.integer("banks", t.banks, 1, 1024);
-    tr.integer("row_bytes", t.row_bytes, 1, 1 << 24);
-    tr.finish();
-    if (t.trefi > 0 && t.trfc >= t.trefi)
-      errors.push_back(origin + ":/dram/timing/trfc: parameter \"trfc\" of component \"dram\": " +
-                       "must be below trefi (" + std::to_string(t.trefi) + ")");
-  }
-  {
-    ComponentReader r(component("energy"), "energy", origin, errors);
-    EnergyConfig& e = hw.energy;
-    constexpr double kMax = 1e9;
-    r.number("mac_pj", e.mac_pj, 0, kMax);
-    r.number("vp_op_pj", e.vp_op_pj, 0, kMax);
-    r.number("l2_read_pj_per_byte", e.l2_read_pj_per_byte, 0, kMax);
-    r.number("l2_write_pj_per_byte", e.l2_write_pj_per_byte, 0, kMax);
-    r.number("wl0_read_pj_per_byte", e.wl0_read_pj_per_byte, 0, kMax);
-    r.number("wl0_write_pj_per_byte", e.wl0_write_pj_per_byte, 0, kMax);
-    r.number("al1_read_pj_per_byte", e.al1_read_pj_per_byte, 0, kMax);
-    r.number("al1_write_pj_per_byte", e.al1_write_pj_per_byte, 0, kMax);
-    r.number("ol1_read_pj_per_byte", e.ol1_read_pj_per_byte, 0, kMax);
-    r.number("ol1_write_pj_per_byte", e.ol1_write_pj_per_byte, 0, kMax);
-    r.number("ol2_read_pj_per_byte", e.ol2_read_pj_per_byte, 0, kMax);
-    r.number("ol2_write_pj_per_byte", e.ol2_write_pj_per_byte, 0, kMax);
-    r.number("noc_pj_per_byte_hop", e.noc_pj_per_byte_hop, 0, kMax);
-    r.number("dram_pj_per_byte", e.dram_pj_per_byte, 0, kMax);
-    r.number("static_mw_per_core", e.static_mw_per_core, 0, kMax);
-    r.finish();
-  }
+  read_top(o, origin, hw, errors);
+  read_memories(o, origin, hw, errors);
+  read_engines(o, origin, hw, errors);
+  read_raw(o, "noc", origin, hw.noc.multicast, hw.noc.raw, errors);
+  read_raw(o, "dram", origin, hw.dram.multicast, hw.dram.raw, errors);
+  read_energy(o, origin, hw.energy, errors);
   ring_regions_ok(hw.l2, origin, errors);
   if (errors.size() != before) return std::nullopt;
   return hw;

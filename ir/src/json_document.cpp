@@ -4,6 +4,8 @@
 #include <boost/json/value_stack.hpp>
 #include <set>
 
+#include "value_reader.h"
+
 namespace gemini::ir {
 namespace json = boost::json;
 

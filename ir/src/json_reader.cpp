@@ -85,10 +85,11 @@ std::string show(double x) {
 }  // namespace
 
 std::optional<double> JsonReader::number(const json::value& v, const std::string& at, double lo,
-                                         double hi) {
+                                         double hi, bool zero_ok) {
   const double x = v.is_number() ? v.to_number<double>() : 0;
-  if (!v.is_number() || !std::isfinite(x) || x < lo || x > hi) {
-    error(at, "expected a number in [" + show(lo) + ", " + show(hi) + "], got " + kind_name(v));
+  if (!v.is_number() || !std::isfinite(x) || !((x >= lo && x <= hi) || (zero_ok && x == 0))) {
+    error(at, "expected a number in [" + show(lo) + ", " + show(hi) + "]" +
+                  (zero_ok ? " or 0" : "") + ", got " + kind_name(v));
     return std::nullopt;
   }
   return x;

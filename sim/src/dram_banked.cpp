@@ -17,20 +17,25 @@
 // clocks ahead of now, then sleeps until half of that has drained; a request
 // that arrives later is scheduled after what is committed (a command queue of
 // that depth).
+//
+// Parameters (declared in configure()): `preset`, any of its fields
+// overridden in `timing`, `commit_window` and `queue_depth`.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <deque>
+#include <type_traits>
 #include <vector>
 
-#include "dram_models.h"
+#include "gemini/sim/dram_model.h"
+#include "gemini/sim/dram_timing.h"
 
 namespace gemini::sim {
 namespace {
 
 class BankedDram final : public DramModel {
  public:
-  BankedDram(const ir::DramTiming& t, std::int32_t window, std::int32_t depth)
+  BankedDram(const DramTiming& t, std::int32_t window, std::int32_t depth)
       : t_(t),
         window_(window),
         depth_(static_cast<std::size_t>(depth)),
@@ -253,7 +258,7 @@ class BankedDram final : public DramModel {
     return advance_request(i, 1, end, sink);
   }
 
-  ir::DramTiming t_;
+  DramTiming t_;
   std::int64_t window_;
   std::size_t depth_;
   std::vector<Bank> banks_;
@@ -266,10 +271,72 @@ class BankedDram final : public DramModel {
   bool last_write_ = false, any_ = false;
 };
 
+// The preset's timing with each field of `timing` overriding it.
+DramTiming read_timing(ParamReader& r, const DramTiming& preset) {
+  ParamReader tr = r.section("timing", "the preset's timing, any field overridden");
+  DramTiming t = preset;
+  auto field = [&](const char* name, auto& v, std::int64_t lo, std::int64_t hi, const char* unit,
+                   const char* what) {
+    using T = std::remove_reference_t<decltype(v)>;
+    v = tr.param<T>(name)
+            .range(static_cast<T>(lo), static_cast<T>(hi))
+            .fallback(v)
+            .unit(unit)
+            .describe(what)
+            .get();
+  };
+  field("tck_ps", t.tck_ps, 1, 1 << 20, "ps", "the DRAM clock period");
+  field("cl", t.cl, 1, 1 << 16, "clocks", "read command to data (CAS latency)");
+  field("cwl", t.cwl, 1, 1 << 16, "clocks", "write command to data");
+  field("trcd", t.trcd, 1, 1 << 16, "clocks", "activate to column command");
+  field("trp", t.trp, 1, 1 << 16, "clocks", "precharge to activate");
+  field("tras", t.tras, 1, 1 << 16, "clocks", "activate to precharge");
+  field("twr", t.twr, 0, 1 << 16, "clocks", "end of write data to precharge");
+  field("trfc", t.trfc, 0, 1 << 20, "clocks", "one refresh (below trefi)");
+  field("trefi", t.trefi, 0, 1 << 24, "clocks", "refresh interval (0: no refresh)");
+  field("tburst", t.tburst, 1, 1 << 16, "clocks", "one burst on the data bus");
+  field("tccd", t.tccd, 1, 1 << 16, "clocks", "column command to column command");
+  field("twtr", t.twtr, 0, 1 << 16, "clocks", "bus turnaround after a write");
+  field("trtw", t.trtw, 0, 1 << 16, "clocks", "bus turnaround after a read");
+  field("burst_bytes", t.burst_bytes, 1, 1 << 16, "bytes", "data of one burst");
+  field("banks", t.banks, 1, 1024, "", "banks of the channel");
+  field("row_bytes", t.row_bytes, 1, 1 << 24, "bytes", "one row of a bank");
+  if (t.trefi > 0 && t.trfc >= t.trefi)
+    tr.fail("trfc", "must be below trefi (" + std::to_string(t.trefi) + ")");
+  tr.finish();
+  return t;
+}
+
+// Declares and reads the model's parameters.
+DramBuilder configure(ParamReader& r) {
+  const std::string preset = r.param<std::string>("preset")
+                                 .choices(dram_preset_names())
+                                 .fallback("ddr4_3200")
+                                 .describe("the channel's timing (timing overrides any field)")
+                                 .get();
+  const DramTiming t = read_timing(r, *dram_preset(preset));
+  const std::int32_t window = r.param<std::int32_t>("commit_window")
+                                  .unit("DRAM clocks")
+                                  .range(1, 1 << 20)
+                                  .fallback(128)
+                                  .describe("how far ahead the controller commits commands")
+                                  .get();
+  const std::int32_t depth = r.param<std::int32_t>("queue_depth")
+                                 .unit("requests")
+                                 .range(1, 1 << 16)
+                                 .fallback(32)
+                                 .describe("the oldest requests FR-FCFS chooses among")
+                                 .get();
+  return [=](const DramContext&, std::string&) -> std::unique_ptr<DramModel> {
+    return std::make_unique<BankedDram>(t, window, depth);
+  };
+}
+
 }  // namespace
 
-std::unique_ptr<DramModel> make_banked_dram(const ir::DramConfig& cfg, double /*port_gbps*/) {
-  return std::make_unique<BankedDram>(cfg.timing, cfg.commit_window, cfg.queue_depth);
+DramModelInfo banked_dram_model() {
+  return {"banked", "one channel: banks, open rows, FR-FCFS, refresh (the preset's timing)",
+          configure};
 }
 
 }  // namespace gemini::sim

@@ -1,10 +1,16 @@
-#include <cmath>
+// The DRAM model registry and the `dram` section: the ports' own parameters,
+// then the chosen model's (dram_model.h).
+#include "gemini/sim/dram_model.h"
+
 #include <cstdio>
 #include <cstdlib>
 
-#include "dram_models.h"
-
 namespace gemini::sim {
+
+// The built-in models, each defined in its own file. A model defined
+// elsewhere registers itself instead (DramModelRegistration).
+DramModelInfo simple_dram_model();  // dram_simple.cpp
+DramModelInfo banked_dram_model();  // dram_banked.cpp
 
 void DramModel::register_stats(StatGroup& g) const {
   g.add("bytes_read", &stats_.bytes_read, Unit::bytes, "bytes read at the port");
@@ -20,29 +26,100 @@ void DramModel::register_stats(StatGroup& g) const {
 }
 
 namespace {
-struct DramEntry {
-  const char* name;
-  std::unique_ptr<DramModel> (*make)(const ir::DramConfig&, double);
-};
-// Every DRAM model, by the name `dram.model` gives.
-constexpr DramEntry kDramModels[] = {
-    {"simple", make_simple_dram},
-    {"banked", make_banked_dram},
-};
+
+std::vector<DramModelInfo>& registry() {
+  static std::vector<DramModelInfo> models{simple_dram_model(), banked_dram_model()};
+  return models;
+}
+
+// The ports' own parameters, the model first; false when the model is not
+// one of the registered names (already reported).
+bool read_port_params(ParamReader& r, DramSetup& s) {
+  const std::size_t before = r.error_count();
+  s.model = r.param<std::string>("model")
+                .choices(dram_model_names())
+                .fallback("simple")
+                .describe("the model of every port's controller (below)")
+                .get();
+  const bool model_ok = r.error_count() == before;
+  s.placement = r.param<std::string>("placement")
+                    .choices({"west_east", "west_east_row0"})
+                    .fallback("west_east")
+                    .describe("a port at the west and east end of every row, or of row 0 only")
+                    .get();
+  r.param<bool>("multicast")
+      .fallback(false)
+      .describe("a DRAM tensor several cores load is read once and multicast (the lowering's)")
+      .get();
+  s.interleave = r.param<bool>("interleave")
+                     .fallback(false)
+                     .describe("every access spread over all ports in equal shares")
+                     .get();
+  s.in_order = r.param<bool>("in_order")
+                   .fallback(false)
+                   .describe("a core's reads reach DRAM in the order it issued them")
+                   .get();
+  return model_ok;
+}
+
+const DramModelInfo* find_model(const std::string& name) {
+  for (const DramModelInfo& m : registry())
+    if (m.name == name) return &m;
+  return nullptr;
+}
+
 }  // namespace
+
+void register_dram_model(DramModelInfo info) {
+  if (find_model(info.name) || !info.configure) {
+    std::fprintf(stderr, "gemini: internal error: DRAM model \"%s\" registered twice or empty\n",
+                 info.name.c_str());
+    std::abort();
+  }
+  registry().push_back(std::move(info));
+}
+
+const std::vector<DramModelInfo>& dram_models() { return registry(); }
 
 std::vector<std::string> dram_model_names() {
   std::vector<std::string> out;
-  for (const DramEntry& e : kDramModels) out.emplace_back(e.name);
+  for (const DramModelInfo& e : registry()) out.push_back(e.name);
   return out;
 }
 
-std::unique_ptr<DramModel> make_dram_model(const ir::DramConfig& cfg, double port_gbps) {
-  for (const DramEntry& e : kDramModels)
-    if (cfg.model == e.name) return e.make(cfg, port_gbps);
-  // The configuration parser admits only the names above.
-  std::fprintf(stderr, "gemini: internal error: unknown DRAM model \"%s\"\n", cfg.model.c_str());
-  std::abort();
+std::optional<DramSetup> read_dram_setup(const ir::RawComponent& dram,
+                                         std::vector<std::string>& errors) {
+  const std::size_t before = errors.size();
+  ParamReader r(dram, "dram", errors);
+  DramSetup s;
+  // An unknown model (reported) has no parameters to check the rest against.
+  if (!read_port_params(r, s)) return std::nullopt;
+  const DramModelInfo* m = find_model(s.model);
+  r.begin_model("DRAM model", s.model);
+  s.build = m->configure(r);
+  r.finish([&](std::string_view key) {
+    return models_declaring(registry(), "dram", "DRAM model", key, s.model);
+  });
+  if (errors.size() != before) return std::nullopt;
+  return s;
+}
+
+std::vector<ParamInfo> dram_params() {
+  DramSetup s;
+  ParamReader own("dram");
+  read_port_params(own, s);
+  return with_model_params(own.declared(), registry(), "dram", "DRAM model");
+}
+
+std::unique_ptr<DramModel> make_dram_model(const boost::json::object& dram, const DramContext& ctx,
+                                           std::string& error) {
+  std::vector<std::string> errors;
+  const auto setup = read_dram_setup(ir::RawComponent{dram, "", "/dram"}, errors);
+  if (!setup) {
+    error = errors.empty() ? "the dram section does not read" : errors.front();
+    return nullptr;
+  }
+  return setup->build(ctx, error);
 }
 
 }  // namespace gemini::sim

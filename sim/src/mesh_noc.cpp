@@ -33,6 +33,17 @@ void MeshNoc::buffer_leave(std::int32_t link, Tick t) {
   s = s + 1 == buffer_ ? 0 : s + 1;
 }
 
+void MeshNoc::place_ports(const std::vector<NodePos>& ports) {
+  port_nodes_.clear();
+  for (const NodePos& p : ports) {
+    if ((p.x != -1 && p.x != xlen_) || p.y < 0 || p.y >= ylen_) {
+      std::fprintf(stderr, "gemini: internal error: no mesh row end at (%d, %d)\n", p.x, p.y);
+      std::abort();
+    }
+    port_nodes_.push_back(edge_node(p.y, p.x == xlen_));
+  }
+}
+
 NodePos MeshNoc::pos(std::int32_t node) const {
   if (node < core_count()) return {node % xlen_, node / xlen_};
   const std::int32_t p = node - core_count();
@@ -179,6 +190,43 @@ MeshNoc::LinkUse MeshNoc::router_link_use() const {
     }
   u.mean_busy = u.links ? sum / u.links : 0;
   return u;
+}
+
+namespace {
+
+// Declares and reads the mesh's parameters.
+NocBuilder configure(ParamReader& r) {
+  const double link_gbps = r.param<double>("link_gbps")
+                               .unit("GB/s")
+                               .range(1e-3, 1e6)
+                               .fallback(24.0)
+                               .describe("per link and direction (1 GB/s = 1 byte per ns)")
+                               .get();
+  const std::int32_t router_cycles = r.param<std::int32_t>("router_cycles")
+                                         .unit("cycles")
+                                         .range(0, 1 << 16)
+                                         .fallback(2)
+                                         .describe("a packet header's time through one router")
+                                         .get();
+  const std::int32_t buffer_packets =
+      r.param<std::int32_t>("buffer_packets")
+          .unit("packets")
+          .range(0, 1 << 16)
+          .fallback(0)
+          .describe("packets each router input buffer holds (0: unbounded, no backpressure)")
+          .get();
+  return [=](const NocLayout& l) -> std::unique_ptr<NocModel> {
+    auto m = std::make_unique<MeshNoc>(l.xlen, l.ylen, link_gbps, router_cycles * l.period,
+                                       buffer_packets);
+    m->place_ports(l.ports);
+    return m;
+  };
+}
+
+}  // namespace
+
+NocModelInfo mesh_noc_model() {
+  return {"mesh", "2-D mesh, XY routing, cut-through, DRAM ports at the row ends", configure};
 }
 
 }  // namespace gemini::sim

@@ -1,36 +1,110 @@
+// The NoC model registry and the `noc` section: the NoC's own parameters,
+// then the chosen model's (noc_model.h).
 #include "gemini/sim/noc_model.h"
 
-#include <stdexcept>
-
-#include "gemini/sim/mesh_noc.h"
+#include <cstdio>
+#include <cstdlib>
 
 namespace gemini::sim {
 
+// The built-in models, each defined in its own file. A model defined
+// elsewhere registers itself instead (NocModelRegistration).
+NocModelInfo mesh_noc_model();  // mesh_noc.cpp
+
 namespace {
-std::unique_ptr<NocModel> make_mesh(const NocParams& p) {
-  return std::make_unique<MeshNoc>(p.xlen, p.ylen, p.link_gbps, p.router_ps, p.buffer_packets);
+
+std::vector<NocModelInfo>& registry() {
+  static std::vector<NocModelInfo> models{mesh_noc_model()};
+  return models;
 }
 
-struct NocEntry {
-  const char* name;
-  std::unique_ptr<NocModel> (*make)(const NocParams&);
-};
-// Every NoC model, by name.
-constexpr NocEntry kNocModels[] = {
-    {"mesh", make_mesh},
-};
+// The NoC's own parameters, the model first; false when the model is not one
+// of the registered names (already reported).
+bool read_own_params(ParamReader& r, NocSetup& s) {
+  const std::size_t before = r.error_count();
+  s.model = r.param<std::string>("model")
+                .choices(noc_model_names())
+                .fallback("mesh")
+                .describe("the NoC model (below)")
+                .get();
+  const bool model_ok = r.error_count() == before;
+  s.packet_bytes = r.param<std::int32_t>("packet_bytes")
+                       .unit("bytes")
+                       .range(1, 1 << 20)
+                       .fallback(512)
+                       .describe("payload per packet; messages are split")
+                       .get();
+  s.control_bytes = r.param<std::int32_t>("control_bytes")
+                        .unit("bytes")
+                        .range(1, 1 << 16)
+                        .fallback(16)
+                        .describe("a token, DMA read request or write acknowledgement")
+                        .get();
+  r.param<bool>("multicast")
+      .fallback(false)
+      .describe("one core's data for several cores may go once along the tree (the lowering's)")
+      .get();
+  return model_ok;
+}
+
+const NocModelInfo* find_model(const std::string& name) {
+  for (const NocModelInfo& m : registry())
+    if (m.name == name) return &m;
+  return nullptr;
+}
+
 }  // namespace
+
+void register_noc_model(NocModelInfo info) {
+  if (find_model(info.name) || !info.configure) {
+    std::fprintf(stderr, "gemini: internal error: NoC model \"%s\" registered twice or empty\n",
+                 info.name.c_str());
+    std::abort();
+  }
+  registry().push_back(std::move(info));
+}
+
+const std::vector<NocModelInfo>& noc_models() { return registry(); }
 
 std::vector<std::string> noc_model_names() {
   std::vector<std::string> out;
-  for (const NocEntry& e : kNocModels) out.emplace_back(e.name);
+  for (const NocModelInfo& e : registry()) out.push_back(e.name);
   return out;
 }
 
-std::unique_ptr<NocModel> make_noc_model(const std::string& name, const NocParams& p) {
-  for (const NocEntry& e : kNocModels)
-    if (name == e.name) return e.make(p);
-  throw std::invalid_argument("unknown NoC model \"" + name + "\"");
+std::optional<NocSetup> read_noc_setup(const ir::RawComponent& noc,
+                                       std::vector<std::string>& errors) {
+  const std::size_t before = errors.size();
+  ParamReader r(noc, "noc", errors);
+  NocSetup s;
+  // An unknown model (reported) has no parameters to check the rest against.
+  if (!read_own_params(r, s)) return std::nullopt;
+  const NocModelInfo* m = find_model(s.model);
+  r.begin_model("NoC model", s.model);
+  s.build = m->configure(r);
+  r.finish([&](std::string_view key) {
+    return models_declaring(registry(), "noc", "NoC model", key, s.model);
+  });
+  if (errors.size() != before) return std::nullopt;
+  return s;
+}
+
+std::vector<ParamInfo> noc_params() {
+  NocSetup s;
+  ParamReader own("noc");
+  read_own_params(own, s);
+  return with_model_params(own.declared(), registry(), "noc", "NoC model");
+}
+
+std::unique_ptr<NocModel> make_noc_model(const boost::json::object& noc, const NocLayout& layout,
+                                         std::string& error) {
+  std::vector<std::string> errors;
+  const auto setup = read_noc_setup(ir::RawComponent{noc, "", "/noc"}, errors);
+  if (!setup) {
+    error = errors.empty() ? "the noc section does not read" : errors.front();
+    return nullptr;
+  }
+  return setup->build(layout);
 }
 
 }  // namespace gemini::sim

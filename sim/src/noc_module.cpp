@@ -12,13 +12,7 @@
 namespace gemini::sim {
 
 NocModule::NocModule(const sc_core::sc_module_name& name, SimContext& ctx)
-    : sc_core::sc_module(name),
-      ctx_(ctx),
-      // The configuration names no NoC model: the mesh is the only one.
-      noc_(make_noc_model("mesh",
-                          NocParams{ctx.params.xlen, ctx.params.ylen, ctx.params.hw->noc.link_gbps,
-                                    ctx.params.hw->noc.router_cycles * ctx.params.period,
-                                    ctx.params.hw->noc.buffer_packets})) {
+    : sc_core::sc_module(name), ctx_(ctx), noc_(std::move(ctx.params.noc)) {
   sc_core::sc_spawn_options opt;
   opt.spawn_method();
   opt.set_sensitivity(&ev_);
@@ -31,13 +25,13 @@ void NocModule::attach(std::vector<CoreModule*> cores, std::vector<DramModule*> 
   cores_ = std::move(cores);
   ports_ = std::move(ports);
   all_ports_.clear();
-  if (ctx_.params.hw->dram.interleave)
+  if (ctx_.params.dram_interleave)
     for (std::size_t i = 0; i < ports_.size(); ++i)
       all_ports_.push_back(static_cast<std::int32_t>(i));
   core_nodes_.clear();
   for (CoreModule* c : cores_) core_nodes_.push_back(c->image().core_id);
   incoming_.assign(cores_.size(), 0);
-  in_order_ = ctx_.params.hw->dram.in_order;
+  in_order_ = ctx_.params.dram_in_order;
   read_seq_.assign(cores_.size(), 0);
   unstarted_.assign(cores_.size(), {});
   held_.assign(cores_.size(), {});
@@ -57,9 +51,7 @@ void NocModule::set_l2_write_rate(std::int32_t core) {
 }
 
 std::int32_t NocModule::core_node(std::int32_t core) const { return core_nodes_[core]; }
-std::int32_t NocModule::port_node(std::int32_t port) const {
-  return noc_->port_node(ctx_.params.port_rows[port], ctx_.params.port_east[port]);
-}
+std::int32_t NocModule::port_node(std::int32_t port) const { return noc_->port_node(port); }
 
 std::uint32_t NocModule::alloc(Kind k) {
   std::uint32_t id;

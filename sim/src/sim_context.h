@@ -5,11 +5,13 @@
 
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "gemini/ir/hw_config.h"
 #include "gemini/sim/dram_model.h"
+#include "gemini/sim/noc_model.h"
 
 namespace gemini::sim {
 
@@ -18,11 +20,18 @@ struct Params {
   Tick period = 1000;  // core clock, ps
   std::int32_t xlen = 0, ylen = 0;
   std::int32_t packet_bytes = 512, control_bytes = 16;
-  Tick l2_latency = 0;  // ps
-  double dram_port_gbps = 0;
+  Tick l2_latency = 0;                  // ps
   std::vector<std::int32_t> port_rows;  // per DRAM port: row
   std::vector<bool> port_east;          // per DRAM port: east side
   std::vector<std::int32_t> core_port;  // per core: its DRAM port
+  std::string dram_model;               // its name, for the report
+  bool dram_interleave = false;         // dram.interleave
+  bool dram_in_order = false;           // dram.in_order
+  // The models, built from the configuration's `noc` and `dram` sections
+  // before the simulation starts; the NoC module and the DRAM ports take
+  // them (one DRAM model per port).
+  std::unique_ptr<NocModel> noc;
+  std::vector<std::unique_ptr<DramModel>> dram;
 };
 
 // One instruction of the run, as a 64-bit value: core index << 32 | its

@@ -4,10 +4,59 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <optional>
 
 #include "critical_path.h"
 
 namespace gemini::sim {
+
+namespace {
+
+// The DRAM ports (by dram.placement) and each core's nearest one.
+bool place_ports(const std::string& placement, const assembler::Program& program, Params& p,
+                 std::string& error) {
+  const bool row0 = placement == "west_east_row0";
+  for (std::int32_t y = 0; y < (row0 ? 1 : p.ylen); ++y)
+    for (bool east : {false, true}) {
+      p.port_rows.push_back(y);
+      p.port_east.push_back(east);
+    }
+  for (const auto& c : program.cores) {
+    const std::int32_t id = c.program.core_id;
+    if (id < 0 || id >= p.xlen * p.ylen) {
+      error = "core " + std::to_string(id) + " is outside the " + std::to_string(p.xlen) + "x" +
+              std::to_string(p.ylen) + " mesh";
+      return false;
+    }
+    const std::int32_t x = id % p.xlen, y = id / p.xlen;
+    const bool east = 2 * x >= p.xlen;
+    p.core_port.push_back((row0 ? 0 : 2 * y) + (east ? 1 : 0));
+  }
+  return true;
+}
+
+// Builds the NoC model and one DRAM model per port.
+bool build_models(const ir::HardwareConfig& hw, const DramSetup& dram, const NocSetup& noc,
+                  Params& p, std::string& error) {
+  DramContext dc;
+  dc.mesh_tops = static_cast<double>(p.xlen) * p.ylen * hw.pe.macs_per_cycle() * 2.0 *
+                 hw.clock.frequency_mhz / 1e6;
+  dc.ports = static_cast<std::int32_t>(p.port_rows.size());
+  for (std::size_t i = 0; i < p.port_rows.size(); ++i) {
+    p.dram.push_back(dram.build(dc, error));
+    if (!p.dram.back()) return false;
+  }
+  NocLayout layout;
+  layout.xlen = p.xlen;
+  layout.ylen = p.ylen;
+  layout.period = p.period;
+  for (std::size_t i = 0; i < p.port_rows.size(); ++i)
+    layout.ports.push_back({p.port_east[i] ? p.xlen : -1, p.port_rows[i]});
+  p.noc = noc.build(layout);
+  return true;
+}
+
+}  // namespace
 
 bool resolve_params(const ir::HardwareConfig& hw, const assembler::Program& program,
                     std::int32_t xlen, std::int32_t ylen, Params& p, std::string& error) {
@@ -17,53 +66,25 @@ bool resolve_params(const ir::HardwareConfig& hw, const assembler::Program& prog
     error = "the mesh size is unknown (neither the IR nor --hw gives xlen and ylen)";
     return false;
   }
+  // The DRAM and NoC sections, as sim::check_hw_config reads them.
+  std::vector<std::string> errors;
+  const std::optional<DramSetup> dram = read_dram_setup(hw.dram.raw, errors);
+  const std::optional<NocSetup> noc = read_noc_setup(hw.noc.raw, errors);
+  if (!dram || !noc) {
+    for (const std::string& e : errors) error += (error.empty() ? "" : "; ") + e;
+    return false;
+  }
   p.hw = &hw;
   p.xlen = xlen;
   p.ylen = ylen;
   p.period = std::max<Tick>(1, std::llround(1e6 / hw.clock.frequency_mhz));
-  p.packet_bytes = hw.noc.packet_bytes;
-  p.control_bytes = hw.noc.control_bytes;
+  p.packet_bytes = noc->packet_bytes;
+  p.control_bytes = noc->control_bytes;
   p.l2_latency = hw.l2.latency_cycles * p.period;
-  const bool row0 = hw.dram.placement == "west_east_row0";
-  for (std::int32_t y = 0; y < (row0 ? 1 : ylen); ++y)
-    for (bool east : {false, true}) {
-      p.port_rows.push_back(y);
-      p.port_east.push_back(east);
-    }
-  for (const auto& c : program.cores) {
-    const std::int32_t id = c.program.core_id;
-    if (id < 0 || id >= xlen * ylen) {
-      error = "core " + std::to_string(id) + " is outside the " + std::to_string(xlen) + "x" +
-              std::to_string(ylen) + " mesh";
-      return false;
-    }
-    const std::int32_t x = id % xlen, y = id / xlen;
-    const bool east = 2 * x >= xlen;
-    p.core_port.push_back((row0 ? 0 : 2 * y) + (east ? 1 : 0));
-  }
-  const double ports = static_cast<double>(p.port_rows.size());
-  if (hw.dram.port_gbps > 0) {
-    p.dram_port_gbps = hw.dram.port_gbps;
-  } else if (hw.dram.gbps_per_tops > 0) {
-    const double tops = static_cast<double>(xlen) * ylen * hw.pe.macs_per_cycle() * 2.0 *
-                        hw.clock.frequency_mhz / 1e6;
-    p.dram_port_gbps = hw.dram.gbps_per_tops * tops / ports;
-  } else {
-    p.dram_port_gbps = hw.dram.timing.peak_gbps();
-  }
-  // Each source is in range alone, not their product: a port's time per
-  // byte must fit the picosecond clock of transfers of up to 4 GiB.
-  if (!(p.dram_port_gbps >= 1e-3 && p.dram_port_gbps <= 1e6)) {
-    char gbps[32];
-    std::snprintf(gbps, sizeof gbps, "%g", p.dram_port_gbps);
-    error = std::string("the DRAM bandwidth per port comes to ") + gbps + " GB/s (from " +
-            (hw.dram.port_gbps > 0       ? "dram.port_gbps"
-             : hw.dram.gbps_per_tops > 0 ? "dram.gbps_per_tops, the mesh and clock.frequency_mhz"
-                                         : "the dram.timing preset's peak") +
-            "), outside [0.001, 1e6]";
-    return false;
-  }
-  return true;
+  p.dram_model = dram->model;
+  p.dram_interleave = dram->interleave;
+  p.dram_in_order = dram->in_order;
+  return place_ports(dram->placement, program, p, error) && build_models(hw, *dram, *noc, p, error);
 }
 
 System::System(const sc_core::sc_module_name& name, const assembler::Program& program,
@@ -74,9 +95,8 @@ System::System(const sc_core::sc_module_name& name, const assembler::Program& pr
   for (std::size_t i = 0; i < ctx_.params.port_rows.size(); ++i) {
     const std::string n = std::string("dram_") + (ctx_.params.port_east[i] ? "east" : "west") +
                           std::to_string(ctx_.params.port_rows[i]);
-    ports_.push_back(std::make_unique<DramModule>(
-        n.c_str(), static_cast<std::int32_t>(i),
-        make_dram_model(ctx_.params.hw->dram, ctx_.params.dram_port_gbps), ctx_, *noc_));
+    ports_.push_back(std::make_unique<DramModule>(n.c_str(), static_cast<std::int32_t>(i),
+                                                  std::move(ctx_.params.dram[i]), ctx_, *noc_));
     ports.push_back(ports_.back().get());
   }
   std::vector<CoreModule*> cores;
@@ -118,7 +138,7 @@ void System::run_and_report(const WorkloadTable& workloads, Tick until, Report& 
   r.ylen = ctx_.params.ylen;
   r.frequency_mhz = ctx_.params.hw->clock.frequency_mhz;
   r.hw_name = ctx_.params.hw->name;
-  r.dram_model = ctx_.params.hw->dram.model;
+  r.dram_model = ctx_.params.dram_model;
 
   report_cores(r, end);
   report_dram(r, end);

@@ -4,6 +4,8 @@
 #include <boost/json/serialize.hpp>
 #include <cmath>
 
+#include "gemini/ir/hw_config.h"
+
 namespace gemini::sweep::detail {
 namespace json = boost::json;
 
@@ -130,8 +132,17 @@ bool set_param(json::object& hw, const std::string& path, const json::value& v,
     }
     o = &next.get_object();
   }
-  (*o)[path.substr(pos)] = v;
+  if (v.is_null())
+    o->erase(path.substr(pos));  // the parameter's default
+  else
+    (*o)[path.substr(pos)] = v;
   return true;
+}
+
+bool hw_ok(const HwCheck& check, const std::string& text, const std::string& origin,
+           std::vector<std::string>& errors) {
+  if (check) return check(text, origin, errors);
+  return ir::parse_hw_config(text, origin, errors).has_value();
 }
 
 std::string strip_origin(const std::string& e) {

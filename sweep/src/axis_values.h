@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "gemini/sweep/spec.h"
+
 namespace gemini::sweep::detail {
 
 // A non-empty list of values, or a range: {"from", "to", "step"} (every
@@ -15,9 +17,16 @@ bool expand_values(const boost::json::value& v, std::vector<boost::json::value>&
                    std::string& error);
 
 // Sets "dram.timing.cl" in `hw` (creating the component objects on the
-// way); false when a component on the path is not an object.
+// way), or removes it for a null value (its default applies: a model
+// switched by another axis takes no parameter of the one before); false
+// when a component on the path is not an object.
 bool set_param(boost::json::object& hw, const std::string& path, const boost::json::value& v,
                std::string& error);
+
+// Checks a configuration's JSON text with `check`, or ir::parse_hw_config
+// when it is empty.
+bool hw_ok(const HwCheck& check, const std::string& text, const std::string& origin,
+           std::vector<std::string>& errors);
 
 // A configuration error without its leading origin ("x.json:/dram/..." ->
 // "/dram/...").

@@ -5,7 +5,6 @@
 #include <map>
 
 #include "axis_values.h"
-#include "gemini/ir/hw_config.h"
 #include "json_io.h"
 
 namespace gemini::sweep {
@@ -116,7 +115,7 @@ std::optional<Plan> expand(const SweepSpec& spec, std::vector<std::string>& erro
         }
       }
       std::vector<std::string> errs;
-      if (ok && !ir::parse_hw_config(json::serialize(hw), "", errs)) ok = false;
+      if (ok && !detail::hw_ok(spec.check_hw, json::serialize(hw), "", errs)) ok = false;
       if (!ok) {
         if (errs.empty()) errs.push_back(error);
         std::string what = in.label;

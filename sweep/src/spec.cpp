@@ -11,7 +11,6 @@
 #include <set>
 
 #include "axis_values.h"
-#include "gemini/ir/hw_config.h"
 #include "gemini/ir/json_document.h"
 #include "gemini/ir/json_reader.h"
 #include "json_io.h"
@@ -111,7 +110,7 @@ struct Reader {
       return;
     }
     std::vector<std::string> errs;
-    if (!ir::parse_hw_config(json::serialize(spec.base_hw), spec.base_hw_origin, errs))
+    if (!detail::hw_ok(options.check_hw, json::serialize(spec.base_hw), spec.base_hw_origin, errs))
       for (const std::string& e : errs) errors.push_back(e);
   }
 
@@ -148,7 +147,11 @@ struct Reader {
   void load_axes(const json::value* v, SweepSpec& spec);
   bool axis_values(const std::string& pointer, const std::string& name, const json::value& v,
                    Axis& axis);
+  // Checks each value of `axis` on the base configuration; a value of a
+  // zip group's axis that fails alone is checked again with the group's
+  // other parameters at the same index (a DRAM model and its parameters).
   void check_axis(const std::string& pointer, Axis& axis, const SweepSpec& spec);
+  bool zipped_ok(const Axis& axis, std::size_t i, const SweepSpec& spec);
 };
 
 // The manifest's rows by file name (the corpus manifest.csv: file, ...,
@@ -390,7 +393,7 @@ void Reader::check_axis(const std::string& pointer, Axis& axis, const SweepSpec&
       auto c = config(at, *name);
       if (!c) continue;
       std::vector<std::string> errs;
-      if (!ir::parse_hw_config(json::serialize(c->first), c->second, errs))
+      if (!detail::hw_ok(options.check_hw, json::serialize(c->first), c->second, errs))
         for (const std::string& e : errs) fail(at, head + e);
       axis.hw_configs.push_back(std::move(c->first));
     } else {
@@ -399,10 +402,23 @@ void Reader::check_axis(const std::string& pointer, Axis& axis, const SweepSpec&
       std::vector<std::string> errs;
       if (!detail::set_param(hw, axis.name, v, error))
         fail(at, head + error);
-      else if (!ir::parse_hw_config(json::serialize(hw), "", errs))
+      else if (!detail::hw_ok(options.check_hw, json::serialize(hw), "", errs) &&
+               !zipped_ok(axis, i, spec))
         for (const std::string& e : errs) fail(at, head + detail::strip_origin(e));
     }
   }
+}
+
+bool Reader::zipped_ok(const Axis& axis, std::size_t i, const SweepSpec& spec) {
+  if (axis.zip == 0) return false;
+  json::object hw = spec.base_hw;
+  std::string error;
+  for (const Axis& a : spec.axes)
+    if (a.zip == axis.zip && !a.is_setting() &&
+        (i >= a.values.size() || !detail::set_param(hw, a.name, a.values[i], error)))
+      return false;
+  std::vector<std::string> errs;
+  return detail::hw_ok(options.check_hw, json::serialize(hw), "", errs);
 }
 
 void Reader::load_axes(const json::value* v, SweepSpec& spec) {
@@ -412,6 +428,7 @@ void Reader::load_axes(const json::value* v, SweepSpec& spec) {
     return;
   }
   std::set<std::string> names;
+  std::vector<std::string> ats;  // per axis of spec.axes: its pointer
   int zips = 0;
   auto add = [&](const std::string& at, const std::string& name, const json::value& values,
                  int zip) {
@@ -422,8 +439,9 @@ void Reader::load_axes(const json::value* v, SweepSpec& spec) {
     }
     if (!axis_values(at, name, values, axis)) return;
     axis.zip = zip;
-    check_axis(at, axis, spec);
+    if (zip == 0) check_axis(at, axis, spec);  // a zip group's: once it is whole
     spec.axes.push_back(std::move(axis));
+    ats.push_back(at);
   };
   for (const auto& kv : v->get_object()) {
     const std::string k(kv.key());
@@ -456,6 +474,7 @@ void Reader::load_axes(const json::value* v, SweepSpec& spec) {
           fail(gat, "the axes of a zip group need as many values each: \"" + spec.axes[first].name +
                         "\" has " + std::to_string(spec.axes[first].values.size()) + ", \"" +
                         spec.axes[i].name + "\" " + std::to_string(spec.axes[i].values.size()));
+      for (std::size_t i = first; i < spec.axes.size(); ++i) check_axis(ats[i], spec.axes[i], spec);
     }
   }
 }
@@ -479,6 +498,7 @@ std::optional<SweepSpec> load_sweep(const std::string& path, const LoadOptions& 
   SweepSpec spec;
   spec.path = path;
   spec.name = label_of(path);
+  spec.check_hw = options.check_hw;
   const json::object& o = root.get_object();
   for (const auto& kv : o) {
     const std::string k(kv.key());

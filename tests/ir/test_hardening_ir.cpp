@@ -22,6 +22,7 @@
 #include "gemini/model/layer_semantics.h"
 #include "gemini/model/network.h"
 #include "gemini/model/reference.h"
+#include "gemini/sim/sim_config.h"
 
 using namespace gemini;  // NOLINT(google-build-using-namespace): test file
 namespace json = boost::json;
@@ -120,9 +121,11 @@ TEST(JsonDocument, DuplicateKeysByPointer) {
 
 // --- hardware configurations ---------------------------------------------
 
+// As every gemini command reads --hw: ir's components, then the simulator's
+// (dram and noc).
 std::string hw_errors(const std::string& text) {
   std::vector<std::string> errors;
-  auto hw = ir::parse_hw_config(text, "x.json", errors);
+  auto hw = sim::parse_hw_config(text, "x.json", errors);
   std::string s;
   for (const auto& e : errors) s += e + "\n";
   return hw ? "" : s;
@@ -132,8 +135,8 @@ std::string hw_errors(const std::string& text) {
 // picoseconds (UB; the release build reported 400 cycles).
 TEST(HardenHwConfig, TinyBandwidthIsARangeError) {
   const std::string e = hw_errors(R"({"dram": {"port_gbps": 1e-300}})");
-  EXPECT_NE(e.find("x.json:/dram/port_gbps: parameter \"port_gbps\" of component \"dram\": "
-                   "expected a number in [0.001, 1e+06] or 0"),
+  EXPECT_NE(e.find("x.json:/dram/port_gbps: parameter \"port_gbps\" of component \"dram\" (DRAM "
+                   "model \"simple\"): expected a number in [0.001, 1e+06] or 0"),
             std::string::npos)
       << e;
   EXPECT_EQ(hw_errors(R"({"dram": {"port_gbps": 0}})"), "");

@@ -80,63 +80,46 @@ TEST(HwConfig, RingRegionsMustFitL2) {
   EXPECT_EQ(hw->regions_for(2048).size(), 2u);
 }
 
-TEST(HwConfig, DramPresetsAndTimingOverrides) {
-  std::vector<std::string> e;
-  auto hw = parse(R"({"dram": {"model": "banked", "preset": "hbm2", "timing": {"cl": 16}}})", e);
-  ASSERT_TRUE(hw) << (e.empty() ? "" : e[0]);
-  EXPECT_EQ(hw->dram.model, "banked");
-  EXPECT_EQ(hw->dram.timing.tck_ps, 1000);  // from the preset
-  EXPECT_EQ(hw->dram.timing.cl, 16);        // overridden
-  EXPECT_DOUBLE_EQ(hw->dram.timing.peak_gbps(), 16.0);
-  EXPECT_DOUBLE_EQ(ir::dram_preset("ddr4_3200")->peak_gbps(), 25.6);
-  EXPECT_DOUBLE_EQ(ir::dram_preset("lpddr5_6400")->peak_gbps(), 12.8);
-  EXPECT_EQ(ir::dram_preset("ddr5"), nullptr);
-
-  EXPECT_FALSE(parse(R"({"dram": {"preset": "ddr5"}})", e));
-  ASSERT_EQ(e.size(), 1u);
-  EXPECT_NE(e[0].find("t.json:/dram/preset: parameter \"preset\" of component \"dram\": expected "
-                      "one of ddr4_3200, lpddr5_6400, hbm2, got \"ddr5\""),
-            std::string::npos)
-      << e[0];
-  e.clear();
-  EXPECT_FALSE(parse(R"({"dram": {"timing": {"trfc": 100, "trefi": 50}}})", e));
-  ASSERT_EQ(e.size(), 1u);
-  EXPECT_NE(e[0].find("/dram/timing/trfc"), std::string::npos) << e[0];
-  e.clear();
-  EXPECT_FALSE(parse(R"({"dram": {"timing": {"tcl": 3}}})", e));
-  ASSERT_EQ(e.size(), 1u);
-  EXPECT_NE(e[0].find("parameter \"tcl\" of component \"dram/timing\": unknown parameter"),
-            std::string::npos)
-      << e[0];
-}
-
 TEST(HwConfig, SimulatorComponents) {
   std::vector<std::string> e;
-  auto hw = parse(R"({"noc": {"link_gbps": 12.5, "router_cycles": 3}, "vp": {"lanes": 32},
-                      "core": {"dispatch_per_cycle": 2}, "l2": {"banks": 8}})",
-                  e);
+  auto hw =
+      parse(R"({"vp": {"lanes": 32}, "core": {"dispatch_per_cycle": 2}, "l2": {"banks": 8}})", e);
   ASSERT_TRUE(hw) << (e.empty() ? "" : e[0]);
-  EXPECT_DOUBLE_EQ(hw->noc.link_gbps, 12.5);
-  EXPECT_EQ(hw->noc.router_cycles, 3);
-  EXPECT_EQ(hw->noc.packet_bytes, 512);  // default
   EXPECT_EQ(hw->vp.lanes, 32);
   EXPECT_EQ(hw->core.dispatch_per_cycle, 2);
   EXPECT_EQ(hw->l2.banks, 8);
-  EXPECT_FALSE(parse(R"({"noc": {"link_gbps": 0}})", e));
   EXPECT_FALSE(parse(R"({"core": {"dispatch_per_cycle": 0}})", e));
+}
+
+// The dram and noc components are the simulator's (tests/sim/test_sim_config.cpp):
+// ir reads their multicast flags and keeps the rest as written, with where it is.
+TEST(HwConfig, DramAndNocAreKeptRawForTheSimulator) {
+  std::vector<std::string> e;
+  auto hw = parse(R"({"noc": {"link_gbps": 12.5, "multicast": true},
+                      "dram": {"model": "banked", "queue_depth": 8}})",
+                  e);
+  ASSERT_TRUE(hw) << (e.empty() ? "" : e[0]);
+  EXPECT_TRUE(hw->noc.multicast);
+  EXPECT_FALSE(hw->dram.multicast);
+  EXPECT_EQ(hw->noc.raw.json.at("link_gbps").as_double(), 12.5);
+  EXPECT_EQ(hw->dram.raw.json.at("queue_depth").as_int64(), 8);
+  EXPECT_EQ(hw->dram.raw.origin, "t.json");
+  EXPECT_EQ(hw->dram.raw.pointer, "/dram");
+  EXPECT_EQ(hw->noc.raw.pointer, "/noc");
+  EXPECT_TRUE(parse("{}", e)->dram.raw.json.empty());
+  // Their type is still checked here, and so is the lowering's flag.
+  EXPECT_FALSE(parse(R"({"dram": [1]})", e));
+  EXPECT_FALSE(parse(R"({"noc": {"multicast": "yes"}})", e));
 }
 
 TEST(HwConfig, ShippedDdr4ConfigLoads) {
   std::vector<std::string> e;
   auto hw = ir::load_hw_config(std::string(GEMINI_SOURCE_DIR) + "/configs/set-polar-ddr4.json", e);
   ASSERT_TRUE(hw) << (e.empty() ? "" : e[0]);
-  EXPECT_EQ(hw->dram.model, "banked");
-  EXPECT_EQ(hw->dram.timing.trcd, 22);
+  EXPECT_EQ(hw->dram.raw.json.at("model").as_string(), "banked");
   const auto& polar = test::set_polar();
-  EXPECT_EQ(polar.dram.model, "simple");
-  EXPECT_DOUBLE_EQ(polar.dram.gbps_per_tops, 0.5);
-  EXPECT_DOUBLE_EQ(polar.noc.link_gbps, 24.0);
   EXPECT_TRUE(polar.dram.multicast);
+  EXPECT_TRUE(polar.noc.multicast);
   EXPECT_TRUE(hw->dram.multicast);
 }
 
@@ -159,42 +142,24 @@ TEST(HwConfig, DramMulticastIsAFlagOffByDefault) {
   EXPECT_NE(e[0].find("expected true or false"), std::string::npos) << e[0];
 }
 
-TEST(HwConfig, DmaInFlightAndInterleaveDefaultToTheSimpleModel) {
+TEST(HwConfig, DmaInFlightAndL2WriteSharingDefaultToTheSimpleModel) {
   std::vector<std::string> e;
   auto hw = ir::parse_hw_config("{}", "t.json", e);
   ASSERT_TRUE(hw);
   EXPECT_EQ(hw->core.dma_in_flight, 1);
-  EXPECT_FALSE(hw->dram.interleave);
-  hw = ir::parse_hw_config(R"({"core": {"dma_in_flight": 4}, "dram": {"interleave": true}})",
-                           "t.json", e);
+  EXPECT_FALSE(hw->l2.noc_writes_share_ports);
+  hw = ir::parse_hw_config(
+      R"({"core": {"dma_in_flight": 4}, "l2": {"noc_writes_share_ports": true}})", "t.json", e);
   ASSERT_TRUE(hw);
   EXPECT_EQ(hw->core.dma_in_flight, 4);
-  EXPECT_TRUE(hw->dram.interleave);
+  EXPECT_TRUE(hw->l2.noc_writes_share_ports);
   auto polar = ir::load_hw_config(std::string(GEMINI_SOURCE_DIR) + "/configs/set-polar.json", e);
   ASSERT_TRUE(polar) << (e.empty() ? "" : e[0]);
   EXPECT_EQ(polar->core.dma_in_flight, 4);
-  EXPECT_TRUE(polar->dram.interleave);
   e.clear();
   EXPECT_FALSE(ir::parse_hw_config(R"({"core": {"dma_in_flight": 0}})", "t.json", e));
   ASSERT_EQ(e.size(), 1u);
   EXPECT_NE(e[0].find("\"dma_in_flight\" of component \"core\""), std::string::npos) << e[0];
-}
-
-TEST(HwConfig, RouterBuffersAndL2WriteSharingDefaultToTheSimpleModel) {
-  std::vector<std::string> e;
-  auto hw = ir::parse_hw_config("{}", "t.json", e);
-  ASSERT_TRUE(hw);
-  EXPECT_EQ(hw->noc.buffer_packets, 0);  // unbounded
-  EXPECT_FALSE(hw->l2.noc_writes_share_ports);
-  hw = ir::parse_hw_config(
-      R"({"noc": {"buffer_packets": 2}, "l2": {"noc_writes_share_ports": true}})", "t.json", e);
-  ASSERT_TRUE(hw);
-  EXPECT_EQ(hw->noc.buffer_packets, 2);
-  EXPECT_TRUE(hw->l2.noc_writes_share_ports);
-  e.clear();
-  EXPECT_FALSE(ir::parse_hw_config(R"({"noc": {"buffer_packets": -1}})", "t.json", e));
-  ASSERT_EQ(e.size(), 1u);
-  EXPECT_NE(e[0].find("\"buffer_packets\" of component \"noc\""), std::string::npos) << e[0];
 }
 
 TEST(HwConfig, NotJson) {

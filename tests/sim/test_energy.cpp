@@ -14,9 +14,7 @@ namespace {
 // Costs chosen so that every product is exact in binary floating point.
 ir::HardwareConfig energy_hw() {
   ir::HardwareConfig hw;
-  hw.dram.model = "simple";
-  hw.dram.port_gbps = 1.0;
-  hw.dram.latency_ns = 0;
+  hw.dram.raw.json = {{"model", "simple"}, {"port_gbps", 1.0}, {"latency_ns", 0}};
   ir::EnergyConfig& e = hw.energy;
   e.mac_pj = 0.5;
   e.vp_op_pj = 0.25;

@@ -207,8 +207,8 @@ TEST_F(Faults, AnotherIfmapTransferIdOfTheSameShape) {
             const sim::Provenance::Writer& by = p.writers.front().first;
             EXPECT_EQ(by.opcode, "dma_in");
             EXPECT_EQ(by.transfer, t);
-            EXPECT_NE(p.verdict.find("own dma_in of transfer " + std::to_string(t) + ", which read " +
-                                     producer(other) + "'s data"),
+            EXPECT_NE(p.verdict.find("own dma_in of transfer " + std::to_string(t) +
+                                     ", which read " + producer(other) + "'s data"),
                       std::string::npos)
                 << p.verdict;
           }
@@ -390,7 +390,7 @@ TEST_F(Faults, L2TensorMovedOntoAnotherStillToBeRead) {
           // first run that computes wrong must name one of the two layers.
           ir::HardwareConfig serial = test::set_polar();
           serial.core.dma_in_flight = 1;
-          serial.dram.interleave = false;
+          serial.dram.raw.json["interleave"] = false;
           serial.dram.multicast = false;
           for (const ir::HardwareConfig& hw : {test::set_polar(), serial}) {
             const sim::Report r = simulate(m, hw);

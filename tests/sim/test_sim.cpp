@@ -29,9 +29,7 @@ assembler::Program program(const std::vector<std::string>& texts) {
 
 ir::HardwareConfig test_hw() {
   ir::HardwareConfig hw;  // 1 GHz, defaults: router 2 cycles, 24 GB/s links
-  hw.dram.model = "simple";
-  hw.dram.port_gbps = 1.0;  // 1 byte per ns
-  hw.dram.latency_ns = 0;
+  hw.dram.raw.json = {{"model", "simple"}, {"port_gbps", 1.0}, {"latency_ns", 0}};  // 1 byte per ns
   return hw;
 }
 
@@ -223,7 +221,7 @@ TEST(Sim, InOrderDramHoldsAReadBehindTheCoresEarlierMulticastMember) {
   Report out_of_order, in_order;
   std::string error;
   ASSERT_TRUE(simulate(p, hw, wt, o, out_of_order, error)) << error;
-  hw.dram.in_order = true;
+  hw.dram.raw.json["in_order"] = true;
   ASSERT_TRUE(simulate(p, hw, wt, o, in_order, error)) << error;
   auto landed = [](const Report& r) {
     for (const WorkloadReport& w : r.workloads)
@@ -347,7 +345,7 @@ TEST(Sim, InterleavedDramSpreadsEveryAccessOverThePorts) {
   // the ejection link taken: [275334, 286001); + 2 cycles -> cycle 289
   // (545 from one port).
   ir::HardwareConfig hw = test_hw();
-  hw.dram.interleave = true;
+  hw.dram.raw.json["interleave"] = true;
   const Report r = run(program({".core 0\n" + kDmaIn + "end\n"}), 1, 1, hw);
   EXPECT_EQ(r.total_cycles, 289);
   ASSERT_EQ(r.dram_ports.size(), 2u);
@@ -361,7 +359,7 @@ TEST(Sim, InterleavedDramSpreadsEveryAccessOverThePorts) {
                        1, 1, hw);
   EXPECT_EQ(w.dram_ports[0].bytes_written, 512);
   EXPECT_EQ(w.dram_ports[1].bytes_written, 512);
-  hw.dram.interleave = false;
+  hw.dram.raw.json["interleave"] = false;
   const Report u = run(program({".core 0\ndma_out l2=0 bytes=1024 dram=0 transfer=4 "
                                 "src_box=[0,0,0,0]:[0,0,0,0]\n"
                                 "end\n"}),
@@ -510,7 +508,7 @@ TEST(Sim, CoreOutsideTheMeshIsAnError) {
 
 TEST(Sim, BankedDramChangesTheTiming) {
   ir::HardwareConfig hw = test_hw();
-  hw.dram.model = "banked";
+  hw.dram.raw.json = {{"model", "banked"}};
   const Report a = run(program({std::string(".core 0\n") + kDmaIn + "end\n"}), 1, 1, hw);
   // Request arrives 4667 ps; DDR4: ceil(4667/625) = 8 clocks, 8 bursts of
   // 64 B: first data at 8 + 44 = 52, last done at 52 + 8 * 4 = 84 clocks =

@@ -6,7 +6,6 @@
 #include <map>
 #include <vector>
 
-#include "gemini/ir/hw_config.h"
 #include "gemini/sim/compute_timing.h"
 #include "gemini/sim/dram_model.h"
 #include "gemini/sim/mesh_noc.h"
@@ -24,12 +23,17 @@ struct Recorder : DramSink {
   Tick done_at(std::uint64_t tag) const { return seen.at(tag).back().second; }
 };
 
-ir::DramConfig banked_ddr4() {
-  ir::DramConfig c;
-  c.model = "banked";
-  c.timing = *ir::dram_preset("ddr4_3200");
-  c.timing.trefi = 0;  // refresh off unless a test wants it
-  return c;
+// The model a `dram` section chooses, for one port.
+std::unique_ptr<DramModel> dram(const boost::json::object& section) {
+  std::string error;
+  auto m = make_dram_model(section, DramContext{}, error);
+  EXPECT_NE(m, nullptr) << error;
+  return m;
+}
+
+// DDR4-3200, refresh off unless a test wants it.
+boost::json::object banked_ddr4() {
+  return {{"model", "banked"}, {"preset", "ddr4_3200"}, {"timing", {{"trefi", 0}}}};
 }
 
 void drain(DramModel& m, Recorder& r) {
@@ -39,7 +43,7 @@ void drain(DramModel& m, Recorder& r) {
 
 TEST(DramBanked, ClosedBankReadIsTrcdPlusClPlusBurst) {
   // DDR4-3200: tRCD 22 + CL 22 + tBURST 4 = 48 clocks of 625 ps = 30000 ps.
-  auto m = make_dram_model(banked_ddr4(), 0);
+  auto m = dram(banked_ddr4());
   Recorder r;
   m->enqueue({1, false, 0, 64, 0, 0});
   drain(*m, r);
@@ -51,7 +55,7 @@ TEST(DramBanked, SecondBurstOfARowHits) {
   // Burst 1 as above ends at 48. Burst 2 is a row hit: its column command may
   // issue at ready_col = 22 + tCCD 4 = 26, data at max(26 + 22, 48) = 48,
   // done at 52 clocks = 32500 ps.
-  auto m = make_dram_model(banked_ddr4(), 0);
+  auto m = dram(banked_ddr4());
   Recorder r;
   m->enqueue({1, false, 0, 128, 0, 0});
   drain(*m, r);
@@ -63,7 +67,7 @@ TEST(DramBanked, RowConflictPrechargesAfterTras) {
   // Same bank (0), row 1 = address row_bytes * banks = 131072. The first
   // burst activates at 0; precharge waits for tRAS 52, activate at 52 + tRP
   // 22 = 74, column at 74 + 22 = 96, data at 118, done at 122 clocks.
-  auto m = make_dram_model(banked_ddr4(), 0);
+  auto m = dram(banked_ddr4());
   Recorder r;
   m->enqueue({1, false, 0, 64, 0, 0});
   m->enqueue({2, false, 131072, 64, 0, 0});
@@ -76,7 +80,7 @@ TEST(DramBanked, FrFcfsServesAYoungerRowHitFirst) {
   // Request 1 opens bank 0 row 0. Then 2 (row 1 of bank 0, older) and 3
   // (row 0 of bank 0, younger) are both waiting: 3 hits the open row and goes
   // first.
-  auto m = make_dram_model(banked_ddr4(), 0);
+  auto m = dram(banked_ddr4());
   Recorder r;
   m->enqueue({1, false, 0, 64, 0, 0});
   m->enqueue({2, false, 131072, 64, 0, 0});
@@ -98,9 +102,7 @@ double achieved_fraction(DramModel& m, Recorder& r, std::int64_t bytes) {
 TEST(DramBanked, SequentialStreamReachesNinetyPercentOfPeak) {
   // 4 MiB in 64 KiB requests, refresh on: row hits except one activate per
   // 8 KiB row (overlapped with the previous bank's data), minus tRFC/tREFI.
-  ir::DramConfig c = banked_ddr4();
-  c.timing = *ir::dram_preset("ddr4_3200");
-  auto m = make_dram_model(c, 0);
+  auto m = dram({{"model", "banked"}, {"preset", "ddr4_3200"}});
   Recorder r;
   const std::int64_t total = 4 << 20, req = 64 << 10;
   for (std::int64_t a = 0; a < total; a += req)
@@ -113,9 +115,8 @@ TEST(DramBanked, SequentialStreamReachesNinetyPercentOfPeak) {
 
 TEST(DramBanked, RowMissPatternIsMuchSlowerThanSequential) {
   // Every 64-byte request goes to bank 0 in a new row: tRAS + tRP per burst.
-  ir::DramConfig c = banked_ddr4();
-  auto seq = make_dram_model(c, 0);
-  auto miss = make_dram_model(c, 0);
+  auto seq = dram(banked_ddr4());
+  auto miss = dram(banked_ddr4());
   Recorder rs, rm;
   const int n = 2048;
   for (int i = 0; i < n; ++i) {
@@ -134,14 +135,14 @@ TEST(DramBanked, RowMissPatternIsMuchSlowerThanSequential) {
 TEST(DramBanked, ProgressPerChunkEndsWithTheWholeRequest) {
   // 216 bytes with 512-byte chunks: one report, of all 216 bytes (4 bursts:
   // 48 + 3 * 4 = 60 clocks). 1200 bytes with 512-byte chunks: 512, 1024, 1200.
-  auto m = make_dram_model(banked_ddr4(), 0);
+  auto m = dram(banked_ddr4());
   Recorder r;
   m->enqueue({1, false, 0, 216, 0, 512});
   drain(*m, r);
   ASSERT_EQ(r.seen.at(1).size(), 1u);
   EXPECT_EQ(r.seen.at(1)[0].first, 216);
   EXPECT_EQ(r.seen.at(1)[0].second, 60 * 625);
-  auto m2 = make_dram_model(banked_ddr4(), 0);
+  auto m2 = dram(banked_ddr4());
   Recorder r2;
   m2->enqueue({2, false, 0, 1200, 0, 512});
   drain(*m2, r2);
@@ -154,7 +155,7 @@ TEST(DramBanked, ProgressPerChunkEndsWithTheWholeRequest) {
 
 TEST(DramBanked, RequestIsNotServedBeforeItArrives) {
   // Arrival at 100 clocks (62500 ps): done at 100 + 48 = 148 clocks.
-  auto m = make_dram_model(banked_ddr4(), 0);
+  auto m = dram(banked_ddr4());
   Recorder r;
   m->enqueue({1, false, 0, 64, 62500, 0});
   drain(*m, r);
@@ -163,9 +164,7 @@ TEST(DramBanked, RequestIsNotServedBeforeItArrives) {
 
 TEST(DramSimple, BandwidthAndLatency) {
   // 1000 bytes at 4 GB/s = 250 ns after the arrival (100 ps), plus 50 ns.
-  ir::DramConfig c;
-  c.latency_ns = 50;
-  auto m = make_dram_model(c, 4.0);
+  auto m = dram({{"model", "simple"}, {"port_gbps", 4.0}, {"latency_ns", 50}});
   Recorder r;
   m->enqueue({1, false, 0, 1000, 100, 0});
   m->enqueue({2, true, 0, 1000, 0, 0});  // first come, first served: after 1
@@ -175,9 +174,7 @@ TEST(DramSimple, BandwidthAndLatency) {
 }
 
 TEST(DramSimple, ReadProgressEveryChunk) {
-  ir::DramConfig c;
-  c.latency_ns = 0;
-  auto m = make_dram_model(c, 1.0);  // 1 byte per ns
+  auto m = dram({{"port_gbps", 1.0}, {"latency_ns", 0}});  // 1 byte per ns
   Recorder r;
   m->enqueue({1, false, 0, 1200, 0, 512});
   drain(*m, r);
@@ -211,9 +208,9 @@ TEST(MeshNoc, XyRoutingGoesXFirst) {
 
 TEST(MeshNoc, DramPortsSitAtTheRowEnds) {
   MeshNoc noc(4, 2, 24.0, 1000);
-  EXPECT_EQ(noc.pos(noc.port_node(1, false)).x, -1);
-  EXPECT_EQ(noc.pos(noc.port_node(1, true)).x, 4);
-  EXPECT_EQ(noc.hops(noc.port_node(1, false), 4), 1);  // core 4 = (0, 1)
+  EXPECT_EQ(noc.pos(noc.edge_node(1, false)).x, -1);
+  EXPECT_EQ(noc.pos(noc.edge_node(1, true)).x, 4);
+  EXPECT_EQ(noc.hops(noc.edge_node(1, false), 4), 1);  // core 4 = (0, 1)
 }
 
 TEST(MeshNoc, MulticastCrossesEachTreeLinkOnce) {
@@ -223,7 +220,7 @@ TEST(MeshNoc, MulticastCrossesEachTreeLinkOnce) {
   // the tail after one serialisation (100 ns); as three unicasts the
   // shared links would carry the data three times (the last at 300 ns).
   MeshNoc noc(3, 3, 1.0, 0);
-  const std::int32_t port = noc.port_node(1, false);
+  const std::int32_t port = noc.edge_node(1, false);
   const auto m = noc.multicast(0, port, {4, 2, 8}, 100);
   EXPECT_EQ(m.injected, 100000);
   EXPECT_EQ(m.arrived, (std::vector<Tick>{100000, 100000, 100000}));
@@ -242,7 +239,7 @@ TEST(MeshNoc, MulticastHeadsFollowTheirBranch) {
   // 3x1 mesh, 1000 ps routers: to core 0 (1 hop) and core 2 (3 hops) from
   // the west port; each arrives as its own unicast would at zero load.
   MeshNoc noc(3, 1, 24.0, 1000);
-  const std::int32_t port = noc.port_node(0, false);
+  const std::int32_t port = noc.edge_node(0, false);
   const auto m = noc.multicast(0, port, {2, 0}, 512);
   MeshNoc a(3, 1, 24.0, 1000), b(3, 1, 24.0, 1000);
   EXPECT_EQ(m.arrived[0], a.send(0, port, 2, 512).arrived);

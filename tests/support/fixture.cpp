@@ -16,6 +16,7 @@
 #include <stdexcept>
 
 #include "gemini/assembler/text.h"
+#include "gemini/sim/sim_config.h"
 #include "gemini/sim/simulator.h"
 
 namespace fs = std::filesystem;
@@ -80,7 +81,7 @@ std::string param_name(const std::string& file) {
 const ir::HardwareConfig& set_polar() {
   static const ir::HardwareConfig hw = [] {
     std::vector<std::string> errs;
-    auto h = ir::load_hw_config(std::string(GEMINI_SOURCE_DIR) + "/configs/set-polar.json", errs);
+    auto h = sim::load_hw_config(std::string(GEMINI_SOURCE_DIR) + "/configs/set-polar.json", errs);
     if (!h) {
       std::fprintf(stderr, "configs/set-polar.json does not load: %s\n",
                    errs.empty() ? "?" : errs[0].c_str());

@@ -11,6 +11,7 @@
 #include <set>
 
 #include "fixture.h"
+#include "gemini/sim/sim_config.h"
 #include "gemini/sweep/plan.h"
 #include "gemini/sweep/spec.h"
 
@@ -20,9 +21,7 @@ using namespace gemini;  // NOLINT(google-build-using-namespace): test file
 
 namespace {
 
-test::CliRun gemini(const std::string& args) {
-  return test::run_gemini(args);
-}
+test::CliRun gemini(const std::string& args) { return test::run_gemini(args); }
 
 std::string set_polar_path() { return std::string(GEMINI_SOURCE_DIR) + "/configs/set-polar.json"; }
 
@@ -45,9 +44,16 @@ json::value without_host(json::value v) {
   return v;
 }
 
+// Configurations are checked as the gemini executable checks them: the
+// simulator's DRAM and NoC parameters too.
 std::optional<sweep::Plan> plan_of(const std::string& text, std::vector<std::string>& errors) {
   const fs::path p = test::write_temp("lib.sweep.json", text);
-  auto spec = sweep::load_sweep(p.string(), {}, errors);
+  sweep::LoadOptions lo;
+  lo.check_hw = [](const std::string& hw, const std::string& origin,
+                   std::vector<std::string>& errs) {
+    return sim::parse_hw_config(hw, origin, errs).has_value();
+  };
+  auto spec = sweep::load_sweep(p.string(), lo, errors);
   if (!spec) return std::nullopt;
   return sweep::expand(*spec, errors);
 }
@@ -262,7 +268,8 @@ TEST(Sweep, HwByNameFindsTheInstalledConfiguration) {
 
 TEST(SweepSpec, RangesZipGroupsAndTheGrid) {
   std::vector<std::string> errors;
-  auto plan = plan_of(R"({"hw": ")" + set_polar_path() + R"(", )" + inputs_json() +
+  // No base configuration: each DRAM model takes only its own parameters.
+  auto plan = plan_of(R"({"hw": {}, )" + inputs_json() +
                           R"(, "axes": {"noc.buffer_packets": {"from": 1, "to": 8, "times": 2},
                  "zip": {"dram.model": ["simple", "banked"], "dram.preset": ["ddr4_3200", "hbm2"]},
                  "clock.frequency_mhz": {"from": 500, "to": 1000, "count": 3},
@@ -283,6 +290,31 @@ TEST(SweepSpec, RangesZipGroupsAndTheGrid) {
   EXPECT_EQ(pairs, (std::set<std::string>{R"("simple""ddr4_3200")", R"("banked""hbm2")"}));
   EXPECT_EQ(ids.size(), plan->points.size());
   EXPECT_EQ(plan->points[4].params[3].second, 750);  // count: 500, 750, 1000
+}
+
+TEST(SweepSpec, ASwitchedModelTakesOnlyItsOwnParametersAndNullRemovesOne) {
+  // set-polar's DRAM is simple with gbps_per_tops and latency_ns: banked has
+  // neither, so switching the model alone is an error naming the model...
+  const std::string head = R"({"hw": ")" + set_polar_path() + R"(", )" + inputs_json();
+  std::vector<std::string> errors;
+  EXPECT_FALSE(plan_of(head + R"(, "axes": {"dram.model": ["simple", "banked"]}})", errors));
+  EXPECT_NE(joined(errors).find("axis \"dram.model\", value \"banked\": /dram/gbps_per_tops: "
+                                "parameter \"gbps_per_tops\" of component \"dram\": does not "
+                                "apply to DRAM model \"banked\" (only to simple)"),
+            std::string::npos)
+      << joined(errors);
+  // ... and null removes them in the banked point.
+  errors.clear();
+  auto plan = plan_of(head + R"(, "axes": {"zip": {"dram.model": ["simple", "banked"],
+                                    "dram.gbps_per_tops": [0.5, null],
+                                    "dram.latency_ns": [0, null]}}})",
+                      errors);
+  ASSERT_TRUE(plan) << joined(errors);
+  ASSERT_EQ(plan->points.size(), 2u);
+  const json::value banked = json::parse(plan->points[1].hw_json);
+  EXPECT_EQ(banked.at("dram").at("model"), "banked");
+  EXPECT_FALSE(banked.at("dram").as_object().contains("gbps_per_tops"));
+  EXPECT_EQ(banked.at("dram").at("interleave"), true);  // the base's, kept
 }
 
 TEST(SweepSpec, IdsAreStableAndFollowWhatDeterminesTheResult) {
@@ -348,8 +380,8 @@ TEST(SweepSpec, ProblemsAreReportedWithTheirPointers) {
   EXPECT_FALSE(plan);
   EXPECT_NE(
       joined(errors).find("point (spec_minimal, dram.timing.trefi=100, dram.timing.trfc=500): "
-                          "/dram/timing/trfc: parameter \"trfc\" of component \"dram\": must "
-                          "be below trefi (100)"),
+                          "/dram/timing/trfc: parameter \"trfc\" of component \"dram/timing\" "
+                          "(DRAM model \"banked\"): must be below trefi (100)"),
       std::string::npos)
       << joined(errors);
 }

@@ -5,7 +5,12 @@
 // component and the parameter, e.g.
 //   configs/x.json:/l2/size_bytes: parameter "size_bytes" of component "l2":
 //   expected an integer >= 1, got string "1M"
+// The `dram` and `noc` components are the simulator's: ir reads their
+// `multicast` (the lowering's) and keeps the rest raw (RawComponent);
+// sim::parse_hw_config reads and checks them with the models' own
+// declarations (gemini/sim/sim_config.h).
 
+#include <boost/json/object.hpp>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -78,67 +83,34 @@ struct CoreConfig {
   std::int32_t dma_in_flight = 1;
 };
 
-// The 2-D mesh NoC (XY routing, virtual cut-through at packet granularity).
+// A component whose parameters belong to the simulator's registered models
+// (gemini/sim/params.h, dram_model.h, noc_model.h): ir reads only what the
+// lowering needs and keeps the JSON object as written, with where it is, for
+// the simulator to read, check and name in its messages.
+struct RawComponent {
+  boost::json::object json;  // empty when the configuration has no such component
+  std::string origin;        // the file (or text) it came from; "" when built in code
+  std::string pointer;       // its JSON pointer: "/noc", "/dram"
+};
+
+// The NoC: the simulator's `noc.model` ("mesh" by default) and its
+// parameters are in `raw` (configs/README.md lists them).
 struct NocConfig {
-  double link_gbps = 24.0;          // per direction per link (GB/s = bytes/ns)
-  std::int32_t router_cycles = 2;   // header latency through one router
-  std::int32_t packet_bytes = 512;  // payload per packet; messages are split
-  std::int32_t control_bytes = 16;  // a token, DMA read request or write ack
-  // Packets each router input buffer holds; 0: unbounded (no backpressure).
-  std::int32_t buffer_packets = 0;
   // Whether one core's data for several cores (an ofmap with several core
-  // destinations) may be sent once along the XY tree (docs/isa.md, "NoC
+  // destinations) may be sent once along the route tree (docs/isa.md, "NoC
   // multicast"); the lowering decides per ofmap.
   bool multicast = false;
+  RawComponent raw{{}, "", "/noc"};
 };
 
-// Timing of one DRAM channel in its own clock (tck_ps), JEDEC style.
-struct DramTiming {
-  std::int64_t tck_ps = 625;
-  std::int32_t cl = 22, cwl = 16, trcd = 22, trp = 22, tras = 52, twr = 24;
-  std::int32_t trfc = 560, trefi = 12480;
-  std::int32_t tburst = 4, tccd = 4, twtr = 12, trtw = 12;
-  std::int32_t burst_bytes = 64, banks = 16;
-  std::int32_t row_bytes = 8192;
-  // Peak data-bus bandwidth in GB/s.
-  double peak_gbps() const {
-    return static_cast<double>(burst_bytes) * 1000.0 / (static_cast<double>(tburst) * tck_ps);
-  }
-};
-// JEDEC-derived presets: "ddr4_3200", "lpddr5_6400", "hbm2"; nullptr if unknown.
-const DramTiming* dram_preset(const std::string& name);
-std::vector<std::string> dram_preset_names();
-
-// DRAM: one controller per port; ports at the west and east end of every row
-// ("west_east") or of row 0 only ("west_east_row0").
+// DRAM: the simulator's `dram.model` ("simple" by default), the ports and
+// the model's parameters are in `raw` (configs/README.md lists them).
 struct DramConfig {
-  std::string model = "simple";  // "simple" (bandwidth + latency) or "banked"
-  std::string preset = "ddr4_3200";
-  std::string placement = "west_east";
-  // simple: bandwidth of one port; 0 -> gbps_per_tops if set, else the preset's peak
-  double port_gbps = 0;
-  // simple: the total over all ports as GB/s per TOPS of the mesh (0: unused)
-  double gbps_per_tops = 0;
-  double latency_ns = 50;  // simple: fixed access latency
-  // banked: how far ahead (DRAM clocks) the controller commits commands
-  std::int32_t commit_window = 128;
-  // banked: requests FR-FCFS chooses among (the oldest queue_depth)
-  std::int32_t queue_depth = 32;
   // Whether a DRAM tensor with several destination cores may be read once
   // and multicast over the NoC (docs/isa.md, "DRAM multicast"); the
   // lowering decides per tensor.
   bool multicast = false;
-  // Whether every DRAM access is spread over all ports in equal shares (the
-  // scheduler's DRAM_interleave) instead of going to the core's nearest port
-  // (docs/timing-model.md, "DMA over the NoC").
-  bool interleave = false;
-  // Whether a core's DRAM reads reach DRAM in the order its DMA engines
-  // issued them, as transactions of one source and ID complete in order on
-  // an AXI-style bus: a read waits at the port for the core's earlier reads
-  // to start, a multicast member's until its group's read starts
-  // (docs/timing-model.md, "DMA over the NoC").
-  bool in_order = false;
-  DramTiming timing;  // the preset's, with any parameter in "timing" overriding
+  RawComponent raw{{}, "", "/dram"};
 };
 
 // Energy per event (docs/timing-model.md, "Energy"); every entry's unit is in

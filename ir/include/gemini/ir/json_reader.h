@@ -70,9 +70,10 @@ class JsonReader {
   std::optional<std::int64_t> integer(const boost::json::object& o, const std::string& at,
                                       std::string_view key, std::int64_t lo, std::int64_t hi,
                                       bool required = true);
-  // A number (integer or not) in [lo, hi].
+  // A number (integer or not) in [lo, hi] (or exactly 0 where `zero_ok`:
+  // a parameter's "unused").
   std::optional<double> number(const boost::json::value& v, const std::string& at, double lo,
-                               double hi);
+                               double hi, bool zero_ok = false);
   std::optional<bool> boolean(const boost::json::value& v, const std::string& at);
   std::optional<std::string> string(const boost::json::value& v, const std::string& at);
   // One of `allowed`: its index.

@@ -1,7 +1,8 @@
 #pragma once
-// DRAM channel timing models (docs/timing-model.md, "DRAM"). Plain C++ in
-// integer picoseconds, no SystemC: the DRAM controller module drives one
-// model per port, and unit tests drive them directly.
+// DRAM channel timing models (docs/timing-model.md, "DRAM"), registered by
+// name with the parameters each declares. Plain C++ in integer picoseconds,
+// no SystemC: the DRAM controller module drives one model per port, and
+// unit tests drive them directly.
 //
 // Contract: requests are enqueued with the earliest time the controller may
 // serve them; advance(now) commits scheduling decisions for requests already
@@ -9,13 +10,17 @@
 // returns when it wants to be called again (kNever when nothing is pending).
 // A model never reports a time earlier than `now`.
 
+#include <boost/json/object.hpp>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "gemini/ir/hw_config.h"
+#include "gemini/sim/params.h"
 #include "gemini/sim/stats.h"
 
 namespace gemini::sim {
@@ -64,11 +69,59 @@ class DramModel {
   DramStats stats_;
 };
 
-// The model named by `cfg.model`, from the table of models in dram_model.cpp:
-// "simple" (FCFS, `port_gbps` and a fixed latency) or "banked" (cfg.timing,
-// FR-FCFS over banks and rows).
-std::unique_ptr<DramModel> make_dram_model(const ir::DramConfig& cfg, double port_gbps);
-// The names make_dram_model knows, in registration order.
+// What a model is built for: one port of a configuration on a mesh.
+struct DramContext {
+  double mesh_tops = 0;    // cores x MACs per cycle x 2 x clock, in TOPS
+  std::int32_t ports = 1;  // the DRAM ports of the mesh
+};
+
+// Builds one port's model from the parameter values it holds; nullptr with
+// `error` when they do not fit the context (a bandwidth per TOPS that comes
+// to nothing on this mesh).
+using DramBuilder =
+    std::function<std::unique_ptr<DramModel>(const DramContext& ctx, std::string& error)>;
+
+// A DRAM model by the name `dram.model` gives: `configure` declares and reads
+// the model's parameters from the `dram` section (params.h) and returns the
+// builder holding their values.
+struct DramModelInfo {
+  std::string name;
+  std::string description;  // one line, for listings
+  DramBuilder (*configure)(ParamReader& r) = nullptr;
+};
+
+// The registry. The built-in models are listed in dram_model.cpp (each
+// defined in its own file); a model defined elsewhere, e.g. in a test,
+// registers itself with a static DramModelRegistration. A name registered
+// twice is an internal error.
+void register_dram_model(DramModelInfo info);
+struct DramModelRegistration {
+  explicit DramModelRegistration(DramModelInfo info) { register_dram_model(std::move(info)); }
+};
+const std::vector<DramModelInfo>& dram_models();
+// Their names, in registration order.
 std::vector<std::string> dram_model_names();
+
+// The `dram` section read: the ports' own parameters (every model has them)
+// and the chosen model's builder.
+struct DramSetup {
+  std::string model;
+  std::string placement;    // "west_east" or "west_east_row0"
+  bool interleave = false;  // every access spread over all ports
+  bool in_order = false;    // a core's reads reach DRAM in issue order
+  DramBuilder build;
+};
+// Reads and checks the `dram` component ir keeps raw. Returns nullopt with
+// one error per problem ("file:pointer: message") naming the model and the
+// parameter: a bad value, or a key the chosen model does not have.
+std::optional<DramSetup> read_dram_setup(const ir::RawComponent& dram,
+                                         std::vector<std::string>& errors);
+// Every declared parameter: the ports' own (ParamInfo::model empty), then
+// each model's.
+std::vector<ParamInfo> dram_params();
+// The model a `dram` section chooses, built for one port (unit tests drive
+// models directly); nullptr with `error` when the section does not read.
+std::unique_ptr<DramModel> make_dram_model(const boost::json::object& dram, const DramContext& ctx,
+                                           std::string& error);
 
 }  // namespace gemini::sim

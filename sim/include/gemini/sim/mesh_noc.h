@@ -34,16 +34,24 @@
 
 namespace gemini::sim {
 
-// The mesh NoC model, registered as "mesh" (noc_model.cpp).
+// The mesh NoC model, registered as "mesh" (noc_model.cpp; its parameters
+// link_gbps, router_cycles and buffer_packets are declared in mesh_noc.cpp).
 class MeshNoc final : public NocModel {
  public:
   MeshNoc(std::int32_t xlen, std::int32_t ylen, double link_gbps, Tick router_ps,
           std::int32_t buffer_packets = 0);
 
   std::int32_t core_count() const { return xlen_ * ylen_; }
-  // Node ids: cores first, then DRAM ports (2 per row: west, east).
-  std::int32_t port_node(std::int32_t row, bool east) const override {
+  // Node ids: cores first, then the ends of the rows (2 per row: west,
+  // east), where DRAM ports may sit.
+  std::int32_t edge_node(std::int32_t row, bool east) const {
     return core_count() + 2 * row + (east ? 1 : 0);
+  }
+  // The DRAM ports, in order: each at a row end (x = -1 or x = xlen, 0 <= y
+  // < ylen; anything else is an internal error).
+  void place_ports(const std::vector<NodePos>& ports);
+  std::int32_t port_node(std::int32_t port) const override {
+    return port_nodes_[static_cast<std::size_t>(port)];
   }
   NodePos pos(std::int32_t node) const;
   std::int32_t hops(std::int32_t src, std::int32_t dst) const;
@@ -103,6 +111,7 @@ class MeshNoc final : public NocModel {
   void route(NodePos a, NodePos b, std::vector<std::int32_t>& links) const;
 
   std::int32_t xlen_, ylen_;
+  std::vector<std::int32_t> port_nodes_;  // per DRAM port
   double ps_per_byte_;
   Tick router_ps_;
   std::int32_t buffer_;                    // packets per input buffer; 0: unbounded

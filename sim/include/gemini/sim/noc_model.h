@@ -1,20 +1,28 @@
 #pragma once
 // The interface of a NoC timing model (docs/timing-model.md, "NoC"), and the
-// table of models by name. Plain C++ in integer picoseconds, no SystemC: the
-// NoC module of the simulator holds one model and calls it once per packet,
-// in injection-time order; unit tests drive models directly.
+// registry of models by the name `noc.model` gives, each with the
+// parameters it declares (params.h). Plain C++ in integer picoseconds, no
+// SystemC: the NoC module of the simulator holds one model and calls it once
+// per packet, in injection-time order; unit tests drive models directly.
 //
-// Contract: nodes are the cores (id = y * xlen + x) then the DRAM ports
-// (port_node); send and multicast reserve the packet's route when called and
-// never report a time earlier than `t`; the counters registered by
-// register_stats are final once the last packet is sent.
+// Contract: a model is built for a NocLayout: the cores (node id = core id =
+// y * xlen + x) and the DRAM ports at the grid positions the layout gives
+// (port_node(i) is port i's node); how they are connected is the model's.
+// send and multicast reserve the packet's route when called and never report
+// a time earlier than `t`; the counters registered by register_stats are
+// final once the last packet is sent.
 
+#include <boost/json/object.hpp>
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "gemini/ir/hw_config.h"
 #include "gemini/sim/dram_model.h"
+#include "gemini/sim/params.h"
 #include "gemini/sim/stats.h"
 
 namespace gemini::sim {
@@ -46,8 +54,8 @@ class NocModel {
   };
 
   virtual ~NocModel() = default;
-  // The node of the DRAM port at the west (or east) end of `row`.
-  virtual std::int32_t port_node(std::int32_t row, bool east) const = 0;
+  // The node of DRAM port `port` (its index in the layout's ports).
+  virtual std::int32_t port_node(std::int32_t port) const = 0;
   // The rate at which `node` takes packets off its ejection link, in ps per
   // byte (0: the link's rate).
   virtual void set_eject_ps_per_byte(std::int32_t node, double ps_per_byte) = 0;
@@ -64,18 +72,57 @@ class NocModel {
   virtual std::string name() const = 0;
 };
 
-// What every NoC model is built from.
-struct NocParams {
+// What a model is built for: the cores on the xlen x ylen grid and the DRAM
+// ports, each at a grid position beside a row (x = -1 west, x = xlen east).
+struct NocLayout {
   std::int32_t xlen = 1, ylen = 1;
-  double link_gbps = 24.0;
-  Tick router_ps = 0;
-  std::int32_t buffer_packets = 0;  // 0: unbounded
+  std::vector<NodePos> ports;
+  Tick period = 1000;  // the core clock (ps), for parameters in cycles
 };
 
-// The model called `name`, from the table in noc_model.cpp ("mesh": the 2-D
-// mesh, mesh_noc.h). Throws std::invalid_argument naming an unknown model.
-std::unique_ptr<NocModel> make_noc_model(const std::string& name, const NocParams& p);
-// The names make_noc_model knows, in registration order.
+// Builds the model from the parameter values it holds.
+using NocBuilder = std::function<std::unique_ptr<NocModel>(const NocLayout& layout)>;
+
+// A NoC model by the name `noc.model` gives: `configure` declares and reads
+// the model's parameters from the `noc` section (params.h) and returns the
+// builder holding their values.
+struct NocModelInfo {
+  std::string name;
+  std::string description;  // one line, for listings
+  NocBuilder (*configure)(ParamReader& r) = nullptr;
+};
+
+// The registry. The built-in models are listed in noc_model.cpp (each
+// defined in its own file); a model defined elsewhere, e.g. in a test,
+// registers itself with a static NocModelRegistration. A name registered
+// twice is an internal error.
+void register_noc_model(NocModelInfo info);
+struct NocModelRegistration {
+  explicit NocModelRegistration(NocModelInfo info) { register_noc_model(std::move(info)); }
+};
+const std::vector<NocModelInfo>& noc_models();
+// Their names, in registration order.
 std::vector<std::string> noc_model_names();
+
+// The `noc` section read: the NoC's own parameters (every model has them)
+// and the chosen model's builder.
+struct NocSetup {
+  std::string model;
+  std::int32_t packet_bytes = 512;  // payload per packet; messages are split
+  std::int32_t control_bytes = 16;  // a token, DMA read request or write ack
+  NocBuilder build;
+};
+// Reads and checks the `noc` component ir keeps raw. Returns nullopt with one
+// error per problem ("file:pointer: message") naming the model and the
+// parameter: a bad value, or a key the chosen model does not have.
+std::optional<NocSetup> read_noc_setup(const ir::RawComponent& noc,
+                                       std::vector<std::string>& errors);
+// Every declared parameter: the NoC's own (ParamInfo::model empty), then each
+// model's.
+std::vector<ParamInfo> noc_params();
+// The model a `noc` section chooses, built for `layout` (unit tests);
+// nullptr with `error` when the section does not read.
+std::unique_ptr<NocModel> make_noc_model(const boost::json::object& noc, const NocLayout& layout,
+                                         std::string& error);
 
 }  // namespace gemini::sim

@@ -62,7 +62,8 @@ struct SimOptions {
 };
 
 // Returns false (with `error`) when the program cannot be simulated on this
-// mesh (a core outside it) or the trace cannot be written; a run-time
+// mesh (a core outside it), the configuration's `dram` or `noc` section
+// does not read (sim_config.h) or the trace cannot be written; a run-time
 // deadlock is not an error here: the report says `deadlock` and what blocks.
 bool simulate(const assembler::Program& program, const ir::HardwareConfig& hw,
               const WorkloadTable& workloads, const SimOptions& options, Report& report,

@@ -3,12 +3,13 @@
 // and the axes whose product is the grid of points. load_sweep() reads and
 // checks it; nothing is run. Every problem is reported with the file and
 // the JSON pointer of the member, and every axis value is checked the way
-// `--hw` checks a configuration (ir::parse_hw_config), so a path the
+// `--hw` checks a configuration (LoadOptions::check_hw), so a path the
 // configuration does not know or a value it would reject is an error that
 // names the axis and the value, before any point runs.
 
 #include <boost/json/value.hpp>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -38,6 +39,11 @@ struct Axis {
   bool is_setting() const { return name == "hw" || name == "functional" || name == "seed"; }
 };
 
+// Checks a configuration's JSON text (`origin` names it in messages): false
+// with one error per problem ("origin:pointer: message").
+using HwCheck = std::function<bool(const std::string& text, const std::string& origin,
+                                   std::vector<std::string>& errors)>;
+
 struct SweepSpec {
   std::string path;  // the sweep file as given
   std::string name, description;
@@ -45,12 +51,17 @@ struct SweepSpec {
   std::string base_hw_origin;   // where it came from (a file, or the sweep file)
   std::vector<Input> inputs;
   std::vector<Axis> axes;  // in the file's order: the first varies slowest
+  HwCheck check_hw;        // LoadOptions::check_hw, for expand()
 };
 
 struct LoadOptions {
   // Where configurations named without a path ("set-polar") are looked up,
   // in order (the installed configs/ folder of the running gemini).
   std::vector<std::string> config_dirs;
+  // How a configuration is checked. Empty: ir::parse_hw_config, which
+  // leaves the simulator's `dram` and `noc` parameters unchecked; the gemini
+  // executable passes sim::parse_hw_config, which checks them too.
+  HwCheck check_hw;
 };
 
 // Reads and checks a sweep file. On failure returns nullopt and fills

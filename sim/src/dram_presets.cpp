@@ -4,9 +4,9 @@
 // channel).
 #include <array>
 
-#include "gemini/ir/hw_config.h"
+#include "gemini/sim/dram_timing.h"
 
-namespace gemini::ir {
+namespace gemini::sim {
 namespace {
 
 struct Preset {
@@ -47,4 +47,4 @@ std::vector<std::string> dram_preset_names() {
   return out;
 }
 
-}  // namespace gemini::ir
+}  // namespace gemini::sim

@@ -1,0 +1,153 @@
+#include "gemini/sim/params.h"
+
+#include <boost/json/serialize.hpp>
+#include <cstdio>
+
+#include "gemini/ir/json_document.h"
+
+namespace gemini::sim {
+namespace json = boost::json;
+
+namespace {
+
+std::string show(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", x);
+  return buf;
+}
+
+std::string joined(const std::vector<std::string>& v) {
+  std::string out;
+  for (const std::string& s : v) out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+
+}  // namespace
+
+ParamReader::ParamReader(const ir::RawComponent& raw, std::string component,
+                         std::vector<std::string>& errors)
+    : ParamReader(&raw.json, raw.origin, raw.pointer, std::move(component),
+                  std::make_shared<Shared>()) {
+  shared_->errors = &errors;
+}
+
+ParamReader::ParamReader(std::string component)
+    : ParamReader(nullptr, "", "/" + component, std::move(component), std::make_shared<Shared>()) {}
+
+ParamReader::ParamReader(const json::object* section, std::string origin, std::string pointer,
+                         std::string component, std::shared_ptr<Shared> shared)
+    : section_(section),
+      origin_(std::move(origin)),
+      pointer_(std::move(pointer)),
+      component_(std::move(component)),
+      shared_(std::move(shared)) {}
+
+void ParamReader::begin_model(std::string kind, std::string name) {
+  model_kind_ = std::move(kind);
+  model_ = std::move(name);
+}
+
+std::size_t ParamReader::error_count() const {
+  return shared_->errors ? shared_->errors->size() : 0;
+}
+
+const json::value* ParamReader::declare(ParamInfo& info) {
+  names_.push_back(info.name);
+  info.model = model_;
+  shared_->decls.push_back(info);
+  shared_->decls.back().name = prefix_ + info.name;
+  return section_ ? section_->if_contains(info.name) : nullptr;
+}
+
+void ParamReader::fail(std::string_view name, const std::string& what) {
+  if (!shared_->errors) return;
+  std::string at = origin_ + ":" + pointer_ + "/" + ir::json_pointer_token(name) +
+                   ": parameter \"" + std::string(name) + "\" of component \"" + component_ + "\"";
+  if (!model_.empty()) at += " (" + model_kind_ + " \"" + model_ + "\")";
+  shared_->errors->push_back(at + ": " + what);
+}
+
+ir::JsonReader ParamReader::values(const std::string& name) {
+  return ir::JsonReader([this, name](const std::string&, const std::string& m) { fail(name, m); });
+}
+
+std::int64_t ParamReader::read_integer(ParamInfo info, std::int64_t lo, std::int64_t hi,
+                                       std::int64_t fallback) {
+  info.type = "integer";
+  info.range = "[" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+  info.fallback = std::to_string(fallback);
+  const json::value* v = declare(info);
+  if (!v) return fallback;
+  return values(info.name).integer(*v, info.name, lo, hi).value_or(fallback);
+}
+
+double ParamReader::read_number(ParamInfo info, double lo, double hi, bool zero_ok,
+                                double fallback) {
+  info.type = "number";
+  info.range = std::string(zero_ok ? "0 or " : "") + "[" + show(lo) + ", " + show(hi) + "]";
+  info.fallback = show(fallback);
+  const json::value* v = declare(info);
+  if (!v) return fallback;
+  return values(info.name).number(*v, info.name, lo, hi, zero_ok).value_or(fallback);
+}
+
+bool ParamReader::read_flag(ParamInfo info, bool fallback) {
+  info.type = "true / false";
+  info.fallback = fallback ? "true" : "false";
+  const json::value* v = declare(info);
+  if (!v) return fallback;
+  return values(info.name).boolean(*v, info.name).value_or(fallback);
+}
+
+std::string ParamReader::read_choice(ParamInfo info, const std::vector<std::string>& choices,
+                                     const std::string& fallback) {
+  info.type = "string";
+  info.range = joined(choices);
+  info.fallback = "\"" + fallback + "\"";
+  const json::value* v = declare(info);
+  if (!v) return fallback;
+  const auto i = values(info.name).choice(*v, info.name, choices);
+  return i ? choices[*i] : fallback;
+}
+
+ParamReader ParamReader::section(const std::string& name, std::string description) {
+  ParamInfo info;
+  info.name = name;
+  info.type = "object";
+  info.fallback = "{}";
+  info.description = std::move(description);
+  const json::value* v = declare(info);
+  const json::object* inner = values(name).object(v, name, "an object of parameters");
+  ParamReader child(inner, origin_, pointer_ + "/" + ir::json_pointer_token(name),
+                    component_ + "/" + name, shared_);
+  child.model_kind_ = model_kind_;
+  child.model_ = model_;
+  child.prefix_ = prefix_ + name + ".";
+  return child;
+}
+
+void ParamReader::finish(const std::function<std::string(std::string_view key)>& elsewhere) {
+  if (!section_ || !shared_->errors) return;
+  const std::string known = joined(names_);
+  for (const auto& kv : *section_) {
+    const std::string_view key = kv.key();
+    bool declared = false;
+    for (const std::string& n : names_) declared = declared || n == key;
+    if (declared) continue;
+    // Named without the model: the message says which model it is about.
+    const std::string model = model_;
+    model_.clear();
+    if (model.empty()) {
+      fail(key, "unknown parameter of component \"" + component_ + "\" (known: " + known + ")");
+    } else {
+      const std::string other = elsewhere ? elsewhere(key) : std::string();
+      const std::string which = model_kind_ + " \"" + model + "\"";
+      fail(key, other.empty()
+                    ? "unknown parameter of " + which + " (it has: " + known + ")"
+                    : "does not apply to " + which + " (only to " + other + "); it has: " + known);
+    }
+    model_ = model;
+  }
+}
+
+}  // namespace gemini::sim

@@ -1,0 +1,60 @@
+#include "gemini/sim/sim_config.h"
+
+#include "gemini/sim/dram_model.h"
+#include "gemini/sim/noc_model.h"
+
+namespace gemini::sim {
+
+bool check_hw_config(const ir::HardwareConfig& hw, std::vector<std::string>& errors) {
+  const std::size_t before = errors.size();
+  read_dram_setup(hw.dram.raw, errors);
+  read_noc_setup(hw.noc.raw, errors);
+  return errors.size() == before;
+}
+
+std::optional<ir::HardwareConfig> load_hw_config(const std::string& path,
+                                                 std::vector<std::string>& errors) {
+  auto hw = ir::load_hw_config(path, errors);
+  if (hw && !check_hw_config(*hw, errors)) return std::nullopt;
+  return hw;
+}
+
+std::optional<ir::HardwareConfig> parse_hw_config(const std::string& text,
+                                                  const std::string& origin,
+                                                  std::vector<std::string>& errors) {
+  auto hw = ir::parse_hw_config(text, origin, errors);
+  if (hw && !check_hw_config(*hw, errors)) return std::nullopt;
+  return hw;
+}
+
+namespace {
+
+void print_param(std::ostream& os, const ParamInfo& p) {
+  os << "  " << p.name << "  " << p.type;
+  if (!p.range.empty()) os << " " << p.range;
+  if (!p.unit.empty()) os << ", " << p.unit;
+  os << ", default " << p.fallback << ": " << p.description << "\n";
+}
+
+// One component's parameters: its own, then each model's under a heading.
+template <typename Info>
+void print_component(std::ostream& os, const std::string& component, const std::string& kind,
+                     const std::vector<ParamInfo>& params, const std::vector<Info>& models) {
+  os << component << ":\n";
+  for (const ParamInfo& p : params)
+    if (p.model.empty()) print_param(os, p);
+  for (const Info& m : models) {
+    os << component << ", " << kind << " \"" << m.name << "\": " << m.description << "\n";
+    for (const ParamInfo& p : params)
+      if (p.model == m.name) print_param(os, p);
+  }
+}
+
+}  // namespace
+
+void print_params(std::ostream& os) {
+  print_component(os, "dram", "DRAM model", dram_params(), dram_models());
+  print_component(os, "noc", "NoC model", noc_params(), noc_models());
+}
+
+}  // namespace gemini::sim

@@ -1,0 +1,132 @@
+// A worked example of adding a DRAM model (docs/architecture.md, "How to
+// add"): this file is the whole model, registered by name with its one
+// parameter, and its line in tests/CMakeLists.txt is the only other change.
+// "toy" serves each request `delay_ns` after it arrives, whole, however big
+// (no bandwidth limit). The tests: a configuration that selects it loads,
+// builds and simulates; its parameter is checked; it is listed.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "fixture.h"
+#include "gemini/sim/dram_model.h"
+#include "gemini/sim/sim_config.h"
+#include "gemini/sim/simulator.h"
+
+namespace gemini::sim {
+namespace {
+
+// Contract and timing: a request of any size arriving at `a` is done, all
+// its bytes at once, at a + delay; requests do not delay each other.
+class ToyDram final : public DramModel {
+ public:
+  explicit ToyDram(Tick delay) : delay_(delay) {}
+  void enqueue(const DramRequest& r) override { queue_.push_back(r); }
+  Tick advance(Tick /*now*/, DramSink& sink) override {
+    for (const DramRequest& r : queue_) {
+      ++stats_.requests;
+      (r.write ? stats_.bytes_written : stats_.bytes_read) += r.bytes;
+      sink.progress(r.tag, r.bytes, r.arrival + delay_);
+    }
+    queue_.clear();
+    return kNever;
+  }
+  double peak_gbps() const override { return 1e6; }  // unbounded; the range's top
+  std::string name() const override { return "toy"; }
+
+ private:
+  Tick delay_;
+  std::vector<DramRequest> queue_;
+};
+
+// Declares and reads the model's one parameter.
+DramBuilder configure(ParamReader& r) {
+  const double delay_ns = r.param<double>("delay_ns")
+                              .unit("ns")
+                              .range(0, 1e6)
+                              .fallback(100)
+                              .describe("from a request's arrival to all of its bytes")
+                              .get();
+  const auto delay = static_cast<Tick>(std::llround(delay_ns * 1000.0));
+  return [delay](const DramContext&, std::string&) -> std::unique_ptr<DramModel> {
+    return std::make_unique<ToyDram>(delay);
+  };
+}
+
+const DramModelRegistration kToy({"toy", "each request whole after a fixed delay (a test)",
+                                  configure});
+
+// ---------------------------------------------------------------------------
+
+std::optional<ir::HardwareConfig> config(const std::string& dram, std::string& errors) {
+  std::vector<std::string> e;
+  auto hw = parse_hw_config(R"({"dram": )" + dram + "}", "toy.json", e);
+  for (const std::string& s : e) errors += s + "\n";
+  return hw;
+}
+
+const std::string kDmaIn =
+    ".core 0\n"
+    "dma_in l2=0 bytes=512 dram=0 transfer=1 dst_box=[0,0,0,0]:[0,0,0,0] "
+    "src_box=[0,0,0,0]:[0,0,0,0]\n"
+    "end\n";
+
+TEST(ToyDramModel, IsListedWithItsParameter) {
+  const std::vector<std::string> names = dram_model_names();
+  EXPECT_NE(std::find(names.begin(), names.end(), "toy"), names.end());
+  bool listed = false;
+  for (const ParamInfo& p : dram_params())
+    listed = listed || (p.model == "toy" && p.name == "delay_ns" && p.unit == "ns");
+  EXPECT_TRUE(listed);
+  std::ostringstream os;
+  print_params(os);
+  EXPECT_NE(os.str().find("dram, DRAM model \"toy\": each request whole after a fixed delay"),
+            std::string::npos)
+      << os.str();
+  EXPECT_NE(os.str().find("  delay_ns  number [0, 1e+06], ns, default 100: from a request's"),
+            std::string::npos)
+      << os.str();
+}
+
+TEST(ToyDramModel, AConfigurationSelectingItSimulates) {
+  std::string errors;
+  auto fast = config(R"({"model": "toy", "delay_ns": 100})", errors);
+  auto slow = config(R"({"model": "toy", "delay_ns": 300})", errors);
+  ASSERT_TRUE(fast && slow) << errors;
+  const assembler::Program p = test::parse_programs({kDmaIn});
+  const Report a = test::simulate_programs(p, 1, 1, *fast);
+  const Report b = test::simulate_programs(p, 1, 1, *slow);
+  EXPECT_EQ(a.dram_model, "toy");
+  ASSERT_EQ(a.dram_ports.size(), 2u);  // both ends of the one row
+  EXPECT_EQ(a.dram_ports[0].bytes_read + a.dram_ports[1].bytes_read, 512);
+  // Everything else is the same: 200 ns more of DRAM is 200 cycles at 1 GHz.
+  EXPECT_EQ(b.total_cycles - a.total_cycles, 200);
+}
+
+TEST(ToyDramModel, ItsParameterIsChecked) {
+  std::string errors;
+  EXPECT_FALSE(config(R"({"model": "toy", "delay_ns": -1})", errors));
+  EXPECT_NE(errors.find("toy.json:/dram/delay_ns: parameter \"delay_ns\" of component \"dram\" "
+                        "(DRAM model \"toy\"): expected a number in [0, 1e+06], got integer -1"),
+            std::string::npos)
+      << errors;
+  // Another model's parameter does not apply to it, nor its own to another.
+  errors.clear();
+  EXPECT_FALSE(config(R"({"model": "toy", "latency_ns": 5})", errors));
+  EXPECT_NE(errors.find("toy.json:/dram/latency_ns: parameter \"latency_ns\" of component "
+                        "\"dram\": does not apply to DRAM model \"toy\" (only to simple); it "
+                        "has: model, placement, multicast, interleave, in_order, delay_ns"),
+            std::string::npos)
+      << errors;
+  errors.clear();
+  EXPECT_FALSE(config(R"({"model": "banked", "delay_ns": 5})", errors));
+  EXPECT_NE(errors.find("/dram/delay_ns: parameter \"delay_ns\" of component \"dram\": does not "
+                        "apply to DRAM model \"banked\" (only to toy)"),
+            std::string::npos)
+      << errors;
+}
+
+}  // namespace
+}  // namespace gemini::sim
