@@ -223,38 +223,23 @@ void read_engines(const json::object& o, const std::string& origin, HardwareConf
   }
 }
 
-// noc and dram: the lowering's `multicast`; the rest is kept raw for the
-// simulator's models (no unknown-key check here: the models declare theirs).
-void read_raw(const json::object& o, const char* name, const std::string& origin, bool& multicast,
-              RawComponent& raw, std::vector<std::string>& errors) {
-  const json::object* c = component_of(o, name, origin, errors);
-  ComponentReader r(c, name, origin, errors);
-  r.boolean("multicast", multicast);
+// A simulator's component kept as written, where it is (no unknown-key
+// check here: the simulator declares its parameters).
+void keep_raw(const json::object* c, const char* name, const std::string& origin,
+              RawComponent& raw) {
   raw.json = c ? *c : json::object{};
   raw.origin = origin;
   raw.pointer = std::string("/") + name;
 }
 
-void read_energy(const json::object& o, const std::string& origin, EnergyConfig& e,
-                 std::vector<std::string>& errors) {
-  ComponentReader r(component_of(o, "energy", origin, errors), "energy", origin, errors);
-  constexpr double kMax = 1e9;
-  r.number("mac_pj", e.mac_pj, 0, kMax);
-  r.number("vp_op_pj", e.vp_op_pj, 0, kMax);
-  r.number("l2_read_pj_per_byte", e.l2_read_pj_per_byte, 0, kMax);
-  r.number("l2_write_pj_per_byte", e.l2_write_pj_per_byte, 0, kMax);
-  r.number("wl0_read_pj_per_byte", e.wl0_read_pj_per_byte, 0, kMax);
-  r.number("wl0_write_pj_per_byte", e.wl0_write_pj_per_byte, 0, kMax);
-  r.number("al1_read_pj_per_byte", e.al1_read_pj_per_byte, 0, kMax);
-  r.number("al1_write_pj_per_byte", e.al1_write_pj_per_byte, 0, kMax);
-  r.number("ol1_read_pj_per_byte", e.ol1_read_pj_per_byte, 0, kMax);
-  r.number("ol1_write_pj_per_byte", e.ol1_write_pj_per_byte, 0, kMax);
-  r.number("ol2_read_pj_per_byte", e.ol2_read_pj_per_byte, 0, kMax);
-  r.number("ol2_write_pj_per_byte", e.ol2_write_pj_per_byte, 0, kMax);
-  r.number("noc_pj_per_byte_hop", e.noc_pj_per_byte_hop, 0, kMax);
-  r.number("dram_pj_per_byte", e.dram_pj_per_byte, 0, kMax);
-  r.number("static_mw_per_core", e.static_mw_per_core, 0, kMax);
-  r.finish();
+// noc and dram: the lowering's `multicast`; the rest is kept raw for the
+// simulator's models.
+void read_raw(const json::object& o, const char* name, const std::string& origin, bool& multicast,
+              RawComponent& raw, std::vector<std::string>& errors) {
+  const json::object* c = component_of(o, name, origin, errors);
+  ComponentReader r(c, name, origin, errors);
+  r.boolean("multicast", multicast);
+  keep_raw(c, name, origin, raw);
 }
 
 }  // namespace
@@ -284,7 +269,7 @@ std::optional<HardwareConfig> parse_hw_config(const std::string& text, const std
   read_engines(o, origin, hw, errors);
   read_raw(o, "noc", origin, hw.noc.multicast, hw.noc.raw, errors);
   read_raw(o, "dram", origin, hw.dram.multicast, hw.dram.raw, errors);
-  read_energy(o, origin, hw.energy, errors);
+  keep_raw(component_of(o, "energy", origin, errors), "energy", origin, hw.energy);
   ring_regions_ok(hw.l2, origin, errors);
   if (errors.size() != before) return std::nullopt;
   return hw;

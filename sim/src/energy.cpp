@@ -5,7 +5,40 @@ namespace {
 
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
+double read_cost(ParamReader& r, const CostParam& c) {
+  return r.param<double>(c.key)
+      .unit(c.unit)
+      .range(0, kMaxCost)
+      .fallback(c.fallback)
+      .describe(c.description)
+      .get();
+}
+
+// Every cost parameter, declared from the table's rows, in their order.
+EnergyCosts read_costs(ParamReader& r) {
+  EnergyCosts e;
+  for (std::size_t i = 0; i < kEvents; ++i) e.pj_per_event[i] = read_cost(r, kEventTable[i].cost);
+  e.static_mw_per_core = read_cost(r, kStaticCost);
+  return e;
+}
+
 }  // namespace
+
+std::optional<EnergyCosts> read_energy_costs(const ir::RawComponent& energy,
+                                             std::vector<std::string>& errors) {
+  const std::size_t before = errors.size();
+  ParamReader r(energy, "energy", errors);
+  const EnergyCosts e = read_costs(r);
+  r.finish();
+  if (errors.size() != before) return std::nullopt;
+  return e;
+}
+
+std::vector<ParamInfo> energy_params() {
+  ParamReader r("energy");
+  read_costs(r);
+  return r.declared();
+}
 
 double Energy::total() const {
   double t = 0;
@@ -13,15 +46,15 @@ double Energy::total() const {
   return t;
 }
 
-Energy price(const EventCounts& n, const ir::EnergyConfig& e) {
+Energy price(const EventCounts& n, const EnergyCosts& e) {
   Energy out;
   for (std::size_t i = 0; i < kEvents; ++i)
     out.pj[static_cast<std::size_t>(kEventTable[i].component)] +=
-        static_cast<double>(n[i]) * (e.*kEventTable[i].cost);
+        static_cast<double>(n[i]) * e.pj_per_event[i];
   return out;
 }
 
-double static_pj(const ir::EnergyConfig& e, std::int64_t cores, double ns) {
+double static_pj(const EnergyCosts& e, std::int64_t cores, double ns) {
   return e.static_mw_per_core * static_cast<double>(cores) * ns;
 }
 

@@ -1,6 +1,7 @@
 #include "gemini/sim/sim_config.h"
 
 #include "gemini/sim/dram_model.h"
+#include "gemini/sim/energy.h"
 #include "gemini/sim/noc_model.h"
 
 namespace gemini::sim {
@@ -9,6 +10,7 @@ bool check_hw_config(const ir::HardwareConfig& hw, std::vector<std::string>& err
   const std::size_t before = errors.size();
   read_dram_setup(hw.dram.raw, errors);
   read_noc_setup(hw.noc.raw, errors);
+  read_energy_costs(hw.energy, errors);
   return errors.size() == before;
 }
 
@@ -55,6 +57,8 @@ void print_component(std::ostream& os, const std::string& component, const std::
 void print_params(std::ostream& os) {
   print_component(os, "dram", "DRAM model", dram_params(), dram_models());
   print_component(os, "noc", "NoC model", noc_params(), noc_models());
+  os << "energy:\n";  // one cost per row of the energy table, no models
+  for (const ParamInfo& p : energy_params()) print_param(os, p);
 }
 
 }  // namespace gemini::sim

@@ -11,6 +11,7 @@
 
 #include "gemini/ir/hw_config.h"
 #include "gemini/sim/dram_model.h"
+#include "gemini/sim/energy.h"
 #include "gemini/sim/noc_model.h"
 
 namespace gemini::sim {
@@ -27,6 +28,7 @@ struct Params {
   std::string dram_model;               // its name, for the report
   bool dram_interleave = false;         // dram.interleave
   bool dram_in_order = false;           // dram.in_order
+  EnergyCosts energy;                   // the `energy` section, by event
   // The models, built from the configuration's `noc` and `dram` sections
   // before the simulation starts; the NoC module and the DRAM ports take
   // them (one DRAM model per port).

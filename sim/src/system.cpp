@@ -66,11 +66,12 @@ bool resolve_params(const ir::HardwareConfig& hw, const assembler::Program& prog
     error = "the mesh size is unknown (neither the IR nor --hw gives xlen and ylen)";
     return false;
   }
-  // The DRAM and NoC sections, as sim::check_hw_config reads them.
+  // The DRAM, NoC and energy sections, as sim::check_hw_config reads them.
   std::vector<std::string> errors;
   const std::optional<DramSetup> dram = read_dram_setup(hw.dram.raw, errors);
   const std::optional<NocSetup> noc = read_noc_setup(hw.noc.raw, errors);
-  if (!dram || !noc) {
+  const std::optional<EnergyCosts> energy = read_energy_costs(hw.energy, errors);
+  if (!dram || !noc || !energy) {
     for (const std::string& e : errors) error += (error.empty() ? "" : "; ") + e;
     return false;
   }
@@ -84,6 +85,7 @@ bool resolve_params(const ir::HardwareConfig& hw, const assembler::Program& prog
   p.dram_model = dram->model;
   p.dram_interleave = dram->interleave;
   p.dram_in_order = dram->in_order;
+  p.energy = *energy;
   return place_ports(dram->placement, program, p, error) && build_models(hw, *dram, *noc, p, error);
 }
 
@@ -187,9 +189,9 @@ void System::report_cores(Report& r, Tick end) const {
     cr.instructions = c->instructions();
     cr.retired = c->retired();
     cr.peak_l2_bytes = c->peak_l2();
-    cr.energy = price(c->events(), ctx_.params.hw->energy);
+    cr.energy = price(c->events(), ctx_.params.energy);
     cr.energy.pj[static_cast<std::size_t>(Component::leakage)] =
-        static_pj(ctx_.params.hw->energy, 1, static_cast<double>(end) / 1000.0);
+        static_pj(ctx_.params.energy, 1, static_cast<double>(end) / 1000.0);
     for (std::size_t k = 0; k < kEvents; ++k) r.events[k] += c->events()[k];
     r.instructions += cr.instructions;
     r.peak_l2_bytes = std::max(r.peak_l2_bytes, cr.peak_l2_bytes);
@@ -249,7 +251,7 @@ void System::report_noc(Report& r, Tick end) const {
 void System::report_energy(Report& r, Tick end) const {
   // Energy: the run's events priced once (the components add up to the
   // total exactly), static for every core over the whole run.
-  const ir::EnergyConfig& energy = ctx_.params.hw->energy;
+  const EnergyCosts& energy = ctx_.params.energy;
   r.energy = price(r.events, energy);
   r.energy.pj[static_cast<std::size_t>(Component::leakage)] = static_pj(
       energy, static_cast<std::int64_t>(cores_.size()), static_cast<double>(end) / 1000.0);
@@ -267,7 +269,7 @@ void System::report_energy(Report& r, Tick end) const {
 // Every workload's span and energy, in order of compute start.
 void System::report_workloads(const WorkloadTable& workloads, Report& r) const {
   const Tick period = ctx_.params.period;
-  const ir::EnergyConfig& energy = ctx_.params.hw->energy;
+  const EnergyCosts& energy = ctx_.params.energy;
   for (const auto& c : cores_) {
     const CoreImage& img = c->image();
     auto table = workloads.find(img.core_id);

@@ -40,7 +40,7 @@ class System : public sc_core::sc_module {
 
 // Resolves the configuration for a mesh into `ctx.params` and builds the
 // NoC and DRAM models there (before the simulation starts); false with
-// `error` when the `dram` or `noc` section does not read (sim_config.h), the
+// `error` when the `dram`, `noc` or `energy` section does not read (sim_config.h), the
 // mesh cannot hold the program, or a model's parameters do not fit it.
 bool resolve_params(const ir::HardwareConfig& hw, const assembler::Program& program,
                     std::int32_t xlen, std::int32_t ylen, Params& p, std::string& error);

@@ -6,7 +6,9 @@
 #include <sstream>
 
 #include "fixture.h"
+#include "gemini/sim/energy.h"
 #include "gemini/sim/report.h"
+#include "gemini/sim/sim_config.h"
 
 namespace gemini::sim {
 namespace {
@@ -15,22 +17,21 @@ namespace {
 ir::HardwareConfig energy_hw() {
   ir::HardwareConfig hw;
   hw.dram.raw.json = {{"model", "simple"}, {"port_gbps", 1.0}, {"latency_ns", 0}};
-  ir::EnergyConfig& e = hw.energy;
-  e.mac_pj = 0.5;
-  e.vp_op_pj = 0.25;
-  e.l2_read_pj_per_byte = 2;
-  e.l2_write_pj_per_byte = 4;
-  e.wl0_read_pj_per_byte = 8;
-  e.wl0_write_pj_per_byte = 16;
-  e.al1_read_pj_per_byte = 1;
-  e.al1_write_pj_per_byte = 3;
-  e.ol1_read_pj_per_byte = 5;
-  e.ol1_write_pj_per_byte = 7;
-  e.ol2_read_pj_per_byte = 9;
-  e.ol2_write_pj_per_byte = 11;
-  e.noc_pj_per_byte_hop = 0.125;
-  e.dram_pj_per_byte = 64;
-  e.static_mw_per_core = 0;
+  hw.energy.json = {{"mac_pj", 0.5},
+                    {"vp_op_pj", 0.25},
+                    {"l2_read_pj_per_byte", 2},
+                    {"l2_write_pj_per_byte", 4},
+                    {"wl0_read_pj_per_byte", 8},
+                    {"wl0_write_pj_per_byte", 16},
+                    {"al1_read_pj_per_byte", 1},
+                    {"al1_write_pj_per_byte", 3},
+                    {"ol1_read_pj_per_byte", 5},
+                    {"ol1_write_pj_per_byte", 7},
+                    {"ol2_read_pj_per_byte", 9},
+                    {"ol2_write_pj_per_byte", 11},
+                    {"noc_pj_per_byte_hop", 0.125},
+                    {"dram_pj_per_byte", 64},
+                    {"static_mw_per_core", 0}};
   return hw;
 }
 
@@ -73,7 +74,7 @@ TEST(Energy, ADmaOfBBytesOverOneHop) {
 TEST(Energy, StaticPowerPerCoreOverTheRun) {
   // The DMA above ends at 544001 ps: 2 mW for 544.001 ns.
   ir::HardwareConfig hw = energy_hw();
-  hw.energy.static_mw_per_core = 2;
+  hw.energy.json["static_mw_per_core"] = 2;
   const Report r = test::simulate_programs(
       test::parse_programs({".core 0\n" + kDmaIn + "end\n", ".core 1\nend\n"}), 2, 1, hw);
   EXPECT_DOUBLE_EQ(r.energy[Component::leakage], 2 * 2 * 544.001);
@@ -225,17 +226,56 @@ TEST(Energy, EveryReportCarriesTheBreakdown) {
 }
 
 TEST(Energy, TheConfigSectionIsValidatedByName) {
+  // ir keeps the section raw; the simulator checks it (sim_config.h).
   std::vector<std::string> errors;
-  EXPECT_TRUE(ir::parse_hw_config(R"({"energy": {"mac_pj": 0.25}})", "x.json", errors));
-  EXPECT_FALSE(ir::parse_hw_config(R"({"energy": {"mac_pj": -1}})", "x.json", errors));
+  EXPECT_TRUE(ir::parse_hw_config(R"({"energy": {"mac_pj": -1}})", "x.json", errors));
+  EXPECT_TRUE(errors.empty());
+  EXPECT_TRUE(parse_hw_config(R"({"energy": {"mac_pj": 0.25}})", "x.json", errors));
+  EXPECT_FALSE(parse_hw_config(R"({"energy": {"mac_pj": -1}})", "x.json", errors));
   ASSERT_EQ(errors.size(), 1u);
-  EXPECT_NE(errors[0].find("x.json:/energy/mac_pj: parameter \"mac_pj\" of component \"energy\""),
+  EXPECT_NE(errors[0].find("x.json:/energy/mac_pj: parameter \"mac_pj\" of component \"energy\": "
+                           "expected a number in [0, 1e+09], got integer -1"),
             std::string::npos)
       << errors[0];
   errors.clear();
-  EXPECT_FALSE(ir::parse_hw_config(R"({"energy": {"mac_j": 1}})", "x.json", errors));
+  EXPECT_FALSE(parse_hw_config(R"({"energy": {"mac_j": 1}})", "x.json", errors));
   ASSERT_EQ(errors.size(), 1u);
-  EXPECT_NE(errors[0].find("unknown parameter of component \"energy\""), std::string::npos);
+  EXPECT_NE(errors[0].find("x.json:/energy/mac_j: parameter \"mac_j\" of component \"energy\": "
+                           "unknown parameter of component \"energy\" (known: mac_pj, vp_op_pj,"),
+            std::string::npos)
+      << errors[0];
+}
+
+// The worked example of docs/architecture.md, "An energy component": an
+// event row's cost parameter is read from the configuration, checked and
+// listed from the row alone; every row's and the static one's.
+TEST(Energy, EachTableRowDeclaresItsCost) {
+  for (std::size_t i = 0; i <= kEvents; ++i) {
+    const CostParam& c = i < kEvents ? kEventTable[i].cost : kStaticCost;
+    const std::string key = c.key;
+    std::vector<std::string> errors;
+    ir::HardwareConfig hw;
+    hw.energy.json = {{key, 3.5}};
+    const auto costs = read_energy_costs(hw.energy, errors);
+    ASSERT_TRUE(costs) << key;
+    EXPECT_EQ(i < kEvents ? costs->pj_per_event[i] : costs->static_mw_per_core, 3.5) << key;
+    hw.energy.json = {{key, -0.5}};
+    EXPECT_FALSE(read_energy_costs(hw.energy, errors)) << key;
+    ASSERT_EQ(errors.size(), 1u) << key;
+    EXPECT_NE(errors[0].find("/energy/" + key + ": parameter \"" + key + "\""), std::string::npos)
+        << errors[0];
+    const auto defaults = read_energy_costs(ir::RawComponent{}, errors);
+    ASSERT_TRUE(defaults);
+    EXPECT_EQ(i < kEvents ? defaults->pj_per_event[i] : defaults->static_mw_per_core, c.fallback);
+  }
+  std::ostringstream os;
+  print_params(os);
+  const std::string list = os.str().substr(os.str().find("energy:\n"));
+  EXPECT_NE(list.find("  dram_pj_per_byte  number [0, 1e+09], pJ/byte, default 60: "),
+            std::string::npos)
+      << list;
+  EXPECT_NE(list.find("  static_mw_per_core  number [0, 1e+09], mW, default 0: "),
+            std::string::npos);
 }
 
 }  // namespace

@@ -5,10 +5,10 @@
 // component and the parameter, e.g.
 //   configs/x.json:/l2/size_bytes: parameter "size_bytes" of component "l2":
 //   expected an integer >= 1, got string "1M"
-// The `dram` and `noc` components are the simulator's: ir reads their
-// `multicast` (the lowering's) and keeps the rest raw (RawComponent);
-// sim::parse_hw_config reads and checks them with the models' own
-// declarations (gemini/sim/sim_config.h).
+// The `dram`, `noc` and `energy` components are the simulator's: ir reads
+// the `multicast` of dram and noc (the lowering's) and keeps the rest raw
+// (RawComponent); sim::parse_hw_config reads and checks them with the
+// simulator's own declarations (gemini/sim/sim_config.h).
 
 #include <boost/json/object.hpp>
 #include <cstdint>
@@ -83,8 +83,9 @@ struct CoreConfig {
   std::int32_t dma_in_flight = 1;
 };
 
-// A component whose parameters belong to the simulator's registered models
-// (gemini/sim/params.h, dram_model.h, noc_model.h): ir reads only what the
+// A component whose parameters belong to the simulator (gemini/sim/params.h:
+// the registered models of dram_model.h and noc_model.h, the energy table
+// of energy_table.h): ir reads only what the
 // lowering needs and keeps the JSON object as written, with where it is, for
 // the simulator to read, check and name in its messages.
 struct RawComponent {
@@ -113,31 +114,6 @@ struct DramConfig {
   RawComponent raw{{}, "", "/dram"};
 };
 
-// Energy per event (docs/timing-model.md, "Energy"); every entry's unit is in
-// its name: pJ per event, per byte accessed, per byte per router-to-router
-// link crossed, or mW of leakage per core. The defaults are the public SET
-// scheduler's polar-core values (configs/README.md gives each source). The
-// core's internal buffers (AL1 activations, OL1 partial sums, OL2 outputs)
-// are counted from the dataflow docs/timing-model.md states; WL0 is the
-// scheduler's wl1, L2 its ul3.
-struct EnergyConfig {
-  double mac_pj = 0.018;                       // one multiply-accumulate of the PE array
-  double vp_op_pj = 0.0873;                    // one vector-lane element operation
-  double l2_read_pj_per_byte = 0.1317125 * 8;  // L2 (global buffer)
-  double l2_write_pj_per_byte = 0.234025 * 8;
-  double wl0_read_pj_per_byte = 0.0381625 * 8;  // WL0 (weight buffer)
-  double wl0_write_pj_per_byte = 0.0308875 * 8;
-  double al1_read_pj_per_byte = 0.0485625 * 8;  // activation buffer of the PE array
-  double al1_write_pj_per_byte = 0.0411625 * 8;
-  double ol1_read_pj_per_byte = 0.0802 * 8;  // partial-sum buffer
-  double ol1_write_pj_per_byte = 0.0709 * 8;
-  double ol2_read_pj_per_byte = 0.07648125 * 8;  // output buffer
-  double ol2_write_pj_per_byte = 0.0989875 * 8;
-  double noc_pj_per_byte_hop = 0.7 * 8;  // one byte over one router-to-router link
-  double dram_pj_per_byte = 7.5 * 8;     // one byte read or written
-  double static_mw_per_core = 0;         // leakage of one core, for the whole run
-};
-
 struct HardwareConfig {
   std::string name = "default";
   std::string description;
@@ -150,7 +126,9 @@ struct HardwareConfig {
   CoreConfig core;
   NocConfig noc;
   DramConfig dram;
-  EnergyConfig energy;
+  // Energy costs (docs/timing-model.md, "Energy"): the simulator's, declared
+  // by its energy table (gemini/sim/energy_table.h), kept raw here.
+  RawComponent energy{{}, "", "/energy"};
 
   // The ring regions to use for `buffersize` bytes of L2.
   std::vector<RingRegion> regions_for(std::int64_t buffersize) const;

@@ -1,8 +1,9 @@
 #pragma once
 // Energy (docs/timing-model.md, "Energy"): the events the simulator counts as
-// it runs, what each costs (ir::EnergyConfig) and the component it belongs
-// to: one row each in the tables of energy_table.h. Plain C++; the units
-// count events into EventCounts, the report prices them.
+// it runs, what each costs (the cost parameter of its row) and the component
+// it belongs to: one row each in the tables of energy_table.h. Plain C++;
+// the units count events into EventCounts, the report prices them with the
+// costs read from the configuration's `energy` section (EnergyCosts).
 //
 // Events and where they are counted:
 //   mac            PE multiply-accumulates of a pe_run: n*k*h*w*cin*r*s
@@ -28,10 +29,14 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "gemini/ir/hw_config.h"
 #include "gemini/sim/compute_timing.h"
 #include "gemini/sim/energy_table.h"
+#include "gemini/sim/params.h"
 
 namespace gemini::sim {
 
@@ -43,10 +48,25 @@ struct Energy {
   double total() const;
   double operator[](Component c) const { return pj[static_cast<std::size_t>(c)]; }
 };
+// The costs of the configuration's `energy` section, by event: what the
+// report prices with. Read once, before a simulation (Params::energy).
+struct EnergyCosts {
+  std::array<double, kEvents> pj_per_event{};  // each row's cost parameter
+  double static_mw_per_core = 0;               // kStaticCost
+};
+// Reads `energy` (ir keeps it raw): each event row's cost parameter and
+// kStaticCost, declared from the table, numbers in [0, kMaxCost]; a bad
+// value or an unknown key is an error naming the component and the
+// parameter (params.h). nullopt with one line per problem.
+std::optional<EnergyCosts> read_energy_costs(const ir::RawComponent& energy,
+                                             std::vector<std::string>& errors);
+// The section's declarations, in table order (gemini sim --list-params).
+std::vector<ParamInfo> energy_params();
+
 // The dynamic energy of `n` (static is 0).
-Energy price(const EventCounts& n, const ir::EnergyConfig& e);
+Energy price(const EventCounts& n, const EnergyCosts& e);
 // Static energy of `cores` cores over `ns` nanoseconds (mW x ns = pJ).
-double static_pj(const ir::EnergyConfig& e, std::int64_t cores, double ns);
+double static_pj(const EnergyCosts& e, std::int64_t cores, double ns);
 
 // The PE array's dataflow: the weights of a pe_run are held in the array for
 // the run; each activation read from AL1 feeds the `rows` output channels

@@ -5,8 +5,13 @@
 // the text, JSON and per-workload CSV reports, the core's statistics
 // groups, the sweep's energy columns (report_metrics.h) -- so a component
 // is one row of kComponentTable (and its enumerator) and an event one row
-// of kEventTable (and its enumerator). Header-only, on ir's configuration
-// only: the sweep, which links no simulator, reads the component names.
+// of kEventTable (and its enumerator). Each event row also declares the
+// parameter of the configuration's `energy` section that prices it (its key,
+// default, unit and description; kStaticCost for the static component):
+// the simulator reads, checks and lists them from these rows (energy.h,
+// read_energy_costs), ir keeps the section raw. Header-only, on the
+// standard library only: the sweep, which links no simulator, reads the
+// component names.
 //
 // Contract: one row per enumerator, in enumerator order (a missing row
 // fails to compile); that order is the order of every report's columns
@@ -16,7 +21,6 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "gemini/ir/hw_config.h"
 #include "gemini/sim/unit.h"
 
 namespace gemini::sim {
@@ -44,6 +48,19 @@ inline constexpr std::array<ComponentInfo, kComponents> kComponentTable{{
 }};
 
 static_assert(kComponentTable.back().name != nullptr, "a Component without its row");
+
+// A cost parameter of the `energy` section: a number in [0, kMaxCost].
+struct CostParam {
+  const char* key;  // "mac_pj": its unit is in its name
+  double fallback;  // the public SET scheduler's polar-core value (configs/README.md)
+  const char* unit;
+  const char* description;
+};
+inline constexpr double kMaxCost = 1e9;
+// The static component's cost: leakage power of one core, over the whole
+// run (mW x ns = pJ).
+inline constexpr CostParam kStaticCost{"static_mw_per_core", 0, "mW",
+                                       "leakage of one core, for the whole run"};
 
 constexpr const ComponentInfo& info(Component c) {
   return kComponentTable[static_cast<std::size_t>(c)];
@@ -73,39 +90,100 @@ struct EventInfo {
   const char* name;  // the statistic's name in its unit's group
   Component component;
   const char* unit;  // the statistics group that counts it: "core", "l2" or "wl0"
-  double ir::EnergyConfig::*cost;
   Unit counted_in;
   const char* description;
+  CostParam cost;  // pJ per event counted
 };
 inline constexpr std::array<EventInfo, kEvents> kEventTable{{
-    {"macs", Component::mac, "core", &ir::EnergyConfig::mac_pj, Unit::count,
-     "PE multiply-accumulates: n*k*h*w*cin*r*s of each pe_run"},
-    {"vp_ops", Component::mac, "core", &ir::EnergyConfig::vp_op_pj, Unit::count,
-     "VP element operations of each vp_run"},
-    {"al1_read_bytes", Component::core_buffers, "core", &ir::EnergyConfig::al1_read_pj_per_byte,
-     Unit::bytes, "activations the PE array read from AL1"},
-    {"al1_write_bytes", Component::core_buffers, "core", &ir::EnergyConfig::al1_write_pj_per_byte,
-     Unit::bytes, "ifmap tiles written into AL1"},
-    {"ol1_read_bytes", Component::core_buffers, "core", &ir::EnergyConfig::ol1_read_pj_per_byte,
-     Unit::bytes, "partial sums read back from OL1"},
-    {"ol1_write_bytes", Component::core_buffers, "core", &ir::EnergyConfig::ol1_write_pj_per_byte,
-     Unit::bytes, "partial sums written to OL1"},
-    {"ol2_read_bytes", Component::core_buffers, "core", &ir::EnergyConfig::ol2_read_pj_per_byte,
-     Unit::bytes, "ofmap tiles read from OL2 on their way to L2"},
-    {"ol2_write_bytes", Component::core_buffers, "core", &ir::EnergyConfig::ol2_write_pj_per_byte,
-     Unit::bytes, "final sums written to OL2"},
-    {"read_bytes", Component::l2, "l2", &ir::EnergyConfig::l2_read_pj_per_byte, Unit::bytes,
-     "bytes read from L2: operands, streamed weights, WL0 fills, dma_out, sends"},
-    {"write_bytes", Component::l2, "l2", &ir::EnergyConfig::l2_write_pj_per_byte, Unit::bytes,
-     "bytes written to L2: pe_run results, dma_in, received sends"},
-    {"read_bytes", Component::wl0, "wl0", &ir::EnergyConfig::wl0_read_pj_per_byte, Unit::bytes,
-     "weight bytes pe_runs read from WL0"},
-    {"write_bytes", Component::wl0, "wl0", &ir::EnergyConfig::wl0_write_pj_per_byte, Unit::bytes,
-     "bytes written to WL0: wl0_load, weights streamed from L2"},
-    {"noc_byte_hops", Component::noc, "core", &ir::EnergyConfig::noc_pj_per_byte_hop,
-     Unit::byte_hops, "NoC bytes x router links crossed, of the transfers the core started"},
-    {"dram_bytes", Component::dram, "core", &ir::EnergyConfig::dram_pj_per_byte, Unit::bytes,
-     "DRAM bytes read and written by the transfers the core started"},
+    {"macs",
+     Component::mac,
+     "core",
+     Unit::count,
+     "PE multiply-accumulates: n*k*h*w*cin*r*s of each pe_run",
+     {"mac_pj", 0.018, "pJ", "one multiply-accumulate of the PE array"}},
+    {"vp_ops",
+     Component::mac,
+     "core",
+     Unit::count,
+     "VP element operations of each vp_run",
+     {"vp_op_pj", 0.0873, "pJ", "one vector-lane element operation"}},
+    {"al1_read_bytes",
+     Component::core_buffers,
+     "core",
+     Unit::bytes,
+     "activations the PE array read from AL1",
+     {"al1_read_pj_per_byte", 0.0485625 * 8, "pJ/byte",
+      "a byte read from the PE array's activation buffer"}},
+    {"al1_write_bytes",
+     Component::core_buffers,
+     "core",
+     Unit::bytes,
+     "ifmap tiles written into AL1",
+     {"al1_write_pj_per_byte", 0.0411625 * 8, "pJ/byte",
+      "a byte written to the PE array's activation buffer"}},
+    {"ol1_read_bytes",
+     Component::core_buffers,
+     "core",
+     Unit::bytes,
+     "partial sums read back from OL1",
+     {"ol1_read_pj_per_byte", 0.0802 * 8, "pJ/byte", "a byte read from the partial-sum buffer"}},
+    {"ol1_write_bytes",
+     Component::core_buffers,
+     "core",
+     Unit::bytes,
+     "partial sums written to OL1",
+     {"ol1_write_pj_per_byte", 0.0709 * 8, "pJ/byte", "a byte written to the partial-sum buffer"}},
+    {"ol2_read_bytes",
+     Component::core_buffers,
+     "core",
+     Unit::bytes,
+     "ofmap tiles read from OL2 on their way to L2",
+     {"ol2_read_pj_per_byte", 0.07648125 * 8, "pJ/byte", "a byte read from the output buffer"}},
+    {"ol2_write_bytes",
+     Component::core_buffers,
+     "core",
+     Unit::bytes,
+     "final sums written to OL2",
+     {"ol2_write_pj_per_byte", 0.0989875 * 8, "pJ/byte", "a byte written to the output buffer"}},
+    {"read_bytes",
+     Component::l2,
+     "l2",
+     Unit::bytes,
+     "bytes read from L2: operands, streamed weights, WL0 fills, dma_out, sends",
+     {"l2_read_pj_per_byte", 0.1317125 * 8, "pJ/byte", "a byte read from L2 (the global buffer)"}},
+    {"write_bytes",
+     Component::l2,
+     "l2",
+     Unit::bytes,
+     "bytes written to L2: pe_run results, dma_in, received sends",
+     {"l2_write_pj_per_byte", 0.234025 * 8, "pJ/byte", "a byte written to L2 (the global buffer)"}},
+    {"read_bytes",
+     Component::wl0,
+     "wl0",
+     Unit::bytes,
+     "weight bytes pe_runs read from WL0",
+     {"wl0_read_pj_per_byte", 0.0381625 * 8, "pJ/byte",
+      "a byte read from WL0 (the weight buffer)"}},
+    {"write_bytes",
+     Component::wl0,
+     "wl0",
+     Unit::bytes,
+     "bytes written to WL0: wl0_load, weights streamed from L2",
+     {"wl0_write_pj_per_byte", 0.0308875 * 8, "pJ/byte",
+      "a byte written to WL0 (the weight buffer)"}},
+    {"noc_byte_hops",
+     Component::noc,
+     "core",
+     Unit::byte_hops,
+     "NoC bytes x router links crossed, of the transfers the core started",
+     {"noc_pj_per_byte_hop", 0.7 * 8, "pJ per byte per link",
+      "a byte over one router-to-router link"}},
+    {"dram_bytes",
+     Component::dram,
+     "core",
+     Unit::bytes,
+     "DRAM bytes read and written by the transfers the core started",
+     {"dram_pj_per_byte", 7.5 * 8, "pJ/byte", "a byte read or written at a DRAM port"}},
 }};
 
 static_assert(kEventTable.back().name != nullptr, "an Event without its row");

@@ -59,7 +59,7 @@ struct LoadOptions {
   // in order (the installed configs/ folder of the running gemini).
   std::vector<std::string> config_dirs;
   // How a configuration is checked. Empty: ir::parse_hw_config, which
-  // leaves the simulator's `dram` and `noc` parameters unchecked; the gemini
+  // leaves the simulator's `dram`, `noc` and `energy` parameters unchecked; the gemini
   // executable passes sim::parse_hw_config, which checks them too.
   HwCheck check_hw;
 };
