@@ -37,16 +37,23 @@ constexpr ArgSpec kPool[] = {
 constexpr ArgSpec kEltwise[] = {{"Operands", A::int_, true}};
 constexpr ArgSpec kTranspose[] = {{"Permutation", A::dims, true}, {"Order", A::dims, false}};
 
+// In OpType order, one per row of the op descriptor table (ir/op_table.h).
 constexpr OpRegistration kOps[] = {
-    {OpType::conv2d, "Conv2d", "n (g c+) ih iw, (g k) c+ r^ s^ -> n (g k) oh[ih/r] ow[iw/s]",
-     "n (g c+) ih iw, n (g k) c+ (r^ s^) -> n (g k) oh[ih/r] ow[iw/s]", kConv, "conv2d"},
-    {OpType::fully_connected, "FullyConnected", "n c+ ih+ iw+, k (c+ ih+ iw+) -> n k 1 1", "", kFc,
-     "fc"},
-    {OpType::pool, "Pool", "n c ih iw -> n c oh[ih/r] ow[iw/s]", "", kPool, "pool"},
-    {OpType::eltwise, "Eltwise", "n (o^ k) h w -> n k h w", "", kEltwise, "element_wise"},
-    {OpType::ptp, "PTP", "n c h w -> n c h w", "", {}, "point_to_point"},
-    {OpType::transpose, "Transpose", "n c h w -> n c h w", "", kTranspose, ""},
+    {OpType::conv2d, "n (g c+) ih iw, (g k) c+ r^ s^ -> n (g k) oh[ih/r] ow[iw/s]",
+     "n (g c+) ih iw, n (g k) c+ (r^ s^) -> n (g k) oh[ih/r] ow[iw/s]", kConv},
+    {OpType::fully_connected, "n c+ ih+ iw+, k (c+ ih+ iw+) -> n k 1 1", "", kFc},
+    {OpType::pool, "n c ih iw -> n c oh[ih/r] ow[iw/s]", "", kPool},
+    {OpType::eltwise, "n (o^ k) h w -> n k h w", "", kEltwise},
+    {OpType::ptp, "n c h w -> n c h w", "", {}},
+    {OpType::transpose, "n c h w -> n c h w", "", kTranspose},
 };
+static_assert(std::size(kOps) == ir::kOpTypeCount, "one registration per op type");
+constexpr bool in_type_order() {
+  for (std::size_t i = 0; i < std::size(kOps); ++i)
+    if (static_cast<std::size_t>(kOps[i].type) != i) return false;
+  return true;
+}
+static_assert(in_type_order(), "registrations in OpType order");
 
 bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
@@ -245,18 +252,11 @@ std::span<const OpRegistration> all_op_types() { return kOps; }
 std::span<const ArgSpec> common_args() { return kCommon; }
 
 const OpRegistration* find_op_type(std::string_view ark_name) {
-  for (const OpRegistration& r : kOps)
-    if (r.ark_name == ark_name) return &r;
-  return nullptr;
+  const ir::OpDescriptor* d = ir::find_ark_type(ark_name);
+  return d ? &registration(d->type) : nullptr;
 }
 
-const OpRegistration& registration(OpType t) {
-  for (const OpRegistration& r : kOps)
-    if (r.type == t) return r;
-  std::fprintf(stderr, "gemini: internal error: op type %d is not registered\n",
-               static_cast<int>(t));
-  std::abort();
-}
+const OpRegistration& registration(OpType t) { return kOps[static_cast<std::size_t>(t)]; }
 
 std::string annotation_of(const Op& op) {
   const OpRegistration& r = registration(op.type);
