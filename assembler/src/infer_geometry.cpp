@@ -54,7 +54,10 @@ PeGeometry pe_geometry(const ir::Workload& w, const ir::LayerGeometry& g, bool e
     // product (infer_geometry: 1 x 1)
     p.kernel = {g.kernel[0], g.kernel[1]};
   } else if (tile) {
-    p.kernel = {tile_kernel(*tile, 2, p.stride[0]), tile_kernel(*tile, 3, p.stride[1])};
+    // An edge tile may imply less than one tap (its activation mini tile
+    // cut by the input's end): the kernel it does not tell is 1.
+    p.kernel = {std::max<std::int64_t>(1, tile_kernel(*tile, 2, p.stride[0])),
+                std::max<std::int64_t>(1, tile_kernel(*tile, 3, p.stride[1]))};
   }
   return p;
 }

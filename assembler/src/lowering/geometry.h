@@ -9,10 +9,12 @@
 // layer's; with inferred geometry, what the workload's own boxes and tile
 // imply where the layer table cannot say (a stride or kernel per tile).
 // Values are not clamped to the fields' ranges: one outside is an error of
-// instruction selection (select.cpp), naming the workload. The one rule
-// that maps a value: a negative bottom or right padding (a layer that
-// crops its input: its last window ends before the input does) is 0, the
-// zero rows or columns after the input (the PE reads rows up to in_h).
+// instruction selection (select.cpp), naming the workload. Two rules map
+// a value: a negative bottom or right padding (a layer that crops its
+// input: its last window ends before the input does) is 0, the zero rows or
+// columns after the input (the PE reads rows up to in_h); and an inferred
+// kernel that a tile implies below 1 (an edge tile cut by the input's end)
+// is 1.
 
 #include <array>
 #include <cstdint>
@@ -35,7 +37,7 @@ std::int64_t tile_kernel(const ir::Tile& t, int d, std::int64_t stride);
 // left, right; bottom and right at least 0). Exact: the layer's. Inferred:
 // the tile's padding, the boxes' stride, and the kernel from the weight
 // box's R*S (or the batched product's 1x1, infer_geometry) where it has one,
-// else from the tile.
+// else from the tile (at least 1).
 struct PeGeometry {
   std::array<std::int64_t, 2> kernel{1, 1}, stride{1, 1};
   std::array<std::int32_t, 4> pad{};
