@@ -282,9 +282,11 @@ bool infer_output_shape(const Op& op, Dims4& out, std::string& error) {
   // Arguments that name identifiers.
   if (op.type == OpType::conv2d && !b.bind("g", op.groups, error)) return false;
   if (op.type == OpType::eltwise && !b.bind("o", op.operands, error)) return false;
-  if (op.type == OpType::pool || op.type == OpType::conv2d) {
-    if (!b.bind("r", op.kernel[0], error) || !b.bind("s", op.kernel[1], error)) return false;
-  }
+  // A window (oh[ih/r]) slides KernelRS: r and s are its rows and columns.
+  const bool windowed = std::any_of(a.outputs.front().dims.begin(), a.outputs.front().dims.end(),
+                                    [](const AnnotatedDim& d) { return !d.window_over.empty(); });
+  if (windowed && (!b.bind("r", op.kernel[0], error) || !b.bind("s", op.kernel[1], error)))
+    return false;
   // The input shapes: the concatenated ifmap and the weights.
   std::vector<std::vector<std::int64_t>> shapes;
   shapes.emplace_back(op.ifmap_shape.begin(), op.ifmap_shape.end());
@@ -402,19 +404,21 @@ ir::Box required_ifmap_box(const Op& op, const ir::Box& o) {
   };
   b.lo[0] = o.lo[0];
   b.hi[0] = o.hi[0];
-  switch (op.type) {
-    case OpType::conv2d:
+  // By the layer operation the op's type computes (ir/op_table.h).
+  switch (ir::describe(op.type).layer_op(op.global)) {
+    case ir::LayerOp::conv:
       b.lo[1] = static_cast<std::int32_t>(op.input_channel_lo(o.lo[1]));
       b.hi[1] = static_cast<std::int32_t>(op.input_channel_hi(o.hi[1]));
       window(2);
       window(3);
       break;
-    case OpType::fully_connected:
+    case ir::LayerOp::fc:
       whole(1);
       whole(2);
       whole(3);
       break;
-    case OpType::pool:
+    case ir::LayerOp::pool_max:
+    case ir::LayerOp::pool_avg:
       b.lo[1] = o.lo[1];
       b.hi[1] = o.hi[1];
       if (op.global) {
@@ -425,12 +429,13 @@ ir::Box required_ifmap_box(const Op& op, const ir::Box& o) {
         window(3);
       }
       break;
-    case OpType::eltwise:
-    case OpType::ptp:
+    case ir::LayerOp::eltwise:
+    case ir::LayerOp::copy:
+    case ir::LayerOp::unknown:
       b = o;
       b.rank = 4;
       break;
-    case OpType::transpose:
+    case ir::LayerOp::transpose:
       for (int i = 0; i < 4; ++i) {
         const auto p = static_cast<int>(op.permutation[static_cast<std::size_t>(i)]);
         b.lo[i] = o.lo[p];

@@ -42,8 +42,8 @@ bool put(CoreEvents& ce, const V& v, std::string& err) {
   return false;
 }
 
-// A tile_info count the scheduler leaves at 0 where it does not apply
-// (a PE tile's mini tiles and cuts): 1. Absent tiles count 1 too.
+// A tile_info count of 0 (the IR allows it: nothing to cut) is 1 in pe_cfg,
+// as is every count of a workload without tile_info.
 std::int64_t count_or_one(std::int64_t v) { return std::max<std::int64_t>(v, 1); }
 
 }  // namespace
