@@ -32,7 +32,9 @@ TEST(OpTable, RowsAreInTypeOrderWithUniqueNamesAndLayerTypes) {
     // A layer type shared with an earlier row names that row, of one engine.
     if (const ir::OpDescriptor* first = ir::find_layer_type(d.layer_type)) {
       EXPECT_EQ(first->engine, d.engine) << d.ark_name;
-      if (first != &d) EXPECT_LT(first->type, d.type);
+      if (first != &d) {
+        EXPECT_LT(first->type, d.type);
+      }
     }
     if (!d.layer_type.empty()) types.insert(d.layer_type);
   }
@@ -96,7 +98,9 @@ TEST(OpTable, EachLibraryKnowsEveryRow) {
     for (ir::LayerOp op : {d.op, d.global_op}) {
       (void)model::tile_kind_of(op, true);
       (void)model::tile_kind_of(op, false);
-      if (auto vp = assembler::vp_op_of(op)) EXPECT_EQ(assembler::layer_op_of(*vp), op);
+      if (auto vp = assembler::vp_op_of(op)) {
+        EXPECT_EQ(assembler::layer_op_of(*vp), op);
+      }
     }
   }
   for (std::int64_t v = 0; v < assembler::kVpOps; ++v) {
