@@ -27,15 +27,26 @@ std::int64_t tile_kernel(const ir::Tile& t, int d, std::int64_t stride) {
   return t.act_mini_tile[i] - (t.out_mini_tile[i] - 1) * stride;
 }
 
+namespace {
+// The bottom and right padding are the zero rows and columns after the
+// input; a negative one (a layer that crops: its last window ends before
+// its input does, ResNet's stride-2 1x1 convolutions) adds none.
+std::array<std::int32_t, 4> zero_rows_after(std::array<std::int32_t, 4> pad) {
+  pad[1] = std::max(pad[1], 0);
+  pad[3] = std::max(pad[3], 0);
+  return pad;
+}
+}  // namespace
+
 PeGeometry pe_geometry(const ir::Workload& w, const ir::LayerGeometry& g, bool exact) {
   PeGeometry p;
   if (exact) {
     p.kernel = {g.kernel[0], g.kernel[1]};
     p.stride = {g.stride[0], g.stride[1]};
-    p.pad = g.pad;
+    p.pad = zero_rows_after(g.pad);
     return p;
   }
-  p.pad = w.tile_padding_tblr.value_or(std::array<std::int32_t, 4>{0, 0, 0, 0});
+  p.pad = zero_rows_after(w.tile_padding_tblr.value_or(std::array<std::int32_t, 4>{0, 0, 0, 0}));
   p.stride = {box_stride(w, 2), box_stride(w, 3)};
   const ir::Tile* tile = w.tile_info && !w.tile_info->empty() ? &w.tile_info->front() : nullptr;
   if ((w.weight && w.weight->box.rank == 4) || g.per_sample_weights) {
@@ -43,7 +54,10 @@ PeGeometry pe_geometry(const ir::Workload& w, const ir::LayerGeometry& g, bool e
     // product (infer_geometry: 1 x 1)
     p.kernel = {g.kernel[0], g.kernel[1]};
   } else if (tile) {
-    p.kernel = {tile_kernel(*tile, 2, p.stride[0]), tile_kernel(*tile, 3, p.stride[1])};
+    // An edge tile may imply less than one tap (its activation mini tile
+    // cut by the input's end): the kernel it does not tell is 1.
+    p.kernel = {std::max<std::int64_t>(1, tile_kernel(*tile, 2, p.stride[0])),
+                std::max<std::int64_t>(1, tile_kernel(*tile, 3, p.stride[1]))};
   }
   return p;
 }
@@ -83,18 +97,6 @@ VpGeometry vp_geometry(const ir::Workload& w, const ir::LayerGeometry& g, bool e
 
 namespace {
 
-ir::LayerOp op_of(const ir::Workload& w) {
-  const std::string& t = w.layer_type;
-  if (t == "conv2d" || t == "pe") return ir::LayerOp::conv;
-  if (t == "fc") return ir::LayerOp::fc;
-  if (t == "pool") return ir::LayerOp::pool_max;
-  if (t == "element_wise") return ir::LayerOp::eltwise;
-  if (t == "point_to_point") return ir::LayerOp::copy;
-  if (w.kind == ir::LayerKind::dt) return ir::LayerOp::transpose;
-  if (w.kind == ir::LayerKind::pe) return ir::LayerOp::conv;
-  return ir::LayerOp::unknown;  // a full-dialect "vp": the shapes decide per workload
-}
-
 void grow(std::array<std::int32_t, 4>& shape, const ir::Box& b) {
   if (b.rank != 4) return;
   for (int d = 0; d < 4; ++d)
@@ -128,7 +130,7 @@ ir::GeometryTable infer_geometry(const ir::Model& m) {
       auto [it, fresh] = t.layers.try_emplace(w.layer_name);
       ir::LayerGeometry& g = it->second;
       if (fresh) {
-        g.op = op_of(w);
+        g.op = ir::layer_op_of(w);
         g.per_sample_weights = w.weight && w.weight->from_ofmap.value_or(false);
         g.group_c = 0;  // gathered below for per-sample weights, then set
       }

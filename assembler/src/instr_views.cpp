@@ -76,7 +76,7 @@ bool store(std::string_view name, std::size_t offset, FieldType type, E v, std::
 #define GEMINI_VIEW_ENCODE(mnemonic, code, engine, View, FIELDS)                                 \
   bool encode(const View& v, Instr& out, std::string& error) {                                   \
     if (!start(Opcode::mnemonic, Engine::engine, v.queue, v.workload, out, error)) return false; \
-    FIELDS(GEMINI_VIEW_STORE, GEMINI_VIEW_STORE_FLAG)                                            \
+    FIELDS(GEMINI_VIEW_STORE, GEMINI_VIEW_STORE_FLAG, GEMINI_ISA_NO_RULE, GEMINI_ISA_NO_RULE)    \
     return true;                                                                                 \
   }                                                                                              \
   Instr encode(const View& v) {                                                                  \

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "gemini/assembler/isa.h"
+#include "gemini/ir/op_table.h"
 #include "little_endian.h"
 
 namespace gemini::assembler {
@@ -17,30 +18,65 @@ namespace {
 // one), then kOps in the table's order.
 #define GEMINI_FIELD_ENTRY(name, type, offset, min, max, ...) \
   Field{#name, FieldType::type, offset, min, max __VA_OPT__(, ) __VA_ARGS__},
-#define GEMINI_NO_FLAG(name)
+#define GEMINI_IGNORE(...)
 #define GEMINI_FIELD_ARRAY(mnemonic, code, engine, View, FIELDS) \
-  constexpr Field kFields_##mnemonic[] = {FIELDS(GEMINI_FIELD_ENTRY, GEMINI_NO_FLAG) Field{}};
+  constexpr Field kFields_##mnemonic[] = {                       \
+      FIELDS(GEMINI_FIELD_ENTRY, GEMINI_IGNORE, GEMINI_IGNORE, GEMINI_IGNORE) Field{}};
 GEMINI_ISA_OPS(GEMINI_FIELD_ARRAY)
 #undef GEMINI_FIELD_ARRAY
 
-#define GEMINI_IGNORE_FIELD(...)
+// The operand rules, one array per opcode (a sentinel ends it).
+#define GEMINI_USE_RULE(slot, field, lo, hi) OperandRule{#slot, #field, lo, hi, false},
+#define GEMINI_REMOTE_RULE(slot, bytes) OperandRule{#slot, #bytes, 0, 0, true},
+#define GEMINI_RULE_ARRAY(mnemonic, code, engine, View, FIELDS) \
+  constexpr OperandRule kRules_##mnemonic[] = {                 \
+      FIELDS(GEMINI_IGNORE, GEMINI_IGNORE, GEMINI_USE_RULE, GEMINI_REMOTE_RULE) OperandRule{}};
+GEMINI_ISA_OPS(GEMINI_RULE_ARRAY)
+#undef GEMINI_RULE_ARRAY
+#undef GEMINI_REMOTE_RULE
+#undef GEMINI_USE_RULE
+
 #define GEMINI_FLAG_NAME(name) #name
 #define GEMINI_OP_INFO(mnemonic, code, engine, View, FIELDS)                            \
-  OpInfo{Opcode::mnemonic, #mnemonic, Engine::engine,                                   \
+  OpInfo{Opcode::mnemonic,                                                              \
+         #mnemonic,                                                                     \
+         Engine::engine,                                                                \
          std::span<const Field>(kFields_##mnemonic, std::size(kFields_##mnemonic) - 1), \
-         "" FIELDS(GEMINI_IGNORE_FIELD, GEMINI_FLAG_NAME)},
+         "" FIELDS(GEMINI_IGNORE, GEMINI_FLAG_NAME, GEMINI_IGNORE, GEMINI_IGNORE),      \
+         std::span<const OperandRule>(kRules_##mnemonic, std::size(kRules_##mnemonic) - 1)},
 constexpr OpInfo kOps[] = {GEMINI_ISA_OPS(GEMINI_OP_INFO)};
 #undef GEMINI_OP_INFO
 #undef GEMINI_FLAG_NAME
-#undef GEMINI_IGNORE_FIELD
-#undef GEMINI_NO_FLAG
+#undef GEMINI_IGNORE
 #undef GEMINI_FIELD_ENTRY
 
 // Every opcode fits the fixed-size per-field tables (binding, slot indices).
 static_assert(std::all_of(std::begin(kOps), std::end(kOps),
                           [](const OpInfo& o) { return o.fields.size() <= kMaxFields; }));
 
-constexpr std::string_view kEngineNames[] = {"dma_in", "dma_out", "noc", "wl0", "pe", "vp", "ctrl"};
+// The enumerations' spellings, generated from their lists (isa_table.h).
+#define GEMINI_NAME(name, ...) #name,
+constexpr std::string_view kEngineNames[] = {GEMINI_ISA_ENGINES(GEMINI_NAME)};
+constexpr std::string_view kTokenKindNames[] = {GEMINI_ISA_TOKEN_KINDS(GEMINI_NAME)};
+constexpr std::string_view kVpOpNames[] = {GEMINI_ISA_VP_OPS(GEMINI_NAME)};
+constexpr std::string_view kCutModeNames[] = {GEMINI_ISA_CUT_MODES(GEMINI_NAME)};
+constexpr std::string_view kWl0SrcNames[] = {GEMINI_ISA_WL0_SRCS(GEMINI_NAME)};
+#undef GEMINI_NAME
+#define GEMINI_VP_LAYER_OP(name, layer_op) ir::LayerOp::layer_op,
+constexpr ir::LayerOp kVpLayerOps[] = {GEMINI_ISA_VP_OPS(GEMINI_VP_LAYER_OP)};
+#undef GEMINI_VP_LAYER_OP
+#define GEMINI_CUT_TILE(name, tile) tile,
+constexpr std::string_view kCutModeTiles[] = {GEMINI_ISA_CUT_MODES(GEMINI_CUT_TILE)};
+#undef GEMINI_CUT_TILE
+
+// A rule's field of the opcode: a name the opcode lacks is a table bug.
+const Field* rule_field(const OpInfo& op, std::string_view name) {
+  for (const Field& f : op.fields)
+    if (f.name == name) return &f;
+  std::fprintf(stderr, "gemini: internal error: ISA op %s has an operand rule on field %s\n",
+               std::string(op.mnemonic).c_str(), std::string(name).c_str());
+  std::abort();
+}
 
 // Every field fits in the 64 bytes and no two overlap: checked at start-up.
 const bool kTableOk = [] {
@@ -88,6 +124,12 @@ const bool kTableOk = [] {
                    std::string(op.mnemonic).c_str());
       std::abort();
     }
+    for (const OperandRule& r : op.rules)
+      if (rule_field(op, r.field) && rule_field(op, r.slot)->access == Access::none) {
+        std::fprintf(stderr, "gemini: internal error: ISA op %s: a rule on %s, not an operand\n",
+                     std::string(op.mnemonic).c_str(), std::string(r.slot).c_str());
+        std::abort();
+      }
   }
   return true;
 }();
@@ -106,6 +148,48 @@ std::optional<Engine> engine_from(std::string_view s) {
 }
 
 std::span<const OpInfo> all_ops() { return kOps; }
+
+std::span<const std::string_view> enum_names(FieldType t) {
+  static const std::array<std::string_view, 24> loops = [] {
+    std::array<std::string_view, 24> l{};
+    for (std::size_t i = 0; i < l.size(); ++i) l[i] = loop_order_name(static_cast<std::uint8_t>(i));
+    return l;
+  }();
+  switch (t) {
+    case FieldType::engine:
+      return kEngineNames;
+    case FieldType::token_kind:
+      return kTokenKindNames;
+    case FieldType::vp_op:
+      return kVpOpNames;
+    case FieldType::cut_mode:
+      return kCutModeNames;
+    case FieldType::wl0_src:
+      return kWl0SrcNames;
+    case FieldType::loop_order:
+      return loops;
+    default:
+      return {};
+  }
+}
+
+ir::LayerOp layer_op_of(VpOp op) {
+  const auto i = static_cast<std::size_t>(op);
+  return i < std::size(kVpLayerOps) ? kVpLayerOps[i] : ir::LayerOp::unknown;
+}
+
+std::optional<VpOp> vp_op_of(ir::LayerOp op) {
+  for (std::size_t i = 0; i < std::size(kVpLayerOps); ++i)
+    if (kVpLayerOps[i] == op) return static_cast<VpOp>(i);
+  return std::nullopt;
+}
+
+CutMode cut_mode_of_tile(std::string_view tile_cut_mode) {
+  for (std::size_t i = 0; i < std::size(kCutModeTiles); ++i)
+    if (!kCutModeTiles[i].empty() && kCutModeTiles[i] == tile_cut_mode)
+      return static_cast<CutMode>(i);
+  return CutMode::none;
+}
 
 const OpInfo* op_info(Opcode op) {
   for (const OpInfo& o : kOps)

@@ -71,42 +71,6 @@ void append_int(std::string& out, std::int64_t v) {
 
 namespace {
 
-constexpr std::string_view kTokenKinds[] = {"data", "credit", "dram"};
-constexpr std::string_view kVpOps[] = {"pool_max", "pool_avg", "add", "transpose", "copy"};
-constexpr std::string_view kCutModes[] = {"none", "k", "h", "kh"};
-constexpr std::string_view kWl0Srcs[] = {"l2", "dram"};
-
-// The text names of an enumeration field's values, indexed by value (empty
-// for numeric fields): what the printer writes and the parser reads.
-std::span<const std::string_view> value_names(FieldType t) {
-  static const std::array<std::string_view, kEngines> engines = [] {
-    std::array<std::string_view, kEngines> e{};
-    for (std::size_t i = 0; i < kEngines; ++i) e[i] = to_string(static_cast<Engine>(i));
-    return e;
-  }();
-  static const std::array<std::string_view, 24> loops = [] {
-    std::array<std::string_view, 24> l{};
-    for (std::size_t i = 0; i < l.size(); ++i) l[i] = loop_order_name(static_cast<std::uint8_t>(i));
-    return l;
-  }();
-  switch (t) {
-    case FieldType::engine:
-      return engines;
-    case FieldType::token_kind:
-      return kTokenKinds;
-    case FieldType::vp_op:
-      return kVpOps;
-    case FieldType::cut_mode:
-      return kCutModes;
-    case FieldType::wl0_src:
-      return kWl0Srcs;
-    case FieldType::loop_order:
-      return loops;
-    default:
-      return {};
-  }
-}
-
 // The longest text of a field's value: a 20-character number (an int64
 // with its sign) or enumeration name, or a box of eight of them.
 constexpr std::size_t kValueBytes = kIntTextBytes;
@@ -144,7 +108,7 @@ std::optional<std::int64_t> parse_int(std::string_view s) {
 }
 
 std::optional<std::int64_t> parse_value(const Field& f, std::string_view s) {
-  const auto names = value_names(f.type);
+  const auto names = enum_names(f.type);
   if (names.empty()) return parse_int(s);
   const auto it = std::find(names.begin(), names.end(), s);
   if (it == names.end()) return std::nullopt;
@@ -229,7 +193,7 @@ const std::array<OpPrint, 256>& print_plans() {
         x.width = field_width(f.type);
         x.type = f.type;
         x.optional = f.optional;
-        x.names = value_names(f.type);
+        x.names = enum_names(f.type);
         p.fields.push_back(x);
       }
     }

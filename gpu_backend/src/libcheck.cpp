@@ -34,7 +34,7 @@ LibCheckReport library_check(const model::Network& net, const model::Reference& 
   const bool dnn = cudnn_available(why_dnn), blas = cublas_available(why_blas);
   for (std::int32_t i : net.order) {
     const model::Op& op = net.ops[static_cast<std::size_t>(i)];
-    if (op.type != model::OpType::conv2d && op.type != model::OpType::fully_connected) continue;
+    if (!op.has_weights()) continue;  // the convolutions and matrix products
     LibCheckLayer l;
     l.layer = op.name;
     const model::ConvParams p = model::conv_params(op);

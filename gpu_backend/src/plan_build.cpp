@@ -37,7 +37,7 @@ std::map<std::string, const json::value*> model_ops(const json::value& doc) {
 // Bytes one task of `op` with output `out` holds: input tile, weights, output.
 std::int64_t task_bytes(const model::Op& op, const ir::Box& out) {
   std::int64_t bytes = out.volume() + model::required_ifmap_box(op, out).volume();
-  if (op.type == model::OpType::conv2d || op.type == model::OpType::fully_connected) {
+  if (op.has_weights()) {
     const std::int64_t per_k = op.weight_shape[1] * op.weight_shape[2] * op.weight_shape[3];
     bytes += out.extent(1) * per_k * (op.weight_from_fmap ? out.extent(0) : 1);
   }

@@ -19,7 +19,7 @@ bool resolve_plan(const Plan& plan, const model::Network& net, ir::Diagnostics& 
                   ResolvedTasks& out) {
   std::string kinds;  // every op type of the registry: tile_op_for runs them all
   for (const model::OpRegistration& r : model::all_op_types())
-    kinds += (kinds.empty() ? "" : ", ") + std::string(r.ark_name);
+    kinds += (kinds.empty() ? "" : ", ") + std::string(r.ark_name());
   for (const PlanTaskInfo& t : plan.task_infos) {
     std::vector<ResolvedOp> ops;
     for (const PlanOp& po : t.ops) {

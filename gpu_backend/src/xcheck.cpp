@@ -10,6 +10,7 @@
 #include <random>
 
 #include "gemini/assembler/instr_views.h"
+#include "gemini/model/tile_op_factory.h"
 
 namespace gemini::gpu {
 namespace {
@@ -39,11 +40,7 @@ void each_candidate(const assembler::Program& p, Fn&& fn) {
         }
       } else if (in.op == Opcode::vp_run) {
         const assembler::VpOp op = assembler::decode<assembler::VpRun>(in).op;
-        fn(c.program.core_id, i,
-           op == assembler::VpOp::pool_max || op == assembler::VpOp::pool_avg
-               ? model::TileKind::pool
-           : op == assembler::VpOp::add ? model::TileKind::add
-                                        : model::TileKind::transpose);
+        fn(c.program.core_id, i, model::tile_kind_of(assembler::layer_op_of(op), false));
       }
     }
   }

@@ -1,8 +1,10 @@
 // Builder: one workload of a core (builder.h), member by member in the
 // order its diagnostics come out.
 #include <algorithm>
+#include <array>
 
 #include "builder.h"
+#include "gemini/ir/op_table.h"
 
 namespace gemini::ir::detail {
 
@@ -28,6 +30,30 @@ std::optional<Box> workload_box(ReadContext& c, ObjReader& r) {
   return inner.box("lower", "upper", false);
 }
 
+// A workload's layer_type: the full dialect's engines, then the public
+// dialect's layer types of the op table (ir/op_table.h), each with the
+// engine it runs on.
+struct LayerTypeChoices {
+  std::array<std::string_view, 3 + kOpTypeCount> names{};
+  std::array<LayerKind, 3 + kOpTypeCount> kinds{};
+  std::size_t size = 0;
+};
+const LayerTypeChoices& layer_type_choices() {
+  static const LayerTypeChoices c = [] {
+    LayerTypeChoices t;
+    for (LayerKind k : {LayerKind::pe, LayerKind::vp, LayerKind::dt}) {
+      t.names[t.size] = to_string(k);
+      t.kinds[t.size++] = k;
+    }
+    for (std::string_view name : public_layer_types()) {  // at most one per op type
+      t.names[t.size] = name;
+      t.kinds[t.size++] = find_layer_type(name)->engine;
+    }
+    return t;
+  }();
+  return c;
+}
+
 // Extents of a box, sorted: a transpose keeps the multiset.
 std::array<std::int64_t, 4> sorted_extents(const Box& b) {
   std::array<std::int64_t, 4> e{1, 1, 1, 1};
@@ -41,12 +67,10 @@ std::array<std::int64_t, 4> sorted_extents(const Box& b) {
 // Absent, w.kind stays as it is and nullopt comes back; false on a bad one.
 bool Builder::workload_kind(ObjReader& r, Workload& w, std::optional<std::size_t>& kind) {
   if (!r.has("layer_type")) return true;
-  kind = r.choice("layer_type", Need::required,
-                  {"pe", "vp", "dt", "conv2d", "fc", "pool", "element_wise", "point_to_point"});
+  const LayerTypeChoices& types = layer_type_choices();
+  kind = r.choice("layer_type", Need::required, {types.names.data(), types.size});
   if (!kind) return false;
-  static constexpr LayerKind kMap[] = {LayerKind::pe, LayerKind::vp, LayerKind::dt, LayerKind::pe,
-                                       LayerKind::pe, LayerKind::vp, LayerKind::vp, LayerKind::dt};
-  w.kind = kMap[*kind];
+  w.kind = types.kinds[*kind];
   w.layer_type = r.raw("layer_type")->get_string().c_str();
   if (*kind < 3) {
     full_ev_.note(r.where("layer_type"), "layer_type \"pe\"/\"vp\"/\"dt\"");

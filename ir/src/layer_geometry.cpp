@@ -5,28 +5,6 @@
 
 namespace gemini::ir {
 
-const char* to_string(LayerOp op) {
-  switch (op) {
-    case LayerOp::conv:
-      return "conv";
-    case LayerOp::fc:
-      return "fc";
-    case LayerOp::pool_max:
-      return "pool_max";
-    case LayerOp::pool_avg:
-      return "pool_avg";
-    case LayerOp::eltwise:
-      return "eltwise";
-    case LayerOp::copy:
-      return "copy";
-    case LayerOp::transpose:
-      return "transpose";
-    case LayerOp::unknown:
-      break;
-  }
-  return "unknown";
-}
-
 std::vector<std::vector<std::string>> operand_slabs(const BufferEntry& e) {
   if (e.type != TensorType::ifmap) return {};
   // Each producer's channel range (the `channel` field where the public
@@ -40,7 +18,8 @@ std::vector<std::vector<std::string>> operand_slabs(const BufferEntry& e) {
     const std::string name = s.layer_name.value_or("");
     const std::int32_t lo = s.channel ? (*s.channel)[0] : s.box.lo[1];
     const std::int32_t hi = s.channel ? (*s.channel)[1] : s.box.hi[1];
-    auto it = std::find_if(range.begin(), range.end(), [&](const Range& r) { return r.name == name; });
+    auto it =
+        std::find_if(range.begin(), range.end(), [&](const Range& r) { return r.name == name; });
     if (it == range.end()) {
       range.push_back({name, lo, hi});
     } else {

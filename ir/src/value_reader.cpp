@@ -146,6 +146,11 @@ std::optional<std::int64_t> ObjReader::nullable_i64(std::string_view key) {
 
 std::optional<std::size_t> ObjReader::choice(std::string_view key, Need need,
                                              std::initializer_list<std::string_view> allowed) {
+  return choice(key, need, std::span<const std::string_view>(allowed.begin(), allowed.size()));
+}
+
+std::optional<std::size_t> ObjReader::choice(std::string_view key, Need need,
+                                             std::span<const std::string_view> allowed) {
   const json::value* v = get(key, need, "a string");
   if (!v) return std::nullopt;
   if (v->is_string()) {

@@ -95,6 +95,8 @@ class ObjReader {
   // One of `allowed`; returns its index.
   std::optional<std::size_t> choice(std::string_view key, Need need,
                                     std::initializer_list<std::string_view> allowed);
+  std::optional<std::size_t> choice(std::string_view key, Need need,
+                                    std::span<const std::string_view> allowed);
   // Fixed-length integer tuple, e.g. tile_padding_tblr.
   template <std::size_t N>
   std::optional<std::array<std::int32_t, N>> tuple(std::string_view key, Need need);

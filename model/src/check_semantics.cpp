@@ -18,11 +18,10 @@ const char* dim_name(int d) {
 bool type_agrees(const Op& op, const ir::Workload& w) {
   const std::string& t = w.layer_type;
   if (t.empty()) return true;  // Q4: taken from the model
-  if (t == "pe") return op.type == OpType::conv2d || op.type == OpType::fully_connected;
-  if (t == "vp")
-    return op.type == OpType::pool || op.type == OpType::eltwise || op.type == OpType::ptp;
-  if (t == "dt") return op.type == OpType::transpose || op.type == OpType::ptp;
-  return t == registration(op.type).ir_layer_type;
+  const ir::OpDescriptor& d = ir::describe(op.type);
+  for (ir::LayerKind k : {ir::LayerKind::pe, ir::LayerKind::vp, ir::LayerKind::dt})
+    if (t == ir::to_string(k)) return d.runs_on(k);
+  return t == d.layer_type;
 }
 
 ir::Box bounding(const std::vector<ir::Ifmap>& f) {

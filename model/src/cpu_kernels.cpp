@@ -199,4 +199,26 @@ void transpose_tile_cpu(const std::int32_t perm[4], const ConstTile& in, const i
         }
 }
 
+void compute_tile_cpu(const TileOp& t, std::span<const ConstTile> inputs, std::int32_t* sums,
+                      std::int8_t* dst, unsigned threads) {
+  if (inputs.empty()) inputs = {t.in, static_cast<std::size_t>(std::max(t.inputs, 0))};
+  const int count = static_cast<int>(inputs.size());
+  switch (t.kind) {
+    case TileKind::conv:
+      return conv_tile_cpu(t.conv, inputs[0], t.weights, t.out, sums, threads);
+    case TileKind::requantize:
+      return requantize_all(t.sums, t.out.volume(), t.shift, dst);
+    case TileKind::pool:
+      return pool_tile_cpu(t.pool, inputs[0], t.out, dst);
+    case TileKind::pool_sum:
+      return window_sums_cpu(t.pool, inputs[0], t.out, sums);
+    case TileKind::add:
+      return add_tile_cpu(inputs.data(), count, t.shift, t.out, dst);
+    case TileKind::add_sum:
+      return operand_sums_cpu(inputs.data(), count, t.out, sums);
+    case TileKind::transpose:
+      return transpose_tile_cpu(t.perm, inputs[0], t.out, dst);
+  }
+}
+
 }  // namespace gemini::model

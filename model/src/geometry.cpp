@@ -19,16 +19,16 @@ ir::GeometryTable geometry_table(const Network& net, const std::vector<LayerNume
     g.ofmap_shape = i32(op.ofmap_shape);
     g.ifmap_shape = i32(op.ifmap_shape);
     g.shift = i < numerics.size() ? numerics[i].shift : 0;
-    switch (op.type) {
-      case OpType::conv2d:
-      case OpType::fully_connected: {
-        g.op = op.type == OpType::conv2d ? ir::LayerOp::conv : ir::LayerOp::fc;
+    // What each layer operation's instructions take (ir/op_table.h gives
+    // the operation of the op's type).
+    g.op = ir::describe(op.type).layer_op(op.global);
+    switch (g.op) {
+      case ir::LayerOp::conv:
+      case ir::LayerOp::fc: {
         const ConvParams p = conv_params(op);
         g.kernel = {p.kernel_r, p.kernel_s};
         g.stride = {p.stride_h, p.stride_w};
-        if (op.type == OpType::conv2d)
-          g.pad = {static_cast<std::int32_t>(op.pad[0]), static_cast<std::int32_t>(op.pad[1]),
-                   static_cast<std::int32_t>(op.pad[2]), static_cast<std::int32_t>(op.pad[3])};
+        if (g.op == ir::LayerOp::conv) g.pad = i32(op.pad);
         g.group_k = p.group_k;
         g.group_c = p.group_c;
         g.per_sample_weights = p.per_sample;
@@ -38,26 +38,23 @@ ir::GeometryTable geometry_table(const Network& net, const std::vector<LayerNume
         }
         break;
       }
-      case OpType::pool:
-        g.op = op.global ? ir::LayerOp::pool_avg : ir::LayerOp::pool_max;
+      case ir::LayerOp::pool_max:
+      case ir::LayerOp::pool_avg:
         g.kernel = {static_cast<std::int32_t>(op.kernel[0]),
                     static_cast<std::int32_t>(op.kernel[1])};
         g.stride = {static_cast<std::int32_t>(op.stride[0]),
                     static_cast<std::int32_t>(op.stride[1])};
-        g.pad = {static_cast<std::int32_t>(op.pad[0]), static_cast<std::int32_t>(op.pad[1]),
-                 static_cast<std::int32_t>(op.pad[2]), static_cast<std::int32_t>(op.pad[3])};
+        g.pad = i32(op.pad);
         break;
-      case OpType::eltwise:
-        g.op = ir::LayerOp::eltwise;
+      case ir::LayerOp::eltwise:
         g.operands = static_cast<std::int32_t>(op.operands);
         break;
-      case OpType::ptp:
-        g.op = ir::LayerOp::copy;
-        break;
-      case OpType::transpose:
-        g.op = ir::LayerOp::transpose;
+      case ir::LayerOp::transpose:
         for (std::size_t d = 0; d < 4; ++d)
           g.permutation[d] = static_cast<std::int32_t>(op.permutation[d]);
+        break;
+      case ir::LayerOp::copy:
+      case ir::LayerOp::unknown:
         break;
     }
     for (const InputPart& p : op.inputs)

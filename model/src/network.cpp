@@ -13,7 +13,7 @@
 namespace gemini::model {
 namespace json = boost::json;
 
-const char* to_string(OpType t) { return registration(t).ark_name.data(); }
+const char* to_string(OpType t) { return ir::describe(t).ark_name.data(); }
 
 std::string to_string(const Dims4& d) {
   std::string s(1, '[');

@@ -30,7 +30,7 @@ const OpRegistration* Loader::op_type(const json::object& o, const std::string& 
   if (!reg) {
     std::string known;
     for (const OpRegistration& r : all_op_types())
-      known += (known.empty() ? "" : ", ") + std::string(r.ark_name);
+      known += (known.empty() ? "" : ", ") + std::string(r.ark_name());
     error(op_at + "/Type", "op \"" + op.name + "\" has type " + *type +
                                ", which gemini does not compute (it computes " + known + ")");
     return nullptr;
@@ -65,7 +65,7 @@ bool Loader::typed_args(const json::object& o, const std::string& at, const OpRe
     auto it = got.find(std::string(s.name));
     if (it == got.end()) {
       if (s.required) {
-        error(at + "/Args", std::string(reg.ark_name) + " needs argument " + std::string(s.name));
+        error(at + "/Args", std::string(reg.ark_name()) + " needs argument " + std::string(s.name));
         ok = false;
       }
       return;

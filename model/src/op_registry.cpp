@@ -37,16 +37,23 @@ constexpr ArgSpec kPool[] = {
 constexpr ArgSpec kEltwise[] = {{"Operands", A::int_, true}};
 constexpr ArgSpec kTranspose[] = {{"Permutation", A::dims, true}, {"Order", A::dims, false}};
 
+// In OpType order, one per row of the op descriptor table (ir/op_table.h).
 constexpr OpRegistration kOps[] = {
-    {OpType::conv2d, "Conv2d", "n (g c+) ih iw, (g k) c+ r^ s^ -> n (g k) oh[ih/r] ow[iw/s]",
-     "n (g c+) ih iw, n (g k) c+ (r^ s^) -> n (g k) oh[ih/r] ow[iw/s]", kConv, "conv2d"},
-    {OpType::fully_connected, "FullyConnected", "n c+ ih+ iw+, k (c+ ih+ iw+) -> n k 1 1", "", kFc,
-     "fc"},
-    {OpType::pool, "Pool", "n c ih iw -> n c oh[ih/r] ow[iw/s]", "", kPool, "pool"},
-    {OpType::eltwise, "Eltwise", "n (o^ k) h w -> n k h w", "", kEltwise, "element_wise"},
-    {OpType::ptp, "PTP", "n c h w -> n c h w", "", {}, "point_to_point"},
-    {OpType::transpose, "Transpose", "n c h w -> n c h w", "", kTranspose, ""},
+    {OpType::conv2d, "n (g c+) ih iw, (g k) c+ r^ s^ -> n (g k) oh[ih/r] ow[iw/s]",
+     "n (g c+) ih iw, n (g k) c+ (r^ s^) -> n (g k) oh[ih/r] ow[iw/s]", kConv},
+    {OpType::fully_connected, "n c+ ih+ iw+, k (c+ ih+ iw+) -> n k 1 1", "", kFc},
+    {OpType::pool, "n c ih iw -> n c oh[ih/r] ow[iw/s]", "", kPool},
+    {OpType::eltwise, "n (o^ k) h w -> n k h w", "", kEltwise},
+    {OpType::ptp, "n c h w -> n c h w", "", {}},
+    {OpType::transpose, "n c h w -> n c h w", "", kTranspose},
 };
+static_assert(std::size(kOps) == ir::kOpTypeCount, "one registration per op type");
+constexpr bool in_type_order() {
+  for (std::size_t i = 0; i < std::size(kOps); ++i)
+    if (static_cast<std::size_t>(kOps[i].type) != i) return false;
+  return true;
+}
+static_assert(in_type_order(), "registrations in OpType order");
 
 bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
@@ -245,18 +252,11 @@ std::span<const OpRegistration> all_op_types() { return kOps; }
 std::span<const ArgSpec> common_args() { return kCommon; }
 
 const OpRegistration* find_op_type(std::string_view ark_name) {
-  for (const OpRegistration& r : kOps)
-    if (r.ark_name == ark_name) return &r;
-  return nullptr;
+  const ir::OpDescriptor* d = ir::find_ark_type(ark_name);
+  return d ? &registration(d->type) : nullptr;
 }
 
-const OpRegistration& registration(OpType t) {
-  for (const OpRegistration& r : kOps)
-    if (r.type == t) return r;
-  std::fprintf(stderr, "gemini: internal error: op type %d is not registered\n",
-               static_cast<int>(t));
-  std::abort();
-}
+const OpRegistration& registration(OpType t) { return kOps[static_cast<std::size_t>(t)]; }
 
 std::string annotation_of(const Op& op) {
   const OpRegistration& r = registration(op.type);
@@ -282,9 +282,11 @@ bool infer_output_shape(const Op& op, Dims4& out, std::string& error) {
   // Arguments that name identifiers.
   if (op.type == OpType::conv2d && !b.bind("g", op.groups, error)) return false;
   if (op.type == OpType::eltwise && !b.bind("o", op.operands, error)) return false;
-  if (op.type == OpType::pool || op.type == OpType::conv2d) {
-    if (!b.bind("r", op.kernel[0], error) || !b.bind("s", op.kernel[1], error)) return false;
-  }
+  // A window (oh[ih/r]) slides KernelRS: r and s are its rows and columns.
+  const bool windowed = std::any_of(a.outputs.front().dims.begin(), a.outputs.front().dims.end(),
+                                    [](const AnnotatedDim& d) { return !d.window_over.empty(); });
+  if (windowed && (!b.bind("r", op.kernel[0], error) || !b.bind("s", op.kernel[1], error)))
+    return false;
   // The input shapes: the concatenated ifmap and the weights.
   std::vector<std::vector<std::int64_t>> shapes;
   shapes.emplace_back(op.ifmap_shape.begin(), op.ifmap_shape.end());
@@ -402,19 +404,21 @@ ir::Box required_ifmap_box(const Op& op, const ir::Box& o) {
   };
   b.lo[0] = o.lo[0];
   b.hi[0] = o.hi[0];
-  switch (op.type) {
-    case OpType::conv2d:
+  // By the layer operation the op's type computes (ir/op_table.h).
+  switch (ir::describe(op.type).layer_op(op.global)) {
+    case ir::LayerOp::conv:
       b.lo[1] = static_cast<std::int32_t>(op.input_channel_lo(o.lo[1]));
       b.hi[1] = static_cast<std::int32_t>(op.input_channel_hi(o.hi[1]));
       window(2);
       window(3);
       break;
-    case OpType::fully_connected:
+    case ir::LayerOp::fc:
       whole(1);
       whole(2);
       whole(3);
       break;
-    case OpType::pool:
+    case ir::LayerOp::pool_max:
+    case ir::LayerOp::pool_avg:
       b.lo[1] = o.lo[1];
       b.hi[1] = o.hi[1];
       if (op.global) {
@@ -425,12 +429,13 @@ ir::Box required_ifmap_box(const Op& op, const ir::Box& o) {
         window(3);
       }
       break;
-    case OpType::eltwise:
-    case OpType::ptp:
+    case ir::LayerOp::eltwise:
+    case ir::LayerOp::copy:
+    case ir::LayerOp::unknown:
       b = o;
       b.rank = 4;
       break;
-    case OpType::transpose:
+    case ir::LayerOp::transpose:
       for (int i = 0; i < 4; ++i) {
         const auto p = static_cast<int>(op.permutation[static_cast<std::size_t>(i)]);
         b.lo[i] = o.lo[p];

@@ -478,9 +478,7 @@ QuirkCounts correct_quirks(ir::Model& m, const Network& net, ir::Diagnostics& d)
       const Op* op = net.find(w.layer_name);
       if (!op || !w.layer_type.empty()) continue;
       q4.add(m.pointer(w.origin));
-      const bool pe = op->type == OpType::conv2d || op->type == OpType::fully_connected;
-      const bool vp = op->type == OpType::pool || op->type == OpType::eltwise;
-      w.kind = pe ? ir::LayerKind::pe : vp ? ir::LayerKind::vp : ir::LayerKind::dt;
+      w.kind = ir::describe(op->type).engine;
     }
   // Q3: DRAM weight sizes of grouped convolutions with constant weights.
   std::map<ir::TransferId, std::int64_t> sizes;

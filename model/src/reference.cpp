@@ -139,26 +139,7 @@ Reference compute_reference(const Network& net, std::uint64_t seed, unsigned thr
     // Requantising ops: their int32 sums, the shift calibrated on them.
     std::vector<std::int32_t> sums;
     if (top.wide()) sums.resize(static_cast<std::size_t>(out.size()));
-    switch (top.kind) {
-      case TileKind::conv:
-        conv_tile_cpu(top.conv, t.inputs[0], top.weights, top.out, sums.data(), threads);
-        break;
-      case TileKind::pool_sum:
-        window_sums_cpu(top.pool, t.inputs[0], top.out, sums.data());
-        break;
-      case TileKind::pool:
-        pool_tile_cpu(top.pool, t.inputs[0], top.out, out.data.data());
-        break;
-      case TileKind::add_sum:
-        operand_sums_cpu(t.inputs.data(), static_cast<int>(t.inputs.size()), top.out, sums.data());
-        break;
-      case TileKind::transpose:
-        transpose_tile_cpu(top.perm, t.inputs[0], top.out, out.data.data());
-        break;
-      case TileKind::requantize:
-      case TileKind::add:
-        break;  // not an op's whole-layer operation (tile_op_factory.h)
-    }
+    compute_tile_cpu(top, t.inputs, sums.data(), out.data.data(), threads);
     if (requantises(op)) {
       ln.requantised = true;
       ln.shift = calibrated_shift(sums.data(), out.size());

@@ -140,6 +140,53 @@ TEST(Lowering, ASendWithNoReceivingTensorIsAnErrorNamingIt) {
       << ::testing::PrintToString(errors);
 }
 
+// A layer whose geometry does not fit an instruction field -- a padding or
+// kernel over 255, a group width over 65535 -- is an error naming the
+// workload, the instruction, the field and its range: never clamped into
+// the field (the program would compute another layer).
+TEST(Lowering, AGeometryOutsideAFieldsRangeIsAnErrorNamingTheWorkload) {
+  ir::Diagnostics d;
+  auto r = ir::load_file((test::data_dir() / "spec_minimal.json").string(), d);
+  ASSERT_EQ(d.errors(), 0u);
+  auto lowered = [&](const std::string& layer, auto&& change) {
+    ir::GeometryTable geo = infer_geometry(r.model);
+    geo.from_model = true;  // exact: what a model's layer semantics give
+    ir::LayerGeometry* g = &geo.layers.at(layer);
+    change(*g);
+    std::vector<std::string> errors;
+    LowerOptions options;
+    options.geometry = &geo;
+    const bool ok =
+        lower(r.model, ir::HardwareConfig{}, errors, {}, nullptr, nullptr, options).has_value();
+    return std::make_pair(ok, errors);
+  };
+  auto has = [](const std::vector<std::string>& errors, const std::string& what) {
+    return std::any_of(errors.begin(), errors.end(),
+                       [&](const std::string& e) { return e == what; });
+  };
+  const auto fits = lowered("Conv_0", [](ir::LayerGeometry&) {});
+  ASSERT_TRUE(fits.first) << ::testing::PrintToString(fits.second);
+  const auto pad = lowered("Conv_0", [](ir::LayerGeometry& g) { g.pad = {300, 0, 0, 0}; });
+  EXPECT_FALSE(pad.first);
+  EXPECT_TRUE(has(pad.second, "core 0 workload 0 (Conv_0): pe_cfg pad_t=300 outside [0, 255]"))
+      << ::testing::PrintToString(pad.second);
+  const auto kernel = lowered("Conv_0", [](ir::LayerGeometry& g) { g.kernel = {3, 256}; });
+  EXPECT_FALSE(kernel.first);
+  EXPECT_TRUE(has(kernel.second, "core 0 workload 1 (Conv_0): pe_cfg s=256 outside [1, 255]"))
+      << ::testing::PrintToString(kernel.second);
+  const auto groups = lowered("Conv_0", [](ir::LayerGeometry& g) { g.group_c = 70000; });
+  EXPECT_FALSE(groups.first);
+  EXPECT_TRUE(has(groups.second, "core 0 workload 0 (Conv_0): pe_cfg gc=70000 outside [1, 65535]"))
+      << ::testing::PrintToString(groups.second);
+  const auto window = lowered("Pool_0", [](ir::LayerGeometry& g) {
+    g.op = ir::LayerOp::pool_max;
+    g.kernel = {300, 300};
+  });
+  EXPECT_FALSE(window.first);
+  EXPECT_TRUE(has(window.second, "core 1 workload 0 (Pool_0): vp_cfg r=300 outside [1, 255]"))
+      << ::testing::PrintToString(window.second);
+}
+
 TEST(Lowering, PublicDialectNeedsImportFirst) {
   ir::Diagnostics d;
   auto r = ir::load_file((test::data_dir() / "set_minimal.json").string(), d);

@@ -64,7 +64,7 @@ TEST(Annotation, RejectsMalformedText) {
 TEST(OpRegistry, EveryTypeHasAnAnnotationThatParses) {
   std::string err;
   for (const auto& r : model::all_op_types()) {
-    EXPECT_TRUE(model::parse_annotation(r.annotation, err)) << r.ark_name << ": " << err;
+    EXPECT_TRUE(model::parse_annotation(r.annotation, err)) << r.ark_name() << ": " << err;
     if (!r.annotation_weights_from_fmap.empty()) {
       EXPECT_TRUE(model::parse_annotation(r.annotation_weights_from_fmap, err)) << err;
     }

@@ -218,10 +218,10 @@ TEST(TileOpFactory, EveryRegisteredOpTypeIsBuilt) {
     const model::OpTileOp t =
         model::tile_op_for(op, {kInBytes, model::whole_box(op.ifmap_shape)},
                            {kWeightBytes, ir::Box{}}, box({0, 0, 0, 0}, {0, 3, 3, 3}));
-    EXPECT_EQ(t.op.wide(), model::requantises(op)) << r.ark_name;
-    EXPECT_NE(t.op.kind, TileKind::requantize) << r.ark_name;
-    EXPECT_NE(t.op.kind, TileKind::add) << r.ark_name;
-    EXPECT_TRUE(t.fits()) << r.ark_name;
+    EXPECT_EQ(t.op.wide(), model::requantises(op)) << r.ark_name();
+    EXPECT_NE(t.op.kind, TileKind::requantize) << r.ark_name();
+    EXPECT_NE(t.op.kind, TileKind::add) << r.ark_name();
+    EXPECT_TRUE(t.fits()) << r.ark_name();
   }
 }
 

@@ -8,7 +8,13 @@
 // its pe_cfg / vp_cfg / vp_run carry. With exact geometry they are the
 // layer's; with inferred geometry, what the workload's own boxes and tile
 // imply where the layer table cannot say (a stride or kernel per tile).
-// Values are not clamped to field ranges: instruction selection does that.
+// Values are not clamped to the fields' ranges: one outside is an error of
+// instruction selection (select.cpp), naming the workload. Two rules map
+// a value: a negative bottom or right padding (a layer that crops its
+// input: its last window ends before the input does) is 0, the zero rows or
+// columns after the input (the PE reads rows up to in_h); and an inferred
+// kernel that a tile implies below 1 (an edge tile cut by the input's end)
+// is 1.
 
 #include <array>
 #include <cstdint>
@@ -28,9 +34,10 @@ std::int64_t box_stride(const ir::Workload& w, int d);
 std::int64_t tile_kernel(const ir::Tile& t, int d, std::int64_t stride);
 
 // A PE workload: pe_cfg's r, s, stride_h, stride_w and pad (top, bottom,
-// left, right). Exact: the layer's. Inferred: the tile's padding, the
-// boxes' stride, and the kernel from the weight box's R*S (or the batched
-// product's 1x1, infer_geometry) where it has one, else from the tile.
+// left, right; bottom and right at least 0). Exact: the layer's. Inferred:
+// the tile's padding, the boxes' stride, and the kernel from the weight
+// box's R*S (or the batched product's 1x1, infer_geometry) where it has one,
+// else from the tile (at least 1).
 struct PeGeometry {
   std::array<std::int64_t, 2> kernel{1, 1}, stride{1, 1};
   std::array<std::int32_t, 4> pad{};

@@ -220,9 +220,10 @@ struct Successors {
   std::vector<std::uint32_t> first, out;
 };
 
-// One binder per place that makes an instruction (one shape each).
+// One binder per place that makes an instruction through an Invocation (one
+// shape each; pe_cfg, vp_cfg and vp_run are built through their typed views).
 struct Binders {
-  RepeatBinder load, credit, wl0, pe_cfg, pe_run, vp_cfg, vp_run, store, send, view;
+  RepeatBinder load, credit, wl0, pe_run, store, send, view;
 };
 
 // One core's event build, handed from phase to phase (events.cpp).

@@ -16,17 +16,16 @@ namespace {
 
 // The memory operands of each opcode, from the ISA table, worked out once:
 // the fields that hold the address and the byte count, and when the
-// operand is not used.
+// operand is not used (the table's operand rules, isa.h OperandRule).
 struct OperandSlot {
   const Field* addr;
   const Field* bytes;  // nullptr: none
   bool write;
   Memory memory;
-  bool remote;  // noc_send's destination: another core's L2
-  // Unused when this field is below 2 (vp_run's in1: `inputs`) or not 0
-  // (wl0_load's l2: `source`).
-  const Field* needs_two = nullptr;
-  const Field* needs_zero = nullptr;
+  bool remote;  // another core's L2 (noc_send's destination)
+  // Used only while this field lies in [lo, hi] (nullptr: always).
+  const Field* when = nullptr;
+  std::int64_t lo = 0, hi = 0;
 };
 const std::vector<OperandSlot>& operand_slots(Opcode op) {
   static const auto table = [] {
@@ -41,11 +40,18 @@ const std::vector<OperandSlot>& operand_slots(Opcode op) {
             bytes = &g;
             break;
           }
-        const bool noc_dst = o.op == Opcode::noc_send && f.name == "dst";
-        if (noc_dst) bytes = field("bytes");
-        OperandSlot x{&f, bytes, f.access == Access::write, f.memory, noc_dst};
-        if (o.op == Opcode::vp_run && f.name == "in1") x.needs_two = field("inputs");
-        if (o.op == Opcode::wl0_load && f.name == "l2") x.needs_zero = field("source");
+        OperandSlot x{&f, bytes, f.access == Access::write, f.memory, false};
+        for (const OperandRule& r : o.rules) {
+          if (r.slot != f.name) continue;
+          if (r.remote) {
+            x.remote = true;
+            x.bytes = field(r.field);
+          } else {
+            x.when = field(r.field);
+            x.lo = r.lo;
+            x.hi = r.hi;
+          }
+        }
         t[static_cast<std::size_t>(o.op)].push_back(x);
       }
     }
@@ -74,8 +80,10 @@ Accesses accesses(const Instr& in) {
   Accesses out;
   for (const OperandSlot& s : operand_slots(in.op)) {
     const std::int64_t bytes = s.bytes ? in.value(*s.bytes) : 0;
-    if (s.needs_two && in.value(*s.needs_two) < 2) continue;
-    if (s.needs_zero && in.value(*s.needs_zero) != 0) continue;
+    if (s.when) {
+      const std::int64_t v = in.value(*s.when);
+      if (v < s.lo || v > s.hi) continue;
+    }
     if (bytes <= 0 || out.n == out.a.size())
       continue;  // an unused slot (no weights, a data token's grant)
     out.a[out.n++] = {in.value(*s.addr), bytes, s.write, s.memory, s.remote};

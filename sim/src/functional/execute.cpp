@@ -2,7 +2,10 @@
 // to the memories, at the times the timing units report. start() sets an
 // engine's registers (view, pe_cfg, vp_cfg) or reads a data instruction's
 // sources and computes its tile; complete() and arrived() write what it
-// produced. Fields are read through the typed views (instr_views.h). A
+// produced. Fields are read through the typed views (instr_views.h); each
+// pe_run / vp_run's tile operation comes from the op-to-tile factory
+// (model::tile_op_for, of the layer operation its VP operation computes)
+// and is computed by model::compute_tile_cpu, as the reference's are. A
 // malformed operation (no view before it, a box outside its tensor, a tile
 // larger than L2) is a fault: reported, and what can be done safely is done.
 #include <algorithm>
@@ -12,6 +15,7 @@
 #include "gemini/assembler/instr_views.h"
 #include "gemini/model/cpu_kernels.h"
 #include "gemini/model/layer_params.h"
+#include "gemini/model/tile_op_factory.h"
 
 namespace gemini::sim {
 
@@ -238,14 +242,18 @@ void Functional::start_pe(std::int32_t core, std::uint32_t i) {
   const model::ConvParams& p = c.pe;
   const ir::Box out = x.ofmap_box;
   if (out.empty()) return fault(core, i, "computes an empty box");
+  // The tile operation, from the PE registers (the op-to-tile factory).
+  model::TileParams params;
+  params.conv = p;
+  model::TileOp op = model::tile_op_for(ir::LayerOp::conv, params, out, false);
   // A tile, its input and its weights live in L2 (or WL0): none is larger.
   const std::int64_t cap = program_.l2_bytes;
-  if (out.volume() > cap || model::conv_input_box(p, out).volume() > cap ||
-      model::conv_weight_box(p, out).volume() > cap)
+  const ir::Box need = model::tile_input_box(op);
+  const ir::Box wneed = model::conv_weight_box(p, out);
+  if (out.volume() > cap || need.volume() > cap || wneed.volume() > cap)
     return fault(core, i, "computes a tile larger than L2");
   // The input tile the outputs read (the halo rule), from the ifmap tensor.
   const Place ifmap{Mem::l2, core, x.ifmap, x.ifmap_box};
-  const ir::Box need = model::conv_input_box(p, out);
   std::vector<std::int8_t> in_tile, w_tile;
   gather_part(ifmap, need, in_tile);
   const ir::Box held = ir::intersect(need, ifmap.layout);
@@ -254,7 +262,6 @@ void Functional::start_pe(std::int32_t core, std::uint32_t i) {
   // Weights: the L2 tensor streamed through WL0, or WL0 alone.
   const bool from_l2 = x.weight_bytes > 0;
   const Place weights{from_l2 ? Mem::l2 : Mem::wl0, core, from_l2 ? x.weight : c.pe_wl0, v.box0};
-  const ir::Box wneed = model::conv_weight_box(p, out);
   if (!weights.layout.contains(wneed))
     fault(core, i,
           "needs weights " + ir::to_string(wneed, ir::BoxStyle::corners) +
@@ -263,18 +270,12 @@ void Functional::start_pe(std::int32_t core, std::uint32_t i) {
   if (c.pe_done == 0) c.chain_reads.clear();
   const std::size_t n = static_cast<std::size_t>(out.volume());
   std::vector<std::int32_t> acc(n);
-  const bool observe = hook_ && hook_->wants(site(core, i), model::TileKind::conv);
+  op.in[0] = {in_tile.data(), need};
+  op.weights = {w_tile.data(), wneed};
+  const bool observe = hook_ && hook_->wants(site(core, i), op.kind);
   const auto t0 = observe ? Clock::now() : Clock::time_point{};
-  model::conv_tile_cpu(p, {in_tile.data(), need}, {w_tile.data(), wneed}, out, acc.data());
-  if (observe) {
-    model::TileOp op;
-    op.kind = model::TileKind::conv;
-    op.conv = p;
-    op.in[0] = {in_tile.data(), need};
-    op.weights = {w_tile.data(), wneed};
-    op.out = out;
-    hook_->seen(op, site(core, i), acc.data(), seconds_since(t0));
-  }
+  model::compute_tile_cpu(op, {}, acc.data(), nullptr);
+  if (observe) hook_->seen(op, site(core, i), acc.data(), seconds_since(t0));
   macs_ += out.volume() * p.group_c * p.kernel_r * p.kernel_s;
   c.chain_reads.push_back(input_read("ifmap", ifmap, need, std::move(in_tile)));
   c.chain_reads.push_back(input_read("weights", weights, wneed, std::move(w_tile)));
@@ -293,17 +294,11 @@ void Functional::start_pe(std::int32_t core, std::uint32_t i) {
   f.active = true;
   f.instr = i;
   f.data.resize(n);
-  const bool observe_end = hook_ && hook_->wants(site(core, i), model::TileKind::requantize);
+  const model::TileOp rq = model::requantize_op(c.partial.data(), c.pe_shift, out);
+  const bool observe_end = hook_ && hook_->wants(site(core, i), rq.kind);
   const auto t1 = observe_end ? Clock::now() : Clock::time_point{};
-  model::requantize_all(c.partial.data(), static_cast<std::int64_t>(n), c.pe_shift, f.data.data());
-  if (observe_end) {
-    model::TileOp op;
-    op.kind = model::TileKind::requantize;
-    op.shift = c.pe_shift;
-    op.sums = c.partial.data();
-    op.out = out;
-    hook_->seen(op, site(core, i), f.data.data(), seconds_since(t1));
-  }
+  model::compute_tile_cpu(rq, {}, nullptr, f.data.data());
+  if (observe_end) hook_->seen(rq, site(core, i), f.data.data(), seconds_since(t1));
   f.reads = std::move(c.chain_reads);
   c.chain_reads.clear();
   f.conv = p;
@@ -320,93 +315,41 @@ void Functional::start_vp(std::int32_t core, std::uint32_t i) {
   const View v = take_view(core, static_cast<std::uint8_t>(Engine::vp), i);
   if (!v.valid) return;
   const ir::Box out = x.out_box;
-  const assembler::VpOp op = x.op;
   if (out.empty() || out.volume() > program_.l2_bytes ||
       model::pool_input_box(c.vp, out).volume() > program_.l2_bytes)
     return fault(core, i, "computes a tile larger than L2 (or an empty one)");
-  const Place in0{Mem::l2, core, x.in0, x.in_box};
-  const std::size_t n = static_cast<std::size_t>(out.volume());
-  f.data.resize(n);
-  std::vector<std::int8_t> a, b;
-  // The operation as the hook sees it (when it wants this one).
-  model::TileOp tile;
-  tile.out = out;
-  const model::TileKind kind = op == assembler::VpOp::pool_max || op == assembler::VpOp::pool_avg
-                                   ? model::TileKind::pool
-                               : op == assembler::VpOp::add ? model::TileKind::add
-                                                            : model::TileKind::transpose;
-  const bool observe = hook_ && hook_->wants(site(core, i), kind);
-  auto t0 = Clock::time_point{};
-  auto need_from = [&](const Place& p, const ir::Box& need) {
-    if (!p.layout.contains(need))
+  // The tile operation of the layer operation its VP operation computes,
+  // from the VP registers (the op-to-tile factory).
+  model::TileParams params;
+  params.pool = c.vp;
+  params.pool.shift = c.vp_shift;
+  params.shift = c.vp_shift;
+  params.perm = c.perm;
+  model::TileOp tile = model::tile_op_for(assembler::layer_op_of(x.op), params, out, false);
+  // Its operands: in0, and in1 (laid out as the view's box0) for a sum of two.
+  const int operands = tile.kind == model::TileKind::add ? static_cast<int>(x.inputs) : 1;
+  const Place place[2] = {{Mem::l2, core, x.in0, x.in_box}, {Mem::l2, core, x.in1, v.box0}};
+  const ir::Box need = model::tile_input_box(tile);
+  std::vector<std::int8_t> data[2];
+  for (int k = 0; k < operands; ++k) {
+    if (!place[k].layout.contains(need))
       fault(core, i,
             "reads " + ir::to_string(need, ir::BoxStyle::corners) + "; its input tensor holds " +
-                ir::to_string(p.layout, ir::BoxStyle::corners));
-  };
-  switch (op) {
-    case assembler::VpOp::pool_max:
-    case assembler::VpOp::pool_avg: {
-      model::PoolParams p = c.vp;
-      p.average = op == assembler::VpOp::pool_avg;
-      p.shift = c.vp_shift;
-      const ir::Box need = model::pool_input_box(p, out);
-      need_from(in0, need);
-      gather_part(in0, need, a);
-      if (observe) t0 = Clock::now();
-      model::pool_tile_cpu(p, {a.data(), need}, out, f.data.data());
-      tile.kind = model::TileKind::pool;
-      tile.pool = p;
-      tile.in[0] = {a.data(), need};
-      f.pool = p;
-      if (observe) hook_->seen(tile, site(core, i), f.data.data(), seconds_since(t0));
-      f.reads.push_back(input_read("in0", in0, need, std::move(a)));
-      break;
-    }
-    case assembler::VpOp::add: {
-      need_from(in0, out);
-      gather_part(in0, out, a);
-      std::vector<model::ConstTile> ops{{a.data(), out}};
-      if (x.inputs > 1) {
-        const Place in1{Mem::l2, core, x.in1, v.box0};
-        need_from(in1, out);
-        gather_part(in1, out, b);
-        ops.push_back({b.data(), out});
-      }
-      if (observe) t0 = Clock::now();
-      model::add_tile_cpu(ops.data(), static_cast<int>(ops.size()), c.vp_shift, out, f.data.data());
-      tile.kind = model::TileKind::add;
-      tile.shift = c.vp_shift;
-      tile.inputs = static_cast<std::int32_t>(ops.size());
-      for (std::size_t k = 0; k < ops.size(); ++k) tile.in[k] = ops[k];
-      if (observe) hook_->seen(tile, site(core, i), f.data.data(), seconds_since(t0));
-      f.reads.push_back(input_read("in0", in0, out, std::move(a)));
-      if (x.inputs > 1)
-        f.reads.push_back(input_read("in1", {Mem::l2, core, x.in1, v.box0}, out, std::move(b)));
-      break;
-    }
-    case assembler::VpOp::copy:
-    case assembler::VpOp::transpose: {
-      // Output element o reads input element i with i[d] = o[perm[d]].
-      const std::int32_t identity[4] = {0, 1, 2, 3};
-      const std::int32_t* perm = op == assembler::VpOp::copy ? identity : c.perm.data();
-      ir::Box need;
-      for (int d = 0; d < 4; ++d) {
-        need.lo[d] = out.lo[perm[d]];
-        need.hi[d] = out.hi[perm[d]];
-      }
-      need_from(in0, need);
-      gather_part(in0, need, a);
-      if (observe) t0 = Clock::now();
-      model::transpose_tile_cpu(perm, {a.data(), need}, out, f.data.data());
-      tile.kind = model::TileKind::transpose;
-      for (int d = 0; d < 4; ++d) tile.perm[d] = f.perm[d] = perm[d];
-      tile.in[0] = {a.data(), need};
-      if (observe) hook_->seen(tile, site(core, i), f.data.data(), seconds_since(t0));
-      f.reads.push_back(input_read("in0", in0, need, std::move(a)));
-      break;
-    }
+                ir::to_string(place[k].layout, ir::BoxStyle::corners));
+    gather_part(place[k], need, data[k]);
+    tile.in[k] = {data[k].data(), need};
   }
-  f.vp_op = op;
+  tile.inputs = operands;
+  f.data.resize(static_cast<std::size_t>(out.volume()));
+  const bool observe = hook_ && hook_->wants(site(core, i), tile.kind);
+  const auto t0 = observe ? Clock::now() : Clock::time_point{};
+  model::compute_tile_cpu(tile, {}, nullptr, f.data.data());
+  if (observe) hook_->seen(tile, site(core, i), f.data.data(), seconds_since(t0));
+  f.pool = tile.pool;
+  for (int d = 0; d < 4; ++d) f.perm[d] = tile.perm[d];
+  for (int k = 0; k < operands; ++k)
+    f.reads.push_back(input_read(k == 0 ? "in0" : "in1", place[k], need, std::move(data[k])));
+  f.vp_op = x.op;
   f.active = true;
   f.instr = i;
   target_tile(core, i, f, out, x.out, v);

@@ -115,13 +115,13 @@ FieldValueT<T> load(const Instr& in, std::size_t offset) {
 #define GEMINI_VIEW_MEMBER(name, type, offset, min, max, ...) \
   FieldValueT<FieldType::type> name = view_detail::initial<FieldType::type>(min);
 #define GEMINI_VIEW_FLAG_MEMBER(name) bool name = false;
-#define GEMINI_VIEW_STRUCT(mnemonic, code, engine, View, FIELDS) \
-  struct View {                                                  \
-    static constexpr Opcode kOpcode = Opcode::mnemonic;          \
-    Engine queue = view_detail::default_queue(Engine::engine);   \
-    std::uint32_t workload = kNoWorkload;                        \
-    FIELDS(GEMINI_VIEW_MEMBER, GEMINI_VIEW_FLAG_MEMBER)          \
-    bool operator==(const View&) const = default;                \
+#define GEMINI_VIEW_STRUCT(mnemonic, code, engine, View, FIELDS)                                \
+  struct View {                                                                                 \
+    static constexpr Opcode kOpcode = Opcode::mnemonic;                                         \
+    Engine queue = view_detail::default_queue(Engine::engine);                                  \
+    std::uint32_t workload = kNoWorkload;                                                       \
+    FIELDS(GEMINI_VIEW_MEMBER, GEMINI_VIEW_FLAG_MEMBER, GEMINI_ISA_NO_RULE, GEMINI_ISA_NO_RULE) \
+    bool operator==(const View&) const = default;                                               \
   };
 GEMINI_ISA_OPS(GEMINI_VIEW_STRUCT)
 #undef GEMINI_VIEW_STRUCT
@@ -137,15 +137,15 @@ V decode(const Instr& in);
 #define GEMINI_VIEW_LOAD(name, type, offset, ...) \
   v.name = view_detail::load<FieldType::type>(in, offset);
 #define GEMINI_VIEW_LOAD_FLAG(name) v.name = (in.flags & 1) != 0;
-#define GEMINI_VIEW_DECODE(mnemonic, code, engine, View, FIELDS)                    \
-  template <>                                                                       \
-  inline View decode<View>(const Instr& in) {                                       \
-    if (in.op != Opcode::mnemonic) view_detail::wrong_opcode(in, Opcode::mnemonic); \
-    View v;                                                                         \
-    v.queue = in.queue;                                                             \
-    v.workload = in.workload;                                                       \
-    FIELDS(GEMINI_VIEW_LOAD, GEMINI_VIEW_LOAD_FLAG)                                 \
-    return v;                                                                       \
+#define GEMINI_VIEW_DECODE(mnemonic, code, engine, View, FIELDS)                            \
+  template <>                                                                               \
+  inline View decode<View>(const Instr& in) {                                               \
+    if (in.op != Opcode::mnemonic) view_detail::wrong_opcode(in, Opcode::mnemonic);         \
+    View v;                                                                                 \
+    v.queue = in.queue;                                                                     \
+    v.workload = in.workload;                                                               \
+    FIELDS(GEMINI_VIEW_LOAD, GEMINI_VIEW_LOAD_FLAG, GEMINI_ISA_NO_RULE, GEMINI_ISA_NO_RULE) \
+    return v;                                                                               \
   }
 GEMINI_ISA_OPS(GEMINI_VIEW_DECODE)
 #undef GEMINI_VIEW_DECODE

@@ -25,6 +25,10 @@
 #include "gemini/assembler/isa_table.h"
 #include "gemini/ir/box.h"
 
+namespace gemini::ir {
+enum class LayerOp : std::uint8_t;  // op_table.h
+}  // namespace gemini::ir
+
 namespace gemini::assembler {
 
 inline constexpr std::size_t kInstrBytes = 64;
@@ -35,7 +39,9 @@ inline constexpr std::size_t kMaxFields = 28;
 
 // The engine queues of a core. Instructions are dispatched in program order
 // into the queue of their engine; queues run concurrently, each in order.
-enum class Engine : std::uint8_t { dma_in, dma_out, noc, wl0, pe, vp, ctrl, kCount };
+#define GEMINI_ISA_ENUMERATOR(name, ...) name,
+#define GEMINI_ISA_COUNT(...) +1
+enum class Engine : std::uint8_t { GEMINI_ISA_ENGINES(GEMINI_ISA_ENUMERATOR) kCount };
 inline constexpr std::size_t kEngines = static_cast<std::size_t>(Engine::kCount);
 std::string_view to_string(Engine e);
 std::optional<Engine> engine_from(std::string_view s);
@@ -46,6 +52,26 @@ enum class Opcode : std::uint8_t {
   GEMINI_ISA_OPS(GEMINI_ISA_OPCODE)
 #undef GEMINI_ISA_OPCODE
 };
+
+// The enumerations of enum-typed fields (isa_table.h) and how many values
+// each has (its field's range).
+enum class TokenKind : std::uint8_t { GEMINI_ISA_TOKEN_KINDS(GEMINI_ISA_ENUMERATOR) };
+enum class VpOp : std::uint8_t { GEMINI_ISA_VP_OPS(GEMINI_ISA_ENUMERATOR) };
+enum class CutMode : std::uint8_t { GEMINI_ISA_CUT_MODES(GEMINI_ISA_ENUMERATOR) };
+enum class Wl0Src : std::uint8_t { GEMINI_ISA_WL0_SRCS(GEMINI_ISA_ENUMERATOR) };
+inline constexpr std::int64_t kTokenKinds = 0 GEMINI_ISA_TOKEN_KINDS(GEMINI_ISA_COUNT);
+inline constexpr std::int64_t kVpOps = 0 GEMINI_ISA_VP_OPS(GEMINI_ISA_COUNT);
+inline constexpr std::int64_t kCutModes = 0 GEMINI_ISA_CUT_MODES(GEMINI_ISA_COUNT);
+inline constexpr std::int64_t kWl0Srcs = 0 GEMINI_ISA_WL0_SRCS(GEMINI_ISA_COUNT);
+#undef GEMINI_ISA_COUNT
+#undef GEMINI_ISA_ENUMERATOR
+
+// The layer operation a VP operation computes, and the VP operation that
+// computes a layer operation (none for the PE's): the table's vp_op list.
+ir::LayerOp layer_op_of(VpOp op);
+std::optional<VpOp> vp_op_of(ir::LayerOp op);
+// The cut mode an IR tile's cut_mode string selects (none for any other).
+CutMode cut_mode_of_tile(std::string_view tile_cut_mode);
 
 // The ranges of the table's fields (isa_table.h).
 inline constexpr std::int64_t kMaxU8 = 0xff, kMaxU16 = 0xffff, kMaxU32 = 0xffffffffLL;
@@ -89,10 +115,13 @@ struct Field {
   bool optional = false;
 };
 
-enum class TokenKind : std::uint8_t { data, credit, dram };
-enum class VpOp : std::uint8_t { pool_max, pool_avg, add, transpose, copy };
-enum class CutMode : std::uint8_t { none, k, h, kh };
-enum class Wl0Src : std::uint8_t { l2, dram };
+// A rule of a memory operand (isa_table.h: USE, REMOTE), by field name.
+struct OperandRule {
+  std::string_view slot;        // the operand's address field
+  std::string_view field;       // USE: the field deciding; REMOTE: the byte count
+  std::int64_t lo = 0, hi = 0;  // USE: the operand is accessed while field is in [lo, hi]
+  bool remote = false;          // REMOTE: another core's L2
+};
 
 struct OpInfo {
   Opcode op;
@@ -100,11 +129,17 @@ struct OpInfo {
   Engine engine;  // kCount: the queue is a field of the instruction (waits, signal)
   std::span<const Field> fields;
   std::string_view flag_name;  // name of flag bit 0 in text ("" when unused)
+  std::span<const OperandRule> rules;
 };
 
 std::span<const OpInfo> all_ops();
 const OpInfo* op_info(Opcode op);
 const OpInfo* op_info(std::string_view mnemonic);
+
+// The text spellings of an enum-typed field's values, indexed by value
+// (the table's enumerations; loop orders and engines too); empty for other
+// types. The printer writes them and the text parser reads them.
+std::span<const std::string_view> enum_names(FieldType t);
 
 // Loop orders are the 24 permutations of "KNHW"; encoded as their index.
 std::string_view loop_order_name(std::uint8_t index);

@@ -12,7 +12,8 @@
 // GEMINI_ISA_OPS(OP) calls OP(mnemonic, opcode, engine, View, FIELDS) once per
 // opcode, in this order. `engine` is the queue it runs on (kCount: the queue
 // is chosen per instruction: waits, signal, view); `View` names its typed
-// struct; FIELDS(F, FLAG) lists its fields:
+// struct; FIELDS(F, FLAG, USE, REMOTE) lists its fields and the rules of its
+// memory operands:
 //   F(name, type, offset, min, max [, role, access, memory [, optional]])
 //     type: a FieldType (the C++ type of the view member follows from it);
 //     offset: bytes into the 64-byte instruction (the header is bytes 0-7);
@@ -20,17 +21,27 @@
 //     role / access / memory: a tensor slot (isa.h, Field);
 //     optional: left out of the text when 0.
 //   FLAG(name): the name of flag bit 0 (at most one per opcode).
+//   USE(slot, field, lo, hi): memory operand `slot` is accessed only while
+//     field `field` lies in [lo, hi] (vp_run's in1 with two inputs).
+//   REMOTE(slot, bytes): memory operand `slot` is another core's L2, and
+//     moves field `bytes` bytes (noc_send's dst).
+// A memory operand's byte count is otherwise the field of its role without
+// access that is not a box. The verifier reads the operands so (isa.h,
+// OperandRule); a rule naming a field the opcode lacks aborts at start-up.
+// The enumerations of enum-typed fields follow, each value once with its
+// text spelling (its name); a field's range is its enumeration's.
 // The macros expand to tokens only where they are used, inside namespace
 // gemini::assembler (the limits below are isa.h's).
 //
 // Adding a field: one F line here (and docs/isa.md); the tables, the view's
-// member, its encoding and decoding and the round-trip test follow.
+// member, its encoding and decoding and the round-trip test follow. Adding
+// an enumeration value: one E entry below.
 
 // clang-format off
 #define GEMINI_ISA_OPS(OP)                                                      \
   OP(nop,        0x00, ctrl,    Nop,       GEMINI_ISA_NO_FIELDS)                \
   OP(end,        0x01, ctrl,    End,       GEMINI_ISA_NO_FIELDS)                \
-  /* block the queue until engine `on` has retired `count` instructions */     \
+  /* block the queue until engine `on` has retired `count` instructions */      \
   OP(wait_local, 0x02, kCount,  WaitLocal, GEMINI_ISA_WAIT_LOCAL)               \
   /* block the queue until token (kind, transfer, from) has arrived */          \
   OP(wait_token, 0x03, kCount,  WaitToken, GEMINI_ISA_WAIT_TOKEN)               \
@@ -43,29 +54,31 @@
   /* L2 -> another core's L2 (delivers a data token) */                         \
   OP(noc_send,   0x12, noc,     NocSend,   GEMINI_ISA_NOC_SEND)                 \
   OP(wl0_load,   0x13, wl0,     Wl0Load,   GEMINI_ISA_WL0_LOAD) /* L2 or DRAM -> WL0 */ \
-  /* PE tiling registers for the following pe_run */                           \
+  /* PE tiling registers for the following pe_run */                            \
   OP(pe_cfg,     0x20, pe,      PeConfig,  GEMINI_ISA_PE_CFG)                   \
   /* convolution / matrix product over L2 and WL0 */                            \
   OP(pe_run,     0x21, pe,      PeRun,     GEMINI_ISA_PE_RUN)                   \
   OP(vp_run,     0x30, vp,      VpRun,     GEMINI_ISA_VP_RUN)   /* vector operation over L2 */ \
-  /* vector-processor window / requantisation registers for the next vp_run */ \
+  /* vector-processor window / requantisation registers for the next vp_run */  \
   OP(vp_cfg,     0x31, vp,      VpConfig,  GEMINI_ISA_VP_CFG)
 
-#define GEMINI_ISA_NO_FIELDS(F, FLAG)
+#define GEMINI_ISA_NO_FIELDS(F, FLAG, USE, REMOTE)
+// For expansions that take the fields but not the operand rules.
+#define GEMINI_ISA_NO_RULE(...)
 
-#define GEMINI_ISA_WAIT_LOCAL(F, FLAG)                                          \
+#define GEMINI_ISA_WAIT_LOCAL(F, FLAG, USE, REMOTE)                             \
   F(on,          engine,     8,  0, kEngines - 1)                               \
   F(count,       u32,       12,  1, kMaxU32)
 
-#define GEMINI_ISA_WAIT_TOKEN(F, FLAG)                                          \
-  F(kind,        token_kind, 8,  0, 2)                                          \
+#define GEMINI_ISA_WAIT_TOKEN(F, FLAG, USE, REMOTE)                             \
+  F(kind,        token_kind, 8,  0, kTokenKinds - 1)                            \
   F(transfer,    u32,       12,  0, kMaxU32)                                    \
   F(from,        u16,       16,  0, kMaxU16)                                    \
   /* wait until this many such tokens arrived */                                \
   F(count,       u32,       20,  1, kMaxU32)
 
-#define GEMINI_ISA_SIGNAL(F, FLAG)                                              \
-  F(kind,        token_kind, 8,  0, 2)                                          \
+#define GEMINI_ISA_SIGNAL(F, FLAG, USE, REMOTE)                                 \
+  F(kind,        token_kind, 8,  0, kTokenKinds - 1)                            \
   F(transfer,    u32,       12,  0, kMaxU32)                                    \
   F(to,          u16,       16,  0, kMaxU16)                                    \
   /* a credit grants the receiver's L2 range the sender will write */           \
@@ -75,14 +88,14 @@
 // The layouts of the operands of the queue's next data instruction that the
 // instruction itself does not carry, and the channel shift from its source
 // frame to its destination frame (docs/isa.md, "Data layout").
-#define GEMINI_ISA_VIEW(F, FLAG)                                                \
+#define GEMINI_ISA_VIEW(F, FLAG, USE, REMOTE)                                   \
   F(shift,       i32,        8,  kMinI32, kMaxI32)                              \
   F(box0,        box,       12,  0, kMaxU16)                                    \
   F(box1,        box,       28,  0, kMaxU16)
 
 // members / part: DRAM multicast (docs/isa.md): one of `members` cores'
 // dma_in of group `part` of the transfer; 0 for a read of its own.
-#define GEMINI_ISA_DMA_IN(F, FLAG)                                              \
+#define GEMINI_ISA_DMA_IN(F, FLAG, USE, REMOTE)                                 \
   F(l2,          u32,        8,  0, kMaxU32, Role::dst, Access::write, Memory::l2) \
   F(bytes,       u32,       12,  1, kMaxU32, Role::dst)                         \
   F(dram,        u64,       16,  0, kMaxDramAddress, Role::src, Access::read, Memory::dram) \
@@ -92,7 +105,7 @@
   F(members,     u16,       60,  0, kMaxU16, Role::none, Access::none, Memory::none, true) \
   F(part,        u16,       62,  0, kMaxU16, Role::none, Access::none, Memory::none, true)
 
-#define GEMINI_ISA_DMA_OUT(F, FLAG)                                             \
+#define GEMINI_ISA_DMA_OUT(F, FLAG, USE, REMOTE)                                \
   F(l2,          u32,        8,  0, kMaxU32, Role::src, Access::read, Memory::l2) \
   F(bytes,       u32,       12,  1, kMaxU32, Role::src)                         \
   F(dram,        u64,       16,  0, kMaxDramAddress, Role::dst, Access::write, Memory::dram) \
@@ -102,7 +115,7 @@
 // members / part: NoC multicast (docs/isa.md): one of the `members`
 // consecutive noc_sends of one source range, sent once along the XY tree; 0
 // for a send of its own.
-#define GEMINI_ISA_NOC_SEND(F, FLAG)                                            \
+#define GEMINI_ISA_NOC_SEND(F, FLAG, USE, REMOTE)                               \
   F(src,         u32,        8,  0, kMaxU32, Role::src, Access::read, Memory::l2) \
   F(dst,         u32,       12,  0, kMaxU32, Role::dst, Access::write, Memory::l2) \
   F(bytes,       u32,       16,  1, kMaxU32, Role::src)                         \
@@ -111,24 +124,27 @@
   F(src_box,     box,       28,  0, kMaxU16, Role::src)                         \
   F(dst_box,     box,       44,  0, kMaxU16, Role::dst)                         \
   F(members,     u16,       60,  0, kMaxU16, Role::none, Access::none, Memory::none, true) \
-  F(part,        u16,       62,  0, kMaxU16, Role::none, Access::none, Memory::none, true)
+  F(part,        u16,       62,  0, kMaxU16, Role::none, Access::none, Memory::none, true) \
+  REMOTE(dst, bytes)
 
-#define GEMINI_ISA_WL0_LOAD(F, FLAG)                                            \
-  F(source,      wl0_src,    8,  0, 1)                                          \
+#define GEMINI_ISA_WL0_LOAD(F, FLAG, USE, REMOTE)                               \
+  F(source,      wl0_src,    8,  0, kWl0Srcs - 1)                               \
   F(wl0,         u32,       12,  0, kMaxU32, Role::wl0, Access::write, Memory::wl0) \
   F(bytes,       u32,       16,  1, kMaxU32, Role::wl0)                         \
   F(l2,          u32,       20,  0, kMaxU32, Role::src, Access::read, Memory::l2) \
   F(dram,        u64,       24,  0, kMaxDramAddress)                            \
-  F(transfer,    u32,       32,  0, kMaxU32)
+  F(transfer,    u32,       32,  0, kMaxU32)                                    \
+  /* l2 is read only from L2 */                                                 \
+  USE(l2, source, static_cast<std::int64_t>(Wl0Src::l2), static_cast<std::int64_t>(Wl0Src::l2))
 
 // gk .. chain: the layer's geometry for the computation itself (docs/isa.md):
 // output / input channels per group, the input's rows and columns (outside
 // is padding), the requantisation shift and how many pe_runs accumulate
 // before it.
-#define GEMINI_ISA_PE_CFG(F, FLAG)                                              \
+#define GEMINI_ISA_PE_CFG(F, FLAG, USE, REMOTE)                                 \
   FLAG(per_sample)                                                              \
   F(loop,        loop_order, 8,  0, 23)                                         \
-  F(cut,         cut_mode,   9,  0, 3)                                          \
+  F(cut,         cut_mode,   9,  0, kCutModes - 1)                              \
   F(ci_cut,      u16,       10,  1, kMaxU16)                                    \
   F(mtc0,        u16,       12,  1, kMaxU16)                                    \
   F(mtk0,        u16,       14,  1, kMaxU16)                                    \
@@ -156,7 +172,7 @@
   F(shift,       u8,        50,  0, 31)                                         \
   F(chain,       u8,        51,  1, kMaxU8)
 
-#define GEMINI_ISA_PE_RUN(F, FLAG)                                              \
+#define GEMINI_ISA_PE_RUN(F, FLAG, USE, REMOTE)                                 \
   FLAG(acc)                                                                     \
   F(ifmap,        u32,       8,  0, kMaxU32, Role::ifmap, Access::read, Memory::l2) \
   F(ifmap_bytes,  u32,      12,  1, kMaxU32, Role::ifmap)                       \
@@ -167,8 +183,8 @@
   F(ifmap_box,    box,      32,  0, kMaxU16, Role::ifmap)                       \
   F(ofmap_box,    box,      48,  0, kMaxU16, Role::ofmap)
 
-#define GEMINI_ISA_VP_RUN(F, FLAG)                                              \
-  F(op,          vp_op,      8,  0, 4)                                          \
+#define GEMINI_ISA_VP_RUN(F, FLAG, USE, REMOTE)                                 \
+  F(op,          vp_op,      8,  0, kVpOps - 1)                                 \
   F(inputs,      u8,         9,  1, 2)                                          \
   F(window,      u8,        10,  1, kMaxU8)                                     \
   F(stride,      u8,        11,  1, kMaxU8)                                     \
@@ -178,11 +194,12 @@
   F(in_bytes,    u32,       24,  1, kMaxU32, Role::src)                         \
   F(out_bytes,   u32,       28,  1, kMaxU32, Role::dst)                         \
   F(in_box,      box,       32,  0, kMaxU16, Role::src)                         \
-  F(out_box,     box,       48,  0, kMaxU16, Role::dst)
+  F(out_box,     box,       48,  0, kMaxU16, Role::dst)                         \
+  USE(in1, inputs, 2, 2)
 
 // perm: transpose: input dimension i becomes output dimension
 // (perm >> 2i) & 3 (instr_views.h: pack_permutation / unpack_permutation).
-#define GEMINI_ISA_VP_CFG(F, FLAG)                                              \
+#define GEMINI_ISA_VP_CFG(F, FLAG, USE, REMOTE)                                 \
   F(r,           u8,         8,  1, kMaxU8)                                     \
   F(s,           u8,         9,  1, kMaxU8)                                     \
   F(stride_h,    u8,        10,  1, kMaxU8)                                     \
@@ -193,4 +210,18 @@
   F(in_w,        u16,       16,  1, kMaxU16)                                    \
   F(shift,       u8,        18,  0, 31)                                         \
   F(perm,        u8,        19,  0, kMaxU8)
+
+// The enumerations: E(name [, ...]) once per value, in encoding order; the
+// name is the value's enumerator and its text spelling.
+#define GEMINI_ISA_ENGINES(E) E(dma_in) E(dma_out) E(noc) E(wl0) E(pe) E(vp) E(ctrl)
+#define GEMINI_ISA_TOKEN_KINDS(E) E(data) E(credit) E(dram)
+// E(name, layer_op): each VP operation and the layer operation it computes
+// (ir::LayerOp, op_table.h): the lowering selects it, the functional unit
+// builds its tile operation (model::tile_op_for) from it.
+#define GEMINI_ISA_VP_OPS(E)                                                    \
+  E(pool_max, pool_max) E(pool_avg, pool_avg) E(add, eltwise) E(transpose, transpose) E(copy, copy)
+// E(name, tile): each cut mode and the IR's tile_info cut_mode that selects
+// it (any other string: none).
+#define GEMINI_ISA_CUT_MODES(E) E(none, "") E(k, "K") E(h, "H") E(kh, "KH")
+#define GEMINI_ISA_WL0_SRCS(E) E(l2) E(dram)
 // clang-format on

@@ -13,23 +13,12 @@
 #include <vector>
 
 #include "gemini/ir/model.h"
+#include "gemini/ir/op_table.h"
 
 namespace gemini::ir {
 
-enum class LayerOp : std::uint8_t {
-  unknown,
-  conv,
-  fc,
-  pool_max,
-  pool_avg,
-  eltwise,
-  copy,
-  transpose
-};
-const char* to_string(LayerOp op);
-
 struct LayerGeometry {
-  LayerOp op = LayerOp::unknown;
+  LayerOp op = LayerOp::unknown;              // op_table.h
   std::array<std::int32_t, 4> ofmap_shape{};  // N, K, H, W: the whole output
   std::array<std::int32_t, 4> ifmap_shape{};  // N, C, IH, IW: the concatenated input
   std::array<std::int32_t, 2> kernel{1, 1}, stride{1, 1};

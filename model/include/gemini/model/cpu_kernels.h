@@ -1,15 +1,18 @@
 #pragma once
 // The tile operations of tile_ops.h on the CPU, a whole tile at a time: the
 // reference computes a layer as one tile, the simulator's functional PE and
-// VP compute each pe_run / vp_run as one. Results equal the per-element
-// functions of tile_ops.h bit for bit (tested); the convolution is an
-// im2col and an Eigen int32 GEMM per (sample, group, block of output rows).
+// VP compute each pe_run / vp_run as one (both through compute_tile_cpu).
+// Results equal the per-element functions of tile_ops.h bit for bit
+// (tested); the convolution is an im2col and an Eigen int32 GEMM per
+// (sample, group, block of output rows).
 //
 // Outputs are dense over their box (N, C, H, W order); inputs are
 // ConstTiles that must hold what the outputs read (callers check).
 
 #include <cstdint>
+#include <span>
 
+#include "gemini/model/tile_op.h"
 #include "gemini/model/tile_ops.h"
 
 namespace gemini::model {
@@ -39,5 +42,12 @@ void add_tile_cpu(const ConstTile* inputs, int count, std::int32_t shift, const 
 // perm[i]); a copy when perm is the identity.
 void transpose_tile_cpu(const std::int32_t perm[4], const ConstTile& in, const ir::Box& out,
                         std::int8_t* dst);
+
+// Tile operation `t` over t.out with the functions above: the int32 sums of
+// a wide kind (conv, pool_sum, add_sum) into `sums`, the int8 values of the
+// others into `dst`. `inputs` are its input tiles (an Eltwise of more
+// operands than a TileOp holds passes them here); empty: t.in[0, t.inputs).
+void compute_tile_cpu(const TileOp& t, std::span<const ConstTile> inputs, std::int32_t* sums,
+                      std::int8_t* dst, unsigned threads = 1);
 
 }  // namespace gemini::model

@@ -24,13 +24,15 @@
 #include <vector>
 
 #include "gemini/ir/diagnostics.h"
+#include "gemini/ir/op_table.h"
 
 namespace gemini::model {
 
 using Dims4 = std::array<std::int64_t, 4>;  // [N, C, H, W] (or [K, C/G, R, S])
 
-enum class OpType : std::uint8_t { conv2d, fully_connected, pool, eltwise, ptp, transpose };
-const char* to_string(OpType t);
+// The op types: the rows of the op descriptor table (ir/op_table.h).
+using OpType = ir::OpType;
+const char* to_string(OpType t);        // its ARK name
 std::string to_string(const Dims4& d);  // "[1,64,112,112]"
 
 // One part of an op's concatenated input (or of a WeightFromFmap op's
@@ -68,7 +70,7 @@ struct Op {
   std::vector<InputPart> weights;  // WeightFromFmap: the weight producers, in order
   std::int64_t result_tensor = -1, result_buffer = -1;
 
-  bool has_weights() const { return type == OpType::conv2d || type == OpType::fully_connected; }
+  bool has_weights() const { return ir::describe(type).weights; }
   // Output channels per group and input channels per group (conv, FC).
   std::int64_t group_k() const { return ofmap_shape[1] / std::max<std::int64_t>(groups, 1); }
   std::int64_t group_c() const { return ifmap_shape[1] / std::max<std::int64_t>(groups, 1); }

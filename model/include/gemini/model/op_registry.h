@@ -1,7 +1,8 @@
 #pragma once
-// The op registry: every op type the layer semantics know, each declaring
-// once its ARK name, its arguments and its dimension annotation in the
-// notation of ../shared/spec/dimop-annotation.md:
+// The op registry: every op type the layer semantics know (the rows of the
+// op descriptor table, ir/op_table.h), each declaring once its arguments and
+// its dimension annotation in the notation of
+// ../shared/spec/dimop-annotation.md:
 //
 //   Conv2d:  "n (g c+) ih iw, (g k) c+ r^ s^ -> n (g k) oh[ih/r] ow[iw/s]"
 //
@@ -56,15 +57,19 @@ struct ArgSpec {
   bool required;
 };
 
+// An op type's shape rule: its annotation and arguments. Its names, engine
+// and layer operation are its row of the op descriptor table
+// (ir/op_table.h); there is one registration per row, in the rows' order
+// (checked at compile time).
 struct OpRegistration {
   OpType type;
-  std::string_view ark_name;
   std::string_view annotation;  // weights constant (or none)
   // The annotation of the variant whose weights come from other ops'
   // results (Conv2d with WeightFromFmap); empty where there is none.
   std::string_view annotation_weights_from_fmap;
   std::span<const ArgSpec> args;
-  std::string_view ir_layer_type;  // the public dialect's layer_type ("" for Transpose: Q4)
+  // Its ARK name (ir::describe(type).ark_name).
+  std::string_view ark_name() const { return ir::describe(type).ark_name; }
 };
 
 std::span<const OpRegistration> all_op_types();
