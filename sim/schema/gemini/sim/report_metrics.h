@@ -27,144 +27,163 @@
 
 namespace gemini::sim {
 
-template <class Read>
-struct ReportMetric {
+// A metric's declaration without its reader (a plain aggregate, so that
+// the declarations below can name their fields: designated initializers of
+// a class template's own deduction are beyond some compilers, clang 14's
+// among them).
+struct MetricSpec {
   std::string_view key;      // the sweep's column
   std::string_view pointer;  // where the JSON report holds it (RFC 6901)
   Unit unit = Unit::none;
   std::string_view description;  // one line: results.json, docs/sweeps.md
   bool plot = false;             // the sweep plots it against each axis
   std::string_view group = "";   // sweep columns drawn as one figure's panels ("" alone)
-  Read read;                     // the value, from a sim::Report
+};
+
+template <class Read>
+struct ReportMetric : MetricSpec {
+  Read read;  // the value, from a sim::Report
   // The member the JSON writer writes it as: the pointer's last segment.
   constexpr std::string_view json_key() const { return pointer.substr(pointer.rfind('/') + 1); }
 };
+template <class Read>
+constexpr ReportMetric<Read> metric_of(MetricSpec spec, Read read) {
+  return {spec, read};
+}
 
 // A part of every core's time: cycles at `pointer` in each element of
 // kCoresPointer (`read` from a sim::CoreReport). The sweep's column `key` is
 // its sum over the cores over the sum of their core_finish cycles.
-template <class Read>
-struct CoreShare {
+struct CoreShareSpec {
   std::string_view key, pointer, description;
+};
+template <class Read>
+struct CoreShare : CoreShareSpec {
   Read read;
   constexpr std::string_view json_key() const { return pointer.substr(pointer.rfind('/') + 1); }
 };
+template <class Read>
+constexpr CoreShare<Read> share_of(CoreShareSpec spec, Read read) {
+  return {spec, read};
+}
 
 namespace metric {
 
-inline constexpr ReportMetric total_cycles{
-    .key = "total_cycles",
-    .pointer = "/total_cycles",
-    .unit = Unit::cycles,
-    .description = "simulated cycles until the last core finished",
-    .plot = true,
-    .read = [](const auto& r) { return r.total_cycles; }};
-inline constexpr ReportMetric time_us{.key = "time_us",
-                                      .pointer = "/time_us",
-                                      .unit = Unit::microseconds,
-                                      .description = "simulated time at the configured clock",
-                                      .plot = true,
-                                      .read = [](const auto& r) { return r.time_us(); }};
-inline constexpr ReportMetric dram_bytes{.key = "dram_bytes",
-                                         .pointer = "/dram/bytes",
-                                         .unit = Unit::bytes,
-                                         .description = "bytes the DRAM ports read and wrote",
-                                         .plot = true,
-                                         .read = [](const auto& r) { return r.dram_bytes; }};
-inline constexpr ReportMetric dram_gbps{.key = "dram_gbps",
-                                        .pointer = "/dram/achieved_gbps",
-                                        .unit = Unit::gbps,
-                                        .description = "DRAM bandwidth achieved over the whole run",
-                                        .plot = true,
-                                        .read = [](const auto& r) { return r.dram_achieved_gbps; }};
-inline constexpr ReportMetric dram_peak_gbps{
-    .key = "dram_peak_gbps",
-    .pointer = "/dram/peak_gbps",
-    .unit = Unit::gbps,
-    .description = "DRAM peak bandwidth of the configuration (all ports)",
-    .read = [](const auto& r) { return r.dram_peak_gbps; }};
-inline constexpr ReportMetric noc_bytes{.key = "noc_bytes",
-                                        .pointer = "/noc/bytes",
-                                        .unit = Unit::bytes,
-                                        .description = "bytes carried by the NoC",
-                                        .read = [](const auto& r) { return r.noc_bytes; }};
-inline constexpr ReportMetric noc_link_util_max{
-    .key = "noc_link_util_max",
-    .pointer = "/noc/link_utilisation_max",
-    .unit = Unit::fraction,
-    .description = "utilisation of the busiest NoC link",
-    .plot = true,
-    .read = [](const auto& r) { return r.noc_link_util_max; }};
-inline constexpr ReportMetric noc_link_util_mean{
-    .key = "noc_link_util_mean",
-    .pointer = "/noc/link_utilisation_mean",
-    .unit = Unit::fraction,
-    .description = "mean utilisation of the NoC links",
-    .plot = true,
-    .read = [](const auto& r) { return r.noc_link_util_mean; }};
+inline constexpr auto total_cycles =
+    metric_of({.key = "total_cycles",
+               .pointer = "/total_cycles",
+               .unit = Unit::cycles,
+               .description = "simulated cycles until the last core finished",
+               .plot = true},
+              [](const auto& r) { return r.total_cycles; });
+inline constexpr auto time_us = metric_of({.key = "time_us",
+                                           .pointer = "/time_us",
+                                           .unit = Unit::microseconds,
+                                           .description = "simulated time at the configured clock",
+                                           .plot = true},
+                                          [](const auto& r) { return r.time_us(); });
+inline constexpr auto dram_bytes = metric_of({.key = "dram_bytes",
+                                              .pointer = "/dram/bytes",
+                                              .unit = Unit::bytes,
+                                              .description = "bytes the DRAM ports read and wrote",
+                                              .plot = true},
+                                             [](const auto& r) { return r.dram_bytes; });
+inline constexpr auto dram_gbps =
+    metric_of({.key = "dram_gbps",
+               .pointer = "/dram/achieved_gbps",
+               .unit = Unit::gbps,
+               .description = "DRAM bandwidth achieved over the whole run",
+               .plot = true},
+              [](const auto& r) { return r.dram_achieved_gbps; });
+inline constexpr auto dram_peak_gbps =
+    metric_of({.key = "dram_peak_gbps",
+               .pointer = "/dram/peak_gbps",
+               .unit = Unit::gbps,
+               .description = "DRAM peak bandwidth of the configuration (all ports)"},
+              [](const auto& r) { return r.dram_peak_gbps; });
+inline constexpr auto noc_bytes = metric_of({.key = "noc_bytes",
+                                             .pointer = "/noc/bytes",
+                                             .unit = Unit::bytes,
+                                             .description = "bytes carried by the NoC"},
+                                            [](const auto& r) { return r.noc_bytes; });
+inline constexpr auto noc_link_util_max =
+    metric_of({.key = "noc_link_util_max",
+               .pointer = "/noc/link_utilisation_max",
+               .unit = Unit::fraction,
+               .description = "utilisation of the busiest NoC link",
+               .plot = true},
+              [](const auto& r) { return r.noc_link_util_max; });
+inline constexpr auto noc_link_util_mean =
+    metric_of({.key = "noc_link_util_mean",
+               .pointer = "/noc/link_utilisation_mean",
+               .unit = Unit::fraction,
+               .description = "mean utilisation of the NoC links",
+               .plot = true},
+              [](const auto& r) { return r.noc_link_util_mean; });
 // The components (energy_table.h) are beside the total: energy_component().
-inline constexpr ReportMetric energy_pj{
-    .key = "energy_pj",
-    .pointer = "/energy_pj/total",
-    .unit = Unit::picojoules,
-    .description = "the run's energy: every component, static included",
-    .plot = true,
-    .read = [](const auto& r) { return r.energy.total(); }};
-inline constexpr ReportMetric edp{
-    .key = "edp_pj_cycles",
-    .pointer = "/energy_pj/edp_pj_cycles",
-    .unit = Unit::pj_cycles,
-    .description = "energy-delay product: the run's energy x its cycles (the scheduler's cost)",
-    .plot = true,
-    .read = [](const auto& r) { return r.edp(); }};
+inline constexpr auto energy_pj =
+    metric_of({.key = "energy_pj",
+               .pointer = "/energy_pj/total",
+               .unit = Unit::picojoules,
+               .description = "the run's energy: every component, static included",
+               .plot = true},
+              [](const auto& r) { return r.energy.total(); });
+inline constexpr auto edp = metric_of(
+    {.key = "edp_pj_cycles",
+     .pointer = "/energy_pj/edp_pj_cycles",
+     .unit = Unit::pj_cycles,
+     .description = "energy-delay product: the run's energy x its cycles (the scheduler's cost)",
+     .plot = true},
+    [](const auto& r) { return r.edp(); });
 // Functional runs only (absent otherwise).
-inline constexpr ReportMetric functional_passed{
-    .key = "functional_passed",
-    .pointer = "/functional/passed",
-    .description = "bit-exact, no fault, every element of every layer computed",
-    .read = [](const auto& r) { return r.functional.passed(); }};
-inline constexpr ReportMetric functional_mismatches{
-    .key = "functional_mismatches",
-    .pointer = "/functional/mismatches",
-    .unit = Unit::elements,
-    .description = "elements that differ from the reference",
-    .read = [](const auto& r) { return r.functional.mismatches(); }};
+inline constexpr auto functional_passed =
+    metric_of({.key = "functional_passed",
+               .pointer = "/functional/passed",
+               .description = "bit-exact, no fault, every element of every layer computed"},
+              [](const auto& r) { return r.functional.passed(); });
+inline constexpr auto functional_mismatches =
+    metric_of({.key = "functional_mismatches",
+               .pointer = "/functional/mismatches",
+               .unit = Unit::elements,
+               .description = "elements that differ from the reference"},
+              [](const auto& r) { return r.functional.mismatches(); });
 
 // Per core, in each element of kCoresPointer.
 inline constexpr std::string_view kCoresPointer = "/cores";
-inline constexpr ReportMetric core_finish{.key = "finish_cycles",
-                                          .pointer = "/finish_cycles",
-                                          .unit = Unit::cycles,
-                                          .description = "cycles until the core finished",
-                                          .read = [](const auto& c) { return c.finish_cycles; }};
-inline constexpr CoreShare core_busy{
-    .key = "compute_share",
-    .pointer = "/busy_cycles",
-    .description = "cores' busy (compute) cycles / their cycles until finished",
-    .read = [](const auto& c) { return c.compute; }};
-inline constexpr CoreShare stall_dram{.key = "stall_dram_share",
-                                      .pointer = "/stall/dram",
-                                      .description = "cores' cycles stalled on DRAM / their cycles",
-                                      .read = [](const auto& c) { return c.dram; }};
-inline constexpr CoreShare stall_noc{
-    .key = "stall_noc_share",
-    .pointer = "/stall/noc",
-    .description = "cores' cycles stalled on the NoC / their cycles",
-    .read = [](const auto& c) { return c.noc; }};
-inline constexpr CoreShare stall_token{
-    .key = "stall_token_share",
-    .pointer = "/stall/token",
-    .description = "cores' cycles waiting for another core's data / their cycles",
-    .read = [](const auto& c) { return c.token; }};
-inline constexpr CoreShare stall_l2_space{
-    .key = "stall_l2_space_share",
-    .pointer = "/stall/l2_space",
-    .description = "cores' cycles waiting for L2 space / their cycles",
-    .read = [](const auto& c) { return c.l2_space; }};
-inline constexpr CoreShare stall_other{.key = "stall_other_share",
-                                       .pointer = "/stall/other",
-                                       .description = "cores' other stalls / their cycles",
-                                       .read = [](const auto& c) { return c.other; }};
+inline constexpr auto core_finish = metric_of({.key = "finish_cycles",
+                                               .pointer = "/finish_cycles",
+                                               .unit = Unit::cycles,
+                                               .description = "cycles until the core finished"},
+                                              [](const auto& c) { return c.finish_cycles; });
+inline constexpr auto core_busy =
+    share_of({.key = "compute_share",
+              .pointer = "/busy_cycles",
+              .description = "cores' busy (compute) cycles / their cycles until finished"},
+             [](const auto& c) { return c.compute; });
+inline constexpr auto stall_dram =
+    share_of({.key = "stall_dram_share",
+              .pointer = "/stall/dram",
+              .description = "cores' cycles stalled on DRAM / their cycles"},
+             [](const auto& c) { return c.dram; });
+inline constexpr auto stall_noc =
+    share_of({.key = "stall_noc_share",
+              .pointer = "/stall/noc",
+              .description = "cores' cycles stalled on the NoC / their cycles"},
+             [](const auto& c) { return c.noc; });
+inline constexpr auto stall_token =
+    share_of({.key = "stall_token_share",
+              .pointer = "/stall/token",
+              .description = "cores' cycles waiting for another core's data / their cycles"},
+             [](const auto& c) { return c.token; });
+inline constexpr auto stall_l2_space =
+    share_of({.key = "stall_l2_space_share",
+              .pointer = "/stall/l2_space",
+              .description = "cores' cycles waiting for L2 space / their cycles"},
+             [](const auto& c) { return c.l2_space; });
+inline constexpr auto stall_other = share_of({.key = "stall_other_share",
+                                              .pointer = "/stall/other",
+                                              .description = "cores' other stalls / their cycles"},
+                                             [](const auto& c) { return c.other; });
 
 }  // namespace metric
 
