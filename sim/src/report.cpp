@@ -311,6 +311,12 @@ void print_report(std::ostream& os, const Report& r) {
       os << fmt("; %" PRId64 " SerDes lanes per link, %.1f mW", c->lanes_per_link, c->static_mw);
     os << "\n";
   }
+  if (const auto& s = r.silicon)
+    os << fmt("silicon: %d compute die%s of %.3f mm^2 + IO die %.3f mm^2 = %.3f mm^2; cost %.2f "
+              "USD (dies %.2f, package %.2f, DRAM %.2f); cost x EDP %.4e USD x pJ x cycles\n",
+              s->compute_dies, s->compute_dies == 1 ? "" : "s", s->compute_die_mm2, s->io_die_mm2,
+              s->total_die_mm2, s->overall_usd, s->chip_usd, s->package_usd, s->dram_usd,
+              r.cost_edp());
   os << fmt("L2: peak occupancy %" PRId64 " bytes\n", r.peak_l2_bytes);
   if (const auto& a = r.l2_allocation)
     os << fmt("L2 allocation %s: %" PRId64 " of %" PRId64

@@ -14,6 +14,7 @@
 #include "gemini/sim/dram_model.h"
 #include "gemini/sim/energy.h"
 #include "gemini/sim/noc_model.h"
+#include "gemini/sim/silicon.h"
 
 namespace gemini::sim {
 
@@ -32,6 +33,8 @@ struct Params {
   EnergyCosts energy;                   // the `energy` section, by event
   ChipletSetup chiplets;                // the `chiplets` section (1 x 1: one die)
   bool io_die = false;                  // dram.placement "io_die"
+  std::optional<SiliconParams> silicon;  // the `silicon` section, when there is one
+  double noc_link_gbps = 24;            // noc.link_gbps as written (the silicon model's)
   // The models, built from the configuration's `noc` and `dram` sections
   // before the simulation starts; the NoC module and the DRAM ports take
   // them (one DRAM model per port).

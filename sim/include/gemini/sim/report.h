@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "gemini/sim/energy.h"
+#include "gemini/sim/silicon.h"
 #include "gemini/sim/stats.h"
 
 namespace gemini::sim {
@@ -266,6 +267,10 @@ struct Report {
   std::optional<double> expect_energy_pj;
   // Energy-delay product: total pJ x total cycles (the scheduler's cost).
   double edp() const { return energy.total() * static_cast<double>(total_cycles); }
+  // The silicon's area and cost (silicon.h), when the configuration has a
+  // `silicon` section; the Gemini scheduler's objective is overall_usd x EDP.
+  std::optional<SiliconReport> silicon;
+  double cost_edp() const { return silicon ? silicon->overall_usd * edp() : 0; }
   // Runtime deadlock: every blocked instruction when nothing could progress.
   bool deadlock = false;
   bool stopped = false;  // SimOptions::until_cycles ended the run with work left
