@@ -218,12 +218,12 @@ struct ChipletReport {
   std::int32_t x_cut = 1, y_cut = 1;
   std::string interface;
   double d2d_gbps = 0, d2d_latency_ns = 0;
-  bool io_die = false;             // DRAM ports on an IO die, across D2D links
-  std::int32_t links = 0;          // directional D2D links
-  std::int64_t lanes_per_link = 0; // SerDes lanes per direction (0: none)
-  double static_mw = 0;            // every lane's power
-  std::int64_t byte_hops = 0;      // bytes x D2D links crossed
-  std::int64_t noc_byte_hops = 0;  // bytes x on-chip links crossed
+  bool io_die = false;              // DRAM ports on an IO die, across D2D links
+  std::int32_t links = 0;           // directional D2D links
+  std::int64_t lanes_per_link = 0;  // SerDes lanes per direction (0: none)
+  double static_mw = 0;             // every lane's power
+  std::int64_t byte_hops = 0;       // bytes x D2D links crossed
+  std::int64_t noc_byte_hops = 0;   // bytes x on-chip links crossed
   double link_util_max = 0, link_util_mean = 0;
   std::string busiest_link;
   std::vector<D2dLinkReport> per_link;
