@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cinttypes>
+#include <cmath>
 #include <cstdarg>
 #include <cstdio>
 #include <map>
@@ -312,7 +313,13 @@ void print_report(std::ostream& os, const Report& r) {
       os << fmt("; %" PRId64 " SerDes lanes per link, %.1f mW", c->lanes_per_link, c->static_mw);
     os << "\n";
   }
-  if (const auto& s = r.silicon)
+  if (const auto& s = r.silicon; s && !std::isfinite(s->overall_usd))
+    os << fmt(
+        "silicon: %d compute die%s of %.3f mm^2 + IO die %.3f mm^2 = %.3f mm^2; no cost: a "
+        "die does not fit a wafer (silicon.wafer_diameter_mm)\n",
+        s->compute_dies, s->compute_dies == 1 ? "" : "s", s->compute_die_mm2, s->io_die_mm2,
+        s->total_die_mm2);
+  else if (const auto& s = r.silicon)
     os << fmt(
         "silicon: %d compute die%s of %.3f mm^2 + IO die %.3f mm^2 = %.3f mm^2; cost %.2f "
         "USD (dies %.2f, package %.2f, DRAM %.2f); cost x EDP %.4e USD x pJ x cycles\n",
