@@ -126,8 +126,9 @@ def info(path: PathLike, dialect: Optional[str] = None) -> dict[str, Any]:
     return json.loads(text)
 
 
-_LOCATED = re.compile(r"^(?P<file>.*?):(?P<pointer>/[^:]*)?:? ?(?:(?P<code>[A-Z]+\d+): )?"
-                      r"(?:(?P<severity>error|warning): )?(?P<message>.*)$")
+# "file:/pointer: CODE: severity: message", "file:line:col: ...", "file: message"
+_LOCATED = re.compile(r"^(?P<file>[^:]*):(?:(?P<pointer>/[^:]*)|(?P<line>\d+):(?P<column>\d+))?:? ?"
+                      r"(?:(?P<code>[A-Z]+\d+): )?(?:(?P<severity>error|warning): )?(?P<message>.*)$")
 
 
 def _refusal(path: str, stderr: str) -> InputError:
@@ -141,9 +142,11 @@ def _refusal(path: str, stderr: str) -> InputError:
         m = _LOCATED.match(line)
         pointer = (m.group("pointer") or "") if m else ""
         message = m.group("message") if m else line
+        line_no = int(m.group("line")) if m and m.group("line") else None
+        column = int(m.group("column")) if m and m.group("column") else None
         diags.append(Diagnostic(code=(m.group("code") or "") if m else "", name="",
                                 severity=(m.group("severity") or "error") if m else "error",
-                                pointer=pointer, line=None, column=None, message=message))
+                                pointer=pointer, line=line_no, column=column, message=message))
     errors = [d for d in diags if d.severity == "error"] or diags
     first = errors[0] if errors else None
     return InputError(first.message if first else "refused", pointer=first.pointer if first else "",
@@ -200,7 +203,7 @@ def simulate(path: PathLike, hw: HwLike = "set-polar", set: Optional[Mapping[str
         report = os.path.join(tmp, "report.json")
         if os.path.exists(report):
             return Report.from_files(report, os.path.join(tmp, "workloads.csv"), done.stderr)
-        if done.returncode in (1, 2, 105, 106):  # CLI11's usage errors are 105, 106, ...
+        if done.returncode in (1, 2):  # invalid, unreadable (a usage error is 2 too)
             raise _refusal(p, done.stderr)
         raise SimulationError(f"{p}: gemini sim ended with status {done.returncode}: "
                               f"{done.stderr.strip()[-2000:]}", done.returncode, done.stderr)
@@ -223,7 +226,7 @@ def reference(model: PathLike, seed: int = 1, memory_limit: Optional[str] = None
         done = _run.run(args, timeout=timeout)
         index = os.path.join(tmp, "index.json")
         if done.returncode != 0 or not os.path.exists(index):
-            if done.returncode in (1, 2, 105, 106):
+            if done.returncode in (1, 2):
                 raise _refusal(m, done.stderr)
             raise SimulationError(f"{m}: gemini ref ended with status {done.returncode}",
                                   done.returncode, done.stderr)

@@ -59,7 +59,8 @@ def test_info(gemini, data):
         assert i[k] == v, k
     with pytest.raises(gemini.InputError) as e:
         gemini.info(data / "checks" / "S002_wrong_type.json")
-    assert e.value.diagnostics and e.value.pointer.startswith("/")
+    assert e.value.diagnostics and e.value.message == e.value.diagnostics[0].message
+    assert e.value.diagnostics[0].code == "S001"
 
 
 def test_hw_dict(gemini):

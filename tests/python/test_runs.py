@@ -71,3 +71,22 @@ def test_keyboard_interrupt_kills_the_child(gemini, tmp_path):
     env = dict(os.environ, GEMINI_EXE=str(fake))
     out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True)
     assert "interrupted, child gone" in out.stdout, out.stdout + out.stderr
+
+
+def test_checks_from_threads(gemini, data):
+    # The in-process calls (validation, configuration checks) from 8 threads.
+    files = sorted((data / "checks").glob("*.json"))[:16]
+    sequential = [gemini.validate(f) for f in files]
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        threaded = list(pool.map(gemini.validate, files))
+        bad = list(pool.map(lambda g: _bad_hw_pointer(gemini, g), [-1, 0.5, "x", -2] * 4))
+    assert threaded == sequential
+    assert bad == [_bad_hw_pointer(gemini, g) for g in [-1, 0.5, "x", -2] * 4]
+
+
+def _bad_hw_pointer(gemini, gbps):
+    try:
+        gemini.validate(os.devnull, hw={"dram": {"gbps_per_tops": gbps}})
+        return None
+    except gemini.InputError as e:
+        return e.pointer
