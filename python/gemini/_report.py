@@ -98,7 +98,7 @@ class Report:
     functional verdict, with each wrong layer's provenance) as Records."""
 
     def __init__(self, data: dict[str, Any], workload_rows: list[dict[str, Any]] | None = None,
-                 stdout: str = "", stderr: str = ""):
+                 stderr: str = ""):
         self.data = data
         self.workload_rows = workload_rows or []
         self.stderr = stderr

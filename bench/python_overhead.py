@@ -4,7 +4,7 @@ N runs of `gemini sim FILE --hw HW --report R -q` (a subprocess from
 Python, as a shell would start it) against N calls of
 gemini.simulate(FILE, hw=HW), alternating, and N/8 batches of 8 calls
 in a thread pool of 8 (docs/python.md quotes the figures).
-    PYTHONPATH=build/python python3 python/bench_overhead.py [FILE] [N] [HW]"""
+    PYTHONPATH=build/python python3 bench/python_overhead.py [FILE] [N] [HW]"""
 
 import os
 import statistics
