@@ -78,6 +78,14 @@ def set_param(config: dict[str, Any], path: str, value: Any) -> None:
         node[parts[-1]] = value
 
 
+def _plain(value: Any) -> Any:
+    """numpy's scalars (np.linspace's values, say) as Python's."""
+    item = getattr(value, "item", None)
+    if callable(item):
+        return item()
+    raise TypeError(f"{type(value).__name__} is not a JSON value")
+
+
 def resolve(hw: str | os.PathLike | Mapping[str, Any] | None,
             settings: Mapping[str, Any] | None = None) -> str | None:
     """The configuration's JSON text, checked as --hw checks a file; None
@@ -96,7 +104,7 @@ def resolve(hw: str | os.PathLike | Mapping[str, Any] | None,
     for path, value in (settings or {}).items():
         set_param(config, path, value)
     try:
-        text = json.dumps(config, allow_nan=False)
+        text = json.dumps(config, allow_nan=False, default=_plain)
     except (TypeError, ValueError) as e:
         raise InputError(f"the configuration is not JSON: {e}") from None
     from . import _gemini

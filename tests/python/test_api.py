@@ -108,6 +108,8 @@ def test_simulate_hw_dict_and_settings(gemini, data, cli_report, tmp_path):
     path = tmp_path / "slow.json"
     path.write_text(json.dumps(h))
     assert without_host(by_dict) == without_host(by_set) == cli_report(f, "--hw", path)
+    by_numpy = gemini.simulate(f, set={"dram.gbps_per_tops": np.linspace(0.25, 1, 4)[0]})
+    assert without_host(by_numpy) == without_host(by_set)
     default = gemini.simulate(f, hw=None)
     assert without_host(default) == cli_report(f)
 
@@ -133,7 +135,8 @@ def test_bad_inputs_raise_input_error(gemini, data, tmp_path):
     assert e.value.pointer == "/1/0/workload" and "computed by no workload" in e.value.message
     for bad in ({"hw": 3}, {"hw": "no-such"}, {"set": {"": 1}}, {"set": {"name.x": 1}},
                 {"functional": True}, {"seed": -1, "model": data / "set_minimal.model.json"},
-                {"until_cycles": 0}, {"dialect": "x"}, {"set": {"dram.gbps_per_tops": float("nan")}}):
+                {"until_cycles": 0}, {"dialect": "x"}, {"set": {"dram.gbps_per_tops": float("nan")}},
+                {"set": {"dram.gbps_per_tops": object()}}):
         with pytest.raises(gemini.InputError):
             gemini.simulate(f, **bad)
     with pytest.raises(gemini.InputError):
