@@ -45,7 +45,8 @@ check_tree "$work/prefix" "cmake --install"
 (cd "$work" && cpack --config "$build/CPackConfig.cmake" -G DEB -B "$work/pkg" >"$work/cpack.log" 2>&1) ||
   { cat "$work/cpack.log"; echo "FAIL: cpack"; exit 1; }
 deb=$(ls "$work"/pkg/gemini_*.deb)
-dpkg-deb -c "$deb" | grep -q "./usr/lib/python3/dist-packages/gemini/__init__.pyi" ||
+dpkg-deb -c "$deb" >"$work/deb-files.txt"
+grep -q "./usr/lib/python3/dist-packages/gemini/__init__.pyi" "$work/deb-files.txt" ||
   { echo "FAIL: the .deb has no Python package"; exit 1; }
 dpkg-deb -x "$deb" "$work/root"
 check_tree "$work/root/usr" "$(basename "$deb")"
