@@ -69,7 +69,9 @@ def test_keyboard_interrupt_kills_the_child(gemini, tmp_path):
                 print("interrupted, child gone")
         """)
     env = dict(os.environ, GEMINI_EXE=str(fake))
-    out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True)
+    # (timeout: a guard against a hang, not a measurement)
+    out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True,
+                         timeout=300)
     assert "interrupted, child gone" in out.stdout, out.stdout + out.stderr
 
 
