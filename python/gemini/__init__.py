@@ -84,7 +84,10 @@ def hw_names() -> list[str]:
 def _path(p: Any, what: str) -> str:
     if not isinstance(p, (str, os.PathLike)):
         raise InputError(f"{what}: expected a path, got {type(p).__name__}")
-    return os.fspath(p)
+    s = os.fspath(p)
+    if not isinstance(s, str) or not s or "\0" in s:
+        raise InputError(f"{what}: {s!r} is not a file name")
+    return s
 
 
 def _dialect(d: Optional[str]) -> str:

@@ -45,8 +45,9 @@ def test_validate_bad_inputs(gemini, data, tmp_path):
     assert g.status in ("unreadable", "invalid") and g.diagnostics
     with pytest.raises(gemini.InputError):
         gemini.validate(data / "set_minimal.json", dialect="nonsense")
-    with pytest.raises(gemini.InputError):
-        gemini.validate(42)
+    for bad in (42, "", "a\0b", b"bytes"):
+        with pytest.raises(gemini.InputError):
+            gemini.validate(bad)
     m = gemini.validate(data / "set_minimal.json", model=tmp_path / "missing.model.json")
     assert m.status == "unreadable"
 
