@@ -43,9 +43,11 @@ bool read_port_params(ParamReader& r, DramSetup& s) {
                 .get();
   const bool model_ok = r.error_count() == before;
   s.placement = r.param<std::string>("placement")
-                    .choices({"west_east", "west_east_row0"})
+                    .choices({"west_east", "west_east_row0", "io_die"})
                     .fallback("west_east")
-                    .describe("a port at the west and east end of every row, or of row 0 only")
+                    .describe("a port at the west and east end of every row, or of row 0 only; "
+                              "io_die: at every row end on an IO die, its links into a cut mesh "
+                              "die-to-die links (chiplets)")
                     .get();
   r.param<bool>("multicast")
       .fallback(false)

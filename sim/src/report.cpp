@@ -300,6 +300,17 @@ void print_report(std::ostream& os, const Report& r) {
             r.noc_packets, r.noc_bytes, 100.0 * r.noc_link_util_max,
             r.noc_busiest_link.empty() ? "" : " on ", r.noc_busiest_link.c_str(),
             100.0 * r.noc_link_util_mean, r.noc_links);
+  if (const auto& c = r.chiplets) {
+    os << fmt("chiplets: %d x %d dies, %s D2D links of %.6g GB/s%s; %d links, utilisation max "
+              "%.1f%%%s%s, mean %.1f%%; %" PRId64 " D2D byte-hops (on-chip: %" PRId64 ")",
+              c->x_cut, c->y_cut, c->interface.c_str(), c->d2d_gbps,
+              c->io_die ? ", DRAM on the IO die" : "", c->links, 100.0 * c->link_util_max,
+              c->busiest_link.empty() ? "" : " on ", c->busiest_link.c_str(),
+              100.0 * c->link_util_mean, c->byte_hops, c->noc_byte_hops);
+    if (c->lanes_per_link > 0)
+      os << fmt("; %" PRId64 " SerDes lanes per link, %.1f mW", c->lanes_per_link, c->static_mw);
+    os << "\n";
+  }
   os << fmt("L2: peak occupancy %" PRId64 " bytes\n", r.peak_l2_bytes);
   if (const auto& a = r.l2_allocation)
     os << fmt("L2 allocation %s: %" PRId64 " of %" PRId64

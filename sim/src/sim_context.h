@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "gemini/ir/hw_config.h"
+#include "gemini/sim/chiplets.h"
 #include "gemini/sim/dram_model.h"
 #include "gemini/sim/energy.h"
 #include "gemini/sim/noc_model.h"
@@ -29,6 +30,8 @@ struct Params {
   bool dram_interleave = false;         // dram.interleave
   bool dram_in_order = false;           // dram.in_order
   EnergyCosts energy;                   // the `energy` section, by event
+  ChipletSetup chiplets;                // the `chiplets` section (1 x 1: one die)
+  bool io_die = false;                  // dram.placement "io_die"
   // The models, built from the configuration's `noc` and `dram` sections
   // before the simulation starts; the NoC module and the DRAM ports take
   // them (one DRAM model per port).

@@ -120,6 +120,27 @@ inline constexpr auto noc_link_util_mean =
                .description = "mean utilisation of the NoC links",
                .plot = true},
               [](const auto& r) { return r.noc_link_util_mean; });
+// Chiplet runs only (a cut mesh; absent otherwise): read from the report's
+// ChipletReport.
+inline constexpr auto d2d_links = metric_of({.key = "d2d_links",
+                                             .pointer = "/chiplets/links",
+                                             .unit = Unit::count,
+                                             .description = "directional die-to-die links"},
+                                            [](const auto& c) { return c.links; });
+inline constexpr auto d2d_byte_hops =
+    metric_of({.key = "d2d_byte_hops",
+               .pointer = "/chiplets/byte_hops",
+               .unit = Unit::byte_hops,
+               .description = "bytes x die-to-die links crossed",
+               .plot = true},
+              [](const auto& c) { return c.byte_hops; });
+inline constexpr auto d2d_link_util_max =
+    metric_of({.key = "d2d_link_util_max",
+               .pointer = "/chiplets/link_utilisation_max",
+               .unit = Unit::fraction,
+               .description = "utilisation of the busiest die-to-die link",
+               .plot = true},
+              [](const auto& c) { return c.link_util_max; });
 // The components (energy_table.h) are beside the total: energy_component().
 inline constexpr auto energy_pj =
     metric_of({.key = "energy_pj",
