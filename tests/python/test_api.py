@@ -168,3 +168,18 @@ def test_reference(gemini, data, tmp_path):
         assert np.array_equal(a.ravel(), np.fromfile(tmp_path / f"{name}.int8", dtype=np.int8))
     assert not np.array_equal(ref["conv1"], gemini.reference(data / "set_minimal.model.json")["conv1"])
 
+
+
+def test_simulate_the_issues_example(gemini, data, cli_report, tmp_path):
+    # The settings of the issue's example: a NoC parameter and a chiplet cut;
+    # the chiplets section the simulator writes is in the report unchanged.
+    f = str(data / "set_minimal.json")
+    r = gemini.simulate(f, hw="set-polar", set={"noc.link_gbps": 12, "chiplets.x_cut": 2})
+    h = gemini.hw("set-polar")
+    h["noc"]["link_gbps"] = 12
+    h.setdefault("chiplets", {})["x_cut"] = 2
+    (tmp_path / "cut.json").write_text(json.dumps(h))
+    assert without_host(r) == cli_report(f, "--hw", tmp_path / "cut.json")
+    with pytest.raises(gemini.InputError) as e:
+        gemini.simulate(f, set={"chiplets.x_cut": 3})
+    assert "x_cut" in e.value.message
