@@ -88,8 +88,9 @@ def main():
     a = ap.parse_args()
     manifest = os.path.join(a.corpus, "manifest.csv")
     if not os.path.exists(manifest):
-        print(f"no {manifest}: nothing to calibrate", file=sys.stderr)
-        return 0
+        print(f"skipped: no {manifest} (the Gemini scheduler's corpus, ../shared)",
+              file=sys.stderr)
+        return 77
     rows = list(csv.DictReader(open(manifest)))
     bad = []
     lat, energy, d2d, silicon = [], [], [], []
@@ -116,9 +117,12 @@ def main():
                     ("dram", ["dram"], "e_dram")]
             cells = " | ".join(
                 f"{ratio(sum(e[k] for k in ks), float(row[s])):.2f}" for _, ks, s in comp)
+            ev = e["events"]
+            hops = ratio(ev["noc_byte_hops"] + ev["d2d_byte_hops"],
+                         float(row["noc_hops"]) + float(row["nop_hops"]))
             energy.append(f"| {name} | {e['total'] / 1e6:,.1f} | {float(row['energy_pj']) / 1e6:,.1f}"
                           f" | {ratio(e['total'], float(row['energy_pj'])):.2f}"
-                          f" | {ratio(ours_wo, s_wo):.3f} | {cells} |")
+                          f" | {ratio(ours_wo, s_wo):.3f} | {cells} | {hops:.2f} |")
             ok = 0.8 <= lat_r <= 1.3 and 0.8 <= ratio(ours_wo, s_wo) <= 1.25
             if ch:
                 lanes, sides, mw = sched_xsr(row)
@@ -146,7 +150,7 @@ def main():
     print("| file | cycles | ns | scheduler ns | ratio |\n|---|---|---|---|---|")
     print("\n".join(lat))
     print("\n| file | energy uJ | scheduler uJ | ratio | ratio without D2D | L2 | buffers | mac "
-          "| NoC | DRAM |\n|---|---|---|---|---|---|---|---|---|---|")
+          "| NoC | DRAM | NoC + D2D byte-hops |\n|---|---|---|---|---|---|---|---|---|---|---|")
     print("\n".join(energy))
     print("\n| file | D2D uJ | scheduler NoP uJ | ratio | our links x lanes | scheduler SerDes "
           "x lanes | mW per lane (ours / its) | latency ratio | product | D2D byte-hops "

@@ -82,15 +82,13 @@ std::vector<ParamInfo> chiplet_params() {
   std::string name;
   ParamReader own("chiplets");
   read_own(own, s, name);
-  return with_model_params(own.declared(), d2d_interfaces().models(), "chiplets",
-                           "D2D interface");
+  return with_model_params(own.declared(), d2d_interfaces().models(), "chiplets", "D2D interface");
 }
 
 bool check_cut(const ChipletSetup& c, std::int32_t xlen, std::int32_t ylen, std::string& error) {
   auto bad = [&](const char* key, std::int32_t cut, std::int32_t len, const char* what) {
     error = std::string("chiplets.") + key + " = " + std::to_string(cut) +
-            " does not divide the mesh's " + std::to_string(len) + " " + what +
-            " into equal dies";
+            " does not divide the mesh's " + std::to_string(len) + " " + what + " into equal dies";
     return false;
   };
   if (xlen % c.x_cut != 0) return bad("x_cut", c.x_cut, xlen, "columns");

@@ -4,6 +4,7 @@
 // 66f7314; advanced packages: fan-out 0.6 pJ/bit and 631 GB/s/mm^2,
 // silicon interposer 0.3 pJ/bit and 947 GB/s/mm^2).
 #include "gemini/sim/chiplets.h"
+#include "gemini/sim/silicon.h"
 
 namespace gemini::sim {
 namespace {
@@ -19,7 +20,7 @@ D2dInterface configure(ParamReader& r) {
   d.phy_um2_per_gbps = r.param<double>("phy_um2_per_gbps")
                            .unit("um^2/(GB/s)")
                            .range(0, 1e9)
-                           .fallback(1e6 / 145)
+                           .fallback(*scheduler_d2d_phy_um2_per_gbps("UCIe", 12, "OS"))
                            .describe("PHY area per GB/s of link (OS; FO 1e6/631, SI 1e6/947)")
                            .get();
   return d;

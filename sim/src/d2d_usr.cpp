@@ -3,6 +3,7 @@
 // Gemini scheduler's src/main.cpp, 66f7314; 1.7 pJ/bit in 7 nm), PHY
 // 960.816 x 1339.008 um^2 per 56 Gbit/s.
 #include "gemini/sim/chiplets.h"
+#include "gemini/sim/silicon.h"
 
 namespace gemini::sim {
 namespace {
@@ -18,7 +19,7 @@ D2dInterface configure(ParamReader& r) {
   d.phy_um2_per_gbps = r.param<double>("phy_um2_per_gbps")
                            .unit("um^2/(GB/s)")
                            .range(0, 1e9)
-                           .fallback(960.816 * 1339.008 / 56)
+                           .fallback(*scheduler_d2d_phy_um2_per_gbps("USR", 12, "OS"))
                            .describe("PHY area per GB/s of link (12 nm; 7 nm: 1020 x 1060 / 56)")
                            .get();
   return d;

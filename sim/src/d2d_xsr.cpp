@@ -5,6 +5,7 @@
 // 112 Gbit/s XSR lanes at 97.44 mW in 12 nm (the Gemini scheduler's
 // src/main.cpp, 66f7314), PHY 960.816 x 1339.008 um^2 per 112 Gbit/s lane.
 #include "gemini/sim/chiplets.h"
+#include "gemini/sim/silicon.h"
 
 namespace gemini::sim {
 namespace {
@@ -32,7 +33,7 @@ D2dInterface configure(ParamReader& r) {
   d.phy_um2_per_gbps = r.param<double>("phy_um2_per_gbps")
                            .unit("um^2/(GB/s)")
                            .range(0, 1e9)
-                           .fallback(960.816 * 1339.008 / 112)
+                           .fallback(*scheduler_d2d_phy_um2_per_gbps("XSR", 12, "OS"))
                            .describe("PHY area per GB/s of link (12 nm; 7 nm: 1020 x 1060 / 112)")
                            .get();
   return d;

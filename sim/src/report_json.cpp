@@ -158,6 +158,26 @@ void write_chiplets_json(ir::JsonWriter& w, const ChipletReport& c) {
   w.end_object();
 }
 
+// "silicon": the dies' area and the cost (silicon.h).
+void write_silicon_json(ir::JsonWriter& w, const Report& r) {
+  const JsonKv kv{w};
+  const SiliconReport& s = *r.silicon;
+  w.key("silicon");
+  w.begin_object();
+  kv("compute_dies", s.compute_dies);
+  kv("core_mm2", s.core_mm2);
+  kv("compute_die_mm2", s.compute_die_mm2);
+  kv("io_die_mm2", s.io_die_mm2);
+  kv(metric::silicon_total_die_mm2, s);
+  kv("chip_usd", s.chip_usd);
+  kv("package_usd", s.package_usd);
+  kv("system_package_usd", s.system_package_usd);
+  kv("dram_usd", s.dram_usd);
+  kv(metric::silicon_overall_usd, s);
+  kv(metric::cost_edp, r);
+  w.end_object();
+}
+
 // "noc" and "l2".
 void write_noc_l2_json(ir::JsonWriter& w, const Report& r) {
   const JsonKv kv{w};
@@ -171,6 +191,7 @@ void write_noc_l2_json(ir::JsonWriter& w, const Report& r) {
   kv("busiest_link", std::string_view(r.noc_busiest_link));
   w.end_object();
   if (r.chiplets) write_chiplets_json(w, *r.chiplets);
+  if (r.silicon) write_silicon_json(w, r);
   w.key("l2");
   w.begin_object();
   kv("peak_bytes", r.peak_l2_bytes);

@@ -4,6 +4,7 @@
 #include "gemini/sim/dram_model.h"
 #include "gemini/sim/energy.h"
 #include "gemini/sim/noc_model.h"
+#include "gemini/sim/silicon.h"
 
 namespace gemini::sim {
 
@@ -13,6 +14,7 @@ bool check_hw_config(const ir::HardwareConfig& hw, std::vector<std::string>& err
   read_noc_setup(hw.noc.raw, errors);
   read_energy_costs(hw.energy, errors);
   const auto chiplets = read_chiplet_setup(hw.chiplets, errors);
+  if (!hw.silicon.json.empty()) read_silicon_params(hw.silicon, errors);
   std::string error;
   if (chiplets && hw.mesh.xlen > 0 && hw.mesh.ylen > 0 &&
       !check_cut(*chiplets, hw.mesh.xlen, hw.mesh.ylen, error))
@@ -66,6 +68,8 @@ void print_params(std::ostream& os) {
   os << "energy:\n";  // one cost per row of the energy table, no models
   for (const ParamInfo& p : energy_params()) print_param(os, p);
   print_component(os, "chiplets", "D2D interface", chiplet_params(), d2d_interfaces().models());
+  os << "silicon:\n";
+  for (const ParamInfo& p : silicon_params()) print_param(os, p);
 }
 
 }  // namespace gemini::sim

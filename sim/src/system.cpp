@@ -97,6 +97,15 @@ bool resolve_params(const ir::HardwareConfig& hw, const assembler::Program& prog
       chiplets->interface.pj_per_byte;
   p.chiplets = *chiplets;
   p.io_die = dram->placement == "io_die";
+  if (!hw.silicon.json.empty()) {
+    p.silicon = read_silicon_params(hw.silicon, errors);
+    if (!p.silicon) {
+      for (const std::string& e : errors) error += (error.empty() ? "" : "; ") + e;
+      return false;
+    }
+  }
+  if (const auto* v = hw.noc.raw.json.if_contains("link_gbps"); v && v->is_number())
+    p.noc_link_gbps = v->to_number<double>();
   return place_ports(dram->placement, program, p, error) && build_models(hw, *dram, *noc, p, error);
 }
 
@@ -299,6 +308,24 @@ void System::report_energy(Report& r, Tick end) const {
   for (const auto& c : cores_)
     for (std::size_t k = 0; k < kEvents; ++k) none[k] += c->no_workload()[k];
   r.unattributed = price(none, energy);
+  if (const auto& s = ctx_.params.silicon) {
+    SiliconInputs in;
+    in.xlen = ctx_.params.xlen;
+    in.ylen = ctx_.params.ylen;
+    in.x_cut = ctx_.params.chiplets.x_cut;
+    in.y_cut = ctx_.params.chiplets.y_cut;
+    in.pe_rows = ctx_.params.hw->pe.rows;
+    in.pe_cols = ctx_.params.hw->pe.cols;
+    in.pe_lanes = ctx_.params.hw->pe.lanes;
+    in.l2_bytes = ctx_.params.hw->l2.size_bytes;
+    // Widths: bytes per core cycle (silicon.h).
+    const double ghz = ctx_.params.hw->clock.frequency_mhz / 1000.0;
+    in.noc_link_gbps = ctx_.params.noc_link_gbps / ghz;
+    in.d2d_gbps = ctx_.params.chiplets.d2d_gbps / ghz;
+    in.dram_gbps = r.dram_peak_gbps / ghz;
+    in.d2d_phy_um2_per_gbps = ctx_.params.chiplets.interface.phy_um2_per_gbps;
+    r.silicon = silicon_model(*s, in);
+  }
   // The SerDes lanes of the D2D links, for the whole run: no workload's.
   if (r.chiplets) {
     const double lanes_pj = r.chiplets->static_mw * static_cast<double>(end) / 1000.0;

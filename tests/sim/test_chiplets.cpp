@@ -92,8 +92,8 @@ TEST(Chiplets, TheIoDieLinksAreD2dLinksOnACutMesh) {
 // (0,0)<->(1,0) and (1,0)<->(2,0), 6 directional D2D links.
 ir::HardwareConfig two_dies(const std::string& interface) {
   ir::HardwareConfig hw;
-  hw.dram.raw.json = {{"model", "simple"}, {"port_gbps", 1.0}, {"latency_ns", 0},
-                      {"placement", "io_die"}};
+  hw.dram.raw.json = {
+      {"model", "simple"}, {"port_gbps", 1.0}, {"latency_ns", 0}, {"placement", "io_die"}};
   hw.noc.raw.json = {{"link_gbps", 32}, {"router_cycles", 1}};
   hw.chiplets.json = {{"x_cut", 2}, {"y_cut", 1}, {"d2d_gbps", 16}, {"interface", interface}};
   return hw;
@@ -132,7 +132,7 @@ TEST(Chiplets, XsrLanesBurnTheirPowerForTheWholeRun) {
   ASSERT_TRUE(r.chiplets);
   EXPECT_EQ(r.chiplets->lanes_per_link, 2);
   EXPECT_DOUBLE_EQ(r.chiplets->static_mw, 1169.28);
-  const double ns = static_cast<double>(r.total_cycles);  // 1 GHz
+  const double ns = static_cast<double>(r.total_cycles);         // 1 GHz
   EXPECT_NEAR(r.energy[Component::d2d], 1169.28 * ns, 1169.28);  // within one cycle
   EXPECT_DOUBLE_EQ(r.unattributed[Component::d2d], r.energy[Component::d2d]);
 }

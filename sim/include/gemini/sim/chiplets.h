@@ -54,8 +54,8 @@ ModelRegistry<D2dInterfaceInfo>& d2d_interfaces();
 // The section read.
 struct ChipletSetup {
   std::int32_t x_cut = 1, y_cut = 1;
-  double d2d_gbps = 16;        // per D2D link and direction
-  double d2d_latency_ns = 0;   // a packet header's flight over one D2D link
+  double d2d_gbps = 16;       // per D2D link and direction
+  double d2d_latency_ns = 0;  // a packet header's flight over one D2D link
   D2dInterface interface;
 
   bool cut() const { return x_cut * y_cut > 1; }

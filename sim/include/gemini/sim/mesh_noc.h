@@ -158,7 +158,7 @@ class MeshNoc final : public NocModel {
   // (on every branch), and the links it set.
   std::vector<std::int32_t> path_, tree_links_;
   std::vector<Tick> tree_start_, tree_end_, tree_left_;
-  std::vector<std::uint8_t> d2d_;  // per link: a die-to-die link (empty: none)
+  std::vector<std::uint8_t> d2d_;        // per link: a die-to-die link (empty: none)
   std::vector<std::int64_t> d2d_bytes_;  // per link: bytes over it (D2D links only)
   double d2d_ps_per_byte_ = 0;
   Tick d2d_latency_ = 0;

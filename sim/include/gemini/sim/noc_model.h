@@ -34,9 +34,9 @@ struct NodePos {
 class NocModel {
  public:
   struct Timing {
-    Tick injected;       // the source may start its next packet
-    Tick arrived;        // its tail is at the destination
-    std::int32_t links;  // router-to-router links it crossed
+    Tick injected;               // the source may start its next packet
+    Tick arrived;                // its tail is at the destination
+    std::int32_t links;          // router-to-router links it crossed
     std::int32_t d2d_links = 0;  // of which die-to-die links (chiplets.h)
   };
   // arrived[i] is when the tail is at dsts[i]; `injected` when the source
@@ -99,7 +99,6 @@ struct NocLayout {
   double d2d_gbps = 16;
   Tick d2d_latency = 0;
 };
-
 
 // Builds the model from the parameter values it holds.
 using NocBuilder = std::function<std::unique_ptr<NocModel>(const NocLayout& layout)>;

@@ -23,7 +23,10 @@
 
 namespace gemini::sim {
 
-// What the rest of the configuration says. Preconditions: every count >= 1,
+// What the rest of the configuration says. Bandwidths are widths: bytes per
+// core cycle, i.e. GB/s at 1 GHz (the scheduler's unit: a router's and a
+// PHY's area follow how many bytes they move per cycle; at 1.3 GHz a 41.6
+// GB/s link is 32). Preconditions: every count >= 1,
 // x_cut divides xlen and y_cut divides ylen, bandwidths >= 0.
 struct SiliconInputs {
   std::int32_t xlen = 1, ylen = 1, x_cut = 1, y_cut = 1;     // the mesh, its cuts

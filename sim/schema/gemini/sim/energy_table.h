@@ -27,17 +27,7 @@ namespace gemini::sim {
 
 // The breakdown of the reports: mac (PE MACs and VP operations), core
 // buffers (AL1, OL1, OL2), L2, WL0, NoC, die-to-die links, DRAM, static.
-enum class Component : std::uint8_t {
-  mac,
-  core_buffers,
-  l2,
-  wl0,
-  noc,
-  d2d,
-  dram,
-  leakage,
-  kCount
-};
+enum class Component : std::uint8_t { mac, core_buffers, l2, wl0, noc, d2d, dram, leakage, kCount };
 inline constexpr std::size_t kComponents = static_cast<std::size_t>(Component::kCount);
 
 struct ComponentInfo {
