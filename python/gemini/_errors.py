@@ -10,7 +10,7 @@ from typing import Optional
 @dataclass(frozen=True)
 class Diagnostic:
     """One problem found: its code (docs/validation.md; "HW" for a hardware
-    configuration's), the check's name, severity ("error" or "warning"),
+    configuration's, "IO" for a model file that cannot be read), the check's name, severity ("error" or "warning"),
     where (a JSON pointer, or line and column for a syntax error) and what."""
     code: str
     name: str
