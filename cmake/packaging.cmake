@@ -1,5 +1,6 @@
 # Installing and packaging gemini (docs/sweeps.md, "Installing"):
-#   cmake --install build --prefix P   -> P/bin/gemini, P/share/gemini/{configs,scripts}
+#   cmake --install build --prefix P   -> P/bin/gemini, P/share/gemini/{configs,scripts},
+#                                         P/lib/python3/dist-packages/gemini (docs/python.md)
 #   (cd build && cpack -G DEB)         -> gemini_<version>_<arch>.deb (prefix /usr)
 # gemini finds its data folder at <folder of the executable>/../share/gemini
 # (cli/install_paths.h); the build copies the same files to
@@ -61,4 +62,13 @@ set(CPACK_DEBIAN_PACKAGE_SECTION science)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "python3-matplotlib")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "slurm-client")
+if(GEMINI_HAVE_PYTHON)
+  # The Python package (python/CMakeLists.txt installs it in
+  # /usr/lib/python3/dist-packages): an extension built for this python3's
+  # minor version; numpy for gemini.reference, pandas for DataFrames.
+  set(CPACK_DEBIAN_PACKAGE_DEPENDS
+      "python3 (>= ${Python3_VERSION_MAJOR}.${Python3_VERSION_MINOR}~), python3 (<< ${Python3_VERSION_MAJOR}.${Python3_VERSION_MINOR}.99)")
+  set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "python3-matplotlib, python3-numpy")
+  set(CPACK_DEBIAN_PACKAGE_SUGGESTS "slurm-client, python3-pandas")
+endif()
 include(CPack)

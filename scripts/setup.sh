@@ -10,6 +10,7 @@ packages=(
   libsystemc-dev libboost-json1.81-dev libeigen3-dev
   libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev zlib1g-dev
   python3-matplotlib
+  python3-dev pybind11-dev python3-numpy python3-pytest
 )
 # (Slurm and munge, for the one-node test cluster, are installed by
 # scripts/slurm_local.sh when its test starts it.)

@@ -24,7 +24,7 @@ import re
 import sys
 
 EXTENSIONS = (".cpp", ".cc", ".h", ".hpp", ".cu", ".cuh")
-DEFAULT_DIRS = ("ir", "model", "assembler", "sim", "gpu_backend", "golden", "sweep", "cli")
+DEFAULT_DIRS = ("ir", "model", "assembler", "sim", "gpu_backend", "golden", "sweep", "cli", "python")
 
 
 def strip_code(text):

@@ -1,0 +1,185 @@
+"""Every function of the package on the fixtures of tests/data."""
+
+import json
+import os
+import subprocess
+
+import numpy as np
+import pytest
+
+from conftest import without_host
+
+
+def test_validate_valid_file(gemini, data):
+    r = gemini.validate(data / "set_minimal.json")
+    assert r.valid and r.status == "valid" and r.verdict == "valid"
+    assert r.dialect == "set" and r.errors == 0 and r.semantic_checks
+    assert all(isinstance(d, gemini.Diagnostic) for d in r.diagnostics)
+
+
+def test_validate_with_model(gemini, data):
+    r = gemini.validate(str(data / "set_minimal.json"), model=data / "set_minimal.model.json")
+    assert r.valid
+    bad = gemini.validate(data / "set_minimal_half_channels.json", model=data / "set_minimal.model.json")
+    assert bad.status == "invalid" and bad.errors >= 1
+    d = [x for x in bad.diagnostics if x.code == "M010"][0]
+    assert d.severity == "error" and d.pointer.startswith("/") and "computed by no workload" in d.message
+
+
+def test_validate_reports_each_check_as_the_cli(gemini, data):
+    # Every fixture of tests/data/checks: the CLI's verdict and first code.
+    for f in sorted((data / "checks").glob("*.json"))[:12]:
+        r = gemini.validate(f)
+        cli = json.loads(subprocess.run([gemini.executable(), "validate", str(f), "--json"],
+                                        capture_output=True, text=True).stdout)["files"][0]
+        assert r.status == cli["status"], f
+        assert [d.code for d in r.diagnostics] == [d["code"] for d in cli["diagnostics"]], f
+        assert [d.pointer for d in r.diagnostics] == [d.get("pointer", "") for d in cli["diagnostics"]]
+
+
+def test_validate_bad_inputs(gemini, data, tmp_path):
+    missing = gemini.validate(tmp_path / "missing.json")
+    assert missing.status == "unreadable" and not missing
+    (tmp_path / "garbage.json").write_text("{not json")
+    g = gemini.validate(tmp_path / "garbage.json")
+    assert g.status in ("unreadable", "invalid") and g.diagnostics
+    with pytest.raises(gemini.InputError):
+        gemini.validate(data / "set_minimal.json", dialect="nonsense")
+    for bad in (42, "", "a\0b", b"bytes"):
+        with pytest.raises(gemini.InputError):
+            gemini.validate(bad)
+    m = gemini.validate(data / "set_minimal.json", model=tmp_path / "missing.model.json")
+    assert m.status == "unreadable"
+
+
+def test_info(gemini, data):
+    i = gemini.info(data / "set_minimal.json")
+    cli = json.loads(subprocess.run([gemini.executable(), "info", str(data / "set_minimal.json"),
+                                     "--json"], capture_output=True, text=True).stdout)
+    for k, v in cli.items():
+        assert i[k] == v, k
+    with pytest.raises(gemini.InputError) as e:
+        gemini.info(data / "checks" / "S002_wrong_type.json")
+    assert e.value.diagnostics and e.value.message == e.value.diagnostics[0].message
+    assert e.value.diagnostics[0].code == "S001"
+
+
+def test_hw_dict(gemini):
+    h = gemini.hw("set-polar")
+    assert isinstance(h, dict) and h["name"] == "set-polar"
+    assert "set-polar" in gemini.hw_names()
+    with pytest.raises(gemini.InputError):
+        gemini.hw("no-such-configuration")
+
+
+def test_simulate_equals_cli_report(gemini, data, cli_report):
+    f = str(data / "set_minimal.json")
+    r = gemini.simulate(f)
+    assert without_host(r) == cli_report(f, "--hw", "set-polar")
+    assert r.total_cycles == r["total_cycles"] > 0
+    assert r.energy.total == r.data["energy_pj"]["total"]
+    assert r.critical_path.cycles > 0 and len(r.path_segments) > 0
+    assert len(r.layers) == len(r.data["layers"]) and len(r.cores) == len(r.data["cores"])
+    assert len(r.workloads) == 2  # the --csv lines
+
+
+def test_simulate_tables_without_pandas(gemini, data, monkeypatch):
+    from gemini import _report
+    monkeypatch.setattr(_report, "_pandas", None)
+    r = gemini.simulate(data / "set_minimal.json")
+    rows = r.workloads
+    assert isinstance(rows, list) and rows[0]["layer"] == "conv1"
+    assert isinstance(rows[0]["simulated_cycles"], int)
+    layer = r.layers[0]
+    assert layer["name"] == "conv1" and "energy_pj.total" in layer
+
+
+def test_simulate_tables_with_pandas(gemini, data):
+    pd = pytest.importorskip("pandas", reason="pandas is not installed: tables are lists")
+    r = gemini.simulate(data / "set_minimal.json")
+    assert isinstance(r.layers, pd.DataFrame) and list(r.workloads["layer"]) == ["conv1", "pool1"]
+
+
+def test_simulate_hw_dict_and_settings(gemini, data, cli_report, tmp_path):
+    f = str(data / "set_minimal.json")
+    h = gemini.hw("set-polar")
+    h["dram"]["gbps_per_tops"] = 0.25
+    by_dict = gemini.simulate(f, hw=h)
+    by_set = gemini.simulate(f, set={"dram.gbps_per_tops": 0.25})
+    path = tmp_path / "slow.json"
+    path.write_text(json.dumps(h))
+    assert without_host(by_dict) == without_host(by_set) == cli_report(f, "--hw", path)
+    by_numpy = gemini.simulate(f, set={"dram.gbps_per_tops": np.linspace(0.25, 1, 4)[0]})
+    assert without_host(by_numpy) == without_host(by_set)
+    default = gemini.simulate(f, hw=None)
+    assert without_host(default) == cli_report(f)
+
+
+@pytest.mark.parametrize("settings, pointer", [
+    ({"dram.gbps_per_tops": -1}, "/dram/gbps_per_tops"),
+    ({"dram.bandwidth_gbps": 1}, "/dram/bandwidth_gbps"),
+    ({"noc.no_such": 1}, "/noc/no_such"),
+    ({"mesh.xlen": "two"}, "/mesh/xlen"),
+])
+def test_bad_hw_raises_input_error(gemini, data, settings, pointer):
+    with pytest.raises(gemini.InputError) as e:
+        gemini.simulate(data / "set_minimal.json", set=settings)
+    assert e.value.pointer == pointer and e.value.message and e.value.diagnostics
+
+
+def test_bad_inputs_raise_input_error(gemini, data, tmp_path):
+    f = data / "set_minimal.json"
+    with pytest.raises(gemini.InputError):
+        gemini.simulate(tmp_path / "missing.json")
+    with pytest.raises(gemini.InputError) as e:
+        gemini.simulate(data / "set_minimal_half_channels.json", model=data / "set_minimal.model.json")
+    assert e.value.pointer == "/1/0/workload" and "computed by no workload" in e.value.message
+    for bad in ({"hw": 3}, {"hw": "no-such"}, {"set": {"": 1}}, {"set": {"name.x": 1}},
+                {"functional": True}, {"seed": -1, "model": data / "set_minimal.model.json"},
+                {"until_cycles": 0}, {"dialect": "x"}, {"set": {"dram.gbps_per_tops": float("nan")}},
+                {"set": {"dram.gbps_per_tops": object()}}):
+        with pytest.raises(gemini.InputError):
+            gemini.simulate(f, **bad)
+    with pytest.raises(gemini.InputError):
+        gemini.reference(tmp_path / "missing.model.json")
+
+
+def test_functional_verdict_and_provenance(gemini, data):
+    ok = gemini.simulate(data / "set_minimal.json", model=data / "set_minimal.model.json",
+                         functional=True, seed=3)
+    assert ok.functional.passed and ok.functional.seed == 3 and ok.functional.mismatches == 0
+    bad = gemini.simulate(data / "early_write.json", model=data / "gpt_decode_q1.model.json",
+                          functional=True)
+    f = bad.functional
+    assert not f.passed and f.mismatches == 10 and f.faults == len(f.fault_list) == 2
+    wrong = [l for l in f.layers if "provenance" in l]
+    assert wrong and wrong[0].name == "blk_Vt2"
+    p = wrong[0].provenance
+    assert p.verdict and p.examples[0].writer.core_id == 1 and p.writers[0].count >= 1
+
+
+def test_reference(gemini, data, tmp_path):
+    ref = gemini.reference(data / "set_minimal.model.json", seed=2)
+    assert set(ref) == {"input_4", "conv1", "pool1"}
+    assert ref["conv1"].dtype == np.int8 and ref["conv1"].shape == (1, 16, 8, 8)
+    subprocess.run([gemini.executable(), "ref", "--model", str(data / "set_minimal.model.json"),
+                    "--seed", "2", "-o", str(tmp_path)], check=True, capture_output=True)
+    for name, a in ref.items():
+        assert np.array_equal(a.ravel(), np.fromfile(tmp_path / f"{name}.int8", dtype=np.int8))
+    assert not np.array_equal(ref["conv1"], gemini.reference(data / "set_minimal.model.json")["conv1"])
+
+
+
+def test_simulate_the_issues_example(gemini, data, cli_report, tmp_path):
+    # The settings of the issue's example: a NoC parameter and a chiplet cut;
+    # the chiplets section the simulator writes is in the report unchanged.
+    f = str(data / "set_minimal.json")
+    r = gemini.simulate(f, hw="set-polar", set={"noc.link_gbps": 12, "chiplets.x_cut": 2})
+    h = gemini.hw("set-polar")
+    h["noc"]["link_gbps"] = 12
+    h.setdefault("chiplets", {})["x_cut"] = 2
+    (tmp_path / "cut.json").write_text(json.dumps(h))
+    assert without_host(r) == cli_report(f, "--hw", tmp_path / "cut.json")
+    with pytest.raises(gemini.InputError) as e:
+        gemini.simulate(f, set={"chiplets.x_cut": 3})
+    assert "x_cut" in e.value.message
