@@ -17,6 +17,7 @@ MeshNoc::MeshNoc(std::int32_t xlen, std::int32_t ylen, double link_gbps, Tick ro
   const std::size_t links = static_cast<std::size_t>(xlen_ + 2) * ylen_ * kDirs;
   free_.assign(links, 0);
   busy_.assign(links, 0);
+  holder_.assign(links, ~std::uint64_t{0});
   tree_start_.assign(links, -1);
   tree_left_.assign(links, 0);
   eject_ps_per_byte_.assign(static_cast<std::size_t>(core_count() + 2 * ylen_), 0.0);
@@ -65,6 +66,16 @@ Tick MeshNoc::serialisation(std::int64_t bytes) const {
 
 Tick MeshNoc::cross(std::int32_t link, Tick head, Tick ser, Tick& start) {
   start = std::max({head, free_[link], buffer_free(link)});
+  std::uint64_t& holder = holder_[static_cast<std::size_t>(link)];
+  if (start > head && holder != owner_) {
+    wait_.total += start - head;
+    if (start - head > wait_.longest) {
+      wait_.longest = start - head;
+      wait_.link = link;
+      wait_.whose = holder;
+    }
+  }
+  holder = owner_;
   free_[link] = start + ser;
   busy_[link] += ser;
   return start;
@@ -75,6 +86,7 @@ MeshNoc::Timing MeshNoc::send(Tick t, std::int32_t src, std::int32_t dst, std::i
   const NodePos s = pos(src);
   Tick start = 0;
   Timing out{};
+  wait_ = {};
   const std::int32_t inject = router(s.x, s.y) * kDirs + kInject;
   cross(inject, t, ser, start);
   const Tick injected = start;
@@ -92,6 +104,9 @@ MeshNoc::Timing MeshNoc::send(Tick t, std::int32_t src, std::int32_t dst, std::i
   out.arrived = start + last;  // the ejection link's
   out.injected = next_injection(inject, injected, ser);
   out.links = static_cast<std::int32_t>(path_.size()) - 1;
+  out.waited = wait_.total;
+  out.wait_link = wait_.link;
+  out.wait_owner = wait_.whose;
   ++packets_;
   bytes_ += bytes;
   byte_hops_ += bytes * out.links;
@@ -118,6 +133,7 @@ MeshNoc::MulticastTiming MeshNoc::multicast(Tick t, std::int32_t src,
   const NodePos s = pos(src);
   MulticastTiming out;
   out.arrived.resize(dsts.size());
+  wait_ = {};
   Tick start = 0;
   const std::int32_t inject = router(s.x, s.y) * kDirs + kInject;
   cross(inject, t, ser, start);
@@ -160,10 +176,26 @@ MeshNoc::MulticastTiming MeshNoc::multicast(Tick t, std::int32_t src,
     tree_left_[k] = 0;
   }
   out.injected = next_injection(inject, injected, ser);
+  out.waited = wait_.total;
+  out.wait_link = wait_.link;
+  out.wait_owner = wait_.whose;
   ++packets_;
   bytes_ += bytes;
   byte_hops_ += bytes * out.links;
   return out;
+}
+
+std::string MeshNoc::link_name(std::int32_t link) const {
+  if (link < 0) return "-";
+  const std::int32_t dir = link % kDirs, r = link / kDirs;
+  const std::int32_t x = r % (xlen_ + 2) - 1, y = r / (xlen_ + 2);
+  char buf[64];
+  if (dir == kInject || dir == kEject)
+    std::snprintf(buf, sizeof buf, "(%d,%d) %s", x, y, dir == kInject ? "in" : "out");
+  else
+    std::snprintf(buf, sizeof buf, "(%d,%d)->(%d,%d)", x, y, x + (dir == kEast) - (dir == kWest),
+                  y + (dir == kSouth) - (dir == kNorth));
+  return buf;
 }
 
 MeshNoc::LinkUse MeshNoc::router_link_use() const {

@@ -167,7 +167,7 @@ void NocModule::dram_multicast_read(std::int32_t core, std::uint8_t engine, std:
   schedule(now, id, Ev::inject);
 }
 
-void NocModule::start_stripes(Join& j, std::vector<std::int32_t> ports, Tick now) {
+void NocModule::start_stripes(Join& j, std::vector<std::int32_t> ports, Tick now, Tick held) {
   // The union of the members' ranges, read once.
   const std::int64_t bytes = merge_ranges(j.ranges);
   // The address of byte `off` of the union.
@@ -201,6 +201,9 @@ void NocModule::start_stripes(Join& j, std::vector<std::int32_t> ports, Tick now
   for (std::size_t i = 0; i < ports.size(); ++i) stripes += cut[i + 1] > cut[i] ? 1 : 0;
   forks_[f].left.assign(j.receivers.size(), stripes);
   forks_[f].open = j.receivers.size();
+  forks_[f].wait = {};
+  forks_[f].wait.held = held;
+  forks_[f].dram_ready = now;
   for (std::size_t i = 0; i < ports.size(); ++i) {
     if (cut[i + 1] == cut[i]) continue;
     const std::uint32_t d = alloc(Kind::read_data);
@@ -223,8 +226,46 @@ void NocModule::start_stripes(Join& j, std::vector<std::int32_t> ports, Tick now
     q.arrival = now;
     q.chunk_bytes = ctx_.params.packet_bytes;
     count_shared(r.receivers, Event::dram_byte, r.bytes);
-    ports_[r.port]->enqueue(q);
+    ports_[r.port]->enqueue(q, op_ref(j.receivers[0].core, j.receivers[0].op));
   }
+}
+
+std::uint64_t NocModule::owner_of(const Message& m) const {
+  switch (m.kind) {
+    case Kind::data:
+      return op_ref(m.sender, m.op);
+    case Kind::multicast_data:
+      return op_ref(m.sender, m.receivers.empty() ? 0 : m.receivers[0].op);
+    case Kind::read_data:
+      return m.receivers.empty() ? kNoRef : op_ref(m.receivers[0].core, m.receivers[0].op);
+    case Kind::token:
+      return m.from;
+    default:
+      return op_ref(m.core, m.op);
+  }
+}
+
+void NocModule::add_link_wait(Message& m, Tick arrived, Tick waited, std::int32_t link,
+                              std::uint64_t whose) {
+  m.last_arrival = std::max(m.last_arrival, arrived);
+  m.ideal_arrival = std::max(m.ideal_arrival, arrived - waited);
+  m.wait.link = m.carried + (m.last_arrival - m.ideal_arrival);
+  if (waited > m.longest) {
+    m.longest = waited;
+    m.wait.link_id = link;
+    m.wait.link_owner = whose;
+  }
+}
+
+void NocModule::dram_waited(std::uint32_t id, Tick waited, std::uint64_t before) {
+  Message& m = msgs_[id];
+  OpWait w;
+  w.port = waited;
+  w.port_owner = before;
+  if (m.kind == Kind::read_data)
+    forks_[m.fork].wait.merge(w);
+  else if (m.kind == Kind::write_data)
+    m.wait.merge(w);
 }
 
 void NocModule::count_shared(const std::vector<Member>& members, Event e, std::int64_t n) {
@@ -276,7 +317,7 @@ void NocModule::read_started(std::int32_t core, std::uint32_t seq, Tick now) {
   while (!h.empty() && !u.empty() && h.begin()->first == *u.begin()) {
     auto node = h.extract(h.begin());
     Held& x = node.mapped();
-    start_stripes(x.join, std::move(x.ports), now);
+    start_stripes(x.join, std::move(x.ports), now, now - x.since);
     u.erase(node.key());
   }
 }
@@ -311,6 +352,7 @@ void NocModule::run() {
           cores_[m.sender]->cause(r.op, Event::l2_write, m.bytes);
           if (ctx_.functional) ctx_.functional->arrived(m.sender, m.engine, r.op);
           cores_[r.core]->deliver(m.key, now, op_ref(m.sender, r.op));
+          cores_[m.sender]->note_wait(r.op, m.wait);
           cores_[m.sender]->finish(m.engine, r.op, now, now);
           if (--m.pending == 0) release(it.msg);
           break;
@@ -322,6 +364,9 @@ void NocModule::run() {
           Fork& f = forks_[m.fork];
           --incoming_[static_cast<std::size_t>(r.core)];
           if (--f.left[i] == 0) {  // its last stripe
+            OpWait w = f.wait;
+            w.tail = now + ctx_.params.l2_latency - f.dram_ready;
+            cores_[r.core]->note_wait(r.op, w);
             cores_[r.core]->finish(r.engine, r.op, now + ctx_.params.l2_latency, now);
             if (--f.open == 0) free_forks_.push_back(m.fork);
           }
@@ -355,10 +400,14 @@ void NocModule::inject(std::uint32_t id, Tick now) {
       for (const Member& r : m.receivers) ++incoming_[static_cast<std::size_t>(r.core)];
     if (!l2_ps_per_byte_.empty())
       for (const Member& r : m.receivers) set_l2_write_rate(r.core);
+    noc_->set_owner(owner_of(m));
     const NocModel::MulticastTiming mt = noc_->multicast(now, m.src, m.receiver_nodes, pkt);
     if (mt.links > 0) count_owner(m, Event::noc_byte_hop, pkt * mt.links);
+    add_link_wait(m, mt.arrived.empty() ? now : *std::max_element(mt.arrived.begin(), mt.arrived.end()),
+                  mt.waited, mt.wait_link, mt.wait_owner);
     m.sent += pkt;
     if (m.sent >= m.bytes) {
+      if (m.kind == Kind::read_data) forks_[m.fork].wait.merge(m.wait);
       for (std::size_t i = 0; i < mt.arrived.size(); ++i)
         schedule(mt.arrived[i], id, Ev::arrive, static_cast<std::int64_t>(i) + 1);
       return;
@@ -373,6 +422,7 @@ void NocModule::inject(std::uint32_t id, Tick now) {
     schedule(next, id, Ev::inject);
     return;
   }
+  noc_->set_owner(owner_of(m));
   if (m.kind == Kind::multicast_request) {
     const NocModel::Timing tm = noc_->send(now, m.src, m.dst, pkt);
     if (tm.links > 0) count_owner(m, Event::noc_byte_hop, pkt * tm.links);
@@ -395,6 +445,7 @@ void NocModule::inject(std::uint32_t id, Tick now) {
   }
   const NocModel::Timing tm = noc_->send(now, m.src, dst, pkt);
   if (tm.links > 0) count_owner(m, Event::noc_byte_hop, pkt * tm.links);
+  add_link_wait(m, tm.arrived, tm.waited, tm.wait_link, tm.wait_owner);
   m.sent += pkt;
   Tick next = tm.injected;
   if (m.src_ps_per_byte > 0)
@@ -426,6 +477,7 @@ void NocModule::dram_progress(std::uint32_t id, std::int64_t done, Tick t) {
   Message& m = msgs_[id];
   if (m.kind == Kind::read_data) {
     m.ready.emplace_back(done, t);
+    if (done >= m.bytes) forks_[m.fork].dram_ready = std::max(forks_[m.fork].dram_ready, t);
     if (m.stalled) try_read_packet(id, m.next_min);
     return;
   }
@@ -442,6 +494,8 @@ void NocModule::dram_progress(std::uint32_t id, std::int64_t done, Tick t) {
   a.src = w.dst;
   a.dst = w.src;
   a.bytes = ctx_.params.control_bytes;
+  a.wait = w.wait;
+  a.carried = w.wait.link;
   const Tick at = w.last_write;
   release(id);
   schedule(at, ack, Ev::inject);
@@ -458,7 +512,7 @@ void NocModule::port_packet(std::uint32_t id, std::int32_t port, std::int64_t by
   r.arrival = now;
   m.forwarded += bytes;
   cores_[static_cast<std::size_t>(m.core)]->count(m.op, Event::dram_byte, bytes);
-  ports_[port]->enqueue(r);
+  ports_[port]->enqueue(r, op_ref(m.core, m.op));
 }
 
 void NocModule::arrive(std::uint32_t id, Tick now) {
@@ -471,6 +525,7 @@ void NocModule::arrive(std::uint32_t id, Tick now) {
       cores_[m.sender]->cause(m.op, Event::l2_write, m.bytes);
       if (ctx_.functional) ctx_.functional->arrived(m.sender, m.engine, m.op);
       cores_[m.core]->deliver(m.key, now, op_ref(m.sender, m.op));
+      cores_[m.sender]->note_wait(m.op, m.wait);
       cores_[m.sender]->finish(m.engine, m.op, now, now);
       release(id);
       break;
@@ -491,7 +546,7 @@ void NocModule::arrive(std::uint32_t id, Tick now) {
       std::vector<std::int32_t> ports =
           all_ports_.empty() ? std::vector<std::int32_t>{port} : all_ports_;
       if (in_order_ && *unstarted_[core].begin() != seq) {
-        held_[core].emplace(seq, Held{std::move(j), std::move(ports)});
+        held_[core].emplace(seq, Held{std::move(j), std::move(ports), now});
         break;
       }
       start_stripes(j, std::move(ports), now);
@@ -502,6 +557,7 @@ void NocModule::arrive(std::uint32_t id, Tick now) {
     case Kind::multicast_data:
       break;  // each receiver's arrival is handled in run()
     case Kind::write_ack:
+      cores_[m.core]->note_wait(m.op, m.wait);
       cores_[m.core]->finish(m.engine, m.op, now, now);
       release(id);
       break;

@@ -82,6 +82,10 @@ class NocModule : public sc_core::sc_module {
   // Called by a DRAM port: `done` bytes of message `msg` are read (at the
   // port) or written at time t >= now.
   void dram_progress(std::uint32_t msg, std::int64_t done, Tick t);
+  // Called by a DRAM port before the last progress of a request of message
+  // `msg`: it waited `waited` at the port behind the request of `before`
+  // (op_ref) (OpWait::port).
+  void dram_waited(std::uint32_t msg, Tick waited, std::uint64_t before);
 
   const NocModel& noc() const { return *noc_; }
   const StatGroup& stats() const { return stats_; }
@@ -142,11 +146,21 @@ class NocModule : public sc_core::sc_module {
     std::vector<std::int32_t> receiver_nodes;
     std::size_t pending = 0;
     std::uint32_t fork = 0;  // read data: its Fork
+    // What it waited for on links and at DRAM ports (OpWait), and the
+    // longest wait of one of its packets (whose link wait.link_id names).
+    // Its link wait is the delay of its last arrival: the latest arrival of
+    // its packets against the latest each would have had without waiting
+    // for others' packets, plus what an earlier message of the same
+    // transfer carried (a write's, for its ack).
+    OpWait wait;
+    Tick longest = 0, last_arrival = 0, ideal_arrival = 0, carried = 0;
   };
   // A read's stripes: per receiver, the stripes still to arrive.
   struct Fork {
     std::vector<std::uint16_t> left;
     std::size_t open = 0;  // receivers not yet complete
+    OpWait wait;           // the largest of its stripes'
+    Tick dram_ready = 0;   // when the DRAM had the last byte of its last stripe
   };
   enum class Ev : std::uint8_t { inject, arrive, port_packet };
   struct Item {
@@ -178,7 +192,13 @@ class NocModule : public sc_core::sc_module {
   // A read for the members of `j` (one, or a multicast's): the union of
   // their ranges in equal stripes, one at each of `ports`, each forked to
   // every member.
-  void start_stripes(Join& j, std::vector<std::int32_t> ports, Tick now);
+  // `held`: how long dram.in_order held it at its port.
+  void start_stripes(Join& j, std::vector<std::int32_t> ports, Tick now, Tick held = 0);
+  // The instruction (op_ref) message `m`'s packets are for.
+  std::uint64_t owner_of(const Message& m) const;
+  // Adds a packet's arrival and link wait to its message's.
+  static void add_link_wait(Message& m, Tick arrived, Tick waited, std::int32_t link,
+                            std::uint64_t whose);
   // Energy: `n` events `e` of a transfer for `members` (a multicast's
   // share evenly, the remainder to the first), or of message `m`'s owner.
   void count_shared(const std::vector<Member>& members, Event e, std::int64_t n);
@@ -204,6 +224,7 @@ class NocModule : public sc_core::sc_module {
   struct Held {
     Join join;
     std::vector<std::int32_t> ports;
+    Tick since = 0;
   };
   std::vector<std::uint32_t> read_seq_;
   std::vector<std::set<std::uint32_t>> unstarted_;

@@ -73,6 +73,8 @@ class MeshNoc final : public NocModel {
                             std::int64_t bytes) override;
 
   LinkUse router_link_use() const override;
+  // "(x,y)->(x',y')", a router's injection or ejection link "(x,y) in/out".
+  std::string link_name(std::int32_t link) const override;
   std::int64_t packets() const override { return packets_; }
   std::int64_t bytes() const override { return bytes_; }
   std::string name() const override { return "mesh"; }
@@ -86,7 +88,15 @@ class MeshNoc final : public NocModel {
  private:
   enum Dir : std::int32_t { kEast, kWest, kNorth, kSouth, kInject, kEject, kDirs };
   std::int32_t router(std::int32_t x, std::int32_t y) const { return y * (xlen_ + 2) + (x + 1); }
+  // Books `link` for a packet whose head is there at `head`; a wait for a
+  // link another owner held adds to `wait` (and its longest to `link`,
+  // `whose`).
   Tick cross(std::int32_t link, Tick head, Tick ser, Tick& start);
+  struct Wait {
+    Tick total = 0, longest = 0;
+    std::int32_t link = -1;
+    std::uint64_t whose = ~std::uint64_t{0};
+  } wait_;
   // Buffers: when the packet that entered link's downstream buffer B
   // packets ago has left it (0 when unbounded or not yet B packets), and the
   // record of the current packet's leaving.
@@ -120,6 +130,7 @@ class MeshNoc final : public NocModel {
   std::vector<double> eject_ps_per_byte_;  // per node
   std::vector<Tick> free_;                 // per link: when it is next free
   std::vector<Tick> busy_;                 // per link: total busy time
+  std::vector<std::uint64_t> holder_;      // per link: the owner of its last packet
   // Scratch: a route's links; multicast's per-link start in the current
   // tree (or -1), when the packet has left each link's downstream buffer
   // (on every branch), and the links it set.

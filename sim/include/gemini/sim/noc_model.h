@@ -33,10 +33,17 @@ struct NodePos {
 
 class NocModel {
  public:
+  // `waited`: time the packet's head waited for links another owner's
+  // packets held (set_owner); `wait_link` the link of its longest such
+  // wait (link_name), `wait_owner` whose packet held it. A model that does
+  // not measure this leaves them empty.
   struct Timing {
     Tick injected;       // the source may start its next packet
     Tick arrived;        // its tail is at the destination
     std::int32_t links;  // router-to-router links it crossed
+    Tick waited = 0;
+    std::int32_t wait_link = -1;
+    std::uint64_t wait_owner = ~std::uint64_t{0};
   };
   // arrived[i] is when the tail is at dsts[i]; `injected` when the source
   // may send the next.
@@ -44,6 +51,9 @@ class NocModel {
     Tick injected = 0;
     std::vector<Tick> arrived;
     std::int32_t links = 0;  // router-to-router links of its tree
+    Tick waited = 0;         // as Timing's, over the whole tree
+    std::int32_t wait_link = -1;
+    std::uint64_t wait_owner = ~std::uint64_t{0};
   };
   // Statistics over the links between routers (not injection/ejection).
   struct LinkUse {
@@ -65,11 +75,19 @@ class NocModel {
   virtual MulticastTiming multicast(Tick t, std::int32_t src, const std::vector<std::int32_t>& dsts,
                                     std::int64_t bytes) = 0;
   virtual LinkUse router_link_use() const = 0;
+  // The owner (an opaque id: the simulator's instruction) of the packets
+  // sent from now on, for Timing::wait_owner.
+  void set_owner(std::uint64_t owner) { owner_ = owner; }
+  // A link of Timing::wait_link, in words.
+  virtual std::string link_name(std::int32_t link) const { return "link " + std::to_string(link); }
   virtual std::int64_t packets() const = 0;
   virtual std::int64_t bytes() const = 0;
   // Registers the model's counters in `g`.
   virtual void register_stats(StatGroup& g) const = 0;
   virtual std::string name() const = 0;
+
+ protected:
+  std::uint64_t owner_ = ~std::uint64_t{0};
 };
 
 // What a model is built for: the cores on the xlen x ylen grid and the DRAM
