@@ -25,8 +25,13 @@ DramModule::DramModule(const sc_core::sc_module_name& name, std::int32_t port,
 
 void DramModule::enqueue(const DramRequest& r, std::uint64_t owner) {
   model_->enqueue(r);
-  pending_.push_back({r.tag, owner, pending_.empty() ? kNoRef : pending_.back().owner, r.arrival,
-                      r.bytes});
+  // What it finds at the port: a request not yet done (the latest), else
+  // the one whose last bytes are done after its arrival (models report
+  // ahead of time).
+  const std::uint64_t before = !pending_.empty()      ? pending_.back().owner
+                               : busy_until_ > r.arrival ? busy_owner_
+                                                         : kNoRef;
+  pending_.push_back({r.tag, owner, before, r.arrival, r.bytes});
   if (ctx_.tracing) open_[r.tag * 2 + (r.write ? 1 : 0)] = {r.arrival, r.bytes, r.write};
   ev_.notify(sc_core::SC_ZERO_TIME);
 }
@@ -45,6 +50,10 @@ void DramModule::progress(std::uint64_t tag, std::int64_t done, Tick t) {
     const Tick waited = t - it->arrival - own;
     if (waited > 0 && it->before != kNoRef && it->before != it->owner)
       noc_.dram_waited(static_cast<std::uint32_t>(tag), waited, it->before);
+    if (t >= busy_until_) {
+      busy_until_ = t;
+      busy_owner_ = it->owner;
+    }
     pending_.erase(it);
     break;
   }

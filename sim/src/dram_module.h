@@ -7,8 +7,8 @@
 // Progress goes back to the NoC, which injects read data and acks writes.
 // Each request's wait at the port is measured for the critical path: when
 // its last bytes are done, the time it spent at the port beyond its own
-// bytes at the model's peak rate, if another request (its `owner`, the
-// latest one still open when it arrived) was there before it
+// bytes at the model's peak rate, if another request (its `owner`: the
+// latest one not yet done when it arrived) was there before it
 // (NocModule::dram_waited).
 
 #include <cstdint>
@@ -55,6 +55,8 @@ class DramModule : public sc_core::sc_module, private DramSink {
     std::int64_t bytes;
   };
   std::deque<Pending> pending_;
+  Tick busy_until_ = 0;               // the latest last-bytes time reported
+  std::uint64_t busy_owner_ = ~std::uint64_t{0};  // its request's owner
   double ps_per_byte_ = 0;  // at the model's peak
   sc_core::sc_event ev_;
   StatGroup stats_;
