@@ -4,7 +4,6 @@
 #include <array>
 #include <map>
 #include <optional>
-#include <unordered_map>
 
 namespace gemini::sim {
 namespace {
@@ -49,10 +48,15 @@ class Walk {
         q.push_back(i);
       }
     }
+    // Each core's waits by instruction, sorted (the last told wins).
     waits_.resize(cores.size());
     for (std::size_t c = 0; c < cores.size(); ++c)
-      if (cores[c].waits)
-        for (const auto& [op, w] : *cores[c].waits) waits_[c][op] = w;
+      if (cores[c].waits) {
+        auto& v = waits_[c];
+        for (const auto& [op, w] : *cores[c].waits) v.emplace_back(op, &w);
+        std::stable_sort(v.begin(), v.end(),
+                         [](const auto& a, const auto& b) { return a.first < b.first; });
+      }
   }
 
   // One step of the path: instruction `op` of core `core`, and the interval
@@ -163,9 +167,11 @@ class Walk {
                           : k == PathKind::noc   ? WaitKind::noc
                                                  : WaitKind::ordering;
     if (k == PathKind::dram || k == PathKind::noc) {
-      const auto it = waits_[c].find(op);
-      if (it != waits_[c].end()) {
-        const OpWait& w = it->second;
+      const auto& v = waits_[c];
+      auto it = std::upper_bound(v.begin(), v.end(), op,
+                                 [](std::uint32_t x, const auto& e) { return x < e.first; });
+      if (it != v.begin() && (--it)->first == op) {
+        const OpWait& w = *it->second;
         auto piece = [&](Tick want, WaitKind wk, std::uint64_t whose, std::int32_t link) {
           const Tick d = std::min(want, to - from);
           if (d <= 0) return;
@@ -271,7 +277,7 @@ class Walk {
   std::uint32_t width_, dma_limit_;
   std::vector<std::array<std::vector<std::uint32_t>, assembler::kEngines>> queues_;
   std::vector<std::vector<std::uint32_t>> pos_;
-  std::vector<std::unordered_map<std::uint32_t, OpWait>> waits_;
+  std::vector<std::vector<std::pair<std::uint32_t, const OpWait*>>> waits_;
   std::vector<Jump> jumps_;
 };
 
