@@ -9,7 +9,9 @@ the current build gives (issue 40, item 4). Two kinds of quotes:
   * a figure in the prose: each entry of PROSE below renders a sentence
     fragment from the corpus runs (every corpus file simulated with
     configs/set-polar.json at its manifest's NoC link bandwidth, `noc_gbps`,
-    empty = 24); README.md must contain the rendered text.
+    empty = 24), and sweep_text the corpus sweep's paragraph from a run of
+    configs/sweeps/corpus-dram-multicast.json; README.md must contain the
+    rendered text (whitespace aside).
 
 On a mismatch it prints the README's line and what the build gives, and
 exits 1; without the corpus it exits 77 (ctest: skipped). Host-dependent
@@ -76,6 +78,55 @@ PROSE = [
 ]
 
 
+def sweep_ratios(gemini, root, corpus, tmp):
+    """sim / estimate of every point of configs/sweeps/corpus-dram-multicast.json,
+    by (file, GB/s per TOPS, multicast)."""
+    out = os.path.join(tmp, "sweep")
+    p = subprocess.run([gemini, "sweep", "run",
+                        os.path.join(root, "configs", "sweeps", "corpus-dram-multicast.json"),
+                        "-o", out, "--jobs", "2"], capture_output=True, text=True,
+                       env=dict(os.environ, GEMINI_CORPUS=corpus))
+    if p.returncode != 0:
+        sys.exit(f"check_readme_figures: the corpus sweep failed: {p.stderr.strip()[-500:]}")
+    d = {}
+    for r in csv.DictReader(open(os.path.join(out, "results.csv"))):
+        name = os.path.basename(r["input"]).replace(".json.gz", "").replace("_IR", "")
+        d[(name, float(r["dram.gbps_per_tops"]), r["dram.multicast"] == "true")] = \
+            float(r["sim_over_estimate"])
+    return d
+
+
+def sweep_text(s):
+    """The README's paragraph on the corpus sweep, rendered from its points."""
+    names = sorted({k[0] for k in s})
+    on = {n: s[(n, 0.5, True)] for n in names}
+    off = {n: s[(n, 0.5, False)] for n in names}
+    half = {n: s[(n, 0.25, True)] / on[n] for n in names}
+    same = [n for n in names if abs(off[n] - on[n]) < 0.005]
+    most = [half[n] for n in names if half[n] >= 1.75]
+    return [
+        "{} of the {} files simulate within 1.13x of their estimate".format(
+            sum(1 for n in names if on[n] <= 1.13), len(names)),
+        "resnet_b1_8x8_noc12_SET is at {:.2f}x, resnet_b1_8x8_noc12_LP at {:.2f}x".format(
+            on["resnet_b1_8x8_noc12_SET"], on["resnet_b1_8x8_noc12_LP"]),
+        "vgg files at {:.2f}x and {:.2f}x, resnet_b4 at {:.2f}x and resnet_b1_16x16_LP at "
+        "{:.2f}x".format(on["vgg_b1_4x4_SET"], on["vgg_b1_4x4_LP"], on["resnet_b4_2x2_SET"],
+                         on["resnet_b1_16x16_LP"]),
+        "its own copy: {:.2f}-{:.2f}x, {:.2f}x more cycles on resnet_b1_8x8_LS".format(
+            min(off[n] for n in names if n not in same), max(off.values()),
+            off["resnet_b1_8x8_LS"] / on["resnet_b1_8x8_LS"]),
+        "gnmt and lstm are the same either way ({:.2f}x)".format(on["gnmt_b1_4x4_SET"])
+        if sorted(same) == ["gnmt_b1_4x4_SET", "lstm_b1_4x4_LS"] else
+        "(the files the same with multicast off and on: {})".format(", ".join(same)),
+        "ratios with multicast on by {:.2f}-{:.2f}".format(min(most), max(most)),
+        "the vgg files ({:.2f}-{:.2f}), the 8x8 LP and SET schedules made for 12 GB/s links "
+        "({:.2f}-{:.2f}) and the 16x16 resnet ({:.2f})".format(
+            *sorted([half["vgg_b1_4x4_SET"], half["vgg_b1_4x4_LP"]]),
+            *sorted([half["resnet_b1_8x8_noc12_LP"], half["resnet_b1_8x8_noc12_SET"]]),
+            half["resnet_b1_16x16_LP"]),
+    ]
+
+
 def hw_file(base, tmp, gbps):
     hw = json.load(open(base))
     hw["noc"]["link_gbps"] = gbps
@@ -140,13 +191,15 @@ def main():
                   + ("\n          ".join(want[:3]) if want else "(no such line)"))
     with tempfile.TemporaryDirectory() as tmp:
         c = corpus_runs(a.gemini, a.corpus, a.hw, tmp)
-        flat = re.sub(r"[ \t]*\n[ \t]*", "\n", text)
-        for what, render in PROSE:
-            want = render(c)
-            if re.sub(r"\s+", " ", want) not in re.sub(r"\s+", " ", flat):
+        said = re.sub(r"\s+", " ", text)
+        wants = [(what, render(c)) for what, render in PROSE]
+        wants += [("the corpus sweep", t)
+                  for t in sweep_text(sweep_ratios(a.gemini, root, a.corpus, tmp))]
+        for what, want in wants:
+            if re.sub(r"\s+", " ", want) not in said:
                 bad += 1
                 print(f"README.md, {what}: should say \"{want}\"")
-    print(f"check_readme_figures: {len(blocks)} example blocks, {len(PROSE)} prose figures, "
+    print(f"check_readme_figures: {len(blocks)} example blocks, {len(wants)} prose figures, "
           f"{bad} differ")
     return 1 if bad else 0
 
