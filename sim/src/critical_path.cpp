@@ -74,11 +74,11 @@ class Walk {
     bool piece = false;
   };
   // A blocking wait the trace stepped through: (core, op) blocked for
-  // `ticks` on (to_core, to_op).
+  // `ticks` until `until` on (to_core, to_op).
   struct Jump {
     std::uint8_t kind;  // kJumpKinds: a wait for another core
     std::uint32_t core, op;
-    Tick ticks;
+    Tick ticks, until;
     std::uint32_t to_core, to_op;
   };
   static constexpr const char* kJumpKinds[] = {"token", "l2_credit", "multicast"};
@@ -120,7 +120,7 @@ class Walk {
         const bool credit = o.kind == static_cast<std::uint8_t>(assembler::TokenKind::credit);
         steps.push_back({static_cast<std::uint32_t>(core), op, std::min(sent, t), t,
                          PathKind::token, credit ? WaitKind::l2_credit : WaitKind::token, cause});
-        jump(credit ? 1 : 0, core, op, x.done - gate, sc, so);
+        jump(credit ? 1 : 0, core, op, x.done - gate, x.done, sc, so);
         core = sc;
         op = so;
         t = std::min(sent, t);
@@ -138,7 +138,7 @@ class Walk {
           cause != op_ref(static_cast<std::int32_t>(core), op)) {
         const auto [mc, mo] = split(cause);
         if (time(mc, mo).start > start) {  // the read waited for that member to join
-          jump(2, core, op, time(mc, mo).start - start, mc, mo);
+          jump(2, core, op, time(mc, mo).start - start, time(mc, mo).start, mc, mo);
           own(core, op, time(mc, mo).start, t, PathKind::dram, steps);
           core = mc;
           op = mo;
@@ -188,10 +188,10 @@ class Walk {
     }
     steps.push_back({core, op, from, to, k, base});
   }
-  void jump(std::uint8_t kind, std::size_t c, std::uint32_t op, Tick ticks, std::size_t to_c,
-            std::uint32_t to_op) {
+  void jump(std::uint8_t kind, std::size_t c, std::uint32_t op, Tick ticks, Tick until,
+            std::size_t to_c, std::uint32_t to_op) {
     if (ticks > 0)
-      jumps_.push_back({kind, static_cast<std::uint32_t>(c), op, ticks,
+      jumps_.push_back({kind, static_cast<std::uint32_t>(c), op, ticks, until,
                         static_cast<std::uint32_t>(to_c), to_op});
   }
 
@@ -386,11 +386,23 @@ void summarise_waits(CriticalPath& cp, const std::vector<Walk::Step>& steps,
   std::stable_sort(longest.begin(), longest.end(),
                    [](const Walk::Jump* a, const Walk::Jump* b) { return a->ticks > b->ticks; });
   if (longest.size() > 10) longest.resize(10);
-  for (const Walk::Jump* j : longest)
+  for (const Walk::Jump* j : longest) {
     cp.jumps.push_back({Walk::kJumpKinds[j->kind], n.core_id(j->core), n.opcode(j->core, j->op),
                         n.layer(j->core, j->op), to_cycles(j->ticks, period),
                         n.core_id(j->to_core), n.opcode(j->to_core, j->to_op),
-                        n.layer(j->to_core, j->to_op)});
+                        n.layer(j->to_core, j->to_op), {}});
+    // Why the one waited for was late: what the path (its chain) waited
+    // for while this one was blocked.
+    const Tick from = j->until - j->ticks;
+    auto it = std::upper_bound(steps.begin(), steps.end(), from,
+                               [](Tick t, const Walk::Step& st) { return t < st.to; });
+    std::array<Tick, kWaitKinds> during{};
+    for (; it != steps.end() && it->from < j->until; ++it)
+      during[static_cast<std::size_t>(it->wait)] +=
+          std::max<Tick>(0, std::min(it->to, j->until) - std::max(it->from, from));
+    for (std::size_t k = 0; k < kWaitKinds; ++k)
+      cp.jumps.back().meanwhile[k] = during[k] / period;
+  }
 }
 
 }  // namespace

@@ -36,10 +36,28 @@ void print_path_waits(std::ostream& os, const CriticalPath& p) {
     os << (i ? ", " : " ") << p.jump_sums[i].kind << ' ' << p.jump_sums[i].cycles << " ("
        << p.jump_sums[i].count << ")";
   os << "\n";
-  for (const PathJump& j : p.jumps)
+  for (const PathJump& j : p.jumps) {
     os << "    " << j.kind << ": core " << j.core_id << ' ' << j.opcode << " of " << j.layer
        << " blocked " << j.cycles << " cycles on core " << j.to_core << ' ' << j.to_opcode
-       << " of " << j.to_layer << "\n";
+       << " of " << j.to_layer;
+    // The two kinds the path spent most of that time on.
+    std::size_t a = 0, b = 1;
+    if (j.meanwhile[b] > j.meanwhile[a]) std::swap(a, b);
+    for (std::size_t k = 2; k < kWaitKinds; ++k)
+      if (j.meanwhile[k] > j.meanwhile[a]) {
+        b = a;
+        a = k;
+      } else if (j.meanwhile[k] > j.meanwhile[b]) {
+        b = k;
+      }
+    if (j.meanwhile[a] > 0) {
+      os << "; meanwhile " << to_string(static_cast<WaitKind>(a)) << ' '
+         << share(j.meanwhile[a], j.cycles);
+      if (j.meanwhile[b] > 0)
+        os << ", " << to_string(static_cast<WaitKind>(b)) << ' ' << share(j.meanwhile[b], j.cycles);
+    }
+    os << "\n";
+  }
 }
 
 void write_path_waits_json(ir::JsonWriter& w, const CriticalPath& p) {
@@ -97,6 +115,14 @@ void write_path_waits_json(ir::JsonWriter& w, const CriticalPath& p) {
     w.value(std::string_view(j.to_opcode));
     w.key("on_layer");
     w.value(std::string_view(j.to_layer));
+    w.key("meanwhile");
+    w.begin_object();
+    for (std::size_t k = 0; k < kWaitKinds; ++k)
+      if (j.meanwhile[k] > 0) {
+        w.key(to_string(static_cast<WaitKind>(k)));
+        w.value(j.meanwhile[k]);
+      }
+    w.end_object();
     w.end_object();
   }
   w.end_array();

@@ -169,6 +169,11 @@ TEST(CriticalPathWaits, AMulticastReadWaitsForItsLastMember) {
   EXPECT_EQ(cp.jumps[0].to_core, 1);
   EXPECT_EQ(cp.jumps[0].to_opcode, "dma_in");
   EXPECT_GT(cp.jumps[0].cycles, 500);
+  // Why core 1's member was late: meanwhile the path was core 1's own read.
+  EXPECT_GT(cp.jumps[0].meanwhile[static_cast<std::size_t>(WaitKind::dram)], 500);
+  std::ostringstream text;
+  print_report(text, r);
+  EXPECT_NE(text.str().find("; meanwhile dram "), std::string::npos) << text.str();
 }
 
 TEST(CriticalPathWaits, ATokensFlightAndACreditsFlight) {

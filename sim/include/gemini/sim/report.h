@@ -139,6 +139,9 @@ struct PathJump {
   std::int64_t cycles = 0;  // blocked
   std::int32_t to_core = 0;
   std::string to_opcode, to_layer;
+  // Why that one was late: the path's cycles by wait kind while this one
+  // was blocked (whole cycles, floors).
+  std::array<std::int64_t, kWaitKinds> meanwhile{};
 };
 struct JumpSum {
   std::string kind;
