@@ -15,9 +15,7 @@ MeshNoc::MeshNoc(std::int32_t xlen, std::int32_t ylen, double link_gbps, Tick ro
       router_ps_(router_ps),
       buffer_(std::max(0, buffer_packets)) {
   const std::size_t links = static_cast<std::size_t>(xlen_ + 2) * ylen_ * kDirs;
-  free_.assign(links, 0);
-  busy_.assign(links, 0);
-  holder_.assign(links, ~std::uint64_t{0});
+  links_.assign(links, Link{});
   tree_start_.assign(links, -1);
   tree_left_.assign(links, 0);
   eject_ps_per_byte_.assign(static_cast<std::size_t>(core_count() + 2 * ylen_), 0.0);
@@ -64,20 +62,22 @@ Tick MeshNoc::serialisation(std::int64_t bytes) const {
   return static_cast<Tick>(std::ceil(static_cast<double>(bytes) * ps_per_byte_ - 1e-9));
 }
 
-Tick MeshNoc::cross(std::int32_t link, Tick head, Tick ser, Tick& start) {
-  start = std::max({head, free_[link], buffer_free(link)});
-  std::uint64_t& holder = holder_[static_cast<std::size_t>(link)];
-  if (start > head && holder != owner_) {
-    wait_.total += start - head;
-    if (start - head > wait_.longest) {
-      wait_.longest = start - head;
-      wait_.link = link;
-      wait_.whose = holder;
-    }
+void MeshNoc::note_wait(std::int32_t link, Tick waited, std::uint64_t whose) {
+  wait_.total += waited;
+  if (waited > wait_.longest) {
+    wait_.longest = waited;
+    wait_.link = link;
+    wait_.whose = whose;
   }
-  holder = owner_;
-  free_[link] = start + ser;
-  busy_[link] += ser;
+}
+
+inline Tick MeshNoc::cross(std::int32_t link, Tick head, Tick ser, Tick& start) {
+  Link& l = links_[static_cast<std::size_t>(link)];
+  start = std::max({head, l.free, buffer_free(link)});
+  if (start > head && l.holder != owner_) note_wait(link, start - head, l.holder);
+  l.holder = owner_;
+  l.free = start + ser;
+  l.busy += ser;
   return start;
 }
 
@@ -163,6 +163,7 @@ MeshNoc::MulticastTiming MeshNoc::multicast(Tick t, std::int32_t src,
       head = at + router_ps_;
     }
     out.arrived[i] = tree_start_[static_cast<std::size_t>(path_.back())] + last;
+    out.last = std::max(out.last, out.arrived[i]);
   }
   buffer_leave(inject, tree_left_[static_cast<std::size_t>(inject)]);
   tree_left_[static_cast<std::size_t>(inject)] = 0;
@@ -202,7 +203,7 @@ MeshNoc::LinkUse MeshNoc::router_link_use() const {
   LinkUse u;
   double sum = 0;
   auto add = [&](std::int32_t x, std::int32_t y, Dir dir) {
-    const Tick b = busy_[router(x, y) * kDirs + dir];
+    const Tick b = links_[static_cast<std::size_t>(router(x, y) * kDirs + dir)].busy;
     if (b > u.max_busy) {
       u.max_busy = b;
       u.max_from = {x, y};

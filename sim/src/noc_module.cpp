@@ -66,7 +66,9 @@ std::uint32_t NocModule::alloc(Kind k) {
   } else {
     id = static_cast<std::uint32_t>(msgs_.size());
     msgs_.emplace_back();
+    msg_waits_.emplace_back();
   }
+  msg_waits_[id] = MsgWait{};
   msgs_[id].kind = k;
   return id;
 }
@@ -245,7 +247,7 @@ std::uint64_t NocModule::owner_of(const Message& m) const {
   }
 }
 
-void NocModule::add_link_wait(Message& m, Tick arrived, Tick waited, std::int32_t link,
+void NocModule::add_link_wait(MsgWait& m, Tick arrived, Tick waited, std::int32_t link,
                               std::uint64_t whose) {
   m.last_arrival = std::max(m.last_arrival, arrived);
   m.ideal_arrival = std::max(m.ideal_arrival, arrived - waited);
@@ -258,14 +260,14 @@ void NocModule::add_link_wait(Message& m, Tick arrived, Tick waited, std::int32_
 }
 
 void NocModule::dram_waited(std::uint32_t id, Tick waited, std::uint64_t before) {
-  Message& m = msgs_[id];
+  const Message& m = msgs_[id];
   OpWait w;
   w.port = waited;
   w.port_owner = before;
   if (m.kind == Kind::read_data)
     forks_[m.fork].wait.merge(w);
   else if (m.kind == Kind::write_data)
-    m.wait.merge(w);
+    msg_waits_[id].wait.merge(w);
 }
 
 void NocModule::count_shared(const std::vector<Member>& members, Event e, std::int64_t n) {
@@ -352,7 +354,7 @@ void NocModule::run() {
           cores_[m.sender]->cause(r.op, Event::l2_write, m.bytes);
           if (ctx_.functional) ctx_.functional->arrived(m.sender, m.engine, r.op);
           cores_[r.core]->deliver(m.key, now, op_ref(m.sender, r.op));
-          cores_[m.sender]->note_wait(r.op, m.wait);
+          cores_[m.sender]->note_wait(r.op, msg_waits_[it.msg].wait);
           cores_[m.sender]->finish(m.engine, r.op, now, now);
           if (--m.pending == 0) release(it.msg);
           break;
@@ -400,14 +402,15 @@ void NocModule::inject(std::uint32_t id, Tick now) {
       for (const Member& r : m.receivers) ++incoming_[static_cast<std::size_t>(r.core)];
     if (!l2_ps_per_byte_.empty())
       for (const Member& r : m.receivers) set_l2_write_rate(r.core);
-    noc_->set_owner(owner_of(m));
+    MsgWait& mw = msg_waits_[id];
+    if (m.sent == 0) mw.owner = owner_of(m);
+    noc_->set_owner(mw.owner);
     const NocModel::MulticastTiming mt = noc_->multicast(now, m.src, m.receiver_nodes, pkt);
     if (mt.links > 0) count_owner(m, Event::noc_byte_hop, pkt * mt.links);
-    add_link_wait(m, mt.arrived.empty() ? now : *std::max_element(mt.arrived.begin(), mt.arrived.end()),
-                  mt.waited, mt.wait_link, mt.wait_owner);
+    add_link_wait(mw, mt.last, mt.waited, mt.wait_link, mt.wait_owner);
     m.sent += pkt;
     if (m.sent >= m.bytes) {
-      if (m.kind == Kind::read_data) forks_[m.fork].wait.merge(m.wait);
+      if (m.kind == Kind::read_data) forks_[m.fork].wait.merge(mw.wait);
       for (std::size_t i = 0; i < mt.arrived.size(); ++i)
         schedule(mt.arrived[i], id, Ev::arrive, static_cast<std::int64_t>(i) + 1);
       return;
@@ -422,7 +425,9 @@ void NocModule::inject(std::uint32_t id, Tick now) {
     schedule(next, id, Ev::inject);
     return;
   }
-  noc_->set_owner(owner_of(m));
+  MsgWait& mw = msg_waits_[id];
+  if (m.sent == 0) mw.owner = owner_of(m);
+  noc_->set_owner(mw.owner);
   if (m.kind == Kind::multicast_request) {
     const NocModel::Timing tm = noc_->send(now, m.src, m.dst, pkt);
     if (tm.links > 0) count_owner(m, Event::noc_byte_hop, pkt * tm.links);
@@ -445,7 +450,7 @@ void NocModule::inject(std::uint32_t id, Tick now) {
   }
   const NocModel::Timing tm = noc_->send(now, m.src, dst, pkt);
   if (tm.links > 0) count_owner(m, Event::noc_byte_hop, pkt * tm.links);
-  add_link_wait(m, tm.arrived, tm.waited, tm.wait_link, tm.wait_owner);
+  add_link_wait(mw, tm.arrived, tm.waited, tm.wait_link, tm.wait_owner);
   m.sent += pkt;
   Tick next = tm.injected;
   if (m.src_ps_per_byte > 0)
@@ -494,8 +499,8 @@ void NocModule::dram_progress(std::uint32_t id, std::int64_t done, Tick t) {
   a.src = w.dst;
   a.dst = w.src;
   a.bytes = ctx_.params.control_bytes;
-  a.wait = w.wait;
-  a.carried = w.wait.link;
+  msg_waits_[ack].wait = msg_waits_[id].wait;
+  msg_waits_[ack].carried = msg_waits_[id].wait.link;
   const Tick at = w.last_write;
   release(id);
   schedule(at, ack, Ev::inject);
@@ -525,7 +530,7 @@ void NocModule::arrive(std::uint32_t id, Tick now) {
       cores_[m.sender]->cause(m.op, Event::l2_write, m.bytes);
       if (ctx_.functional) ctx_.functional->arrived(m.sender, m.engine, m.op);
       cores_[m.core]->deliver(m.key, now, op_ref(m.sender, m.op));
-      cores_[m.sender]->note_wait(m.op, m.wait);
+      cores_[m.sender]->note_wait(m.op, msg_waits_[id].wait);
       cores_[m.sender]->finish(m.engine, m.op, now, now);
       release(id);
       break;
@@ -557,7 +562,7 @@ void NocModule::arrive(std::uint32_t id, Tick now) {
     case Kind::multicast_data:
       break;  // each receiver's arrival is handled in run()
     case Kind::write_ack:
-      cores_[m.core]->note_wait(m.op, m.wait);
+      cores_[m.core]->note_wait(m.op, msg_waits_[id].wait);
       cores_[m.core]->finish(m.engine, m.op, now, now);
       release(id);
       break;

@@ -146,14 +146,19 @@ class NocModule : public sc_core::sc_module {
     std::vector<std::int32_t> receiver_nodes;
     std::size_t pending = 0;
     std::uint32_t fork = 0;  // read data: its Fork
-    // What it waited for on links and at DRAM ports (OpWait), and the
-    // longest wait of one of its packets (whose link wait.link_id names).
-    // Its link wait is the delay of its last arrival: the latest arrival of
-    // its packets against the latest each would have had without waiting
-    // for others' packets, plus what an earlier message of the same
-    // transfer carried (a write's, for its ack).
+  };
+  // What a message waited for on links and at DRAM ports (OpWait), kept
+  // beside msgs_ (same index) so that Message stays small: the owner of
+  // its packets (set at its first), the longest wait of one of its
+  // packets (whose link wait.link_id names). Its link wait is the delay of
+  // its last arrival: the latest arrival of its packets against the
+  // latest each would have had without waiting for others' packets, plus
+  // what an earlier message of the same transfer carried (a write's, for
+  // its ack).
+  struct MsgWait {
     OpWait wait;
     Tick longest = 0, last_arrival = 0, ideal_arrival = 0, carried = 0;
+    std::uint64_t owner = kNoRef;
   };
   // A read's stripes: per receiver, the stripes still to arrive.
   struct Fork {
@@ -197,7 +202,7 @@ class NocModule : public sc_core::sc_module {
   // The instruction (op_ref) message `m`'s packets are for.
   std::uint64_t owner_of(const Message& m) const;
   // Adds a packet's arrival and link wait to its message's.
-  static void add_link_wait(Message& m, Tick arrived, Tick waited, std::int32_t link,
+  static void add_link_wait(MsgWait& m, Tick arrived, Tick waited, std::int32_t link,
                             std::uint64_t whose);
   // Energy: `n` events `e` of a transfer for `members` (a multicast's
   // share evenly, the remainder to the first), or of message `m`'s owner.
@@ -212,6 +217,7 @@ class NocModule : public sc_core::sc_module {
   std::vector<std::int32_t> incoming_;  // per core: NoC data messages being written
   std::vector<double> l2_ps_per_byte_;  // by streams k: period / rate(k)
   std::vector<Message> msgs_;
+  std::vector<MsgWait> msg_waits_;
   std::vector<std::uint32_t> free_;
   std::priority_queue<Item, std::vector<Item>, std::greater<>> queue_;
   std::unordered_map<std::uint64_t, Join> joins_;  // by transfer << 16 | part

@@ -91,7 +91,8 @@ class MeshNoc final : public NocModel {
   // Books `link` for a packet whose head is there at `head`; a wait for a
   // link another owner held adds to `wait` (and its longest to `link`,
   // `whose`).
-  Tick cross(std::int32_t link, Tick head, Tick ser, Tick& start);
+  [[gnu::always_inline]] Tick cross(std::int32_t link, Tick head, Tick ser, Tick& start);
+  [[gnu::noinline]] void note_wait(std::int32_t link, Tick waited, std::uint64_t whose);
   struct Wait {
     Tick total = 0, longest = 0;
     std::int32_t link = -1;
@@ -128,9 +129,13 @@ class MeshNoc final : public NocModel {
   std::vector<Tick> left_;                 // per link, B slots: when each packet left
   std::vector<std::int32_t> slot_;         // per link: its oldest slot
   std::vector<double> eject_ps_per_byte_;  // per node
-  std::vector<Tick> free_;                 // per link: when it is next free
-  std::vector<Tick> busy_;                 // per link: total busy time
-  std::vector<std::uint64_t> holder_;      // per link: the owner of its last packet
+  // Per link: when it is next free, its total busy time, the owner of its
+  // last packet (one record: one cache line per hop).
+  struct Link {
+    Tick free = 0, busy = 0;
+    std::uint64_t holder = ~std::uint64_t{0};
+  };
+  std::vector<Link> links_;
   // Scratch: a route's links; multicast's per-link start in the current
   // tree (or -1), when the packet has left each link's downstream buffer
   // (on every branch), and the links it set.

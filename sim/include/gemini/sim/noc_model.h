@@ -51,6 +51,7 @@ class NocModel {
     Tick injected = 0;
     std::vector<Tick> arrived;
     std::int32_t links = 0;  // router-to-router links of its tree
+    Tick last = 0;           // the latest of `arrived`
     Tick waited = 0;         // as Timing's, over the whole tree
     std::int32_t wait_link = -1;
     std::uint64_t wait_owner = ~std::uint64_t{0};
