@@ -11,7 +11,10 @@ set(GEMINI_DATA_FILES
   configs/set-polar.json
   configs/set-polar-ddr4.json
   configs/set-polar-unicast.json
+  configs/gemini-hpca24.json
+  configs/gemini-hpca24-7nm.json
   configs/sweeps/README.md
+  configs/sweeps/chiplets.json
   configs/sweeps/example.json
   configs/sweeps/corpus-dram-multicast.json
   configs/sweeps/functional-seeds.json
@@ -19,6 +22,7 @@ set(GEMINI_DATA_FILES
 set(GEMINI_SCRIPT_FILES
   scripts/plot_sweep.py
   scripts/plot_report.py
+  scripts/plot_chiplets.py
   scripts/slurm_local.sh
 )
 

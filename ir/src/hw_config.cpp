@@ -139,13 +139,14 @@ void read_top(const json::object& o, const std::string& origin, HardwareConfig& 
               std::vector<std::string>& errors) {
   static const char* const kComponents[] = {"name", "description", "mesh", "clock",
                                             "l2",   "wl0",         "pe",   "vp",
-                                            "core", "noc",         "dram", "energy"};
+                                            "core", "noc",         "dram", "energy",
+                                            "chiplets", "silicon"};
   for (const auto& kv : o) {
     const std::string k(kv.key());
     if (std::find(std::begin(kComponents), std::end(kComponents), k) == std::end(kComponents))
       errors.push_back(origin + ":/" + k + ": unknown component \"" + k +
                        "\" (known: name, description, mesh, clock, l2, wl0, pe, vp, core, noc, "
-                       "dram, energy)");
+                       "dram, energy, chiplets, silicon)");
   }
   const std::pair<const char*, std::string*> strings[] = {{"name", &hw.name},
                                                           {"description", &hw.description}};
@@ -270,6 +271,8 @@ std::optional<HardwareConfig> parse_hw_config(const std::string& text, const std
   read_raw(o, "noc", origin, hw.noc.multicast, hw.noc.raw, errors);
   read_raw(o, "dram", origin, hw.dram.multicast, hw.dram.raw, errors);
   keep_raw(component_of(o, "energy", origin, errors), "energy", origin, hw.energy);
+  keep_raw(component_of(o, "chiplets", origin, errors), "chiplets", origin, hw.chiplets);
+  keep_raw(component_of(o, "silicon", origin, errors), "silicon", origin, hw.silicon);
   ring_regions_ok(hw.l2, origin, errors);
   if (errors.size() != before) return std::nullopt;
   return hw;

@@ -2,6 +2,7 @@
 
 #include <array>
 #include <charconv>
+#include <cmath>
 
 namespace gemini::ir {
 
@@ -76,6 +77,11 @@ void JsonWriter::value(std::int64_t v) {
 }
 
 void JsonWriter::value(double v) {
+  // JSON has no infinity or NaN: such a value is written as null.
+  if (!std::isfinite(v)) {
+    null();
+    return;
+  }
   before_value();
   std::array<char, 64> buf{};
   auto [p, ec] = std::to_chars(buf.data(), buf.data() + buf.size(), v);

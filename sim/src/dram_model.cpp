@@ -2,8 +2,7 @@
 // then the chosen model's (dram_model.h).
 #include "gemini/sim/dram_model.h"
 
-#include <cstdio>
-#include <cstdlib>
+#include "gemini/sim/model_registry.h"
 
 namespace gemini::sim {
 
@@ -27,9 +26,9 @@ void DramModel::register_stats(StatGroup& g) const {
 
 namespace {
 
-std::vector<DramModelInfo>& registry() {
-  static std::vector<DramModelInfo> models{simple_dram_model(), banked_dram_model()};
-  return models;
+ModelRegistry<DramModelInfo>& registry() {
+  static ModelRegistry<DramModelInfo> r("DRAM model", {simple_dram_model(), banked_dram_model()});
+  return r;
 }
 
 // The ports' own parameters, the model first; false when the model is not
@@ -43,9 +42,12 @@ bool read_port_params(ParamReader& r, DramSetup& s) {
                 .get();
   const bool model_ok = r.error_count() == before;
   s.placement = r.param<std::string>("placement")
-                    .choices({"west_east", "west_east_row0"})
+                    .choices({"west_east", "west_east_row0", "io_die"})
                     .fallback("west_east")
-                    .describe("a port at the west and east end of every row, or of row 0 only")
+                    .describe(
+                        "a port at the west and east end of every row, or of row 0 only; "
+                        "io_die: at every row end on an IO die, its links into a cut mesh "
+                        "die-to-die links (chiplets)")
                     .get();
   r.param<bool>("multicast")
       .fallback(false)
@@ -62,30 +64,13 @@ bool read_port_params(ParamReader& r, DramSetup& s) {
   return model_ok;
 }
 
-const DramModelInfo* find_model(const std::string& name) {
-  for (const DramModelInfo& m : registry())
-    if (m.name == name) return &m;
-  return nullptr;
-}
-
 }  // namespace
 
-void register_dram_model(DramModelInfo info) {
-  if (find_model(info.name) || !info.configure) {
-    std::fprintf(stderr, "gemini: internal error: DRAM model \"%s\" registered twice or empty\n",
-                 info.name.c_str());
-    std::abort();
-  }
-  registry().push_back(std::move(info));
-}
+void register_dram_model(DramModelInfo info) { registry().add(std::move(info)); }
 
-const std::vector<DramModelInfo>& dram_models() { return registry(); }
+const std::vector<DramModelInfo>& dram_models() { return registry().models(); }
 
-std::vector<std::string> dram_model_names() {
-  std::vector<std::string> out;
-  for (const DramModelInfo& e : registry()) out.push_back(e.name);
-  return out;
-}
+std::vector<std::string> dram_model_names() { return registry().names(); }
 
 std::optional<DramSetup> read_dram_setup(const ir::RawComponent& dram,
                                          std::vector<std::string>& errors) {
@@ -94,11 +79,11 @@ std::optional<DramSetup> read_dram_setup(const ir::RawComponent& dram,
   DramSetup s;
   // An unknown model (reported) has no parameters to check the rest against.
   if (!read_port_params(r, s)) return std::nullopt;
-  const DramModelInfo* m = find_model(s.model);
+  const DramModelInfo* m = registry().find(s.model);
   r.begin_model("DRAM model", s.model);
   s.build = m->configure(r);
   r.finish([&](std::string_view key) {
-    return models_declaring(registry(), "dram", "DRAM model", key, s.model);
+    return models_declaring(registry().models(), "dram", "DRAM model", key, s.model);
   });
   if (errors.size() != before) return std::nullopt;
   return s;
@@ -108,7 +93,7 @@ std::vector<ParamInfo> dram_params() {
   DramSetup s;
   ParamReader own("dram");
   read_port_params(own, s);
-  return with_model_params(own.declared(), registry(), "dram", "DRAM model");
+  return with_model_params(own.declared(), registry().models(), "dram", "DRAM model");
 }
 
 std::unique_ptr<DramModel> make_dram_model(const boost::json::object& dram, const DramContext& ctx,

@@ -17,7 +17,8 @@ double read_cost(ParamReader& r, const CostParam& c) {
 // Every cost parameter, declared from the table's rows, in their order.
 EnergyCosts read_costs(ParamReader& r) {
   EnergyCosts e;
-  for (std::size_t i = 0; i < kEvents; ++i) e.pj_per_event[i] = read_cost(r, kEventTable[i].cost);
+  for (std::size_t i = 0; i < kEvents; ++i)
+    if (kEventTable[i].cost.key) e.pj_per_event[i] = read_cost(r, kEventTable[i].cost);
   e.static_mw_per_core = read_cost(r, kStaticCost);
   return e;
 }

@@ -15,8 +15,11 @@ MeshNoc::MeshNoc(std::int32_t xlen, std::int32_t ylen, double link_gbps, Tick ro
       router_ps_(router_ps),
       buffer_(std::max(0, buffer_packets)) {
   const std::size_t links = static_cast<std::size_t>(xlen_ + 2) * ylen_ * kDirs;
-  links_.assign(links, Link{});
+  free_.assign(links, 0);
+  holder_.assign(links, ~std::uint64_t{0});
+  busy_.assign(links, 0);
   tree_start_.assign(links, -1);
+  tree_end_.assign(links, 0);
   tree_left_.assign(links, 0);
   eject_ps_per_byte_.assign(static_cast<std::size_t>(core_count() + 2 * ylen_), 0.0);
   if (buffer_ > 0) {
@@ -62,6 +65,38 @@ Tick MeshNoc::serialisation(std::int64_t bytes) const {
   return static_cast<Tick>(std::ceil(static_cast<double>(bytes) * ps_per_byte_ - 1e-9));
 }
 
+void MeshNoc::set_chiplets(std::int32_t x_cut, std::int32_t y_cut, bool io_die, double d2d_gbps,
+                           Tick d2d_latency) {
+  d2d_.clear();
+  if (x_cut * y_cut <= 1) return;
+  d2d_.assign(free_.size(), 0);
+  d2d_bytes_.assign(free_.size(), 0);
+  d2d_ps_per_byte_ = 1000.0 / d2d_gbps;
+  d2d_latency_ = d2d_latency;
+  const std::int32_t xs = xlen_ / x_cut, ys = ylen_ / y_cut;
+  // Between columns x and x + 1 (x = -1: the west port, x = xlen - 1: the
+  // east port); between rows y and y + 1.
+  auto column_boundary = [&](std::int32_t x) {
+    if (x < 0 || x + 1 >= xlen_) return io_die;
+    return (x + 1) % xs == 0;
+  };
+  auto mark = [&](std::int32_t x, std::int32_t y, Dir d) {
+    d2d_[static_cast<std::size_t>(router(x, y) * kDirs + d)] = 1;
+  };
+  for (std::int32_t y = 0; y < ylen_; ++y)
+    for (std::int32_t x = -1; x < xlen_; ++x)
+      if (column_boundary(x)) {
+        mark(x, y, kEast);
+        mark(x + 1, y, kWest);
+      }
+  for (std::int32_t x = 0; x < xlen_; ++x)
+    for (std::int32_t y = 0; y + 1 < ylen_; ++y)
+      if ((y + 1) % ys == 0) {
+        mark(x, y, kSouth);
+        mark(x, y + 1, kNorth);
+      }
+}
+
 void MeshNoc::note_wait(std::int32_t link, Tick waited, std::uint64_t whose) {
   wait_.total += waited;
   if (waited > wait_.longest) {
@@ -71,14 +106,15 @@ void MeshNoc::note_wait(std::int32_t link, Tick waited, std::uint64_t whose) {
   }
 }
 
-inline Tick MeshNoc::cross(std::int32_t link, Tick head, Tick ser, Tick& start) {
-  Link& l = links_[static_cast<std::size_t>(link)];
-  start = std::max({head, l.free, buffer_free(link)});
-  if (start > head && l.holder != owner_) note_wait(link, start - head, l.holder);
-  l.holder = owner_;
-  l.free = start + ser;
-  l.busy += ser;
-  return start;
+Tick MeshNoc::cross(std::int32_t link, Tick head, Tick ser, Tick& start, Tick min_end) {
+  start = std::max({head, free_[link], buffer_free(link)});
+  std::uint64_t& holder = holder_[static_cast<std::size_t>(link)];
+  if (start > head && holder != owner_) note_wait(link, start - head, holder);
+  holder = owner_;
+  const Tick end = std::max(start + ser, min_end);
+  free_[link] = end;
+  busy_[link] += end - start;
+  return end;
 }
 
 MeshNoc::Timing MeshNoc::send(Tick t, std::int32_t src, std::int32_t dst, std::int64_t bytes) {
@@ -91,17 +127,25 @@ MeshNoc::Timing MeshNoc::send(Tick t, std::int32_t src, std::int32_t dst, std::i
   cross(inject, t, ser, start);
   const Tick injected = start;
   Tick head = start + router_ps_;
+  Tick tail = start + ser;  // when the tail has left the previous link
   route(s, pos(dst), path_);
   std::int32_t prev = inject;
   const Tick last = eject_ser(dst, bytes, ser);
+  Tick end = 0;
   for (const std::int32_t link : path_) {
-    const Tick sl = link == path_.back() ? last : ser;
-    cross(link, head, sl, start);
-    buffer_leave(prev, start + sl);  // its tail has left prev's buffer
+    const Tick sl = link == path_.back() ? last : link_ser(link, bytes, ser);
+    end = cross(link, head, sl, start, tail + router_ps_);
+    buffer_leave(prev, end);  // its tail has left prev's buffer
     prev = link;
-    head = start + router_ps_;
+    const Tick lat = is_d2d(link) ? d2d_latency_ : 0;
+    if (is_d2d(link)) {
+      ++out.d2d_links;
+      d2d_bytes_[static_cast<std::size_t>(link)] += bytes;
+    }
+    head = start + router_ps_ + lat;
+    tail = end + lat;
   }
-  out.arrived = start + last;  // the ejection link's
+  out.arrived = end;  // the ejection link's
   out.injected = next_injection(inject, injected, ser);
   out.links = static_cast<std::int32_t>(path_.size()) - 1;
   out.waited = wait_.total;
@@ -110,6 +154,7 @@ MeshNoc::Timing MeshNoc::send(Tick t, std::int32_t src, std::int32_t dst, std::i
   ++packets_;
   bytes_ += bytes;
   byte_hops_ += bytes * out.links;
+  d2d_byte_hops_ += bytes * out.d2d_links;
   return out;
 }
 
@@ -139,6 +184,7 @@ MeshNoc::MulticastTiming MeshNoc::multicast(Tick t, std::int32_t src,
   cross(inject, t, ser, start);
   const Tick injected = start;
   const Tick head0 = start + router_ps_;
+  const Tick tail0 = start + ser;
   // Each route is a path of the tree from its root; a link already crossed
   // by an earlier route of this packet is not crossed again, and the next
   // link's head follows its start. A fork's buffer is left when the tail
@@ -146,23 +192,30 @@ MeshNoc::MulticastTiming MeshNoc::multicast(Tick t, std::int32_t src,
   tree_links_.clear();
   for (std::size_t i = 0; i < dsts.size(); ++i) {
     route(s, pos(dsts[i]), path_);
-    Tick head = head0;
+    Tick head = head0, tail = tail0;
     std::int32_t prev = inject;
     const Tick last = eject_ser(dsts[i], bytes, ser);
     for (const std::int32_t link : path_) {
-      Tick& at = tree_start_[static_cast<std::size_t>(link)];
-      const Tick sl = link == path_.back() ? last : ser;
+      const auto k = static_cast<std::size_t>(link);
+      Tick& at = tree_start_[k];
+      const Tick sl = link == path_.back() ? last : link_ser(link, bytes, ser);
       if (at < 0) {
-        cross(link, head, sl, start);
+        tree_end_[k] = cross(link, head, sl, start, tail + router_ps_);
         at = start;
         tree_links_.push_back(link);
+        if (is_d2d(link)) {
+          ++out.d2d_links;
+          d2d_bytes_[k] += bytes;
+        }
         Tick& l = tree_left_[static_cast<std::size_t>(prev)];
-        l = std::max(l, start + sl);
+        l = std::max(l, tree_end_[k]);
       }
       prev = link;
-      head = at + router_ps_;
+      const Tick lat = is_d2d(link) ? d2d_latency_ : 0;
+      head = at + router_ps_ + lat;
+      tail = tree_end_[k] + lat;
     }
-    out.arrived[i] = tree_start_[static_cast<std::size_t>(path_.back())] + last;
+    out.arrived[i] = tree_end_[static_cast<std::size_t>(path_.back())];
     out.last = std::max(out.last, out.arrived[i]);
   }
   buffer_leave(inject, tree_left_[static_cast<std::size_t>(inject)]);
@@ -176,14 +229,32 @@ MeshNoc::MulticastTiming MeshNoc::multicast(Tick t, std::int32_t src,
     tree_start_[k] = -1;
     tree_left_[k] = 0;
   }
-  out.injected = next_injection(inject, injected, ser);
   out.waited = wait_.total;
   out.wait_link = wait_.link;
   out.wait_owner = wait_.whose;
+  out.injected = next_injection(inject, injected, ser);
   ++packets_;
   bytes_ += bytes;
   byte_hops_ += bytes * out.links;
+  d2d_byte_hops_ += bytes * out.d2d_links;
   return out;
+}
+
+template <typename F>
+void MeshNoc::for_each_link(F&& f) const {
+  auto at = [&](std::int32_t x, std::int32_t y, Dir dir) {
+    const NodePos to{x + (dir == kEast) - (dir == kWest), y + (dir == kSouth) - (dir == kNorth)};
+    f(router(x, y) * kDirs + dir, NodePos{x, y}, to);
+  };
+  for (std::int32_t y = 0; y < ylen_; ++y)
+    for (std::int32_t x = -1; x <= xlen_; ++x) {
+      if (x < xlen_) at(x, y, kEast);  // to x + 1
+      if (x > -1) at(x, y, kWest);     // to x - 1
+      if (x >= 0 && x < xlen_) {
+        if (y + 1 < ylen_) at(x, y, kSouth);
+        if (y > 0) at(x, y, kNorth);
+      }
+    }
 }
 
 std::string MeshNoc::link_name(std::int32_t link) const {
@@ -199,30 +270,32 @@ std::string MeshNoc::link_name(std::int32_t link) const {
   return buf;
 }
 
-MeshNoc::LinkUse MeshNoc::router_link_use() const {
+MeshNoc::LinkUse MeshNoc::link_use(bool d2d) const {
   LinkUse u;
   double sum = 0;
-  auto add = [&](std::int32_t x, std::int32_t y, Dir dir) {
-    const Tick b = links_[static_cast<std::size_t>(router(x, y) * kDirs + dir)].busy;
+  for_each_link([&](std::int32_t link, NodePos from, NodePos to) {
+    if (is_d2d(link) != d2d) return;
+    const Tick b = busy_[static_cast<std::size_t>(link)];
     if (b > u.max_busy) {
       u.max_busy = b;
-      u.max_from = {x, y};
-      u.max_to = {x + (dir == kEast) - (dir == kWest), y + (dir == kSouth) - (dir == kNorth)};
+      u.max_from = from;
+      u.max_to = to;
     }
     sum += static_cast<double>(b);
     ++u.links;
-  };
-  for (std::int32_t y = 0; y < ylen_; ++y)
-    for (std::int32_t x = -1; x <= xlen_; ++x) {
-      if (x < xlen_) add(x, y, kEast);  // to x + 1
-      if (x > -1) add(x, y, kWest);     // to x - 1
-      if (x >= 0 && x < xlen_) {
-        if (y + 1 < ylen_) add(x, y, kSouth);
-        if (y > 0) add(x, y, kNorth);
-      }
-    }
+  });
   u.mean_busy = u.links ? sum / u.links : 0;
   return u;
+}
+
+std::vector<NocModel::LinkLoad> MeshNoc::d2d_link_loads() const {
+  std::vector<LinkLoad> out;
+  for_each_link([&](std::int32_t link, NodePos from, NodePos to) {
+    if (!is_d2d(link)) return;
+    const auto k = static_cast<std::size_t>(link);
+    out.push_back({from, to, d2d_bytes_[k], busy_[k]});
+  });
+  return out;
 }
 
 namespace {
@@ -252,6 +325,8 @@ NocBuilder configure(ParamReader& r) {
     auto m = std::make_unique<MeshNoc>(l.xlen, l.ylen, link_gbps, router_cycles * l.period,
                                        buffer_packets);
     m->place_ports(l.ports);
+    if (l.x_cut * l.y_cut > 1)
+      m->set_chiplets(l.x_cut, l.y_cut, l.io_die, l.d2d_gbps, l.d2d_latency);
     return m;
   };
 }

@@ -2,8 +2,7 @@
 // then the chosen model's (noc_model.h).
 #include "gemini/sim/noc_model.h"
 
-#include <cstdio>
-#include <cstdlib>
+#include "gemini/sim/model_registry.h"
 
 namespace gemini::sim {
 
@@ -13,9 +12,9 @@ NocModelInfo mesh_noc_model();  // mesh_noc.cpp
 
 namespace {
 
-std::vector<NocModelInfo>& registry() {
-  static std::vector<NocModelInfo> models{mesh_noc_model()};
-  return models;
+ModelRegistry<NocModelInfo>& registry() {
+  static ModelRegistry<NocModelInfo> r("NoC model", {mesh_noc_model()});
+  return r;
 }
 
 // The NoC's own parameters, the model first; false when the model is not one
@@ -47,30 +46,13 @@ bool read_own_params(ParamReader& r, NocSetup& s) {
   return model_ok;
 }
 
-const NocModelInfo* find_model(const std::string& name) {
-  for (const NocModelInfo& m : registry())
-    if (m.name == name) return &m;
-  return nullptr;
-}
-
 }  // namespace
 
-void register_noc_model(NocModelInfo info) {
-  if (find_model(info.name) || !info.configure) {
-    std::fprintf(stderr, "gemini: internal error: NoC model \"%s\" registered twice or empty\n",
-                 info.name.c_str());
-    std::abort();
-  }
-  registry().push_back(std::move(info));
-}
+void register_noc_model(NocModelInfo info) { registry().add(std::move(info)); }
 
-const std::vector<NocModelInfo>& noc_models() { return registry(); }
+const std::vector<NocModelInfo>& noc_models() { return registry().models(); }
 
-std::vector<std::string> noc_model_names() {
-  std::vector<std::string> out;
-  for (const NocModelInfo& e : registry()) out.push_back(e.name);
-  return out;
-}
+std::vector<std::string> noc_model_names() { return registry().names(); }
 
 std::optional<NocSetup> read_noc_setup(const ir::RawComponent& noc,
                                        std::vector<std::string>& errors) {
@@ -79,11 +61,11 @@ std::optional<NocSetup> read_noc_setup(const ir::RawComponent& noc,
   NocSetup s;
   // An unknown model (reported) has no parameters to check the rest against.
   if (!read_own_params(r, s)) return std::nullopt;
-  const NocModelInfo* m = find_model(s.model);
+  const NocModelInfo* m = registry().find(s.model);
   r.begin_model("NoC model", s.model);
   s.build = m->configure(r);
   r.finish([&](std::string_view key) {
-    return models_declaring(registry(), "noc", "NoC model", key, s.model);
+    return models_declaring(registry().models(), "noc", "NoC model", key, s.model);
   });
   if (errors.size() != before) return std::nullopt;
   return s;
@@ -93,7 +75,7 @@ std::vector<ParamInfo> noc_params() {
   NocSetup s;
   ParamReader own("noc");
   read_own_params(own, s);
-  return with_model_params(own.declared(), registry(), "noc", "NoC model");
+  return with_model_params(own.declared(), registry().models(), "noc", "NoC model");
 }
 
 std::unique_ptr<NocModel> make_noc_model(const boost::json::object& noc, const NocLayout& layout,

@@ -279,6 +279,12 @@ void NocModule::count_shared(const std::vector<Member>& members, Event e, std::i
   }
 }
 
+void NocModule::count_hops(const Message& m, std::int64_t bytes, std::int32_t links,
+                           std::int32_t d2d_links) {
+  if (links > d2d_links) count_owner(m, Event::noc_byte_hop, bytes * (links - d2d_links));
+  if (d2d_links > 0) count_owner(m, Event::d2d_byte_hop, bytes * d2d_links);
+}
+
 void NocModule::count_owner(const Message& m, Event e, std::int64_t n) {
   switch (m.kind) {
     case Kind::data:
@@ -406,7 +412,7 @@ void NocModule::inject(std::uint32_t id, Tick now) {
     if (m.sent == 0) mw.owner = owner_of(m);
     noc_->set_owner(mw.owner);
     const NocModel::MulticastTiming mt = noc_->multicast(now, m.src, m.receiver_nodes, pkt);
-    if (mt.links > 0) count_owner(m, Event::noc_byte_hop, pkt * mt.links);
+    count_hops(m, pkt, mt.links, mt.d2d_links);
     add_link_wait(mw, mt.last, mt.waited, mt.wait_link, mt.wait_owner);
     m.sent += pkt;
     if (m.sent >= m.bytes) {
@@ -430,7 +436,7 @@ void NocModule::inject(std::uint32_t id, Tick now) {
   noc_->set_owner(mw.owner);
   if (m.kind == Kind::multicast_request) {
     const NocModel::Timing tm = noc_->send(now, m.src, m.dst, pkt);
-    if (tm.links > 0) count_owner(m, Event::noc_byte_hop, pkt * tm.links);
+    count_hops(m, pkt, tm.links, tm.d2d_links);
     schedule(tm.arrived, id, Ev::arrive);
     return;
   }
@@ -449,7 +455,7 @@ void NocModule::inject(std::uint32_t id, Tick now) {
     if (!l2_ps_per_byte_.empty()) set_l2_write_rate(m.core);
   }
   const NocModel::Timing tm = noc_->send(now, m.src, dst, pkt);
-  if (tm.links > 0) count_owner(m, Event::noc_byte_hop, pkt * tm.links);
+  count_hops(m, pkt, tm.links, tm.d2d_links);
   add_link_wait(mw, tm.arrived, tm.waited, tm.wait_link, tm.wait_owner);
   m.sent += pkt;
   Tick next = tm.injected;

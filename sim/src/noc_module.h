@@ -208,6 +208,9 @@ class NocModule : public sc_core::sc_module {
   // share evenly, the remainder to the first), or of message `m`'s owner.
   void count_shared(const std::vector<Member>& members, Event e, std::int64_t n);
   void count_owner(const Message& m, Event e, std::int64_t n);
+  // A packet of `bytes` over `links` router links, `d2d_links` of them
+  // die-to-die: the NoC and D2D byte-hops, counted for its owner.
+  void count_hops(const Message& m, std::int64_t bytes, std::int32_t links, std::int32_t d2d_links);
 
   SimContext& ctx_;
   std::unique_ptr<NocModel> noc_;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cinttypes>
+#include <cmath>
 #include <cstdarg>
 #include <cstdio>
 #include <map>
@@ -302,6 +303,30 @@ void print_report(std::ostream& os, const Report& r) {
             r.noc_packets, r.noc_bytes, 100.0 * r.noc_link_util_max,
             r.noc_busiest_link.empty() ? "" : " on ", r.noc_busiest_link.c_str(),
             100.0 * r.noc_link_util_mean, r.noc_links);
+  if (const auto& c = r.chiplets) {
+    os << fmt(
+        "chiplets: %d x %d dies, %s D2D links of %.6g GB/s%s; %d links, utilisation max "
+        "%.1f%%%s%s, mean %.1f%%; %" PRId64 " D2D byte-hops (on-chip: %" PRId64 ")",
+        c->x_cut, c->y_cut, c->interface.c_str(), c->d2d_gbps,
+        c->io_die ? ", DRAM on the IO die" : "", c->links, 100.0 * c->link_util_max,
+        c->busiest_link.empty() ? "" : " on ", c->busiest_link.c_str(), 100.0 * c->link_util_mean,
+        c->byte_hops, c->noc_byte_hops);
+    if (c->lanes_per_link > 0)
+      os << fmt("; %" PRId64 " SerDes lanes per link, %.1f mW", c->lanes_per_link, c->static_mw);
+    os << "\n";
+  }
+  if (const auto& s = r.silicon; s && !std::isfinite(s->overall_usd))
+    os << fmt(
+        "silicon: %d compute die%s of %.3f mm^2 + IO die %.3f mm^2 = %.3f mm^2; no cost: a "
+        "die does not fit a wafer (silicon.wafer_diameter_mm)\n",
+        s->compute_dies, s->compute_dies == 1 ? "" : "s", s->compute_die_mm2, s->io_die_mm2,
+        s->total_die_mm2);
+  else if (const auto& s = r.silicon)
+    os << fmt(
+        "silicon: %d compute die%s of %.3f mm^2 + IO die %.3f mm^2 = %.3f mm^2; cost %.2f "
+        "USD (dies %.2f, package %.2f, DRAM %.2f); cost x EDP %.4e USD x pJ x cycles\n",
+        s->compute_dies, s->compute_dies == 1 ? "" : "s", s->compute_die_mm2, s->io_die_mm2,
+        s->total_die_mm2, s->overall_usd, s->chip_usd, s->package_usd, s->dram_usd, r.cost_edp());
   os << fmt("L2: peak occupancy %" PRId64 " bytes\n", r.peak_l2_bytes);
   if (const auto& a = r.l2_allocation)
     os << fmt("L2 allocation %s: %" PRId64 " of %" PRId64

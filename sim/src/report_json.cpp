@@ -126,6 +126,59 @@ void write_dram_json(ir::JsonWriter& w, const Report& r) {
   w.end_object();
 }
 
+// "chiplets": the D2D links of a cut mesh, per link and in total.
+void write_chiplets_json(ir::JsonWriter& w, const ChipletReport& c) {
+  const JsonKv kv{w};
+  w.key("chiplets");
+  w.begin_object();
+  kv("x_cut", c.x_cut);
+  kv("y_cut", c.y_cut);
+  kv("interface", std::string_view(c.interface));
+  kv("d2d_gbps", c.d2d_gbps);
+  kv("d2d_latency_ns", c.d2d_latency_ns);
+  kv("io_die", c.io_die);
+  kv(metric::d2d_links, c);
+  kv("lanes_per_link", c.lanes_per_link);
+  kv("lanes_static_mw", c.static_mw);
+  kv(metric::d2d_byte_hops, c);
+  kv("noc_byte_hops", c.noc_byte_hops);
+  kv(metric::d2d_link_util_max, c);
+  kv("link_utilisation_mean", c.link_util_mean);
+  kv("busiest_link", std::string_view(c.busiest_link));
+  w.key("per_link");
+  w.begin_array();
+  for (const D2dLinkReport& l : c.per_link) {
+    w.begin_object();
+    kv("from", std::string_view(l.from));
+    kv("to", std::string_view(l.to));
+    kv("bytes", l.bytes);
+    kv("utilisation", l.utilisation);
+    w.end_object();
+  }
+  w.end_array();
+  w.end_object();
+}
+
+// "silicon": the dies' area and the cost (silicon.h).
+void write_silicon_json(ir::JsonWriter& w, const Report& r) {
+  const JsonKv kv{w};
+  const SiliconReport& s = *r.silicon;
+  w.key("silicon");
+  w.begin_object();
+  kv("compute_dies", s.compute_dies);
+  kv("core_mm2", s.core_mm2);
+  kv("compute_die_mm2", s.compute_die_mm2);
+  kv("io_die_mm2", s.io_die_mm2);
+  kv(metric::silicon_total_die_mm2, s);
+  kv("chip_usd", s.chip_usd);
+  kv("package_usd", s.package_usd);
+  kv("system_package_usd", s.system_package_usd);
+  kv("dram_usd", s.dram_usd);
+  kv(metric::silicon_overall_usd, s);
+  kv(metric::cost_edp, r);
+  w.end_object();
+}
+
 // "noc" and "l2".
 void write_noc_l2_json(ir::JsonWriter& w, const Report& r) {
   const JsonKv kv{w};
@@ -138,6 +191,8 @@ void write_noc_l2_json(ir::JsonWriter& w, const Report& r) {
   kv(metric::noc_link_util_mean, r);
   kv("busiest_link", std::string_view(r.noc_busiest_link));
   w.end_object();
+  if (r.chiplets) write_chiplets_json(w, *r.chiplets);
+  if (r.silicon) write_silicon_json(w, r);
   w.key("l2");
   w.begin_object();
   kv("peak_bytes", r.peak_l2_bytes);

@@ -1,8 +1,10 @@
 #include "gemini/sim/sim_config.h"
 
+#include "gemini/sim/chiplets.h"
 #include "gemini/sim/dram_model.h"
 #include "gemini/sim/energy.h"
 #include "gemini/sim/noc_model.h"
+#include "gemini/sim/silicon.h"
 
 namespace gemini::sim {
 
@@ -11,6 +13,12 @@ bool check_hw_config(const ir::HardwareConfig& hw, std::vector<std::string>& err
   read_dram_setup(hw.dram.raw, errors);
   read_noc_setup(hw.noc.raw, errors);
   read_energy_costs(hw.energy, errors);
+  const auto chiplets = read_chiplet_setup(hw.chiplets, errors);
+  if (!hw.silicon.json.empty()) read_silicon_params(hw.silicon, errors);
+  std::string error;
+  if (chiplets && hw.mesh.xlen > 0 && hw.mesh.ylen > 0 &&
+      !check_cut(*chiplets, hw.mesh.xlen, hw.mesh.ylen, error))
+    errors.push_back(hw.chiplets.origin + ":/chiplets: " + error);
   return errors.size() == before;
 }
 
@@ -59,6 +67,9 @@ void print_params(std::ostream& os) {
   print_component(os, "noc", "NoC model", noc_params(), noc_models());
   os << "energy:\n";  // one cost per row of the energy table, no models
   for (const ParamInfo& p : energy_params()) print_param(os, p);
+  print_component(os, "chiplets", "D2D interface", chiplet_params(), d2d_interfaces().models());
+  os << "silicon:\n";
+  for (const ParamInfo& p : silicon_params()) print_param(os, p);
 }
 
 }  // namespace gemini::sim

@@ -10,9 +10,11 @@
 #include <vector>
 
 #include "gemini/ir/hw_config.h"
+#include "gemini/sim/chiplets.h"
 #include "gemini/sim/dram_model.h"
 #include "gemini/sim/energy.h"
 #include "gemini/sim/noc_model.h"
+#include "gemini/sim/silicon.h"
 
 namespace gemini::sim {
 
@@ -21,14 +23,18 @@ struct Params {
   Tick period = 1000;  // core clock, ps
   std::int32_t xlen = 0, ylen = 0;
   std::int32_t packet_bytes = 512, control_bytes = 16;
-  Tick l2_latency = 0;                  // ps
-  std::vector<std::int32_t> port_rows;  // per DRAM port: row
-  std::vector<bool> port_east;          // per DRAM port: east side
-  std::vector<std::int32_t> core_port;  // per core: its DRAM port
-  std::string dram_model;               // its name, for the report
-  bool dram_interleave = false;         // dram.interleave
-  bool dram_in_order = false;           // dram.in_order
-  EnergyCosts energy;                   // the `energy` section, by event
+  Tick l2_latency = 0;                   // ps
+  std::vector<std::int32_t> port_rows;   // per DRAM port: row
+  std::vector<bool> port_east;           // per DRAM port: east side
+  std::vector<std::int32_t> core_port;   // per core: its DRAM port
+  std::string dram_model;                // its name, for the report
+  bool dram_interleave = false;          // dram.interleave
+  bool dram_in_order = false;            // dram.in_order
+  EnergyCosts energy;                    // the `energy` section, by event
+  ChipletSetup chiplets;                 // the `chiplets` section (1 x 1: one die)
+  bool io_die = false;                   // dram.placement "io_die"
+  std::optional<SiliconParams> silicon;  // the `silicon` section, when there is one
+  double noc_link_gbps = 24;             // noc.link_gbps as written (the silicon model's)
   // The models, built from the configuration's `noc` and `dram` sections
   // before the simulation starts; the NoC module and the DRAM ports take
   // them (one DRAM model per port).

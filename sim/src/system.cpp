@@ -52,6 +52,11 @@ bool build_models(const ir::HardwareConfig& hw, const DramSetup& dram, const Noc
   layout.period = p.period;
   for (std::size_t i = 0; i < p.port_rows.size(); ++i)
     layout.ports.push_back({p.port_east[i] ? p.xlen : -1, p.port_rows[i]});
+  layout.x_cut = p.chiplets.x_cut;
+  layout.y_cut = p.chiplets.y_cut;
+  layout.io_die = p.io_die;
+  layout.d2d_gbps = p.chiplets.d2d_gbps;
+  layout.d2d_latency = static_cast<Tick>(std::llround(p.chiplets.d2d_latency_ns * 1000.0));
   p.noc = noc.build(layout);
   return true;
 }
@@ -71,7 +76,9 @@ bool resolve_params(const ir::HardwareConfig& hw, const assembler::Program& prog
   const std::optional<DramSetup> dram = read_dram_setup(hw.dram.raw, errors);
   const std::optional<NocSetup> noc = read_noc_setup(hw.noc.raw, errors);
   const std::optional<EnergyCosts> energy = read_energy_costs(hw.energy, errors);
-  if (!dram || !noc || !energy) {
+  const std::optional<ChipletSetup> chiplets = read_chiplet_setup(hw.chiplets, errors);
+  if (chiplets && !check_cut(*chiplets, xlen, ylen, error)) return false;
+  if (!dram || !noc || !energy || !chiplets) {
     for (const std::string& e : errors) error += (error.empty() ? "" : "; ") + e;
     return false;
   }
@@ -86,6 +93,19 @@ bool resolve_params(const ir::HardwareConfig& hw, const assembler::Program& prog
   p.dram_interleave = dram->interleave;
   p.dram_in_order = dram->in_order;
   p.energy = *energy;
+  p.energy.pj_per_event[static_cast<std::size_t>(Event::d2d_byte_hop)] =
+      chiplets->interface.pj_per_byte;
+  p.chiplets = *chiplets;
+  p.io_die = dram->placement == "io_die";
+  if (!hw.silicon.json.empty()) {
+    p.silicon = read_silicon_params(hw.silicon, errors);
+    if (!p.silicon) {
+      for (const std::string& e : errors) error += (error.empty() ? "" : "; ") + e;
+      return false;
+    }
+  }
+  if (const auto* v = hw.noc.raw.json.if_contains("link_gbps"); v && v->is_number())
+    p.noc_link_gbps = v->to_number<double>();
   return place_ports(dram->placement, program, p, error) && build_models(hw, *dram, *noc, p, error);
 }
 
@@ -114,6 +134,10 @@ System::System(const sc_core::sc_module_name& name, const assembler::Program& pr
 
 namespace {
 std::int64_t to_cycles(Tick t, Tick period) { return (t + period - 1) / period; }
+std::string link_name(NodePos a, NodePos b) {
+  return "(" + std::to_string(a.x) + "," + std::to_string(a.y) + ")->(" + std::to_string(b.x) +
+         "," + std::to_string(b.y) + ")";
+}
 }  // namespace
 
 void System::run_and_report(const WorkloadTable& workloads, Tick until, Report& r) {
@@ -244,10 +268,35 @@ void System::report_noc(Report& r, Tick end) const {
   r.noc_links = use.links;
   r.noc_link_util_max = end > 0 ? static_cast<double>(use.max_busy) / end : 0;
   r.noc_link_util_mean = end > 0 ? use.mean_busy / end : 0;
-  if (use.max_busy > 0)
-    r.noc_busiest_link = "(" + std::to_string(use.max_from.x) + "," +
-                         std::to_string(use.max_from.y) + ")->(" + std::to_string(use.max_to.x) +
-                         "," + std::to_string(use.max_to.y) + ")";
+  if (use.max_busy > 0) r.noc_busiest_link = link_name(use.max_from, use.max_to);
+  if (ctx_.params.chiplets.cut()) report_chiplets(r, end);
+}
+
+// The D2D links of a cut mesh: per link and in total; the SerDes lanes.
+void System::report_chiplets(Report& r, Tick end) const {
+  const NocModel& mesh = noc_->noc();
+  const ChipletSetup& c = ctx_.params.chiplets;
+  const NocModel::LinkUse use = mesh.d2d_link_use();
+  ChipletReport cr;
+  cr.x_cut = c.x_cut;
+  cr.y_cut = c.y_cut;
+  cr.interface = c.interface.name;
+  cr.d2d_gbps = c.d2d_gbps;
+  cr.d2d_latency_ns = c.d2d_latency_ns;
+  cr.io_die = ctx_.params.io_die;
+  cr.links = use.links;
+  cr.lanes_per_link = c.interface.lanes(c.d2d_gbps);
+  cr.static_mw = static_cast<double>(cr.links * cr.lanes_per_link) * c.interface.lane_mw;
+  cr.byte_hops = r.events[static_cast<std::size_t>(Event::d2d_byte_hop)];
+  cr.noc_byte_hops = r.events[static_cast<std::size_t>(Event::noc_byte_hop)];
+  cr.link_util_max = end > 0 ? static_cast<double>(use.max_busy) / end : 0;
+  cr.link_util_mean = end > 0 ? use.mean_busy / end : 0;
+  if (use.max_busy > 0) cr.busiest_link = link_name(use.max_from, use.max_to);
+  for (const NocModel::LinkLoad& l : mesh.d2d_link_loads())
+    cr.per_link.push_back({"(" + std::to_string(l.from.x) + "," + std::to_string(l.from.y) + ")",
+                           "(" + std::to_string(l.to.x) + "," + std::to_string(l.to.y) + ")",
+                           l.bytes, end > 0 ? static_cast<double>(l.busy) / end : 0});
+  r.chiplets = std::move(cr);
 }
 
 // The run's energy and every unit's statistics.
@@ -262,6 +311,30 @@ void System::report_energy(Report& r, Tick end) const {
   for (const auto& c : cores_)
     for (std::size_t k = 0; k < kEvents; ++k) none[k] += c->no_workload()[k];
   r.unattributed = price(none, energy);
+  if (const auto& s = ctx_.params.silicon) {
+    SiliconInputs in;
+    in.xlen = ctx_.params.xlen;
+    in.ylen = ctx_.params.ylen;
+    in.x_cut = ctx_.params.chiplets.x_cut;
+    in.y_cut = ctx_.params.chiplets.y_cut;
+    in.pe_rows = ctx_.params.hw->pe.rows;
+    in.pe_cols = ctx_.params.hw->pe.cols;
+    in.pe_lanes = ctx_.params.hw->pe.lanes;
+    in.l2_bytes = ctx_.params.hw->l2.size_bytes;
+    // Widths: bytes per core cycle (silicon.h).
+    const double ghz = ctx_.params.hw->clock.frequency_mhz / 1000.0;
+    in.noc_link_gbps = ctx_.params.noc_link_gbps / ghz;
+    in.d2d_gbps = ctx_.params.chiplets.d2d_gbps / ghz;
+    in.dram_gbps = r.dram_peak_gbps / ghz;
+    in.d2d_phy_um2_per_gbps = ctx_.params.chiplets.interface.phy_um2_per_gbps;
+    r.silicon = silicon_model(*s, in);
+  }
+  // The SerDes lanes of the D2D links, for the whole run: no workload's.
+  if (r.chiplets) {
+    const double lanes_pj = r.chiplets->static_mw * static_cast<double>(end) / 1000.0;
+    r.energy.pj[static_cast<std::size_t>(Component::d2d)] += lanes_pj;
+    r.unattributed.pj[static_cast<std::size_t>(Component::d2d)] += lanes_pj;
+  }
 
   for (const auto& c : cores_)
     for (const StatGroup* g : c->stat_groups()) r.stats.push_back(g->snapshot());

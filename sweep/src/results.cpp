@@ -101,6 +101,12 @@ std::vector<MetricColumn> make_columns() {
       column(m::noc_bytes),
       column(m::noc_link_util_max),
       column(m::noc_link_util_mean),
+      column(m::d2d_links),
+      column(m::d2d_byte_hops),
+      column(m::d2d_link_util_max),
+      column(m::silicon_total_die_mm2),
+      column(m::silicon_overall_usd),
+      column(m::cost_edp),
       share_column(m::core_busy),
   };
   sim::for_each_metric(sim::kCoreStalls, [&](const auto& s) { c.push_back(share_column(s)); });

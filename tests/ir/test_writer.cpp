@@ -2,9 +2,12 @@
 // writing is deterministic.
 #include <gtest/gtest.h>
 
+#include <boost/json.hpp>
+#include <limits>
 #include <sstream>
 
 #include "fixture.h"
+#include "gemini/ir/json_writer.h"
 #include "gemini/ir/loader.h"
 #include "gemini/ir/validator.h"
 #include "gemini/ir/writer.h"
@@ -75,7 +78,8 @@ TEST(Writer, WritesWhatChangedAndReadsItBack) {
   auto back = ir::load_file(p.string(), d2);
   ASSERT_EQ(back.status, ir::LoadStatus::ok);
   EXPECT_EQ(back.model.cores[0].workloads[0].buffer[1].address, 260);
-  back.model.cores[0].workloads[0].buffer[1].address = a.model.cores[0].workloads[0].buffer[1].address;
+  back.model.cores[0].workloads[0].buffer[1].address =
+      a.model.cores[0].workloads[0].buffer[1].address;
   std::ostringstream wback;
   ir::write_full(back.model, wback);
   EXPECT_EQ(wback.str(), wa.str());
@@ -92,6 +96,28 @@ TEST(Writer, EscapesStrings) {
   auto b = ir::load_file(p.string(), d2);
   ASSERT_EQ(b.status, ir::LoadStatus::ok);
   EXPECT_EQ(b.model.cores[0].workloads[0].layer_name, "conv \"a\"\\b\n\x01");
+}
+
+// JSON has no infinity or NaN: a report figure that is one (a die too
+// large for a wafer costs +infinity) is written as null, and the document
+// stays JSON.
+TEST(JsonWriterNumbers, NonFiniteNumbersAreNull) {
+  std::ostringstream os;
+  {
+    ir::JsonWriter w(os);
+    w.begin_object();
+    w.key("inf");
+    w.value(std::numeric_limits<double>::infinity());
+    w.key("nan");
+    w.value(std::numeric_limits<double>::quiet_NaN());
+    w.key("two");
+    w.value(2.0);
+    w.end_object();
+  }
+  const boost::json::value v = boost::json::parse(os.str());
+  EXPECT_TRUE(v.at("inf").is_null()) << os.str();
+  EXPECT_TRUE(v.at("nan").is_null()) << os.str();
+  EXPECT_EQ(v.at("two").as_double(), 2.0);
 }
 
 }  // namespace

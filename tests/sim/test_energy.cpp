@@ -220,8 +220,9 @@ TEST(Energy, EveryReportCarriesTheBreakdown) {
       << json.str();
   EXPECT_NE(json.str().find("\"noc_byte_hops\" : 528"), std::string::npos);
   EXPECT_NE(json.str().find("\"stats\" : {"), std::string::npos);
-  EXPECT_NE(csv.str().find("ratio,energy_pj,mac_pj,core_buffers_pj,l2_pj,wl0_pj,noc_pj,dram_pj\n"),
-            std::string::npos)
+  EXPECT_NE(
+      csv.str().find("ratio,energy_pj,mac_pj,core_buffers_pj,l2_pj,wl0_pj,noc_pj,d2d_pj,dram_pj\n"),
+      std::string::npos)
       << csv.str();
 }
 
@@ -252,6 +253,7 @@ TEST(Energy, TheConfigSectionIsValidatedByName) {
 TEST(Energy, EachTableRowDeclaresItsCost) {
   for (std::size_t i = 0; i <= kEvents; ++i) {
     const CostParam& c = i < kEvents ? kEventTable[i].cost : kStaticCost;
+    if (!c.key) continue;  // priced by the chiplets' interface (test_chiplets.cpp)
     const std::string key = c.key;
     std::vector<std::string> errors;
     ir::HardwareConfig hw;

@@ -129,6 +129,11 @@ struct HardwareConfig {
   // Energy costs (docs/timing-model.md, "Energy"): the simulator's, declared
   // by its energy table (gemini/sim/energy_table.h), kept raw here.
   RawComponent energy{{}, "", "/energy"};
+  // Chiplets (docs/chiplets.md): the mesh cut into dies joined by
+  // die-to-die links, and the silicon's area and cost model; the
+  // simulator's (gemini/sim/chiplets.h, gemini/sim/silicon.h), kept raw.
+  RawComponent chiplets{{}, "", "/chiplets"};
+  RawComponent silicon{{}, "", "/silicon"};
 
   // The ring regions to use for `buffersize` bytes of L2.
   std::vector<RingRegion> regions_for(std::int64_t buffersize) const;

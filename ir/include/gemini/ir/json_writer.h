@@ -27,7 +27,7 @@ class JsonWriter {
   void end_array();
   void key(std::string_view k);
   void value(std::int64_t v);
-  void value(double v);
+  void value(double v);  // a non-finite one (inf, NaN) as null
   void value(bool v);
   void value(std::string_view v);
   void value(const char* v) { value(std::string_view(v)); }

@@ -13,6 +13,14 @@
 // Zero-load latency of a packet of b bytes over h hops:
 //   (h + 1) * router_ps + ser(b),   ser(b) = ceil(b * 1000 / link_gbps) ps.
 //
+// Chiplets (set_chiplets, docs/chiplets.md): a link between two dies of the
+// cut, or (io_die) between a DRAM port and a cut mesh, is a die-to-die link:
+// it serialises at its own rate, and its header takes d2d_latency beyond
+// the router's. Where a packet moves from a slow link to a faster one its
+// tail cannot leave before it has arrived: a link is busy from the packet's
+// start until max(start + ser, the tail's arrival + router_ps). With one
+// rate this is start + ser, so a monolithic mesh is timed as before.
+//
 // Buffers: with buffer_packets = 0 a router's input buffers are unbounded (a
 // congested link delays the packets queued for it and nothing else). With
 // B > 0 each input buffer (one per incoming link, the injection link's
@@ -50,6 +58,10 @@ class MeshNoc final : public NocModel {
   // The DRAM ports, in order: each at a row end (x = -1 or x = xlen, 0 <= y
   // < ylen; anything else is an internal error).
   void place_ports(const std::vector<NodePos>& ports);
+  // Cuts the mesh into x_cut x y_cut dies (each dividing its side), the
+  // ports' links being D2D links too with io_die (NocLayout).
+  void set_chiplets(std::int32_t x_cut, std::int32_t y_cut, bool io_die, double d2d_gbps,
+                    Tick d2d_latency);
   std::int32_t port_node(std::int32_t port) const override {
     return port_nodes_[static_cast<std::size_t>(port)];
   }
@@ -72,9 +84,11 @@ class MeshNoc final : public NocModel {
   MulticastTiming multicast(Tick t, std::int32_t src, const std::vector<std::int32_t>& dsts,
                             std::int64_t bytes) override;
 
-  LinkUse router_link_use() const override;
+  LinkUse router_link_use() const override { return link_use(false); }
   // "(x,y)->(x',y')", a router's injection or ejection link "(x,y) in/out".
   std::string link_name(std::int32_t link) const override;
+  LinkUse d2d_link_use() const override { return link_use(true); }
+  std::vector<LinkLoad> d2d_link_loads() const override;
   std::int64_t packets() const override { return packets_; }
   std::int64_t bytes() const override { return bytes_; }
   std::string name() const override { return "mesh"; }
@@ -83,21 +97,39 @@ class MeshNoc final : public NocModel {
     g.add("packets", &packets_, Unit::count, "packets: data, tokens, DMA requests, write acks");
     g.add("bytes", &bytes_, Unit::bytes, "bytes of every packet");
     g.add("byte_hops", &byte_hops_, Unit::byte_hops, "bytes x router-to-router links crossed");
+    g.add("d2d_byte_hops", &d2d_byte_hops_, Unit::byte_hops,
+          "bytes x die-to-die links crossed (of byte_hops)");
   }
 
  private:
   enum Dir : std::int32_t { kEast, kWest, kNorth, kSouth, kInject, kEject, kDirs };
   std::int32_t router(std::int32_t x, std::int32_t y) const { return y * (xlen_ + 2) + (x + 1); }
-  // Books `link` for a packet whose head is there at `head`; a wait for a
-  // link another owner held adds to `wait` (and its longest to `link`,
-  // `whose`).
-  [[gnu::always_inline]] Tick cross(std::int32_t link, Tick head, Tick ser, Tick& start);
+  // Reserves `link` for a packet whose header is there at `head`: it
+  // starts when the link and its downstream buffer are free and is busy
+  // for `ser`, and at least until `min_end` (its tail's arrival). Returns
+  // the end.
+  // A wait for a link another owner held (set_owner) adds to `wait_` (and
+  // its longest to its link and whose).
+  Tick cross(std::int32_t link, Tick head, Tick ser, Tick& start, Tick min_end = 0);
   [[gnu::noinline]] void note_wait(std::int32_t link, Tick waited, std::uint64_t whose);
   struct Wait {
     Tick total = 0, longest = 0;
     std::int32_t link = -1;
     std::uint64_t whose = ~std::uint64_t{0};
   } wait_;
+  bool is_d2d(std::int32_t link) const {
+    return !d2d_.empty() && d2d_[static_cast<std::size_t>(link)] != 0;
+  }
+  // The serialisation of a packet of `bytes` on `link`, given ser(bytes).
+  Tick link_ser(std::int32_t link, std::int64_t bytes, Tick ser) const {
+    return is_d2d(link)
+               ? static_cast<Tick>(std::ceil(static_cast<double>(bytes) * d2d_ps_per_byte_ - 1e-9))
+               : ser;
+  }
+  LinkUse link_use(bool d2d) const;
+  // Calls f(link, from, to) for every router-to-router link.
+  template <typename F>
+  void for_each_link(F&& f) const;
   // Buffers: when the packet that entered link's downstream buffer B
   // packets ago has left it (0 when unbounded or not yet B packets), and the
   // record of the current packet's leaving.
@@ -129,18 +161,19 @@ class MeshNoc final : public NocModel {
   std::vector<Tick> left_;                 // per link, B slots: when each packet left
   std::vector<std::int32_t> slot_;         // per link: its oldest slot
   std::vector<double> eject_ps_per_byte_;  // per node
-  // Per link: when it is next free, its total busy time, the owner of its
-  // last packet (one record: one cache line per hop).
-  struct Link {
-    Tick free = 0, busy = 0;
-    std::uint64_t holder = ~std::uint64_t{0};
-  };
-  std::vector<Link> links_;
+  std::vector<Tick> free_;                 // per link: when it is next free
+  std::vector<Tick> busy_;                 // per link: total busy time
+  std::vector<std::uint64_t> holder_;      // per link: the owner of its last packet
   // Scratch: a route's links; multicast's per-link start in the current
   // tree (or -1), when the packet has left each link's downstream buffer
   // (on every branch), and the links it set.
   std::vector<std::int32_t> path_, tree_links_;
-  std::vector<Tick> tree_start_, tree_left_;
+  std::vector<Tick> tree_start_, tree_end_, tree_left_;
+  std::vector<std::uint8_t> d2d_;        // per link: a die-to-die link (empty: none)
+  std::vector<std::int64_t> d2d_bytes_;  // per link: bytes over it (D2D links only)
+  double d2d_ps_per_byte_ = 0;
+  Tick d2d_latency_ = 0;
+  std::int64_t d2d_byte_hops_ = 0;
   std::int64_t packets_ = 0, bytes_ = 0;
   std::int64_t byte_hops_ = 0;  // bytes x router-to-router links crossed
 };

@@ -38,9 +38,10 @@ class NocModel {
   // wait (link_name), `wait_owner` whose packet held it. A model that does
   // not measure this leaves them empty.
   struct Timing {
-    Tick injected;       // the source may start its next packet
-    Tick arrived;        // its tail is at the destination
-    std::int32_t links;  // router-to-router links it crossed
+    Tick injected;               // the source may start its next packet
+    Tick arrived;                // its tail is at the destination
+    std::int32_t links;          // router-to-router links it crossed
+    std::int32_t d2d_links = 0;  // of which die-to-die links (chiplets.h)
     Tick waited = 0;
     std::int32_t wait_link = -1;
     std::uint64_t wait_owner = ~std::uint64_t{0};
@@ -50,9 +51,10 @@ class NocModel {
   struct MulticastTiming {
     Tick injected = 0;
     std::vector<Tick> arrived;
-    std::int32_t links = 0;  // router-to-router links of its tree
-    Tick last = 0;           // the latest of `arrived`
-    Tick waited = 0;         // as Timing's, over the whole tree
+    std::int32_t links = 0;      // router-to-router links of its tree
+    std::int32_t d2d_links = 0;  // of which die-to-die links (chiplets.h)
+    Tick last = 0;               // the latest of `arrived`
+    Tick waited = 0;             // as Timing's, over the whole tree
     std::int32_t wait_link = -1;
     std::uint64_t wait_owner = ~std::uint64_t{0};
   };
@@ -75,12 +77,22 @@ class NocModel {
   // Sends one packet to every node of `dsts` (distinct, none `src`).
   virtual MulticastTiming multicast(Tick t, std::int32_t src, const std::vector<std::int32_t>& dsts,
                                     std::int64_t bytes) = 0;
+  // The on-chip links between routers, and the die-to-die links (none when
+  // the mesh is one die).
   virtual LinkUse router_link_use() const = 0;
+  virtual LinkUse d2d_link_use() const { return {}; }
   // The owner (an opaque id: the simulator's instruction) of the packets
   // sent from now on, for Timing::wait_owner.
   void set_owner(std::uint64_t owner) { owner_ = owner; }
   // A link of Timing::wait_link, in words.
   virtual std::string link_name(std::int32_t link) const { return "link " + std::to_string(link); }
+  // Each die-to-die link, in link order: its ends, bytes and busy time.
+  struct LinkLoad {
+    NodePos from, to;
+    std::int64_t bytes = 0;
+    Tick busy = 0;
+  };
+  virtual std::vector<LinkLoad> d2d_link_loads() const { return {}; }
   virtual std::int64_t packets() const = 0;
   virtual std::int64_t bytes() const = 0;
   // Registers the model's counters in `g`.
@@ -97,6 +109,14 @@ struct NocLayout {
   std::int32_t xlen = 1, ylen = 1;
   std::vector<NodePos> ports;
   Tick period = 1000;  // the core clock (ps), for parameters in cycles
+  // Die-to-die links (chiplets.h): the mesh cut into x_cut x y_cut equal
+  // dies (1 x 1: one die, no D2D links); with io_die the ports' links into
+  // a cut mesh are D2D links too (an IO die). Each D2D link carries
+  // d2d_gbps per direction and adds d2d_latency to a packet's header.
+  std::int32_t x_cut = 1, y_cut = 1;
+  bool io_die = false;
+  double d2d_gbps = 16;
+  Tick d2d_latency = 0;
 };
 
 // Builds the model from the parameter values it holds.

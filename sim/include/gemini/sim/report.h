@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "gemini/sim/energy.h"
+#include "gemini/sim/silicon.h"
 #include "gemini/sim/stats.h"
 
 namespace gemini::sim {
@@ -263,6 +264,27 @@ struct L2AllocationSummary {
   std::int64_t alloc_peak = 0, buffer = 0, live_peak = 0;
 };
 
+// Die-to-die links (chiplets.h) of a run on a cut mesh.
+struct D2dLinkReport {
+  std::string from, to;  // "(x,y)"; x = -1 / xlen are the DRAM ports (IO die)
+  std::int64_t bytes = 0;
+  double utilisation = 0;  // busy time / the run's time
+};
+struct ChipletReport {
+  std::int32_t x_cut = 1, y_cut = 1;
+  std::string interface;
+  double d2d_gbps = 0, d2d_latency_ns = 0;
+  bool io_die = false;              // DRAM ports on an IO die, across D2D links
+  std::int32_t links = 0;           // directional D2D links
+  std::int64_t lanes_per_link = 0;  // SerDes lanes per direction (0: none)
+  double static_mw = 0;             // every lane's power
+  std::int64_t byte_hops = 0;       // bytes x D2D links crossed
+  std::int64_t noc_byte_hops = 0;   // bytes x on-chip links crossed
+  double link_util_max = 0, link_util_mean = 0;
+  std::string busiest_link;
+  std::vector<D2dLinkReport> per_link;
+};
+
 struct Report {
   std::string input, hw_name, dram_model;
   std::int32_t xlen = 0, ylen = 0;
@@ -283,6 +305,9 @@ struct Report {
   std::int32_t noc_links = 0;
   double noc_link_util_max = 0, noc_link_util_mean = 0;
   std::string noc_busiest_link;  // "(x,y)->(x,y)"; x = -1 / xlen are the DRAM ports
+  // On a cut mesh (chiplets): the D2D links; the noc_link_* figures above
+  // are then the on-chip links'.
+  std::optional<ChipletReport> chiplets;
   std::int64_t peak_l2_bytes = 0;
   std::vector<LayerReport> layers;  // in order of first appearance
   std::vector<WorkloadReport> workloads;
@@ -298,6 +323,10 @@ struct Report {
   std::optional<double> expect_energy_pj;
   // Energy-delay product: total pJ x total cycles (the scheduler's cost).
   double edp() const { return energy.total() * static_cast<double>(total_cycles); }
+  // The silicon's area and cost (silicon.h), when the configuration has a
+  // `silicon` section; the Gemini scheduler's objective is overall_usd x EDP.
+  std::optional<SiliconReport> silicon;
+  double cost_edp() const { return silicon ? silicon->overall_usd * edp() : 0; }
   // Runtime deadlock: every blocked instruction when nothing could progress.
   bool deadlock = false;
   bool stopped = false;  // SimOptions::until_cycles ended the run with work left

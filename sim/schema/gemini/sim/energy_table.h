@@ -26,8 +26,8 @@
 namespace gemini::sim {
 
 // The breakdown of the reports: mac (PE MACs and VP operations), core
-// buffers (AL1, OL1, OL2), L2, WL0, NoC, DRAM, static.
-enum class Component : std::uint8_t { mac, core_buffers, l2, wl0, noc, dram, leakage, kCount };
+// buffers (AL1, OL1, OL2), L2, WL0, NoC, die-to-die links, DRAM, static.
+enum class Component : std::uint8_t { mac, core_buffers, l2, wl0, noc, d2d, dram, leakage, kCount };
 inline constexpr std::size_t kComponents = static_cast<std::size_t>(Component::kCount);
 
 struct ComponentInfo {
@@ -42,7 +42,11 @@ inline constexpr std::array<ComponentInfo, kComponents> kComponentTable{{
     {"core_buffers", "the PE array's buffers: AL1, OL1, OL2", true},
     {"l2", "L2 reads and writes", true},
     {"wl0", "WL0 reads and writes", true},
-    {"noc", "NoC bytes x router-to-router links crossed", true},
+    {"noc", "NoC bytes x on-chip router-to-router links crossed", true},
+    {"d2d",
+     "die-to-die links (chiplets): bytes x D2D links crossed, and SerDes lanes' power over the "
+     "whole run (unattributed)",
+     true},
     {"dram", "DRAM bytes read and written", true},
     {"static", "every core's static power over the whole run", false},
 }};
@@ -51,7 +55,7 @@ static_assert(kComponentTable.back().name != nullptr, "a Component without its r
 
 // A cost parameter of the `energy` section: a number in [0, kMaxCost].
 struct CostParam {
-  const char* key;  // "mac_pj": its unit is in its name
+  const char* key;  // "mac_pj": its unit is in its name; null: priced elsewhere
   double fallback;  // the public SET scheduler's polar-core value (configs/README.md)
   const char* unit;
   const char* description;
@@ -81,6 +85,7 @@ enum class Event : std::uint8_t {
   wl0_read,
   wl0_write,
   noc_byte_hop,
+  d2d_byte_hop,
   dram_byte,
   kCount
 };
@@ -178,6 +183,13 @@ inline constexpr std::array<EventInfo, kEvents> kEventTable{{
      "NoC bytes x router links crossed, of the transfers the core started",
      {"noc_pj_per_byte_hop", 0.7 * 8, "pJ per byte per link",
       "a byte over one router-to-router link"}},
+    {"d2d_byte_hops",
+     Component::d2d,
+     "core",
+     Unit::byte_hops,
+     "bytes x die-to-die links crossed, of the transfers the core started",
+     {nullptr, 0, "pJ per byte per link",
+      "a byte over one die-to-die link: the chiplets.interface's pj_per_byte"}},
     {"dram_bytes",
      Component::dram,
      "core",

@@ -120,6 +120,48 @@ inline constexpr auto noc_link_util_mean =
                .description = "mean utilisation of the NoC links",
                .plot = true},
               [](const auto& r) { return r.noc_link_util_mean; });
+// Chiplet runs only (a cut mesh; absent otherwise): read from the report's
+// ChipletReport.
+inline constexpr auto d2d_links = metric_of({.key = "d2d_links",
+                                             .pointer = "/chiplets/links",
+                                             .unit = Unit::count,
+                                             .description = "directional die-to-die links"},
+                                            [](const auto& c) { return c.links; });
+inline constexpr auto d2d_byte_hops = metric_of({.key = "d2d_byte_hops",
+                                                 .pointer = "/chiplets/byte_hops",
+                                                 .unit = Unit::byte_hops,
+                                                 .description = "bytes x die-to-die links crossed",
+                                                 .plot = true},
+                                                [](const auto& c) { return c.byte_hops; });
+inline constexpr auto d2d_link_util_max =
+    metric_of({.key = "d2d_link_util_max",
+               .pointer = "/chiplets/link_utilisation_max",
+               .unit = Unit::fraction,
+               .description = "utilisation of the busiest die-to-die link",
+               .plot = true},
+              [](const auto& c) { return c.link_util_max; });
+// Runs whose configuration has a `silicon` section (absent otherwise).
+inline constexpr auto silicon_total_die_mm2 =
+    metric_of({.key = "total_die_mm2",
+               .pointer = "/silicon/total_die_mm2",
+               .unit = Unit::mm2,
+               .description = "silicon: every compute die and the IO die",
+               .plot = true},
+              [](const auto& s) { return s.total_die_mm2; });
+inline constexpr auto silicon_overall_usd = metric_of(
+    {.key = "overall_usd",
+     .pointer = "/silicon/overall_usd",
+     .unit = Unit::usd,
+     .description = "silicon, package and DRAM cost (the Gemini scheduler's cost_overall)",
+     .plot = true},
+    [](const auto& s) { return s.overall_usd; });
+inline constexpr auto cost_edp =
+    metric_of({.key = "cost_edp_usd_pj_cycles",
+               .pointer = "/silicon/cost_edp_usd_pj_cycles",
+               .unit = Unit::usd_pj_cycles,
+               .description = "overall_usd x EDP: the Gemini scheduler's objective",
+               .plot = true},
+              [](const auto& r) { return r.cost_edp(); });
 // The components (energy_table.h) are beside the total: energy_component().
 inline constexpr auto energy_pj =
     metric_of({.key = "energy_pj",

@@ -23,6 +23,9 @@ enum class Unit : std::uint8_t {
   elements,
   seconds,
   megabytes,
+  mm2,            // square millimetres of silicon
+  usd,            // US dollars
+  usd_pj_cycles,  // monetary cost x energy-delay product
 };
 
 constexpr const char* to_string(Unit u) {
@@ -57,6 +60,12 @@ constexpr const char* to_string(Unit u) {
       return "s";
     case Unit::megabytes:
       return "MB";
+    case Unit::mm2:
+      return "mm^2";
+    case Unit::usd:
+      return "USD";
+    case Unit::usd_pj_cycles:
+      return "USD x pJ x cycles";
   }
   return "";
 }
