@@ -232,44 +232,6 @@ void NocModule::start_stripes(Join& j, std::vector<std::int32_t> ports, Tick now
   }
 }
 
-std::uint64_t NocModule::owner_of(const Message& m) const {
-  switch (m.kind) {
-    case Kind::data:
-      return op_ref(m.sender, m.op);
-    case Kind::multicast_data:
-      return op_ref(m.sender, m.receivers.empty() ? 0 : m.receivers[0].op);
-    case Kind::read_data:
-      return m.receivers.empty() ? kNoRef : op_ref(m.receivers[0].core, m.receivers[0].op);
-    case Kind::token:
-      return m.from;
-    default:
-      return op_ref(m.core, m.op);
-  }
-}
-
-void NocModule::add_link_wait(MsgWait& m, Tick arrived, Tick waited, std::int32_t link,
-                              std::uint64_t whose) {
-  m.last_arrival = std::max(m.last_arrival, arrived);
-  m.ideal_arrival = std::max(m.ideal_arrival, arrived - waited);
-  m.wait.link = m.carried + (m.last_arrival - m.ideal_arrival);
-  if (waited > m.longest) {
-    m.longest = waited;
-    m.wait.link_id = link;
-    m.wait.link_owner = whose;
-  }
-}
-
-void NocModule::dram_waited(std::uint32_t id, Tick waited, std::uint64_t before) {
-  const Message& m = msgs_[id];
-  OpWait w;
-  w.port = waited;
-  w.port_owner = before;
-  if (m.kind == Kind::read_data)
-    forks_[m.fork].wait.merge(w);
-  else if (m.kind == Kind::write_data)
-    msg_waits_[id].wait.merge(w);
-}
-
 void NocModule::count_shared(const std::vector<Member>& members, Event e, std::int64_t n) {
   const auto k = static_cast<std::int64_t>(members.size());
   for (std::int64_t i = 0; i < k; ++i) {

@@ -32,6 +32,7 @@
 //                  l2.latency_cycles after the last byte of its last
 //                  stripe.
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -203,7 +204,16 @@ class NocModule : public sc_core::sc_module {
   std::uint64_t owner_of(const Message& m) const;
   // Adds a packet's arrival and link wait to its message's.
   static void add_link_wait(MsgWait& m, Tick arrived, Tick waited, std::int32_t link,
-                            std::uint64_t whose);
+                            std::uint64_t whose) {
+    m.last_arrival = std::max(m.last_arrival, arrived);
+    m.ideal_arrival = std::max(m.ideal_arrival, arrived - waited);
+    m.wait.link = m.carried + (m.last_arrival - m.ideal_arrival);
+    if (waited > m.longest) {
+      m.longest = waited;
+      m.wait.link_id = link;
+      m.wait.link_owner = whose;
+    }
+  }
   // Energy: `n` events `e` of a transfer for `members` (a multicast's
   // share evenly, the remainder to the first), or of message `m`'s owner.
   void count_shared(const std::vector<Member>& members, Event e, std::int64_t n);
