@@ -48,14 +48,13 @@ class Walk {
         q.push_back(i);
       }
     }
-    // Each core's waits by instruction, sorted (the last told wins).
+    // Each core's waits by instruction (the last told wins).
     waits_.resize(cores.size());
     for (std::size_t c = 0; c < cores.size(); ++c)
-      if (cores[c].waits) {
+      if (cores[c].waits && !cores[c].waits->empty()) {
         auto& v = waits_[c];
-        for (const auto& [op, w] : *cores[c].waits) v.emplace_back(op, &w);
-        std::stable_sort(v.begin(), v.end(),
-                         [](const auto& a, const auto& b) { return a.first < b.first; });
+        v.assign(cores[c].image->ops.size(), nullptr);
+        for (const auto& [op, w] : *cores[c].waits) v[op] = &w;
       }
   }
 
@@ -168,10 +167,8 @@ class Walk {
                                                  : WaitKind::ordering;
     if (k == PathKind::dram || k == PathKind::noc) {
       const auto& v = waits_[c];
-      auto it = std::upper_bound(v.begin(), v.end(), op,
-                                 [](std::uint32_t x, const auto& e) { return x < e.first; });
-      if (it != v.begin() && (--it)->first == op) {
-        const OpWait& w = *it->second;
+      if (op < v.size() && v[op]) {
+        const OpWait& w = *v[op];
         auto piece = [&](Tick want, WaitKind wk, std::uint64_t whose, std::int32_t link) {
           const Tick d = std::min(want, to - from);
           if (d <= 0) return;
@@ -277,7 +274,7 @@ class Walk {
   std::uint32_t width_, dma_limit_;
   std::vector<std::array<std::vector<std::uint32_t>, assembler::kEngines>> queues_;
   std::vector<std::vector<std::uint32_t>> pos_;
-  std::vector<std::vector<std::pair<std::uint32_t, const OpWait*>>> waits_;
+  std::vector<std::vector<const OpWait*>> waits_;  // per core, by instruction
   std::vector<Jump> jumps_;
 };
 
