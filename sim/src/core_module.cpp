@@ -29,9 +29,14 @@ CoreModule::CoreModule(const sc_core::sc_module_name& name, std::int32_t index,
       wl0_stats_("wl0", std::string(basename()) + ".wl0") {
   register_stats();
   for (std::uint32_t i = 0; i < img_.ops.size(); ++i) eng_[img_.ops[i].queue].queue.push_back(i);
-  std::size_t tokens = 0;
-  for (const OpRec& o : img_.ops) tokens += o.op == Opcode::wait_token;
+  std::size_t tokens = 0, transfers = 0;
+  for (const OpRec& o : img_.ops) {
+    tokens += o.op == Opcode::wait_token;
+    transfers += o.op == Opcode::dma_in || o.op == Opcode::dma_out || o.op == Opcode::noc_send ||
+                 o.op == Opcode::wl0_load;
+  }
   tokens_.reserve(tokens * 2);
+  waits_.reserve(transfers);  // at most one note per transfer
   const std::size_t nwl = img_.workload_ids.size();
   wl_first_.assign(nwl, kNever);
   wl_compute_.assign(nwl, kNever);

@@ -82,6 +82,12 @@ class CoreModule : public sc_core::sc_module {
   const std::vector<std::uint64_t>& causes() const { return cause_; }
   // A multicast dma_in `op` waited for the request of `from` (op_ref).
   void set_cause(std::uint32_t op, std::uint64_t from) { cause_[op] = from; }
+  // What transfer `op` waited for inside its own time (sim_context.h,
+  // OpWait), told by the NoC when it completes; kept only when it waited.
+  void note_wait(std::uint32_t op, const OpWait& w) {
+    if (w.any()) waits_.emplace_back(op, w);
+  }
+  const std::vector<std::pair<std::uint32_t, OpWait>>& op_waits() const { return waits_; }
 
   // Energy events (energy.h), counted twice: where they are spent (this
   // core's units: events(), its statistics groups) and which workload
@@ -173,6 +179,7 @@ class CoreModule : public sc_core::sc_module {
   std::vector<Tick> wl_first_, wl_compute_, wl_end_;
   std::vector<OpTimes> times_;
   std::vector<std::uint64_t> cause_;
+  std::vector<std::pair<std::uint32_t, OpWait>> waits_;
   // The NoC multicast being gathered: (receiving core, noc_send) so far.
   std::vector<std::pair<std::int32_t, std::uint32_t>> multicast_;
   EventCounts events_{}, no_wl_{};

@@ -17,8 +17,20 @@
 //   * anything else: [start, t] is X's own time (compute, DRAM, NoC); then
 //     what let X start: the earlier instruction of its queue that completed
 //     or retired at X's start (or issued with it), else its dispatch.
+//
+// What each step waited for (WaitKind): a transfer's own time is split by
+// what the NoC and the DRAM ports measured for it (OpWait: its link waits;
+// for a read, the rest of its delivery after the DRAM had its last byte,
+// as NoC time; its DRAM port wait; its in-order hold; each at most what is
+// left of the step), the rest being its own work (DRAM for a DMA); a token's flight is
+// token, or l2_credit for a credit; dispatch and gaps are ordering. The
+// blocking waits the trace steps through (a wait_token, a wait_local, a
+// multicast read's join) are listed as jumps: their time is the chain's
+// they went to, so they overlap the kinds.
 
 #include <cstdint>
+#include <functional>
+#include <string>
 #include <vector>
 
 #include "gemini/sim/report.h"
@@ -33,12 +45,16 @@ struct PathCore {
   const std::vector<OpTimes>* times = nullptr;
   const std::vector<std::uint64_t>* causes = nullptr;  // op_ref or kNoRef
   Tick finish = 0;
+  // The transfers that waited (CoreModule::op_waits); null: none.
+  const std::vector<std::pair<std::uint32_t, OpWait>>* waits = nullptr;
 };
 
 // `period`: the core clock; `dispatch_width`: instructions dispatched per
-// cycle; `dma_limit`: transfers in flight per DMA engine.
+// cycle; `dma_limit`: transfers in flight per DMA engine; `link_name`: a
+// NoC link in words (NocModel::link_name; null: its number).
 CriticalPath trace_critical_path(const std::vector<PathCore>& cores, Tick period,
                                  std::uint32_t dispatch_width, std::uint32_t dma_limit,
-                                 const WorkloadTable& workloads);
+                                 const WorkloadTable& workloads,
+                                 const std::function<std::string(std::int32_t)>& link_name = {});
 
 }  // namespace gemini::sim

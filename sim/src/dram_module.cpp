@@ -1,5 +1,7 @@
 #include "dram_module.h"
 
+#include <cmath>
+
 #include "noc_module.h"
 
 namespace gemini::sim {
@@ -13,6 +15,7 @@ DramModule::DramModule(const sc_core::sc_module_name& name, std::int32_t port,
       noc_(noc),
       stats_("dram", basename()) {
   model_->register_stats(stats_);
+  ps_per_byte_ = 1000.0 / model_->peak_gbps();
   sc_core::sc_spawn_options opt;
   opt.spawn_method();
   opt.set_sensitivity(&ev_);
@@ -20,8 +23,15 @@ DramModule::DramModule(const sc_core::sc_module_name& name, std::int32_t port,
   sc_core::sc_spawn([this] { run(); }, "controller", &opt);
 }
 
-void DramModule::enqueue(const DramRequest& r) {
+void DramModule::enqueue(const DramRequest& r, std::uint64_t owner) {
   model_->enqueue(r);
+  // What it finds at the port: a request not yet done (the latest), else
+  // the one whose last bytes are done after its arrival (models report
+  // ahead of time).
+  const std::uint64_t before = !pending_.empty()      ? pending_.back().owner
+                               : busy_until_ > r.arrival ? busy_owner_
+                                                         : kNoRef;
+  pending_.push_back({r.tag, owner, before, r.arrival, r.bytes});
   if (ctx_.tracing) open_[r.tag * 2 + (r.write ? 1 : 0)] = {r.arrival, r.bytes, r.write};
   ev_.notify(sc_core::SC_ZERO_TIME);
 }
@@ -33,6 +43,20 @@ void DramModule::run() {
 }
 
 void DramModule::progress(std::uint64_t tag, std::int64_t done, Tick t) {
+  for (auto it = pending_.begin(); it != pending_.end(); ++it) {
+    if (it->tag != tag) continue;
+    if (it->bytes != done) break;  // not its last bytes yet
+    const Tick own = static_cast<Tick>(std::ceil(static_cast<double>(done) * ps_per_byte_ - 1e-9));
+    const Tick waited = t - it->arrival - own;
+    if (waited > 0 && it->before != kNoRef && it->before != it->owner)
+      noc_.dram_waited(static_cast<std::uint32_t>(tag), waited, it->before);
+    if (t >= busy_until_) {
+      busy_until_ = t;
+      busy_owner_ = it->owner;
+    }
+    pending_.erase(it);
+    break;
+  }
   noc_.dram_progress(static_cast<std::uint32_t>(tag), done, t);
   if (!ctx_.tracing) return;
   for (std::uint64_t w = 0; w < 2; ++w) {

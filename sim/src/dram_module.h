@@ -5,8 +5,14 @@
 // SC_METHOD runs the model's advance() at once and then only at the time the
 // model asks for (its commit horizon or the next arrival), never per cycle.
 // Progress goes back to the NoC, which injects read data and acks writes.
+// Each request's wait at the port is measured for the critical path: when
+// its last bytes are done, the time it spent at the port beyond its own
+// bytes at the model's peak rate, if another request (its `owner`: the
+// latest one not yet done when it arrived) was there before it
+// (NocModule::dram_waited).
 
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <unordered_map>
 
@@ -22,7 +28,8 @@ class DramModule : public sc_core::sc_module, private DramSink {
  public:
   DramModule(const sc_core::sc_module_name& name, std::int32_t port,
              std::unique_ptr<DramModel> model, SimContext& ctx, NocModule& noc);
-  void enqueue(const DramRequest& r);
+  // `owner`: the instruction (op_ref) the request is for.
+  void enqueue(const DramRequest& r, std::uint64_t owner);
   const DramModel& model() const { return *model_; }
   const StatGroup& stats() const { return stats_; }
 
@@ -40,6 +47,17 @@ class DramModule : public sc_core::sc_module, private DramSink {
     bool write;
   };
   std::unordered_map<std::uint64_t, Open> open_;  // tracing only
+  // The requests not yet done, in arrival order: the one before a request
+  // is what it waited behind.
+  struct Pending {
+    std::uint64_t tag, owner, before;
+    Tick arrival;
+    std::int64_t bytes;
+  };
+  std::deque<Pending> pending_;
+  Tick busy_until_ = 0;               // the latest last-bytes time reported
+  std::uint64_t busy_owner_ = ~std::uint64_t{0};  // its request's owner
+  double ps_per_byte_ = 0;  // at the model's peak
   sc_core::sc_event ev_;
   StatGroup stats_;
 };

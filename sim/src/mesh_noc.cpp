@@ -16,6 +16,7 @@ MeshNoc::MeshNoc(std::int32_t xlen, std::int32_t ylen, double link_gbps, Tick ro
       buffer_(std::max(0, buffer_packets)) {
   const std::size_t links = static_cast<std::size_t>(xlen_ + 2) * ylen_ * kDirs;
   free_.assign(links, 0);
+  holder_.assign(links, ~std::uint64_t{0});
   busy_.assign(links, 0);
   tree_start_.assign(links, -1);
   tree_end_.assign(links, 0);
@@ -96,8 +97,20 @@ void MeshNoc::set_chiplets(std::int32_t x_cut, std::int32_t y_cut, bool io_die, 
       }
 }
 
+void MeshNoc::note_wait(std::int32_t link, Tick waited, std::uint64_t whose) {
+  wait_.total += waited;
+  if (waited > wait_.longest) {
+    wait_.longest = waited;
+    wait_.link = link;
+    wait_.whose = whose;
+  }
+}
+
 Tick MeshNoc::cross(std::int32_t link, Tick head, Tick ser, Tick& start, Tick min_end) {
   start = std::max({head, free_[link], buffer_free(link)});
+  std::uint64_t& holder = holder_[static_cast<std::size_t>(link)];
+  if (start > head && holder != owner_) note_wait(link, start - head, holder);
+  holder = owner_;
   const Tick end = std::max(start + ser, min_end);
   free_[link] = end;
   busy_[link] += end - start;
@@ -109,6 +122,7 @@ MeshNoc::Timing MeshNoc::send(Tick t, std::int32_t src, std::int32_t dst, std::i
   const NodePos s = pos(src);
   Tick start = 0;
   Timing out{};
+  wait_ = {};
   const std::int32_t inject = router(s.x, s.y) * kDirs + kInject;
   cross(inject, t, ser, start);
   const Tick injected = start;
@@ -134,6 +148,9 @@ MeshNoc::Timing MeshNoc::send(Tick t, std::int32_t src, std::int32_t dst, std::i
   out.arrived = end;  // the ejection link's
   out.injected = next_injection(inject, injected, ser);
   out.links = static_cast<std::int32_t>(path_.size()) - 1;
+  out.waited = wait_.total;
+  out.wait_link = wait_.link;
+  out.wait_owner = wait_.whose;
   ++packets_;
   bytes_ += bytes;
   byte_hops_ += bytes * out.links;
@@ -161,6 +178,7 @@ MeshNoc::MulticastTiming MeshNoc::multicast(Tick t, std::int32_t src,
   const NodePos s = pos(src);
   MulticastTiming out;
   out.arrived.resize(dsts.size());
+  wait_ = {};
   Tick start = 0;
   const std::int32_t inject = router(s.x, s.y) * kDirs + kInject;
   cross(inject, t, ser, start);
@@ -198,6 +216,7 @@ MeshNoc::MulticastTiming MeshNoc::multicast(Tick t, std::int32_t src,
       tail = tree_end_[k] + lat;
     }
     out.arrived[i] = tree_end_[static_cast<std::size_t>(path_.back())];
+    out.last = std::max(out.last, out.arrived[i]);
   }
   buffer_leave(inject, tree_left_[static_cast<std::size_t>(inject)]);
   tree_left_[static_cast<std::size_t>(inject)] = 0;
@@ -210,6 +229,9 @@ MeshNoc::MulticastTiming MeshNoc::multicast(Tick t, std::int32_t src,
     tree_start_[k] = -1;
     tree_left_[k] = 0;
   }
+  out.waited = wait_.total;
+  out.wait_link = wait_.link;
+  out.wait_owner = wait_.whose;
   out.injected = next_injection(inject, injected, ser);
   ++packets_;
   bytes_ += bytes;
@@ -233,6 +255,19 @@ void MeshNoc::for_each_link(F&& f) const {
         if (y > 0) at(x, y, kNorth);
       }
     }
+}
+
+std::string MeshNoc::link_name(std::int32_t link) const {
+  if (link < 0) return "-";
+  const std::int32_t dir = link % kDirs, r = link / kDirs;
+  const std::int32_t x = r % (xlen_ + 2) - 1, y = r / (xlen_ + 2);
+  char buf[64];
+  if (dir == kInject || dir == kEject)
+    std::snprintf(buf, sizeof buf, "(%d,%d) %s", x, y, dir == kInject ? "in" : "out");
+  else
+    std::snprintf(buf, sizeof buf, "(%d,%d)->(%d,%d)", x, y, x + (dir == kEast) - (dir == kWest),
+                  y + (dir == kSouth) - (dir == kNorth));
+  return buf;
 }
 
 MeshNoc::LinkUse MeshNoc::link_use(bool d2d) const {

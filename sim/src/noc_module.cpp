@@ -66,7 +66,9 @@ std::uint32_t NocModule::alloc(Kind k) {
   } else {
     id = static_cast<std::uint32_t>(msgs_.size());
     msgs_.emplace_back();
+    msg_waits_.emplace_back();
   }
+  msg_waits_[id] = MsgWait{};
   msgs_[id].kind = k;
   return id;
 }
@@ -167,7 +169,7 @@ void NocModule::dram_multicast_read(std::int32_t core, std::uint8_t engine, std:
   schedule(now, id, Ev::inject);
 }
 
-void NocModule::start_stripes(Join& j, std::vector<std::int32_t> ports, Tick now) {
+void NocModule::start_stripes(Join& j, std::vector<std::int32_t> ports, Tick now, Tick held) {
   // The union of the members' ranges, read once.
   const std::int64_t bytes = merge_ranges(j.ranges);
   // The address of byte `off` of the union.
@@ -201,6 +203,9 @@ void NocModule::start_stripes(Join& j, std::vector<std::int32_t> ports, Tick now
   for (std::size_t i = 0; i < ports.size(); ++i) stripes += cut[i + 1] > cut[i] ? 1 : 0;
   forks_[f].left.assign(j.receivers.size(), stripes);
   forks_[f].open = j.receivers.size();
+  forks_[f].wait = {};
+  forks_[f].wait.held = held;
+  forks_[f].dram_ready = now;
   for (std::size_t i = 0; i < ports.size(); ++i) {
     if (cut[i + 1] == cut[i]) continue;
     const std::uint32_t d = alloc(Kind::read_data);
@@ -223,7 +228,7 @@ void NocModule::start_stripes(Join& j, std::vector<std::int32_t> ports, Tick now
     q.arrival = now;
     q.chunk_bytes = ctx_.params.packet_bytes;
     count_shared(r.receivers, Event::dram_byte, r.bytes);
-    ports_[r.port]->enqueue(q);
+    ports_[r.port]->enqueue(q, op_ref(j.receivers[0].core, j.receivers[0].op));
   }
 }
 
@@ -282,7 +287,7 @@ void NocModule::read_started(std::int32_t core, std::uint32_t seq, Tick now) {
   while (!h.empty() && !u.empty() && h.begin()->first == *u.begin()) {
     auto node = h.extract(h.begin());
     Held& x = node.mapped();
-    start_stripes(x.join, std::move(x.ports), now);
+    start_stripes(x.join, std::move(x.ports), now, now - x.since);
     u.erase(node.key());
   }
 }
@@ -317,6 +322,7 @@ void NocModule::run() {
           cores_[m.sender]->cause(r.op, Event::l2_write, m.bytes);
           if (ctx_.functional) ctx_.functional->arrived(m.sender, m.engine, r.op);
           cores_[r.core]->deliver(m.key, now, op_ref(m.sender, r.op));
+          cores_[m.sender]->note_wait(r.op, msg_waits_[it.msg].wait);
           cores_[m.sender]->finish(m.engine, r.op, now, now);
           if (--m.pending == 0) release(it.msg);
           break;
@@ -328,6 +334,9 @@ void NocModule::run() {
           Fork& f = forks_[m.fork];
           --incoming_[static_cast<std::size_t>(r.core)];
           if (--f.left[i] == 0) {  // its last stripe
+            OpWait w = f.wait;
+            w.tail = now + ctx_.params.l2_latency - f.dram_ready;
+            cores_[r.core]->note_wait(r.op, w);
             cores_[r.core]->finish(r.engine, r.op, now + ctx_.params.l2_latency, now);
             if (--f.open == 0) free_forks_.push_back(m.fork);
           }
@@ -361,10 +370,15 @@ void NocModule::inject(std::uint32_t id, Tick now) {
       for (const Member& r : m.receivers) ++incoming_[static_cast<std::size_t>(r.core)];
     if (!l2_ps_per_byte_.empty())
       for (const Member& r : m.receivers) set_l2_write_rate(r.core);
+    MsgWait& mw = msg_waits_[id];
+    if (m.sent == 0) mw.owner = owner_of(m);
+    noc_->set_owner(mw.owner);
     const NocModel::MulticastTiming mt = noc_->multicast(now, m.src, m.receiver_nodes, pkt);
     count_hops(m, pkt, mt.links, mt.d2d_links);
+    add_link_wait(mw, mt.last, mt.waited, mt.wait_link, mt.wait_owner);
     m.sent += pkt;
     if (m.sent >= m.bytes) {
+      if (m.kind == Kind::read_data) forks_[m.fork].wait.merge(mw.wait);
       for (std::size_t i = 0; i < mt.arrived.size(); ++i)
         schedule(mt.arrived[i], id, Ev::arrive, static_cast<std::int64_t>(i) + 1);
       return;
@@ -379,6 +393,9 @@ void NocModule::inject(std::uint32_t id, Tick now) {
     schedule(next, id, Ev::inject);
     return;
   }
+  MsgWait& mw = msg_waits_[id];
+  if (m.sent == 0) mw.owner = owner_of(m);
+  noc_->set_owner(mw.owner);
   if (m.kind == Kind::multicast_request) {
     const NocModel::Timing tm = noc_->send(now, m.src, m.dst, pkt);
     count_hops(m, pkt, tm.links, tm.d2d_links);
@@ -401,6 +418,7 @@ void NocModule::inject(std::uint32_t id, Tick now) {
   }
   const NocModel::Timing tm = noc_->send(now, m.src, dst, pkt);
   count_hops(m, pkt, tm.links, tm.d2d_links);
+  add_link_wait(mw, tm.arrived, tm.waited, tm.wait_link, tm.wait_owner);
   m.sent += pkt;
   Tick next = tm.injected;
   if (m.src_ps_per_byte > 0)
@@ -432,6 +450,7 @@ void NocModule::dram_progress(std::uint32_t id, std::int64_t done, Tick t) {
   Message& m = msgs_[id];
   if (m.kind == Kind::read_data) {
     m.ready.emplace_back(done, t);
+    if (done >= m.bytes) forks_[m.fork].dram_ready = std::max(forks_[m.fork].dram_ready, t);
     if (m.stalled) try_read_packet(id, m.next_min);
     return;
   }
@@ -448,6 +467,8 @@ void NocModule::dram_progress(std::uint32_t id, std::int64_t done, Tick t) {
   a.src = w.dst;
   a.dst = w.src;
   a.bytes = ctx_.params.control_bytes;
+  msg_waits_[ack].wait = msg_waits_[id].wait;
+  msg_waits_[ack].carried = msg_waits_[id].wait.link;
   const Tick at = w.last_write;
   release(id);
   schedule(at, ack, Ev::inject);
@@ -464,7 +485,7 @@ void NocModule::port_packet(std::uint32_t id, std::int32_t port, std::int64_t by
   r.arrival = now;
   m.forwarded += bytes;
   cores_[static_cast<std::size_t>(m.core)]->count(m.op, Event::dram_byte, bytes);
-  ports_[port]->enqueue(r);
+  ports_[port]->enqueue(r, op_ref(m.core, m.op));
 }
 
 void NocModule::arrive(std::uint32_t id, Tick now) {
@@ -477,6 +498,7 @@ void NocModule::arrive(std::uint32_t id, Tick now) {
       cores_[m.sender]->cause(m.op, Event::l2_write, m.bytes);
       if (ctx_.functional) ctx_.functional->arrived(m.sender, m.engine, m.op);
       cores_[m.core]->deliver(m.key, now, op_ref(m.sender, m.op));
+      cores_[m.sender]->note_wait(m.op, msg_waits_[id].wait);
       cores_[m.sender]->finish(m.engine, m.op, now, now);
       release(id);
       break;
@@ -497,7 +519,7 @@ void NocModule::arrive(std::uint32_t id, Tick now) {
       std::vector<std::int32_t> ports =
           all_ports_.empty() ? std::vector<std::int32_t>{port} : all_ports_;
       if (in_order_ && *unstarted_[core].begin() != seq) {
-        held_[core].emplace(seq, Held{std::move(j), std::move(ports)});
+        held_[core].emplace(seq, Held{std::move(j), std::move(ports), now});
         break;
       }
       start_stripes(j, std::move(ports), now);
@@ -508,6 +530,7 @@ void NocModule::arrive(std::uint32_t id, Tick now) {
     case Kind::multicast_data:
       break;  // each receiver's arrival is handled in run()
     case Kind::write_ack:
+      cores_[m.core]->note_wait(m.op, msg_waits_[id].wait);
       cores_[m.core]->finish(m.engine, m.op, now, now);
       release(id);
       break;

@@ -32,6 +32,7 @@
 //                  l2.latency_cycles after the last byte of its last
 //                  stripe.
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -82,6 +83,10 @@ class NocModule : public sc_core::sc_module {
   // Called by a DRAM port: `done` bytes of message `msg` are read (at the
   // port) or written at time t >= now.
   void dram_progress(std::uint32_t msg, std::int64_t done, Tick t);
+  // Called by a DRAM port before the last progress of a request of message
+  // `msg`: it waited `waited` at the port behind the request of `before`
+  // (op_ref) (OpWait::port).
+  void dram_waited(std::uint32_t msg, Tick waited, std::uint64_t before);
 
   const NocModel& noc() const { return *noc_; }
   const StatGroup& stats() const { return stats_; }
@@ -143,10 +148,25 @@ class NocModule : public sc_core::sc_module {
     std::size_t pending = 0;
     std::uint32_t fork = 0;  // read data: its Fork
   };
+  // What a message waited for on links and at DRAM ports (OpWait), kept
+  // beside msgs_ (same index) so that Message stays small: the owner of
+  // its packets (set at its first), the longest wait of one of its
+  // packets (whose link wait.link_id names). Its link wait is the delay of
+  // its last arrival: the latest arrival of its packets against the
+  // latest each would have had without waiting for others' packets, plus
+  // what an earlier message of the same transfer carried (a write's, for
+  // its ack).
+  struct MsgWait {
+    OpWait wait;
+    Tick longest = 0, last_arrival = 0, ideal_arrival = 0, carried = 0;
+    std::uint64_t owner = kNoRef;
+  };
   // A read's stripes: per receiver, the stripes still to arrive.
   struct Fork {
     std::vector<std::uint16_t> left;
     std::size_t open = 0;  // receivers not yet complete
+    OpWait wait;           // the largest of its stripes'
+    Tick dram_ready = 0;   // when the DRAM had the last byte of its last stripe
   };
   enum class Ev : std::uint8_t { inject, arrive, port_packet };
   struct Item {
@@ -178,7 +198,22 @@ class NocModule : public sc_core::sc_module {
   // A read for the members of `j` (one, or a multicast's): the union of
   // their ranges in equal stripes, one at each of `ports`, each forked to
   // every member.
-  void start_stripes(Join& j, std::vector<std::int32_t> ports, Tick now);
+  // `held`: how long dram.in_order held it at its port.
+  void start_stripes(Join& j, std::vector<std::int32_t> ports, Tick now, Tick held = 0);
+  // The instruction (op_ref) message `m`'s packets are for.
+  std::uint64_t owner_of(const Message& m) const;
+  // Adds a packet's arrival and link wait to its message's.
+  static void add_link_wait(MsgWait& m, Tick arrived, Tick waited, std::int32_t link,
+                            std::uint64_t whose) {
+    m.last_arrival = std::max(m.last_arrival, arrived);
+    m.ideal_arrival = std::max(m.ideal_arrival, arrived - waited);
+    m.wait.link = m.carried + (m.last_arrival - m.ideal_arrival);
+    if (waited > m.longest) {
+      m.longest = waited;
+      m.wait.link_id = link;
+      m.wait.link_owner = whose;
+    }
+  }
   // Energy: `n` events `e` of a transfer for `members` (a multicast's
   // share evenly, the remainder to the first), or of message `m`'s owner.
   void count_shared(const std::vector<Member>& members, Event e, std::int64_t n);
@@ -195,6 +230,7 @@ class NocModule : public sc_core::sc_module {
   std::vector<std::int32_t> incoming_;  // per core: NoC data messages being written
   std::vector<double> l2_ps_per_byte_;  // by streams k: period / rate(k)
   std::vector<Message> msgs_;
+  std::vector<MsgWait> msg_waits_;
   std::vector<std::uint32_t> free_;
   std::priority_queue<Item, std::vector<Item>, std::greater<>> queue_;
   std::unordered_map<std::uint64_t, Join> joins_;  // by transfer << 16 | part
@@ -207,6 +243,7 @@ class NocModule : public sc_core::sc_module {
   struct Held {
     Join join;
     std::vector<std::int32_t> ports;
+    Tick since = 0;
   };
   std::vector<std::uint32_t> read_seq_;
   std::vector<std::set<std::uint32_t>> unstarted_;

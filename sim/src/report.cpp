@@ -11,6 +11,7 @@
 #include <string>
 
 #include "gemini/ir/json_writer.h"
+#include "critical_path_report.h"
 #include "report_energy.h"
 
 namespace gemini::sim {
@@ -187,6 +188,7 @@ void print_critical_path(std::ostream& os, const CriticalPath& p) {
             " cycles, %zu segments on %zu cores, %" PRId64 " instructions\n",
             total, p.segments.size(), cores.size(), p.steps);
   os << "  " << kinds_text(p.cycles, total) << "\n";
+  print_path_waits(os, p);
   struct Layer {
     std::string name;
     std::int64_t cycles = 0, segments = 0;

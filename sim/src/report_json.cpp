@@ -10,6 +10,7 @@
 #include "gemini/ir/json_writer.h"
 #include "gemini/sim/report.h"
 #include "gemini/sim/report_metrics.h"
+#include "critical_path_report.h"
 #include "report_energy.h"
 
 namespace gemini::sim {
@@ -246,6 +247,7 @@ void write_critical_path_json(ir::JsonWriter& w, const Report& r) {
     kv("cycles", p.total());
     kinds(p.cycles);
     kv("instructions", p.steps);
+    write_path_waits_json(w, p);
     w.key("segments");
     w.begin_array();
     for (const PathSegment& s : p.segments) {

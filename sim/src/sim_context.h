@@ -54,6 +54,37 @@ struct OpTimes {
   Tick start = 0, done = 0, retire = 0;
 };
 
+// What a transfer (dma_in, dma_out, wl0_load from DRAM, noc_send) waited for
+// inside its own time, as the NoC and the DRAM ports measured it
+// (critical_path.h splits its step by these): `port`, time a request of it
+// spent at a DRAM port beyond its own bytes at the port's peak rate while
+// an earlier request (`port_owner`, op_ref) was there; `link`, time its
+// packets' heads waited for links that another instruction's packets held
+// (`link_id` the one of the longest single wait, `link_owner` whose);
+// `held`, time a read was held at its port behind the core's earlier read
+// (dram.in_order); `tail`, for a read, time from when the DRAM had its
+// last byte ready to the read's completion (the NoC's delivery, its link
+// waits included). Each is the largest over the transfer's stripes.
+struct OpWait {
+  Tick port = 0, link = 0, held = 0, tail = 0;
+  std::uint64_t port_owner = ~std::uint64_t{0}, link_owner = ~std::uint64_t{0};
+  std::int32_t link_id = -1;
+  bool any() const { return port > 0 || link > 0 || held > 0 || tail > 0; }
+  void merge(const OpWait& o) {
+    if (o.port > port) {
+      port = o.port;
+      port_owner = o.port_owner;
+    }
+    if (o.link > link) {
+      link = o.link;
+      link_owner = o.link_owner;
+      link_id = o.link_id;
+    }
+    held = o.held > held ? o.held : held;
+    tail = o.tail > tail ? o.tail : tail;
+  }
+};
+
 struct TraceEvent {
   std::int32_t track_group = 0;  // core index, or -1 - port for DRAM
   std::uint8_t track = 0;        // engine (cores) or read/write (DRAM)

@@ -174,10 +174,13 @@ void System::run_and_report(const WorkloadTable& workloads, Tick until, Report& 
   if (all_done) {
     std::vector<PathCore> pcs;
     for (const auto& c : cores_)
-      pcs.push_back({&c->image(), &c->op_times(), &c->causes(), c->finish_time()});
+      pcs.push_back(
+          {&c->image(), &c->op_times(), &c->causes(), c->finish_time(), &c->op_waits()});
+    const NocModel& noc = noc_->noc();
     r.critical_path = trace_critical_path(
         pcs, period, static_cast<std::uint32_t>(ctx_.params.hw->core.dispatch_per_cycle),
-        static_cast<std::uint32_t>(ctx_.params.hw->core.dma_in_flight), workloads);
+        static_cast<std::uint32_t>(ctx_.params.hw->core.dma_in_flight), workloads,
+        [&noc](std::int32_t l) { return noc.link_name(l); });
   }
   report_layers(r);
 }

@@ -76,6 +76,21 @@ TEST_P(SimCorpus, RunsToCompletionRepeatablyInBothDialects) {
   EXPECT_GT(a.report.dram_bytes, 0);
   EXPECT_LE(a.report.dram_achieved_gbps, a.report.dram_peak_gbps * 1.0001);
   EXPECT_LE(a.report.noc_link_util_max, 1.0001);
+  // The critical path: its kinds and what it waited for each add up to the
+  // total, and the waits refine the kinds (report.h, WaitKind).
+  const sim::CriticalPath& cp = a.report.critical_path;
+  ASSERT_TRUE(cp.traced);
+  EXPECT_EQ(cp.total(), a.report.total_cycles);
+  std::int64_t waited = 0;
+  for (std::int64_t c : cp.waits) waited += c;
+  EXPECT_EQ(waited, a.report.total_cycles);
+  // (whole cycles: each array's leftover cycles go to its own largest
+  // remainders, so a kind may differ by one)
+  EXPECT_NEAR(cp.waits[static_cast<std::size_t>(sim::WaitKind::compute)],
+              cp.cycles[static_cast<std::size_t>(sim::PathKind::compute)], 1);
+  EXPECT_NEAR(cp.waits[static_cast<std::size_t>(sim::WaitKind::token)] +
+                  cp.waits[static_cast<std::size_t>(sim::WaitKind::l2_credit)],
+              cp.cycles[static_cast<std::size_t>(sim::PathKind::token)], 2);
 
   const SimRun b = simulate_file(path, "");
   EXPECT_EQ(a.json, b.json) << "two runs of the same input differ";

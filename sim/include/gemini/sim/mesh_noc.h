@@ -85,6 +85,8 @@ class MeshNoc final : public NocModel {
                             std::int64_t bytes) override;
 
   LinkUse router_link_use() const override { return link_use(false); }
+  // "(x,y)->(x',y')", a router's injection or ejection link "(x,y) in/out".
+  std::string link_name(std::int32_t link) const override;
   LinkUse d2d_link_use() const override { return link_use(true); }
   std::vector<LinkLoad> d2d_link_loads() const override;
   std::int64_t packets() const override { return packets_; }
@@ -106,7 +108,15 @@ class MeshNoc final : public NocModel {
   // starts when the link and its downstream buffer are free and is busy
   // for `ser`, and at least until `min_end` (its tail's arrival). Returns
   // the end.
+  // A wait for a link another owner held (set_owner) adds to `wait_` (and
+  // its longest to its link and whose).
   Tick cross(std::int32_t link, Tick head, Tick ser, Tick& start, Tick min_end = 0);
+  [[gnu::noinline]] void note_wait(std::int32_t link, Tick waited, std::uint64_t whose);
+  struct Wait {
+    Tick total = 0, longest = 0;
+    std::int32_t link = -1;
+    std::uint64_t whose = ~std::uint64_t{0};
+  } wait_;
   bool is_d2d(std::int32_t link) const {
     return !d2d_.empty() && d2d_[static_cast<std::size_t>(link)] != 0;
   }
@@ -153,6 +163,7 @@ class MeshNoc final : public NocModel {
   std::vector<double> eject_ps_per_byte_;  // per node
   std::vector<Tick> free_;                 // per link: when it is next free
   std::vector<Tick> busy_;                 // per link: total busy time
+  std::vector<std::uint64_t> holder_;      // per link: the owner of its last packet
   // Scratch: a route's links; multicast's per-link start in the current
   // tree (or -1), when the packet has left each link's downstream buffer
   // (on every branch), and the links it set.

@@ -33,11 +33,18 @@ struct NodePos {
 
 class NocModel {
  public:
+  // `waited`: time the packet's head waited for links another owner's
+  // packets held (set_owner); `wait_link` the link of its longest such
+  // wait (link_name), `wait_owner` whose packet held it. A model that does
+  // not measure this leaves them empty.
   struct Timing {
     Tick injected;               // the source may start its next packet
     Tick arrived;                // its tail is at the destination
     std::int32_t links;          // router-to-router links it crossed
     std::int32_t d2d_links = 0;  // of which die-to-die links (chiplets.h)
+    Tick waited = 0;
+    std::int32_t wait_link = -1;
+    std::uint64_t wait_owner = ~std::uint64_t{0};
   };
   // arrived[i] is when the tail is at dsts[i]; `injected` when the source
   // may send the next.
@@ -46,6 +53,10 @@ class NocModel {
     std::vector<Tick> arrived;
     std::int32_t links = 0;      // router-to-router links of its tree
     std::int32_t d2d_links = 0;  // of which die-to-die links (chiplets.h)
+    Tick last = 0;               // the latest of `arrived`
+    Tick waited = 0;             // as Timing's, over the whole tree
+    std::int32_t wait_link = -1;
+    std::uint64_t wait_owner = ~std::uint64_t{0};
   };
   // Statistics over the links between routers (not injection/ejection).
   struct LinkUse {
@@ -70,6 +81,11 @@ class NocModel {
   // the mesh is one die).
   virtual LinkUse router_link_use() const = 0;
   virtual LinkUse d2d_link_use() const { return {}; }
+  // The owner (an opaque id: the simulator's instruction) of the packets
+  // sent from now on, for Timing::wait_owner.
+  void set_owner(std::uint64_t owner) { owner_ = owner; }
+  // A link of Timing::wait_link, in words.
+  virtual std::string link_name(std::int32_t link) const { return "link " + std::to_string(link); }
   // Each die-to-die link, in link order: its ends, bytes and busy time.
   struct LinkLoad {
     NodePos from, to;
@@ -82,6 +98,9 @@ class NocModel {
   // Registers the model's counters in `g`.
   virtual void register_stats(StatGroup& g) const = 0;
   virtual std::string name() const = 0;
+
+ protected:
+  std::uint64_t owner_ = ~std::uint64_t{0};
 };
 
 // What a model is built for: the cores on the xlen x ylen grid and the DRAM

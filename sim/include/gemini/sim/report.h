@@ -98,9 +98,65 @@ struct PathSegment {
   std::int64_t start = 0, end = 0;  // cycles
   std::array<std::int64_t, kPathKinds> cycles{};
 };
+// What the path waited for, cycle by cycle: its own work, a resource that
+// another instruction held, or nothing at all -- the programs' order. Adds
+// up to the total, as PathKind does (docs/timing-model.md, "What the path
+// waited for"); compute = PathKind::compute, dram + dram_port + in_order =
+// PathKind::dram, noc + link = PathKind::noc (a DMA's packets' link waits
+// are in link too), token + l2_credit = PathKind::token, ordering =
+// PathKind::other.
+enum class WaitKind : std::uint8_t {
+  compute,    // a PE, VP or WL0-from-L2 operation's own time
+  dram,       // a DMA's own time: its bytes at the DRAM port's rate, its flight
+  noc,        // a noc_send's own time: its packets' serialisation and hops
+  dram_port,  // a DRAM port serving another instruction's requests first
+  link,       // a NoC link carrying another instruction's packets first
+  in_order,   // a read held at its port behind the core's earlier read (dram.in_order)
+  token,      // a data or DRAM token's flight from its producer
+  l2_credit,  // a credit's flight: the receiver's L2 bytes freed, on their way
+  ordering,   // nothing busy: dispatch, and gaps the programs' order left
+  kCount
+};
+inline constexpr std::size_t kWaitKinds = static_cast<std::size_t>(WaitKind::kCount);
+const char* to_string(WaitKind k);
+// The path's cycles of one wait kind spent on one thing: a DRAM port's
+// other requests (by their instruction's layer and opcode), a link (which,
+// and whose packets), a held read, a producer, a credit's sender, an
+// ordering gap (the instruction that started late).
+struct PathBlame {
+  WaitKind kind = WaitKind::ordering;
+  std::string what;
+  std::int64_t cycles = 0, count = 0;
+};
+// A blocking wait of an instruction on the path: the path went on through
+// the instruction it waited for (its time is that one's, above). `kind`:
+// token (a wait_token for data or a DRAM store), l2_credit (for a credit),
+// multicast (a multicast read for its last member): the waits for another
+// core (a wait_local's is its own core's).
+struct PathJump {
+  std::string kind;
+  std::int32_t core_id = 0;
+  std::string opcode, layer;
+  std::int64_t cycles = 0;  // blocked
+  std::int32_t to_core = 0;
+  std::string to_opcode, to_layer;
+  // Why that one was late: the path's cycles by wait kind while this one
+  // was blocked (whole cycles, floors).
+  std::array<std::int64_t, kWaitKinds> meanwhile{};
+};
+struct JumpSum {
+  std::string kind;
+  std::int64_t cycles = 0, count = 0;
+};
 struct CriticalPath {
   bool traced = false;                            // not when the run deadlocked or was stopped
   std::array<std::int64_t, kPathKinds> cycles{};  // adds up to the total
+  std::array<std::int64_t, kWaitKinds> waits{};   // adds up to the total too
+  std::vector<PathBlame> blames;                  // per kind, the largest first (a few each)
+  // Blocking waits on the path by kind (token, l2_credit, multicast):
+  // cycles blocked and count; and the longest few.
+  std::vector<JumpSum> jump_sums;
+  std::vector<PathJump> jumps;
   std::vector<PathSegment> segments;              // in time order
   std::int64_t steps = 0;                         // instructions on the path
   std::int64_t total() const;
