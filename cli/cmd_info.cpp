@@ -31,10 +31,6 @@ std::string human_bytes(std::int64_t b) {
   return os.str();
 }
 
-boost::json::object traffic(const ir::Summary::Traffic& t) {
-  return {{"tensors", t.tensors}, {"bytes", t.bytes}};
-}
-
 int run(const InfoOptions& opt) {
   ir::Diagnostics diags(20);
   ir::LoadOptions lo;
@@ -49,35 +45,7 @@ int run(const InfoOptions& opt) {
   const ir::Summary s = ir::summarize(m);
 
   if (opt.json) {
-    boost::json::object o;
-    o["file"] = opt.file;
-    o["dialect"] = ir::to_string(m.dialect);
-    o["xlen"] = s.xlen;
-    o["ylen"] = s.ylen;
-    if (m.buffersize) o["buffersize"] = *m.buffersize;
-    o["workloads"] = s.workloads;
-    boost::json::object by_kind, by_type, per_core, time_core;
-    for (auto& [k, v] : s.workloads_by_kind) by_kind[k] = v;
-    for (auto& [k, v] : s.workloads_by_layer_type) by_type[k] = v;
-    for (auto& [k, v] : s.workloads_by_core) per_core[std::to_string(k)] = v;
-    for (auto& [k, v] : s.time_by_core) time_core[std::to_string(k)] = v;
-    o["workloads_by_kind"] = by_kind;
-    o["workloads_by_layer_type"] = by_type;
-    o["workloads_by_core"] = per_core;
-    o["predicted_time_by_core"] = time_core;
-    o["layers"] = s.layers;
-    o["dram_read_fmap"] = traffic(s.dram_read_fmap);
-    o["dram_read_weight"] = traffic(s.dram_read_weight);
-    o["dram_written"] = traffic(s.dram_written);
-    o["core_to_core"] = traffic(s.core_to_core);
-    o["same_core"] = traffic(s.same_core);
-    o["acyclic"] = s.acyclic;
-    if (s.acyclic) {
-      o["longest_path_time"] = s.longest_path_time;
-      boost::json::array p;
-      for (auto& n : s.longest_path) p.emplace_back(n);
-      o["longest_path"] = p;
-    }
+    const boost::json::object o = ir::summary_json(m, s, opt.file);
     std::cout << boost::json::serialize(o) << "\n";
     return kExitOk;
   }

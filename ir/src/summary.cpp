@@ -1,5 +1,6 @@
 #include "gemini/ir/summary.h"
 
+#include <boost/json/array.hpp>
 #include <set>
 
 #include "gemini/ir/graph.h"
@@ -55,6 +56,45 @@ Summary summarize(const Model& m) {
     for (auto n : p.nodes) s.longest_path.push_back(g.describe(n));
   }
   return s;
+}
+
+namespace {
+boost::json::object traffic(const Summary::Traffic& t) {
+  return {{"tensors", t.tensors}, {"bytes", t.bytes}};
+}
+}  // namespace
+
+boost::json::object summary_json(const Model& m, const Summary& s, const std::string& file) {
+  boost::json::object o;
+  o["file"] = file;
+  o["dialect"] = to_string(m.dialect);
+  o["xlen"] = s.xlen;
+  o["ylen"] = s.ylen;
+  if (m.buffersize) o["buffersize"] = *m.buffersize;
+  o["workloads"] = s.workloads;
+  boost::json::object by_kind, by_type, per_core, time_core;
+  for (auto& [k, v] : s.workloads_by_kind) by_kind[k] = v;
+  for (auto& [k, v] : s.workloads_by_layer_type) by_type[k] = v;
+  for (auto& [k, v] : s.workloads_by_core) per_core[std::to_string(k)] = v;
+  for (auto& [k, v] : s.time_by_core) time_core[std::to_string(k)] = v;
+  o["workloads_by_kind"] = by_kind;
+  o["workloads_by_layer_type"] = by_type;
+  o["workloads_by_core"] = per_core;
+  o["predicted_time_by_core"] = time_core;
+  o["layers"] = s.layers;
+  o["dram_read_fmap"] = traffic(s.dram_read_fmap);
+  o["dram_read_weight"] = traffic(s.dram_read_weight);
+  o["dram_written"] = traffic(s.dram_written);
+  o["core_to_core"] = traffic(s.core_to_core);
+  o["same_core"] = traffic(s.same_core);
+  o["acyclic"] = s.acyclic;
+  if (s.acyclic) {
+    o["longest_path_time"] = s.longest_path_time;
+    boost::json::array p;
+    for (const std::string& n : s.longest_path) p.emplace_back(n);
+    o["longest_path"] = p;
+  }
+  return o;
 }
 
 }  // namespace gemini::ir

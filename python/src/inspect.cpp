@@ -142,12 +142,6 @@ Validation validate_file(const std::string& path, const std::string& model,
   return v;
 }
 
-namespace {
-boost::json::object traffic(const ir::Summary::Traffic& t) {
-  return {{"tensors", t.tensors}, {"bytes", t.bytes}};
-}
-}  // namespace
-
 Info info_file(const std::string& path, const std::string& dialect) {
   Info info;
   ir::Diagnostics diags(20);
@@ -158,39 +152,13 @@ Info info_file(const std::string& path, const std::string& dialect) {
   if (res.status != ir::LoadStatus::ok || diags.errors() > 0) return info;
   const ir::Model& m = res.model;
   const ir::Summary s = ir::summarize(m);
-  boost::json::object o;
-  o["file"] = path;
-  o["dialect"] = ir::to_string(m.dialect);
-  o["xlen"] = s.xlen;
-  o["ylen"] = s.ylen;
-  if (m.buffersize) o["buffersize"] = *m.buffersize;
-  o["workloads"] = s.workloads;
-  boost::json::object by_kind, by_type, per_core, time_core, layer_kinds;
-  for (auto& [k, n] : s.workloads_by_kind) by_kind[k] = n;
-  for (auto& [k, n] : s.workloads_by_layer_type) by_type[k] = n;
-  for (auto& [k, n] : s.workloads_by_core) per_core[std::to_string(k)] = n;
-  for (auto& [k, n] : s.time_by_core) time_core[std::to_string(k)] = n;
+  // The CLI's `info --json` object, and three figures the text prints.
+  boost::json::object o = ir::summary_json(m, s, path);
+  boost::json::object layer_kinds;
   for (auto& [k, n] : s.layers_by_kind) layer_kinds[k] = n;
-  o["workloads_by_kind"] = by_kind;
-  o["workloads_by_layer_type"] = by_type;
-  o["workloads_by_core"] = per_core;
-  o["predicted_time_by_core"] = time_core;
-  o["layers"] = s.layers;
   o["layers_by_kind"] = layer_kinds;
   o["cores_with_work"] = s.cores_with_work;
   o["max_core_time"] = s.max_core_time;
-  o["dram_read_fmap"] = traffic(s.dram_read_fmap);
-  o["dram_read_weight"] = traffic(s.dram_read_weight);
-  o["dram_written"] = traffic(s.dram_written);
-  o["core_to_core"] = traffic(s.core_to_core);
-  o["same_core"] = traffic(s.same_core);
-  o["acyclic"] = s.acyclic;
-  if (s.acyclic) {
-    o["longest_path_time"] = s.longest_path_time;
-    boost::json::array p;
-    for (const std::string& n : s.longest_path) p.emplace_back(n);
-    o["longest_path"] = p;
-  }
   info.ok = true;
   info.json = boost::json::serialize(o);
   return info;

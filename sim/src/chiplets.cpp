@@ -3,6 +3,8 @@
 
 #include <cmath>
 
+#include "gemini/sim/silicon.h"
+
 namespace gemini::sim {
 
 // The built-in interfaces, each defined in its own file.
@@ -13,6 +15,25 @@ D2dInterfaceInfo ucie_d2d_interface();  // d2d_ucie.cpp
 std::int64_t D2dInterface::lanes(double gbps) const {
   if (lane_gbps <= 0) return 0;
   return static_cast<std::int64_t>(std::ceil(gbps * 8.0 / lane_gbps - 1e-9));
+}
+
+double read_pj_per_byte(ParamReader& r, double fallback, const std::string& elsewhere) {
+  return r.param<double>("pj_per_byte")
+      .unit("pJ/byte")
+      .range(0, 1e6)
+      .fallback(fallback)
+      .describe("energy per byte per D2D link crossed (" + elsewhere + ")")
+      .get();
+}
+
+double read_phy_um2_per_gbps(ParamReader& r, const std::string& interface,
+                             const std::string& elsewhere) {
+  return r.param<double>("phy_um2_per_gbps")
+      .unit("um^2/(GB/s)")
+      .range(0, 1e9)
+      .fallback(*scheduler_d2d_phy_um2_per_gbps(interface, 12, "OS"))
+      .describe("PHY area per GB/s of link (" + elsewhere + ")")
+      .get();
 }
 
 ModelRegistry<D2dInterfaceInfo>& d2d_interfaces() {
@@ -67,12 +88,8 @@ std::optional<ChipletSetup> read_chiplet_setup(const ir::RawComponent& chiplets,
   ChipletSetup s;
   std::string name;
   if (!read_own(r, s, name)) return std::nullopt;
-  r.begin_model("D2D interface", name);
-  s.interface = d2d_interfaces().find(name)->configure(r);
+  s.interface = d2d_interfaces().configure(r, "chiplets", name);
   s.interface.name = name;
-  r.finish([&](std::string_view key) {
-    return models_declaring(d2d_interfaces().models(), "chiplets", "D2D interface", key, name);
-  });
   if (errors.size() != before) return std::nullopt;
   return s;
 }
@@ -82,7 +99,7 @@ std::vector<ParamInfo> chiplet_params() {
   std::string name;
   ParamReader own("chiplets");
   read_own(own, s, name);
-  return with_model_params(own.declared(), d2d_interfaces().models(), "chiplets", "D2D interface");
+  return d2d_interfaces().params(own.declared(), "chiplets");
 }
 
 bool check_cut(const ChipletSetup& c, std::int32_t xlen, std::int32_t ylen, std::string& error) {

@@ -4,25 +4,14 @@
 // 66f7314; advanced packages: fan-out 0.6 pJ/bit and 631 GB/s/mm^2,
 // silicon interposer 0.3 pJ/bit and 947 GB/s/mm^2).
 #include "gemini/sim/chiplets.h"
-#include "gemini/sim/silicon.h"
 
 namespace gemini::sim {
 namespace {
 
 D2dInterface configure(ParamReader& r) {
   D2dInterface d;
-  d.pj_per_byte = r.param<double>("pj_per_byte")
-                      .unit("pJ/byte")
-                      .range(0, 1e6)
-                      .fallback(1.0 * 8)
-                      .describe("energy per byte per D2D link crossed (OS; FO 4.8, SI 2.4)")
-                      .get();
-  d.phy_um2_per_gbps = r.param<double>("phy_um2_per_gbps")
-                           .unit("um^2/(GB/s)")
-                           .range(0, 1e9)
-                           .fallback(*scheduler_d2d_phy_um2_per_gbps("UCIe", 12, "OS"))
-                           .describe("PHY area per GB/s of link (OS; FO 1e6/631, SI 1e6/947)")
-                           .get();
+  d.pj_per_byte = read_pj_per_byte(r, 1.0 * 8, "OS; FO 4.8, SI 2.4");
+  d.phy_um2_per_gbps = read_phy_um2_per_gbps(r, "UCIe", "OS; FO 1e6/631, SI 1e6/947");
   return d;
 }
 

@@ -79,12 +79,7 @@ std::optional<DramSetup> read_dram_setup(const ir::RawComponent& dram,
   DramSetup s;
   // An unknown model (reported) has no parameters to check the rest against.
   if (!read_port_params(r, s)) return std::nullopt;
-  const DramModelInfo* m = registry().find(s.model);
-  r.begin_model("DRAM model", s.model);
-  s.build = m->configure(r);
-  r.finish([&](std::string_view key) {
-    return models_declaring(registry().models(), "dram", "DRAM model", key, s.model);
-  });
+  s.build = registry().configure(r, "dram", s.model);
   if (errors.size() != before) return std::nullopt;
   return s;
 }
@@ -93,7 +88,7 @@ std::vector<ParamInfo> dram_params() {
   DramSetup s;
   ParamReader own("dram");
   read_port_params(own, s);
-  return with_model_params(own.declared(), registry().models(), "dram", "DRAM model");
+  return registry().params(own.declared(), "dram");
 }
 
 std::unique_ptr<DramModel> make_dram_model(const boost::json::object& dram, const DramContext& ctx,

@@ -131,17 +131,15 @@ MeshNoc::Timing MeshNoc::send(Tick t, std::int32_t src, std::int32_t dst, std::i
   route(s, pos(dst), path_);
   std::int32_t prev = inject;
   const Tick last = eject_ser(dst, bytes, ser);
+  const Tick ser_d2d = d2d_ser(bytes, ser);
   Tick end = 0;
   for (const std::int32_t link : path_) {
-    const Tick sl = link == path_.back() ? last : link_ser(link, bytes, ser);
+    const bool d2d = is_d2d(link);
+    const Tick sl = link == path_.back() ? last : d2d ? ser_d2d : ser;
     end = cross(link, head, sl, start, tail + router_ps_);
     buffer_leave(prev, end);  // its tail has left prev's buffer
     prev = link;
-    const Tick lat = is_d2d(link) ? d2d_latency_ : 0;
-    if (is_d2d(link)) {
-      ++out.d2d_links;
-      d2d_bytes_[static_cast<std::size_t>(link)] += bytes;
-    }
+    const Tick lat = d2d ? cross_d2d(link, bytes, out.d2d_links) : 0;
     head = start + router_ps_ + lat;
     tail = end + lat;
   }
@@ -185,6 +183,7 @@ MeshNoc::MulticastTiming MeshNoc::multicast(Tick t, std::int32_t src,
   const Tick injected = start;
   const Tick head0 = start + router_ps_;
   const Tick tail0 = start + ser;
+  const Tick ser_d2d = d2d_ser(bytes, ser);
   // Each route is a path of the tree from its root; a link already crossed
   // by an earlier route of this packet is not crossed again, and the next
   // link's head follows its start. A fork's buffer is left when the tail
@@ -198,20 +197,18 @@ MeshNoc::MulticastTiming MeshNoc::multicast(Tick t, std::int32_t src,
     for (const std::int32_t link : path_) {
       const auto k = static_cast<std::size_t>(link);
       Tick& at = tree_start_[k];
-      const Tick sl = link == path_.back() ? last : link_ser(link, bytes, ser);
+      const bool d2d = is_d2d(link);
+      const Tick sl = link == path_.back() ? last : d2d ? ser_d2d : ser;
       if (at < 0) {
         tree_end_[k] = cross(link, head, sl, start, tail + router_ps_);
         at = start;
         tree_links_.push_back(link);
-        if (is_d2d(link)) {
-          ++out.d2d_links;
-          d2d_bytes_[k] += bytes;
-        }
+        if (d2d) cross_d2d(link, bytes, out.d2d_links);
         Tick& l = tree_left_[static_cast<std::size_t>(prev)];
         l = std::max(l, tree_end_[k]);
       }
       prev = link;
-      const Tick lat = is_d2d(link) ? d2d_latency_ : 0;
+      const Tick lat = d2d ? d2d_latency_ : 0;
       head = at + router_ps_ + lat;
       tail = tree_end_[k] + lat;
     }

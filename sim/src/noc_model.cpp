@@ -61,12 +61,7 @@ std::optional<NocSetup> read_noc_setup(const ir::RawComponent& noc,
   NocSetup s;
   // An unknown model (reported) has no parameters to check the rest against.
   if (!read_own_params(r, s)) return std::nullopt;
-  const NocModelInfo* m = registry().find(s.model);
-  r.begin_model("NoC model", s.model);
-  s.build = m->configure(r);
-  r.finish([&](std::string_view key) {
-    return models_declaring(registry().models(), "noc", "NoC model", key, s.model);
-  });
+  s.build = registry().configure(r, "noc", s.model);
   if (errors.size() != before) return std::nullopt;
   return s;
 }
@@ -75,7 +70,7 @@ std::vector<ParamInfo> noc_params() {
   NocSetup s;
   ParamReader own("noc");
   read_own_params(own, s);
-  return with_model_params(own.declared(), registry().models(), "noc", "NoC model");
+  return registry().params(own.declared(), "noc");
 }
 
 std::unique_ptr<NocModel> make_noc_model(const boost::json::object& noc, const NocLayout& layout,

@@ -10,8 +10,8 @@
 #include <set>
 #include <string>
 
-#include "gemini/ir/json_writer.h"
 #include "critical_path_report.h"
+#include "gemini/ir/json_writer.h"
 #include "report_energy.h"
 
 namespace gemini::sim {
@@ -310,7 +310,8 @@ void print_report(std::ostream& os, const Report& r) {
         c->x_cut, c->y_cut, c->interface.c_str(), c->d2d_gbps,
         c->io_die ? ", DRAM on the IO die" : "", c->links, 100.0 * c->link_util_max,
         c->busiest_link.empty() ? "" : " on ", c->busiest_link.c_str(), 100.0 * c->link_util_mean,
-        c->byte_hops, c->noc_byte_hops);
+        r.events[static_cast<std::size_t>(Event::d2d_byte_hop)],
+        r.events[static_cast<std::size_t>(Event::noc_byte_hop)]);
     if (c->lanes_per_link > 0)
       os << fmt("; %" PRId64 " SerDes lanes per link, %.1f mW", c->lanes_per_link, c->static_mw);
     os << "\n";

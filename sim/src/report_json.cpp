@@ -7,10 +7,10 @@
 #include <string_view>
 #include <type_traits>
 
+#include "critical_path_report.h"
 #include "gemini/ir/json_writer.h"
 #include "gemini/sim/report.h"
 #include "gemini/sim/report_metrics.h"
-#include "critical_path_report.h"
 #include "report_energy.h"
 
 namespace gemini::sim {
@@ -127,8 +127,9 @@ void write_dram_json(ir::JsonWriter& w, const Report& r) {
 }
 
 // "chiplets": the D2D links of a cut mesh, per link and in total.
-void write_chiplets_json(ir::JsonWriter& w, const ChipletReport& c) {
+void write_chiplets_json(ir::JsonWriter& w, const Report& r) {
   const JsonKv kv{w};
+  const ChipletReport& c = *r.chiplets;
   w.key("chiplets");
   w.begin_object();
   kv("x_cut", c.x_cut);
@@ -140,8 +141,8 @@ void write_chiplets_json(ir::JsonWriter& w, const ChipletReport& c) {
   kv(metric::d2d_links, c);
   kv("lanes_per_link", c.lanes_per_link);
   kv("lanes_static_mw", c.static_mw);
-  kv(metric::d2d_byte_hops, c);
-  kv("noc_byte_hops", c.noc_byte_hops);
+  kv(metric::d2d_byte_hops, r);  // the run's events (bytes x D2D / on-chip links)
+  kv("noc_byte_hops", r.events[static_cast<std::size_t>(Event::noc_byte_hop)]);
   kv(metric::d2d_link_util_max, c);
   kv("link_utilisation_mean", c.link_util_mean);
   kv("busiest_link", std::string_view(c.busiest_link));
@@ -191,7 +192,7 @@ void write_noc_l2_json(ir::JsonWriter& w, const Report& r) {
   kv(metric::noc_link_util_mean, r);
   kv("busiest_link", std::string_view(r.noc_busiest_link));
   w.end_object();
-  if (r.chiplets) write_chiplets_json(w, *r.chiplets);
+  if (r.chiplets) write_chiplets_json(w, r);
   if (r.silicon) write_silicon_json(w, r);
   w.key("l2");
   w.begin_object();

@@ -174,8 +174,7 @@ void System::run_and_report(const WorkloadTable& workloads, Tick until, Report& 
   if (all_done) {
     std::vector<PathCore> pcs;
     for (const auto& c : cores_)
-      pcs.push_back(
-          {&c->image(), &c->op_times(), &c->causes(), c->finish_time(), &c->op_waits()});
+      pcs.push_back({&c->image(), &c->op_times(), &c->causes(), c->finish_time(), &c->op_waits()});
     const NocModel& noc = noc_->noc();
     r.critical_path = trace_critical_path(
         pcs, period, static_cast<std::uint32_t>(ctx_.params.hw->core.dispatch_per_cycle),
@@ -287,8 +286,6 @@ void System::report_chiplets(Report& r, Tick end) const {
   cr.links = use.links;
   cr.lanes_per_link = c.interface.lanes(c.d2d_gbps);
   cr.static_mw = static_cast<double>(cr.links * cr.lanes_per_link) * c.interface.lane_mw;
-  cr.byte_hops = r.events[static_cast<std::size_t>(Event::d2d_byte_hop)];
-  cr.noc_byte_hops = r.events[static_cast<std::size_t>(Event::noc_byte_hop)];
   cr.link_util_max = end > 0 ? static_cast<double>(use.max_busy) / end : 0;
   cr.link_util_mean = end > 0 ? use.mean_busy / end : 0;
   if (use.max_busy > 0) cr.busiest_link = link_name(use.max_from, use.max_to);

@@ -1,6 +1,7 @@
 #pragma once
 // Summary: the figures `gemini info` prints, computed from a model.
 
+#include <boost/json/object.hpp>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -37,5 +38,9 @@ struct Summary {
 };
 
 Summary summarize(const Model& m);
+
+// `gemini info --json`'s object for `file`: the model's dialect and the
+// summary's figures (the CLI prints it, the Python module returns it).
+boost::json::object summary_json(const Model& m, const Summary& s, const std::string& file);
 
 }  // namespace gemini::ir

@@ -120,11 +120,19 @@ class MeshNoc final : public NocModel {
   bool is_d2d(std::int32_t link) const {
     return !d2d_.empty() && d2d_[static_cast<std::size_t>(link)] != 0;
   }
-  // The serialisation of a packet of `bytes` on `link`, given ser(bytes).
-  Tick link_ser(std::int32_t link, std::int64_t bytes, Tick ser) const {
-    return is_d2d(link)
-               ? static_cast<Tick>(std::ceil(static_cast<double>(bytes) * d2d_ps_per_byte_ - 1e-9))
-               : ser;
+  // A packet of `bytes` over a D2D link, given its on-chip ser(bytes) (the
+  // same when the mesh is one die).
+  Tick d2d_ser(std::int64_t bytes, Tick ser) const {
+    return d2d_.empty()
+               ? ser
+               : static_cast<Tick>(std::ceil(static_cast<double>(bytes) * d2d_ps_per_byte_ - 1e-9));
+  }
+  // A D2D link crossed by a packet of `bytes`: counted for the report and
+  // the packet's timing; returns its flight latency.
+  Tick cross_d2d(std::int32_t link, std::int64_t bytes, std::int32_t& d2d_links) {
+    ++d2d_links;
+    d2d_bytes_[static_cast<std::size_t>(link)] += bytes;
+    return d2d_latency_;
   }
   LinkUse link_use(bool d2d) const;
   // Calls f(link, from, to) for every router-to-router link.

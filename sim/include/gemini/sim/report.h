@@ -157,8 +157,8 @@ struct CriticalPath {
   // cycles blocked and count; and the longest few.
   std::vector<JumpSum> jump_sums;
   std::vector<PathJump> jumps;
-  std::vector<PathSegment> segments;              // in time order
-  std::int64_t steps = 0;                         // instructions on the path
+  std::vector<PathSegment> segments;  // in time order
+  std::int64_t steps = 0;             // instructions on the path
   std::int64_t total() const;
 };
 
@@ -278,8 +278,6 @@ struct ChipletReport {
   std::int32_t links = 0;           // directional D2D links
   std::int64_t lanes_per_link = 0;  // SerDes lanes per direction (0: none)
   double static_mw = 0;             // every lane's power
-  std::int64_t byte_hops = 0;       // bytes x D2D links crossed
-  std::int64_t noc_byte_hops = 0;   // bytes x on-chip links crossed
   double link_util_max = 0, link_util_mean = 0;
   std::string busiest_link;
   std::vector<D2dLinkReport> per_link;

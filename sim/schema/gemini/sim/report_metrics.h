@@ -127,12 +127,13 @@ inline constexpr auto d2d_links = metric_of({.key = "d2d_links",
                                              .unit = Unit::count,
                                              .description = "directional die-to-die links"},
                                             [](const auto& c) { return c.links; });
-inline constexpr auto d2d_byte_hops = metric_of({.key = "d2d_byte_hops",
-                                                 .pointer = "/chiplets/byte_hops",
-                                                 .unit = Unit::byte_hops,
-                                                 .description = "bytes x die-to-die links crossed",
-                                                 .plot = true},
-                                                [](const auto& c) { return c.byte_hops; });
+inline constexpr auto d2d_byte_hops = metric_of(
+    {.key = "d2d_byte_hops",
+     .pointer = "/chiplets/byte_hops",
+     .unit = Unit::byte_hops,
+     .description = "bytes x die-to-die links crossed",
+     .plot = true},
+    [](const auto& r) { return r.events[static_cast<std::size_t>(Event::d2d_byte_hop)]; });
 inline constexpr auto d2d_link_util_max =
     metric_of({.key = "d2d_link_util_max",
                .pointer = "/chiplets/link_utilisation_max",
