@@ -71,6 +71,7 @@ int run_sim(const SimCliOptions& opt) {
   so.xlen = lowered->model.xlen;
   so.ylen = lowered->model.ylen;
   so.memory_limit = opt.semantics.memory_limit;
+  so.model = &lowered->model;
   if (opt.functional) {
     so.network = &semantics->net;
     so.reference = &semantics->ref;

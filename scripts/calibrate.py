@@ -12,11 +12,15 @@ not simulate is listed with the reason. The energy tables compare each
 file's simulated energy with the scheduler's `set_energy` (manifest.csv)
 and, where summaries/ holds its breakdown, component by component;
 `--only energy` runs the multicast-on simulation alone and prints only
-those tables.
+those tables. `--only roofline` runs it alone too, each file at its
+manifest's NoC link bandwidth (`noc_gbps`), and prints the layer roofline
+table (docs/timing-model.md, "Layer roofline"): the scheduler's cost rules
+summed layer by layer, against its estimate and the simulation.
 
   python3 scripts/calibrate.py [--corpus ../shared/ir-corpus/set] [--gemini build/cli/gemini]
                                [--hw configs/set-polar.json]
-                               [--hw-off configs/set-polar-unicast.json] [--only energy]
+                               [--hw-off configs/set-polar-unicast.json]
+                               [--only energy|roofline]
 """
 import argparse
 import csv
@@ -169,6 +173,30 @@ def energy_tables(out, corpus):
                   f'{sim / est if est else float("nan"):.2f} | {like_cells} |')
 
 
+def roofline_table(out):
+    """The layer roofline against the estimate and the simulation, with
+    the share of the roofline each limit sets and the layers whose links
+    set it."""
+    print("| file | mesh | link GB/s | scheduler estimate | simulated | sim / est | "
+          "roofline without links / est | roofline | roofline / est | sim / roofline | "
+          "set by compute | DRAM | links |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for o in out:
+        by = {"compute": 0, "dram": 0, "links": 0}
+        no_links = 0
+        for l in o["layers"]:
+            if "roofline" in l:
+                x = l["roofline"]
+                by[x["limit"]] += x["bound_cycles"]
+                no_links += max(x["compute_cycles"], x["dram_cycles"])
+        roof = o["roof"] or 1
+        print(f'| {o["name"]} | {o["mesh"]} | {o["gbps"]} | {o["est"]:,} | {o["sim"]:,} | '
+              f'{o["sim"] / o["est"]:.2f} | {no_links / o["est"]:.2f} | {o["roof"]:,} | '
+              f'{o["roof"] / o["est"]:.2f} | '
+              f'{o["sim"] / roof:.2f} | {100 * by["compute"] / roof:.0f}% | '
+              f'{100 * by["dram"] / roof:.0f}% | {100 * by["links"] / roof:.0f}% |')
+
+
 def main():
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     ap = argparse.ArgumentParser()
@@ -176,7 +204,7 @@ def main():
     ap.add_argument("--gemini", default=os.path.join(root, "build", "cli", "gemini"))
     ap.add_argument("--hw", default=os.path.join(root, "configs", "set-polar.json"))
     ap.add_argument("--hw-off", default=os.path.join(root, "configs", "set-polar-unicast.json"))
-    ap.add_argument("--only", choices=["energy"], help="print only these tables")
+    ap.add_argument("--only", choices=["energy", "roofline"], help="print only these tables")
     a = ap.parse_args()
     cost = json.load(open(a.hw)).get("energy", {})
     manifest = os.path.join(a.corpus, "manifest.csv")
@@ -189,10 +217,20 @@ def main():
         f = os.path.join(a.corpus, r["file"])
         name = r["file"].replace("_IR.json.gz", "")
         est = r["set_latency_cycles"]
+        hw = a.hw
+        gbps = (r.get("noc_gbps") or "").strip()
+        if a.only == "roofline" and gbps:
+            hw = write_hw(a.hw, tmp, f"noc{gbps}",
+                          lambda h: h["noc"].update(link_gbps=float(gbps)))
         try:
-            j, wls = run(a.gemini, f, a.hw, est, tmp, ".on")
+            j, wls = run(a.gemini, f, hw, est, tmp, ".on")
         except Failed as e:
             failed.append((name, str(e)))
+            continue
+        if a.only == "roofline":
+            out.append(dict(name=name, mesh=f'{r["xlen"]}x{r["ylen"]}', gbps=gbps or "24",
+                            est=int(est), sim=j["total_cycles"], layers=j["layers"],
+                            roof=j.get("roofline_cycles_sum", 0)))
             continue
         if a.only == "energy":
             out.append(dict(name=name, energy=j["energy_pj"], set_energy=float(r["set_energy"]),
@@ -248,6 +286,9 @@ def main():
                         set_energy=float(r["set_energy"]), cost=cost))
     if a.only == "energy":
         energy_tables(out, a.corpus)
+        return
+    if a.only == "roofline":
+        roofline_table(out)
         return
     def pct(x):
         return f"{100 * x:.1f}%"

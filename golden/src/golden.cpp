@@ -142,6 +142,7 @@ bool run_case(const std::string& dir, const Case& c, std::string& report, std::s
   so.input_name = c.name;
   so.xlen = m.xlen;
   so.ylen = m.ylen;
+  so.model = &m;
   if (semantics) {
     so.network = &semantics->net;
     so.reference = &semantics->ref;

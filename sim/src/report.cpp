@@ -237,11 +237,43 @@ void print_critical_path(std::ostream& os, const CriticalPath& p) {
   }
 }
 
+// Per layer: simulated against predicted cycles, and its roofline when the
+// run had the IR.
+void print_layer_table(std::ostream& os, const Report& r) {
+  const bool roof = r.roofline_total() > 0;
+  os << "\nper layer (simulated = sum of workload spans; predicted = sum of the IR's time"
+     << (roof ? "; roofline = the layer's bound by the scheduler's cost rules, and what sets it"
+              : "")
+     << "):\n";
+  os << fmt("%-32s %6s %14s %14s %9s", "layer", "wls", "predicted", "simulated", "sim/pred");
+  os << (roof ? fmt(" %12s %s\n", "roofline", "limit") : std::string("\n"));
+  for (const LayerReport& l : r.layers) {
+    os << fmt("%-32s %6" PRId64 " %14" PRId64 " %14" PRId64 " %9.3f", l.name.c_str(), l.workloads,
+              l.predicted_cycles, l.simulated_cycles, l.ratio());
+    if (roof && l.roofline)
+      os << fmt(" %12" PRId64 " %s", l.roofline->bound_cycles(), l.roofline->limit());
+    os << "\n";
+  }
+  std::int64_t sim = 0;
+  for (const LayerReport& l : r.layers) sim += l.simulated_cycles;
+  const std::int64_t pred = r.predicted_total();
+  os << fmt("%-32s %6zu %14" PRId64 " %14" PRId64 " %9.3f", "(all)", r.workloads.size(), pred, sim,
+            pred > 0 ? static_cast<double>(sim) / pred : 0.0);
+  os << (roof ? fmt(" %12" PRId64 "\n", r.roofline_total()) : std::string("\n"));
+}
+
 }  // namespace
 
 std::int64_t Report::predicted_total() const {
   std::int64_t s = 0;
   for (const LayerReport& l : layers) s += l.predicted_cycles;
+  return s;
+}
+
+std::int64_t Report::roofline_total() const {
+  std::int64_t s = 0;
+  for (const LayerReport& l : layers)
+    if (l.roofline) s += l.roofline->bound_cycles();
   return s;
 }
 
@@ -254,6 +286,15 @@ void print_report(std::ostream& os, const Report& r) {
     os << fmt("scheduler estimate: %" PRId64 " cycles; simulated / estimate = %.3f\n",
               *r.expect_cycles,
               *r.expect_cycles > 0 ? static_cast<double>(r.total_cycles) / *r.expect_cycles : 0.0);
+  if (const std::int64_t roof = r.roofline_total(); roof > 0) {
+    os << fmt("layer roofline (the scheduler's cost rules, layer by layer): %" PRId64
+              " cycles; simulated / roofline = %.3f",
+              roof, static_cast<double>(r.total_cycles) / static_cast<double>(roof));
+    if (r.expect_cycles && *r.expect_cycles > 0)
+      os << fmt("; roofline / estimate = %.3f",
+                static_cast<double>(roof) / static_cast<double>(*r.expect_cycles));
+    os << "\n";
+  }
   if (r.deadlock) {
     os << "DEADLOCK: nothing can progress; blocked instructions:\n";
     for (const std::string& b : r.blocked) os << "  " << b << "\n";
@@ -337,16 +378,7 @@ void print_report(std::ostream& os, const Report& r) {
               a->strategy.c_str(), a->waits, a->loads, a->waits_tight, a->forced, a->forced_tight,
               a->alloc_peak, a->buffer, a->live_peak);
   print_energy_summary(os, r);
-  os << "\nper layer (simulated = sum of workload spans; predicted = sum of the IR's time):\n";
-  os << fmt("%-32s %6s %14s %14s %9s\n", "layer", "wls", "predicted", "simulated", "sim/pred");
-  for (const LayerReport& l : r.layers)
-    os << fmt("%-32s %6" PRId64 " %14" PRId64 " %14" PRId64 " %9.3f\n", l.name.c_str(), l.workloads,
-              l.predicted_cycles, l.simulated_cycles, l.ratio());
-  std::int64_t sim = 0;
-  for (const LayerReport& l : r.layers) sim += l.simulated_cycles;
-  const std::int64_t pred = r.predicted_total();
-  os << fmt("%-32s %6zu %14" PRId64 " %14" PRId64 " %9.3f\n", "(all)", r.workloads.size(), pred,
-            sim, pred > 0 ? static_cast<double>(sim) / pred : 0.0);
+  print_layer_table(os, r);
   print_energy_tables(os, r);
   print_critical_path(os, r.critical_path);
   print_stats(os, r);

@@ -46,6 +46,7 @@ void write_summary_json(ir::JsonWriter& w, const Report& r) {
   kv("frequency_mhz", r.frequency_mhz);
   kv("instructions", r.instructions);
   kv("predicted_cycles_sum", r.predicted_total());
+  if (const std::int64_t roof = r.roofline_total(); roof > 0) kv("roofline_cycles_sum", roof);
   write_energy_json(w, r);
   if (r.expect_cycles) {
     kv("expect_cycles", *r.expect_cycles);
@@ -230,6 +231,19 @@ void write_layers_json(ir::JsonWriter& w, const Report& r) {
     write_energy(w, l.energy);
     kv("first_start", l.first_start);
     kv("last_end", l.last_end);
+    if (const auto& roof = l.roofline) {
+      w.key("roofline");
+      w.begin_object();
+      kv("bound_cycles", roof->bound_cycles());
+      kv("limit", std::string_view(roof->limit()));
+      kv("compute_cycles", roof->compute_cycles);
+      kv("link_cycles", roof->link_cycles);
+      kv("link_bytes", roof->link_bytes);
+      kv("link", std::string_view(roof->link));
+      kv("dram_cycles", roof->dram_cycles);
+      kv("dram_bytes", roof->dram_bytes);
+      w.end_object();
+    }
     w.end_object();
   }
   w.end_array();

@@ -36,6 +36,33 @@ class KernelScope {
   sc_core::sc_simcontext* saved_;
 };
 
+// Each layer's roofline (roofline.h) for the run's mesh, ports and rates.
+void attach_rooflines(const ir::Model& m, const assembler::Program& program, const Params& p,
+                      Report& r) {
+  RooflineInput in;
+  in.xlen = p.xlen;
+  in.ylen = p.ylen;
+  const double ghz = p.hw->clock.frequency_mhz / 1000.0;
+  in.link_bytes_per_cycle = p.noc_link_gbps / ghz;
+  in.port_bytes_per_cycle =
+      p.port_rows.empty() ? 0 : r.dram_peak_gbps / static_cast<double>(p.port_rows.size()) / ghz;
+  for (std::size_t i = 0; i < p.port_rows.size(); ++i)
+    in.ports.push_back({p.port_east[i] ? p.xlen : -1, p.port_rows[i]});
+  in.core_port.assign(static_cast<std::size_t>(p.xlen) * p.ylen, 0);
+  for (std::size_t i = 0; i < program.cores.size() && i < p.core_port.size(); ++i)
+    in.core_port[static_cast<std::size_t>(program.cores[i].program.core_id)] = p.core_port[i];
+  in.interleave = p.dram_interleave;
+  in.noc_multicast = p.hw->noc.multicast;
+  in.dram_multicast = p.hw->dram.multicast;
+  std::vector<LayerRoofline> roofs = layer_roofline(m, in);
+  for (LayerReport& l : r.layers)
+    for (LayerRoofline& x : roofs)
+      if (x.name == l.name) {
+        l.roofline = std::move(x);
+        break;
+      }
+}
+
 }  // namespace
 
 WorkloadTable workload_table(const ir::Model& m) {
@@ -82,6 +109,7 @@ bool simulate(const assembler::Program& program, const ir::HardwareConfig& hw,
     }
   }
   ctx.progress.done();
+  if (options.model) attach_rooflines(*options.model, program, ctx.params, report);
   for (const StatGroup* g : options.stat_groups) report.stats.push_back(g->snapshot());
   report.dram_unique_read_bytes = unique_dram_reads(images);
   if (functional) report.functional = functional->finish();

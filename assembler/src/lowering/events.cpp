@@ -181,7 +181,8 @@ void Lowerer::add_load(CoreBuild& b, const WorkloadBuild& wb, std::uint32_t t, c
   }
   inv.arg("members", mc ? mc->members : 0).arg("part", mc ? mc->part : 0);
   bound(b.ce, inv, c, wb.i, b.binders.load);
-  if (auto ro = related_.find(s.transfer_id); ro != related_.end()) e.dram_after = ro->second;
+  if (auto ro = related_.find(s.transfer_id); ro != related_.end() && !ro->second->empty())
+    e.dram_after = ro->second;
   const bool anchors = !anchor && e.dram_after == nullptr;  // waits for hz alone
   const std::uint32_t id = add(b.ce, std::move(e));
   if (mc) b.ce.multicast.emplace_back(id, mc->group);

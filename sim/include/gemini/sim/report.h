@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "gemini/sim/energy.h"
+#include "gemini/sim/roofline.h"
 #include "gemini/sim/silicon.h"
 #include "gemini/sim/stats.h"
 
@@ -53,6 +54,9 @@ struct LayerReport {
   std::int64_t simulated_cycles = 0;  // sum of the workloads' simulated spans
   std::int64_t first_start = 0, last_end = 0;
   Energy energy;  // caused by its workloads (no static)
+  // Its roofline under the scheduler's cost rules (roofline.h), when the
+  // run was given the IR.
+  std::optional<LayerRoofline> roofline;
   double ratio() const {
     return predicted_cycles > 0 ? static_cast<double>(simulated_cycles) / predicted_cycles : 0.0;
   }
@@ -336,6 +340,8 @@ struct Report {
   // Host fields (excluded from golden comparisons).
   double wall_seconds = 0;
   std::int64_t predicted_total() const;
+  // The layers' roofline bounds summed (roofline.h); 0 when the run had no IR.
+  std::int64_t roofline_total() const;
   double time_us() const { return static_cast<double>(total_cycles) / frequency_mhz; }
 };
 

@@ -59,6 +59,9 @@ struct SimOptions {
   // group's snapshot follows the units' in Report::stats, so the reports
   // show it like any unit's (stats.h). The groups outlive the call.
   std::vector<const StatGroup*> stat_groups;
+  // The IR the program was lowered from: with it, every layer of the report
+  // gets its roofline (roofline.h).
+  const ir::Model* model = nullptr;
 };
 
 // Returns false (with `error`) when the program cannot be simulated on this
