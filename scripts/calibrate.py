@@ -217,11 +217,14 @@ def main():
         f = os.path.join(a.corpus, r["file"])
         name = r["file"].replace("_IR.json.gz", "")
         est = r["set_latency_cycles"]
-        hw = a.hw
+        # Each file at the NoC link bandwidth it was scheduled for (the
+        # manifest's noc_gbps; empty: the configuration's).
+        hw, hw_off = a.hw, a.hw_off
         gbps = (r.get("noc_gbps") or "").strip()
-        if a.only == "roofline" and gbps:
-            hw = write_hw(a.hw, tmp, f"noc{gbps}",
-                          lambda h: h["noc"].update(link_gbps=float(gbps)))
+        if gbps:
+            at = lambda h: h["noc"].update(link_gbps=float(gbps))
+            hw = write_hw(a.hw, tmp, f"noc{gbps}", at)
+            hw_off = write_hw(a.hw_off, tmp, f"noc{gbps}_off", at)
         try:
             j, wls = run(a.gemini, f, hw, est, tmp, ".on")
         except Failed as e:
@@ -236,25 +239,25 @@ def main():
             out.append(dict(name=name, energy=j["energy_pj"], set_energy=float(r["set_energy"]),
                             cost=cost))
             continue
-        off, _ = run(a.gemini, f, a.hw_off, est, tmp, ".off")
+        off, _ = run(a.gemini, f, hw_off, est, tmp, ".off")
         unique, per_dest = dram_reads(f)
         model = os.path.join(a.corpus, "models", f'{r["network"]}_b{r["batch"]}.model.json')
         try:
-            with_model = (run(a.gemini, f, a.hw, est, tmp, ".model", ["--model", model])[0]
+            with_model = (run(a.gemini, f, hw, est, tmp, ".model", ["--model", model])[0]
                           ["total_cycles"] if os.path.exists(model) else None)
         except Failed:
             with_model = None
-        alone_c, _ = run(a.gemini, f, write_hw(a.hw, tmp, "dram_free", dram_free), est, tmp,
+        alone_c, _ = run(a.gemini, f, write_hw(hw, tmp, "dram_free", dram_free), est, tmp,
                          ".dram_free")
         port = j["dram"]["ports"][0]["peak_gbps"]
-        alone_d, _ = run(a.gemini, f, write_hw(a.hw, tmp, "compute_free", compute_free(port)),
+        alone_d, _ = run(a.gemini, f, write_hw(hw, tmp, "compute_free", compute_free(port)),
                          est, tmp, ".compute_free")
-        nocf, _ = run(a.gemini, f, write_hw(a.hw, tmp, "noc_free", noc_free), est, tmp, ".noc_free")
-        tight, _ = run(a.gemini, f, a.hw, est, tmp, ".tight", ["--l2-allocation", "tight"])
-        big, _ = run(a.gemini, f, write_hw(a.hw, tmp, "big_l2", big_l2), est, tmp, ".big_l2")
+        nocf, _ = run(a.gemini, f, write_hw(hw, tmp, "noc_free", noc_free), est, tmp, ".noc_free")
+        tight, _ = run(a.gemini, f, hw, est, tmp, ".tight", ["--l2-allocation", "tight"])
+        big, _ = run(a.gemini, f, write_hw(hw, tmp, "big_l2", big_l2), est, tmp, ".big_l2")
         buffers = []
         for b in (1, 4):
-            hw_b = write_hw(a.hw, tmp, f"buffers{b}", lambda h: h["noc"].update(buffer_packets=b))
+            hw_b = write_hw(hw, tmp, f"buffers{b}", lambda h: h["noc"].update(buffer_packets=b))
             buffers.append(run(a.gemini, f, hw_b, est, tmp, f".b{b}")[0]["total_cycles"])
         ratios = []
         for w in wls:

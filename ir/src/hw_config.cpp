@@ -137,10 +137,9 @@ const json::object* component_of(const json::object& o, const char* name, const 
 // The top level: known components only; name and description.
 void read_top(const json::object& o, const std::string& origin, HardwareConfig& hw,
               std::vector<std::string>& errors) {
-  static const char* const kComponents[] = {"name", "description", "mesh", "clock",
-                                            "l2",   "wl0",         "pe",   "vp",
-                                            "core", "noc",         "dram", "energy",
-                                            "chiplets", "silicon"};
+  static const char* const kComponents[] = {"name", "description", "mesh",     "clock",  "l2",
+                                            "wl0",  "pe",          "vp",       "core",   "noc",
+                                            "dram", "energy",      "chiplets", "silicon"};
   for (const auto& kv : o) {
     const std::string k(kv.key());
     if (std::find(std::begin(kComponents), std::end(kComponents), k) == std::end(kComponents))
@@ -220,6 +219,7 @@ void read_engines(const json::object& o, const std::string& origin, HardwareConf
     ComponentReader r(component_of(o, "core", origin, errors), "core", origin, errors);
     r.integer("dispatch_per_cycle", hw.core.dispatch_per_cycle, 1, 64);
     r.integer("dma_in_flight", hw.core.dma_in_flight, 1, 64);
+    r.integer("noc_in_flight", hw.core.noc_in_flight, 1, 64);
     r.finish();
   }
 }

@@ -49,6 +49,8 @@ CoreModule::CoreModule(const sc_core::sc_module_name& name, std::int32_t index,
     eng_[e].limit = (e == static_cast<std::uint8_t>(assembler::Engine::dma_in) ||
                      e == static_cast<std::uint8_t>(assembler::Engine::dma_out))
                         ? static_cast<std::uint32_t>(ctx.params.hw->core.dma_in_flight)
+                    : e == static_cast<std::uint8_t>(assembler::Engine::noc)
+                        ? static_cast<std::uint32_t>(ctx.params.hw->core.noc_in_flight)
                         : 1;
     if (eng_[e].queue.empty()) {  // never runs: done from the start
       set_act(e, kDone, 0);

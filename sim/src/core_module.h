@@ -13,8 +13,9 @@
 // instruction behind a transfer issues as soon as its own condition holds
 // (and a transfer when fewer than that many are in flight), completes when
 // the NoC says so, and retires once everything before it has retired, so
-// the retired counts that wait_local reads stay in program order. A signal
-// is a release: it issues only when everything before it on its queue has
+// the retired counts that wait_local reads stay in program order. The noc
+// engine does the same with core.noc_in_flight sends. A signal is a
+// release: it issues only when everything before it on its queue has
 // completed. Every other engine has one operation in flight; the members
 // of a NoC multicast (noc_send members >= 2) issue one after another and go
 // as one transfer when the last is issued.

@@ -31,11 +31,12 @@ PathKind kind_of(const OpRec& o) {
 class Walk {
  public:
   Walk(const std::vector<PathCore>& cores, Tick period, std::uint32_t dispatch_width,
-       std::uint32_t dma_limit)
+       InFlight in_flight)
       : cores_(cores),
         period_(period),
         width_(std::max<std::uint32_t>(1, dispatch_width)),
-        dma_limit_(std::max<std::uint32_t>(1, dma_limit)) {
+        dma_limit_(std::max<std::uint32_t>(1, in_flight.dma)),
+        noc_limit_(std::max<std::uint32_t>(1, in_flight.noc)) {
     // Each core's engine queues and every instruction's place in its queue.
     queues_.resize(cores.size());
     pos_.resize(cores.size());
@@ -178,7 +179,8 @@ class Walk {
         piece(w.link, WaitKind::link, w.link_owner, w.link_id);
         // A read's delivery after its DRAM bytes were ready, but for the
         // link waits in it: the NoC's own time.
-        if (k == PathKind::dram) piece(w.tail - std::min(w.tail, w.link), WaitKind::noc, kNoRef, -1);
+        if (k == PathKind::dram)
+          piece(w.tail - std::min(w.tail, w.link), WaitKind::noc, kNoRef, -1);
         piece(w.port, WaitKind::dram_port, w.port_owner, -1);
         piece(w.held, WaitKind::in_order, kNoRef, -1);
       }
@@ -210,14 +212,42 @@ class Walk {
     if (p == 0) return g;
     const OpTimes& prev = time(c, q[p - 1]);
     g = std::max(g, prev.start);  // issue is in order
-    const bool dma = is_dma(o.queue);
-    if (!dma || o.op == Opcode::signal) return std::max(g, prev.retire);
-    if (p >= dma_limit_) g = std::max(g, std::min(prev.retire, time(c, q[p - dma_limit_]).done));
+    if (!windowed(o.queue) || o.op == Opcode::signal) return std::max(g, prev.retire);
+    // The window: nothing issues while `limit` transfers before it are in
+    // flight (CoreModule::step counts the timed ones that are not
+    // multicast members; waits and views between them take no slot). The
+    // transfers still in flight at g are among those not retired by then.
+    const std::uint32_t lim = limit(o.queue);
+    std::vector<Tick>& flying = scratch_;
+    flying.clear();
+    for (std::uint32_t k = p; k-- > 0;) {
+      const OpTimes& y = time(c, q[k]);
+      if (y.retire <= g) break;  // it and all before it retired by g
+      if (takes_slot(rec(c, q[k])) && y.done > g) flying.push_back(y.done);
+    }
+    if (flying.size() >= lim) {
+      // Issues when all but lim - 1 of them have completed.
+      const auto nth = flying.begin() + static_cast<std::ptrdiff_t>(flying.size() - lim);
+      std::nth_element(flying.begin(), nth, flying.end());
+      g = std::max(g, *nth);
+    }
     return g;
   }
-  static bool is_dma(std::uint8_t queue) {
+  // A transfer that holds one of its queue's slots while in flight.
+  static bool takes_slot(const OpRec& o) {
+    const bool member = o.op == Opcode::noc_send && o.members >= 2 && o.part + 1 < o.members;
+    return !member && (o.op == Opcode::dma_in || o.op == Opcode::dma_out ||
+                       o.op == Opcode::noc_send || o.op == Opcode::wl0_load);
+  }
+  // A queue whose transfers issue while earlier ones are in flight: the DMA
+  // engines, and the noc engine with more than one send in flight.
+  bool windowed(std::uint8_t queue) const {
     return queue == static_cast<std::uint8_t>(assembler::Engine::dma_in) ||
-           queue == static_cast<std::uint8_t>(assembler::Engine::dma_out);
+           queue == static_cast<std::uint8_t>(assembler::Engine::dma_out) ||
+           (queue == static_cast<std::uint8_t>(assembler::Engine::noc) && noc_limit_ > 1);
+  }
+  std::uint32_t limit(std::uint8_t queue) const {
+    return queue == static_cast<std::uint8_t>(assembler::Engine::noc) ? noc_limit_ : dma_limit_;
   }
 
   // The instruction of op's queue before it that completed at t (the one
@@ -244,15 +274,15 @@ class Walk {
         return false;
       }
       // The nearest earlier instruction of the queue that completed or
-      // retired at t.
-      const std::uint32_t back = is_dma(o.queue) ? dma_limit_ + 1 : 1;
-      for (std::uint32_t k = 1; k <= back && k <= p; ++k) {
+      // retired at t (on a windowed queue, any not retired before t).
+      for (std::uint32_t k = 1; k <= p; ++k) {
         const std::uint32_t y = q[p - k];
         const OpTimes& ty = time(c, y);
         if (ty.done == t || ty.retire == t) {
           op = y;
           return true;
         }
+        if (!windowed(o.queue) || ty.retire < t) break;
       }
       const std::uint32_t y = q[p - 1];
       const OpTimes& ty = time(c, y);
@@ -271,11 +301,12 @@ class Walk {
 
   const std::vector<PathCore>& cores_;
   Tick period_;
-  std::uint32_t width_, dma_limit_;
+  std::uint32_t width_, dma_limit_, noc_limit_;
   std::vector<std::array<std::vector<std::uint32_t>, assembler::kEngines>> queues_;
   std::vector<std::vector<std::uint32_t>> pos_;
   std::vector<std::vector<const OpWait*>> waits_;  // per core, by instruction
   std::vector<Jump> jumps_;
+  mutable std::vector<Tick> scratch_;  // start_gate's transfers in flight
 };
 
 std::int64_t to_cycles(Tick t, Tick period) { return (t + period - 1) / period; }
@@ -384,10 +415,15 @@ void summarise_waits(CriticalPath& cp, const std::vector<Walk::Step>& steps,
                    [](const Walk::Jump* a, const Walk::Jump* b) { return a->ticks > b->ticks; });
   if (longest.size() > 10) longest.resize(10);
   for (const Walk::Jump* j : longest) {
-    cp.jumps.push_back({Walk::kJumpKinds[j->kind], n.core_id(j->core), n.opcode(j->core, j->op),
-                        n.layer(j->core, j->op), to_cycles(j->ticks, period),
-                        n.core_id(j->to_core), n.opcode(j->to_core, j->to_op),
-                        n.layer(j->to_core, j->to_op), {}});
+    cp.jumps.push_back({Walk::kJumpKinds[j->kind],
+                        n.core_id(j->core),
+                        n.opcode(j->core, j->op),
+                        n.layer(j->core, j->op),
+                        to_cycles(j->ticks, period),
+                        n.core_id(j->to_core),
+                        n.opcode(j->to_core, j->to_op),
+                        n.layer(j->to_core, j->to_op),
+                        {}});
     // Why the one waited for was late: what the path (its chain) waited
     // for while this one was blocked.
     const Tick from = j->until - j->ticks;
@@ -397,8 +433,7 @@ void summarise_waits(CriticalPath& cp, const std::vector<Walk::Step>& steps,
     for (; it != steps.end() && it->from < j->until; ++it)
       during[static_cast<std::size_t>(it->wait)] +=
           std::max<Tick>(0, std::min(it->to, j->until) - std::max(it->from, from));
-    for (std::size_t k = 0; k < kWaitKinds; ++k)
-      cp.jumps.back().meanwhile[k] = during[k] / period;
+    for (std::size_t k = 0; k < kWaitKinds; ++k) cp.jumps.back().meanwhile[k] = during[k] / period;
   }
 }
 
@@ -430,12 +465,12 @@ const char* to_string(WaitKind k) {
 }
 
 CriticalPath trace_critical_path(const std::vector<PathCore>& cores, Tick period,
-                                 std::uint32_t dispatch_width, std::uint32_t dma_limit,
+                                 std::uint32_t dispatch_width, InFlight in_flight,
                                  const WorkloadTable& workloads,
                                  const std::function<std::string(std::int32_t)>& link_name) {
   CriticalPath cp;
   if (cores.empty()) return cp;
-  Walk walk(cores, period, dispatch_width, dma_limit);
+  Walk walk(cores, period, dispatch_width, in_flight);
   const std::vector<Walk::Step> steps = walk.run();
   cp.traced = true;
   // Ticks per kind, then whole cycles; segments by (core, workload) runs.

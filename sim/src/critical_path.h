@@ -49,11 +49,16 @@ struct PathCore {
   const std::vector<std::pair<std::uint32_t, OpWait>>* waits = nullptr;
 };
 
+// Transfers each engine keeps in flight: core.dma_in_flight for the DMA
+// engines, core.noc_in_flight for the noc engine; one on the others.
+struct InFlight {
+  std::uint32_t dma = 1, noc = 1;
+};
 // `period`: the core clock; `dispatch_width`: instructions dispatched per
-// cycle; `dma_limit`: transfers in flight per DMA engine; `link_name`: a
-// NoC link in words (NocModel::link_name; null: its number).
+// cycle; `link_name`: a NoC link in words (NocModel::link_name; null: its
+// number).
 CriticalPath trace_critical_path(const std::vector<PathCore>& cores, Tick period,
-                                 std::uint32_t dispatch_width, std::uint32_t dma_limit,
+                                 std::uint32_t dispatch_width, InFlight in_flight,
                                  const WorkloadTable& workloads,
                                  const std::function<std::string(std::int32_t)>& link_name = {});
 

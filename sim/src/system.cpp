@@ -178,8 +178,9 @@ void System::run_and_report(const WorkloadTable& workloads, Tick until, Report& 
     const NocModel& noc = noc_->noc();
     r.critical_path = trace_critical_path(
         pcs, period, static_cast<std::uint32_t>(ctx_.params.hw->core.dispatch_per_cycle),
-        static_cast<std::uint32_t>(ctx_.params.hw->core.dma_in_flight), workloads,
-        [&noc](std::int32_t l) { return noc.link_name(l); });
+        InFlight{static_cast<std::uint32_t>(ctx_.params.hw->core.dma_in_flight),
+                 static_cast<std::uint32_t>(ctx_.params.hw->core.noc_in_flight)},
+        workloads, [&noc](std::int32_t l) { return noc.link_name(l); });
   }
   report_layers(r);
 }

@@ -147,11 +147,14 @@ TEST(HwConfig, DmaInFlightAndL2WriteSharingDefaultToTheSimpleModel) {
   auto hw = ir::parse_hw_config("{}", "t.json", e);
   ASSERT_TRUE(hw);
   EXPECT_EQ(hw->core.dma_in_flight, 1);
+  EXPECT_EQ(hw->core.noc_in_flight, 1);
   EXPECT_FALSE(hw->l2.noc_writes_share_ports);
   hw = ir::parse_hw_config(
-      R"({"core": {"dma_in_flight": 4}, "l2": {"noc_writes_share_ports": true}})", "t.json", e);
+      R"({"core": {"dma_in_flight": 4, "noc_in_flight": 3}, "l2": {"noc_writes_share_ports": true}})",
+      "t.json", e);
   ASSERT_TRUE(hw);
   EXPECT_EQ(hw->core.dma_in_flight, 4);
+  EXPECT_EQ(hw->core.noc_in_flight, 3);
   EXPECT_TRUE(hw->l2.noc_writes_share_ports);
   auto polar = ir::load_hw_config(std::string(GEMINI_SOURCE_DIR) + "/configs/set-polar.json", e);
   ASSERT_TRUE(polar) << (e.empty() ? "" : e[0]);
@@ -160,6 +163,10 @@ TEST(HwConfig, DmaInFlightAndL2WriteSharingDefaultToTheSimpleModel) {
   EXPECT_FALSE(ir::parse_hw_config(R"({"core": {"dma_in_flight": 0}})", "t.json", e));
   ASSERT_EQ(e.size(), 1u);
   EXPECT_NE(e[0].find("\"dma_in_flight\" of component \"core\""), std::string::npos) << e[0];
+  e.clear();
+  EXPECT_FALSE(ir::parse_hw_config(R"({"core": {"noc_in_flight": 65}})", "t.json", e));
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_NE(e[0].find("\"noc_in_flight\" of component \"core\""), std::string::npos) << e[0];
 }
 
 TEST(HwConfig, NotJson) {

@@ -268,6 +268,76 @@ TEST(Sim, ANocMulticastSendsOnceToEveryMember) {
   EXPECT_EQ(u.noc_packets, 2);
 }
 
+TEST(Sim, SendsInFlightShareTheInjectionLink) {
+  // ANocMulticastSendsOnceToEveryMember's two sends (512 bytes to core 1,
+  // then to core 2, one packet each, ser 21334 ps). One in flight: the
+  // second starts when the first has landed, core 2 done at cycle 53 (as
+  // there). Two in flight (core.noc_in_flight): the second issues at its
+  // dispatch (1000 ps) and injects when the first packet has left the
+  // injection link, 21334; the link (0,0)->(1,0) is free again at 23334
+  // (the first packet's [2000, 23334)) and carries it to 44668; (1,0)->(2,0)
+  // from its header at 25334 until its tail has come in, 44668 + 2000; core
+  // 2's ejection until 46668 + 2000 = 48668 ps: cycle 49. Core 1's packet
+  // is unchanged (lands at 25334: cycle 26).
+  const std::string send =
+      "noc_send src=0 dst=0 bytes=512 to=%d transfer=3 src_box=[0,0,0,0]:[0,0,0,0] "
+      "dst_box=[0,0,0,0]:[0,0,0,0]\n";
+  auto to = [&](int core) {
+    std::string t = send;
+    t.replace(t.find("%d"), 2, std::to_string(core));
+    return t;
+  };
+  const std::string recv = "wait_token q=pe kind=data transfer=3 from=0 count=1\nend\n";
+  const auto p =
+      program({".core 0\n" + to(1) + to(2) + "end\n", ".core 1\n" + recv, ".core 2\n" + recv});
+  const Report one = run(p, 3, 1);
+  EXPECT_EQ(one.cores[1].finish_cycles, 26);
+  EXPECT_EQ(one.cores[2].finish_cycles, 53);
+  ir::HardwareConfig hw = test_hw();
+  hw.core.noc_in_flight = 2;
+  const Report two = run(p, 3, 1, hw);
+  EXPECT_EQ(two.cores[1].finish_cycles, 26);
+  EXPECT_EQ(two.cores[2].finish_cycles, 49);
+  EXPECT_EQ(two.total_cycles, 49);
+  // The path through the second send still adds up to the total.
+  EXPECT_EQ(two.critical_path.total(), two.total_cycles);
+}
+
+TEST(Sim, TheCriticalPathSeesTheSendWindowPastWaits) {
+  // Core 0's noc queue with two sends in flight: a long send to core 1
+  // (4096 bytes), a credit wait, a long send to core 2, another credit
+  // wait and a short last send. Core 2's credits are signalled at cycle 0
+  // and are there after 5 cycles; the second wait cannot issue before one
+  // of the long sends has completed (two in flight until then), though a
+  // wait sits between them. The path must go through the long sends, not
+  // call the time since the credit was signalled a credit's flight.
+  const std::string send =
+      "noc_send src=0 dst=0 bytes=%b to=%c transfer=%t "
+      "src_box=[0,0,0,0]:[0,0,0,0] dst_box=[0,0,0,0]:[0,0,0,0]\n";
+  auto to = [&](int core, int bytes, int transfer) {
+    std::string t = send;
+    t.replace(t.find("%b"), 2, std::to_string(bytes));
+    t.replace(t.find("%c"), 2, std::to_string(core));
+    t.replace(t.find("%t"), 2, std::to_string(transfer));
+    return t;
+  };
+  const std::string credit = "wait_token q=noc kind=credit transfer=9 from=2 count=";
+  ir::HardwareConfig hw = test_hw();
+  hw.core.noc_in_flight = 2;
+  const Report r =
+      run(program({".core 0\n" + to(1, 4096, 3) + credit + "1\n" + to(2, 4096, 4) + credit + "2\n" +
+                       to(2, 512, 5) + "end\n",
+                   ".core 1\nend\n",
+                   ".core 2\nsignal q=ctrl kind=credit transfer=9 to=0 grant=0 grant_bytes=64\n"
+                   "signal q=ctrl kind=credit transfer=9 to=0 grant=0 grant_bytes=64\nend\n"}),
+          3, 1, hw);
+  const CriticalPath& cp = r.critical_path;
+  ASSERT_TRUE(cp.traced);
+  EXPECT_EQ(cp.total(), r.total_cycles);
+  EXPECT_LE(cp.waits[static_cast<std::size_t>(WaitKind::l2_credit)], 10) << r.total_cycles;
+  EXPECT_GT(cp.cycles[static_cast<std::size_t>(PathKind::noc)], 150);  // the long send
+}
+
 TEST(Sim, TheCriticalPathFollowsLocalWaitsAndAddsUpToTheTotal) {
   // LocalWaitOrdersEnginesOfACore: the dma_in [0, 544001) ps, the PE's
   // wait for it, pe_cfg [544001, 548001) and pe_run [548001, 852001). The

@@ -70,10 +70,10 @@ Successors Lowerer::successors(std::vector<std::uint32_t>& indeg, std::vector<Ra
       // A DRAM load ranks after every other event of its predicted start
       // (a multicast group's members included): the computes, sends and
       // stores it would otherwise overtake feed other cores. Measured with
-      // set-polar: ranking only the re-reads of stored data there (the
-      // loads that need nothing but L2 space first) made
-      // resnet_b1_16x16_LP 1.47x slower (562,898 -> 826,988 cycles) and
-      // moved seven other corpus files by -2.6% to 0%.
+      // set-polar and one send in flight: ranking only the re-reads of
+      // stored data there (the loads that need nothing but L2 space
+      // first) made resnet_b1_16x16_LP 1.47x slower (562,898 -> 826,988
+      // cycles) and moved seven other corpus files by -2.6% to 0%.
       keys[i] = {e.prio * 2 + (e.kind == Kind::load ? 1 : 0),
                  std::uint64_t{e.workload} << 8 | e.phase,
                  std::uint64_t{e.core} << 32 | static_cast<std::uint32_t>(i)};

@@ -81,6 +81,9 @@ struct CoreConfig {
   // Transfers each DMA engine (dma_in, dma_out) keeps in flight; they
   // retire in program order (docs/timing-model.md, "Core").
   std::int32_t dma_in_flight = 1;
+  // Sends the noc engine keeps in flight, retiring in program order too;
+  // their packets share the core's injection link.
+  std::int32_t noc_in_flight = 1;
 };
 
 // A component whose parameters belong to the simulator (gemini/sim/params.h:
