@@ -81,7 +81,8 @@ void NocModule::schedule(Tick t, std::uint32_t msg, Ev ev, std::int64_t aux) {
 }
 
 void NocModule::send_data(std::int32_t src, std::uint8_t engine, std::uint32_t op, std::int32_t dst,
-                          std::int64_t bytes, std::uint64_t key, double src_ps_per_byte, Tick now) {
+                          std::int64_t bytes, std::uint32_t slot, double src_ps_per_byte,
+                          Tick now) {
   const std::uint32_t id = alloc(Kind::data);
   Message& m = msgs_[id];
   m.engine = engine;
@@ -91,12 +92,12 @@ void NocModule::send_data(std::int32_t src, std::uint8_t engine, std::uint32_t o
   m.core = dst;
   m.sender = src;
   m.bytes = bytes;
-  m.key = key;
+  m.key = slot;
   m.src_ps_per_byte = src_ps_per_byte;
   schedule(now, id, Ev::inject);
 }
 
-void NocModule::send_token(std::int32_t src, std::int32_t dst, std::uint64_t key,
+void NocModule::send_token(std::int32_t src, std::int32_t dst, std::uint32_t slot,
                            std::uint64_t from, Tick now) {
   const std::uint32_t id = alloc(Kind::token);
   Message& m = msgs_[id];
@@ -105,21 +106,19 @@ void NocModule::send_token(std::int32_t src, std::int32_t dst, std::uint64_t key
   m.dst = core_node(dst);
   m.core = dst;
   m.bytes = ctx_.params.control_bytes;
-  m.key = key;
+  m.key = slot;
   schedule(now, id, Ev::inject);
 }
 
 void NocModule::send_multicast(std::int32_t src, std::uint8_t engine,
                                const std::vector<std::pair<std::int32_t, std::uint32_t>>& to,
-                               std::int64_t bytes, std::uint64_t key, double src_ps_per_byte,
-                               Tick now) {
+                               std::int64_t bytes, double src_ps_per_byte, Tick now) {
   const std::uint32_t id = alloc(Kind::multicast_data);
   Message& m = msgs_[id];
   m.engine = engine;
   m.src = core_node(src);
   m.sender = src;
   m.bytes = bytes;
-  m.key = key;
   m.src_ps_per_byte = src_ps_per_byte;
   m.receivers.clear();
   m.receiver_nodes.clear();
@@ -321,7 +320,8 @@ void NocModule::run() {
           cores_[r.core]->spend(Event::l2_write, m.bytes);
           cores_[m.sender]->cause(r.op, Event::l2_write, m.bytes);
           if (ctx_.functional) ctx_.functional->arrived(m.sender, m.engine, r.op);
-          cores_[r.core]->deliver(m.key, now, op_ref(m.sender, r.op));
+          cores_[r.core]->deliver(cores_[m.sender]->image().ops[r.op].slot, now,
+                                  op_ref(m.sender, r.op));
           cores_[m.sender]->note_wait(r.op, msg_waits_[it.msg].wait);
           cores_[m.sender]->finish(m.engine, r.op, now, now);
           if (--m.pending == 0) release(it.msg);
@@ -497,13 +497,13 @@ void NocModule::arrive(std::uint32_t id, Tick now) {
       cores_[m.core]->spend(Event::l2_write, m.bytes);
       cores_[m.sender]->cause(m.op, Event::l2_write, m.bytes);
       if (ctx_.functional) ctx_.functional->arrived(m.sender, m.engine, m.op);
-      cores_[m.core]->deliver(m.key, now, op_ref(m.sender, m.op));
+      cores_[m.core]->deliver(static_cast<std::uint32_t>(m.key), now, op_ref(m.sender, m.op));
       cores_[m.sender]->note_wait(m.op, msg_waits_[id].wait);
       cores_[m.sender]->finish(m.engine, m.op, now, now);
       release(id);
       break;
     case Kind::token:
-      cores_[m.core]->deliver(m.key, now, m.from);
+      cores_[m.core]->deliver(static_cast<std::uint32_t>(m.key), now, m.from);
       release(id);
       break;
     case Kind::read_request: {
