@@ -152,6 +152,9 @@ class NocModule : public sc_core::sc_module {
     std::vector<std::int32_t> receiver_nodes;
     std::size_t pending = 0;
     std::uint32_t fork = 0;  // read data: its Fork
+    // Read data, multicast data: what the NoC model keeps of its packets'
+    // route (NocModel::multicast_stream).
+    NocModel::MulticastMemo route;
   };
   // What a message waited for on links and at DRAM ports (OpWait), kept
   // beside msgs_ (same index) so that Message stays small: the owner of

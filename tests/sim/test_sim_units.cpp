@@ -347,6 +347,45 @@ TEST(MeshNoc, AMulticastForkHoldsItsBufferUntilItsLastBranch) {
   }
 }
 
+TEST(MeshNoc, AStreamsRememberedTreeTimesItsPacketsAsMulticastDoes) {
+  // Two 4x4 meshes with one-packet buffers and cut into 2x2 dies, sent the
+  // same packets in the same order: one with multicast() (each packet's
+  // tree looked up), one with multicast_stream() and a memo per stream.
+  // Three long streams from the ports interleave with 12000 one-packet
+  // multicasts to distinct destination sets, more than the mesh's tree
+  // cache holds, so the streams' trees are replaced while they run.
+  MeshNoc a(4, 4, 24.0, 1000, 1), b(4, 4, 24.0, 1000, 1);
+  for (MeshNoc* m : {&a, &b}) m->set_chiplets(2, 2, false, 16.0, 2000);
+  const std::vector<std::vector<std::int32_t>> streams = {{5, 1, 14}, {3}, {15, 0, 6, 9}};
+  std::vector<NocModel::MulticastMemo> memos(streams.size());
+  auto same = [](const NocModel::MulticastTiming& x, const NocModel::MulticastTiming& y) {
+    EXPECT_EQ(x.injected, y.injected);
+    EXPECT_EQ(x.arrived, y.arrived);
+    EXPECT_EQ(x.links, y.links);
+    EXPECT_EQ(x.d2d_links, y.d2d_links);
+    EXPECT_EQ(x.last, y.last);
+    EXPECT_EQ(x.waited, y.waited);
+    EXPECT_EQ(x.wait_link, y.wait_link);
+    EXPECT_EQ(x.wait_owner, y.wait_owner);
+  };
+  Tick t = 0;
+  for (std::uint32_t i = 1; i <= 12000; ++i) {
+    std::vector<std::int32_t> dsts;  // the cores of the bits of i, in a rotated order
+    for (std::int32_t k = 0; k < 16; ++k)
+      if ((i >> ((k + i) % 16)) & 1) dsts.push_back((k + i) % 16);
+    const std::int32_t src = a.edge_node(static_cast<std::int32_t>(i % 4), i % 2 == 0);
+    for (MeshNoc* m : {&a, &b}) m->set_owner(i);
+    same(a.multicast(t, src, dsts, 64), b.multicast(t, src, dsts, 64));
+    const std::size_t s = i % streams.size();
+    const std::int32_t from = a.edge_node(static_cast<std::int32_t>(s), false);
+    for (MeshNoc* m : {&a, &b}) m->set_owner(100000 + s);
+    same(a.multicast(t, from, streams[s], 512),
+         b.multicast_stream(t, from, streams[s], 512, memos[s]));
+    t += 20000;
+  }
+  EXPECT_EQ(a.router_link_use().max_busy, b.router_link_use().max_busy);
+}
+
 TEST(ComputeTiming, PeRunFormula) {
   // ofmap 1x16x8x8 from 32 channels, 3x3 kernel, 8x8x16 array:
   // ceil(64 / 8) * ceil(16 / 8) * ceil(32 / 16) * 9 = 8 * 2 * 2 * 9 = 288;
