@@ -58,11 +58,18 @@ std::uint32_t NocModule::alloc(Kind k) {
   if (!free_.empty()) {
     id = free_.back();
     free_.pop_back();
-    msgs_[id].ready.clear();
-    std::vector<std::pair<std::int64_t, Tick>> keep;
-    keep.swap(msgs_[id].ready);
-    msgs_[id] = Message{};
-    msgs_[id].ready.swap(keep);  // keep the capacity
+    // A fresh message that keeps its vectors' capacity.
+    Message& m = msgs_[id];
+    auto ready = std::move(m.ready);
+    auto receivers = std::move(m.receivers);
+    auto nodes = std::move(m.receiver_nodes);
+    m = Message{};
+    ready.clear();
+    receivers.clear();
+    nodes.clear();
+    m.ready = std::move(ready);
+    m.receivers = std::move(receivers);
+    m.receiver_nodes = std::move(nodes);
   } else {
     id = static_cast<std::uint32_t>(msgs_.size());
     msgs_.emplace_back();
