@@ -1,7 +1,6 @@
 #include "gemini/sim/mesh_noc.h"
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 
@@ -60,7 +59,7 @@ std::int32_t MeshNoc::hops(std::int32_t src, std::int32_t dst) const {
 }
 
 Tick MeshNoc::serialisation(std::int64_t bytes) const {
-  return static_cast<Tick>(std::ceil(static_cast<double>(bytes) * ps_per_byte_ - 1e-9));
+  return ceil_tick(static_cast<double>(bytes) * ps_per_byte_ - 1e-9);
 }
 
 void MeshNoc::set_chiplets(std::int32_t x_cut, std::int32_t y_cut, bool io_die, double d2d_gbps,
@@ -217,7 +216,8 @@ void MeshNoc::build_tree(std::int32_t src, const std::vector<std::int32_t>& dsts
       if (at < 0) {
         at = static_cast<std::int32_t>(t.links.size());
         const bool eject = link == path_.back();
-        t.links.push_back({link, parent, eject ? static_cast<std::int32_t>(i) : -1, is_d2d(link)});
+        t.links.push_back({link, parent, eject ? static_cast<std::int32_t>(i) : -1, is_d2d(link),
+                           parent >= 0 && t.links[static_cast<std::size_t>(parent)].d2d});
         t.router_links += eject ? 0 : 1;
       }
       parent = at;
@@ -256,7 +256,7 @@ MeshNoc::MulticastTiming MeshNoc::multicast_stream(Tick t, std::int32_t src,
     Tick head = head0, tail = tail0;
     if (l.parent >= 0) {
       const auto p = static_cast<std::size_t>(l.parent);
-      const Tick lat = tr.links[p].d2d ? d2d_latency_ : 0;
+      const Tick lat = l.parent_d2d ? d2d_latency_ : 0;
       head = tree_start_[p] + router_ps_ + lat;
       tail = tree_end_[p] + lat;
     }
@@ -275,9 +275,11 @@ MeshNoc::MulticastTiming MeshNoc::multicast_stream(Tick t, std::int32_t src,
     out.arrived[i] = tree_end_[static_cast<std::size_t>(tr.ejects[i])];
     out.last = std::max(out.last, out.arrived[i]);
   }
-  buffer_leave(tr.inject, inject_left);
-  for (std::size_t e = 0; e < n; ++e)
-    if (tr.links[e].dst < 0) buffer_leave(tr.links[e].link, tree_left_[e]);
+  if (buffer_ > 0) {
+    buffer_leave(tr.inject, inject_left);
+    for (std::size_t e = 0; e < n; ++e)
+      if (tr.links[e].dst < 0) buffer_leave(tr.links[e].link, tree_left_[e]);
+  }
   out.links = tr.router_links;
   out.waited = wait_.total;
   out.wait_link = wait_.link;

@@ -1,7 +1,6 @@
 #include "noc_module.h"
 
 #include <algorithm>
-#include <cmath>
 #include <cstdlib>
 
 #include "core_module.h"
@@ -397,7 +396,7 @@ void NocModule::inject(std::uint32_t id, Tick now) {
     }
     Tick next = mt.injected;  // from L2, no faster than its port
     if (m.src_ps_per_byte > 0)
-      next = std::max(next, now + static_cast<Tick>(std::ceil(pkt * m.src_ps_per_byte - 1e-9)));
+      next = std::max(next, now + ceil_tick(pkt * m.src_ps_per_byte - 1e-9));
     schedule(next, id, Ev::inject);
     return;
   }
@@ -429,8 +428,7 @@ void NocModule::inject(std::uint32_t id, Tick now) {
   add_link_wait(mw, tm.arrived, tm.waited, tm.wait_link, tm.wait_owner);
   m.sent += pkt;
   Tick next = tm.injected;
-  if (m.src_ps_per_byte > 0)
-    next = std::max(next, now + static_cast<Tick>(std::ceil(pkt * m.src_ps_per_byte - 1e-9)));
+  if (m.src_ps_per_byte > 0) next = std::max(next, now + ceil_tick(pkt * m.src_ps_per_byte - 1e-9));
   if (m.kind == Kind::write_data)
     schedule(tm.arrived, id, Ev::port_packet, static_cast<std::int64_t>(port) << 32 | pkt);
   if (m.sent >= m.bytes) {

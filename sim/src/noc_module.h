@@ -165,9 +165,10 @@ class NocModule : public sc_core::sc_module {
   // what an earlier message of the same transfer carried (a write's, for
   // its ack).
   struct MsgWait {
-    OpWait wait;
-    Tick longest = 0, last_arrival = 0, ideal_arrival = 0, carried = 0;
+    // First what each packet reads and writes (add_link_wait), together.
+    Tick last_arrival = 0, ideal_arrival = 0, carried = 0, longest = 0;
     std::uint64_t owner = kNoRef;
+    OpWait wait;
   };
   // A read's stripes: per receiver, the stripes still to arrive.
   struct Fork {

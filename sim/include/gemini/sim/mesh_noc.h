@@ -32,7 +32,6 @@
 // node, which always accepts.
 
 #include <algorithm>
-#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -131,9 +130,7 @@ class MeshNoc final : public NocModel {
   // A packet of `bytes` over a D2D link, given its on-chip ser(bytes) (the
   // same when the mesh is one die).
   Tick d2d_ser(std::int64_t bytes, Tick ser) const {
-    return d2d_.empty()
-               ? ser
-               : static_cast<Tick>(std::ceil(static_cast<double>(bytes) * d2d_ps_per_byte_ - 1e-9));
+    return d2d_.empty() ? ser : ceil_tick(static_cast<double>(bytes) * d2d_ps_per_byte_ - 1e-9);
   }
   // A D2D link crossed by a packet of `bytes`: counted for the report and
   // the packet's timing; returns its flight latency.
@@ -156,9 +153,7 @@ class MeshNoc final : public NocModel {
   // A packet's serialisation on the ejection link into `node`.
   Tick eject_ser(std::int32_t node, std::int64_t bytes, Tick ser) const {
     const double r = eject_ps_per_byte_[static_cast<std::size_t>(node)];
-    return r > 0
-               ? std::max(ser, static_cast<Tick>(std::ceil(static_cast<double>(bytes) * r - 1e-9)))
-               : ser;
+    return r > 0 ? std::max(ser, ceil_tick(static_cast<double>(bytes) * r - 1e-9)) : ser;
   }
   // When the source may inject after the packet that has just crossed the
   // injection link `link` (started at `start`).
@@ -177,6 +172,7 @@ class MeshNoc final : public NocModel {
     std::int32_t parent = -1;  // the link before it on its route (index; -1: the injection link)
     std::int32_t dst = -1;     // an ejection link: the destination's index in dsts, else -1
     bool d2d = false;
+    bool parent_d2d = false;  // its parent is a D2D link
   };
   struct Tree {
     std::uint64_t generation = 0;  // a number no other tree built has had
