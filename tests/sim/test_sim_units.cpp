@@ -3,6 +3,7 @@
 // values are worked out in the comments.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <map>
 #include <vector>
 
@@ -384,6 +385,17 @@ TEST(MeshNoc, AStreamsRememberedTreeTimesItsPacketsAsMulticastDoes) {
     t += 20000;
   }
   EXPECT_EQ(a.router_link_use().max_busy, b.router_link_use().max_busy);
+}
+
+TEST(Tick, CeilTickIsStdCeil) {
+  // Around zero, integers and halves, the last halves a double holds, large.
+  std::vector<double> xs = {0.0, -0.0, 1e-12, -1e-12, 0.5, -0.5, 1.0, -1.0, 1.5, -1.5, 2.0};
+  for (const double x : {1e9 - 1, 4503599627370495.5, 9.0e15, -9.0e15, 1e18, -1e18})
+    xs.push_back(x);
+  for (std::int64_t b = 0; b < 5000; b += 7)  // packets at the rates the models use
+    for (const double r : {1000.0 / 24, 1000.0 / 16, 1000.0 / 3, 41.666666666666664})
+      xs.push_back(static_cast<double>(b) * r - 1e-9);
+  for (const double x : xs) EXPECT_EQ(ceil_tick(x), static_cast<Tick>(std::ceil(x))) << x;
 }
 
 TEST(ComputeTiming, PeRunFormula) {
