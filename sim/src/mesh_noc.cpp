@@ -227,12 +227,13 @@ void MeshNoc::build_tree(std::int32_t src, const std::vector<std::int32_t>& dsts
   for (const TreeLink& l : t.links) tree_at_[static_cast<std::size_t>(l.link)] = -1;
 }
 
-MeshNoc::MulticastTiming MeshNoc::multicast_stream(Tick t, std::int32_t src,
-                                                   const std::vector<std::int32_t>& dsts,
-                                                   std::int64_t bytes, MulticastMemo& memo) {
+void MeshNoc::multicast_stream(Tick t, std::int32_t src, const std::vector<std::int32_t>& dsts,
+                               std::int64_t bytes, MulticastMemo& memo, MulticastTiming& out) {
   const Tree& tr = tree(src, dsts, memo);
   const Tick ser = serialisation(bytes);
-  MulticastTiming out;
+  std::vector<Tick> arrived = std::move(out.arrived);
+  out = MulticastTiming{};
+  out.arrived = std::move(arrived);
   out.arrived.resize(dsts.size());
   wait_ = {};
   Tick start = 0;
@@ -289,7 +290,6 @@ MeshNoc::MulticastTiming MeshNoc::multicast_stream(Tick t, std::int32_t src,
   bytes_ += bytes;
   byte_hops_ += bytes * out.links;
   d2d_byte_hops_ += bytes * out.d2d_links;
-  return out;
 }
 
 template <typename F>

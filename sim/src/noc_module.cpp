@@ -379,8 +379,8 @@ void NocModule::inject(std::uint32_t id, Tick now) {
     MsgWait& mw = msg_waits_[id];
     if (m.sent == 0) mw.owner = owner_of(m);
     noc_->set_owner(mw.owner);
-    const NocModel::MulticastTiming mt =
-        noc_->multicast_stream(now, m.src, m.receiver_nodes, pkt, m.route);
+    NocModel::MulticastTiming& mt = multicast_timing_;
+    noc_->multicast_stream(now, m.src, m.receiver_nodes, pkt, m.route, mt);
     count_hops(m, pkt, mt.links, mt.d2d_links);
     add_link_wait(mw, mt.last, mt.waited, mt.wait_link, mt.wait_owner);
     m.sent += pkt;

@@ -245,6 +245,7 @@ class NocModule : public sc_core::sc_module {
   std::unordered_map<std::uint64_t, Join> joins_;  // by transfer << 16 | part
   std::vector<std::int32_t> all_ports_;            // dram.interleave: every port
   std::vector<Fork> forks_;
+  NocModel::MulticastTiming multicast_timing_;  // inject's, reused for every multicast packet
   std::vector<std::uint32_t> free_forks_;
   // dram.in_order: per core, the reads it has issued that have not started
   // at DRAM (by sequence number), and its unicast reads that arrived at

@@ -83,11 +83,13 @@ class MeshNoc final : public NocModel {
   MulticastTiming multicast(Tick t, std::int32_t src, const std::vector<std::int32_t>& dsts,
                             std::int64_t bytes) override {
     MulticastMemo memo;
-    return multicast_stream(t, src, dsts, bytes, memo);
+    MulticastTiming out;
+    multicast_stream(t, src, dsts, bytes, memo, out);
+    return out;
   }
-  // `memo` remembers the stream's tree.
-  MulticastTiming multicast_stream(Tick t, std::int32_t src, const std::vector<std::int32_t>& dsts,
-                                   std::int64_t bytes, MulticastMemo& memo) override;
+  // `memo` remembers the stream's tree; out.arrived keeps its capacity.
+  void multicast_stream(Tick t, std::int32_t src, const std::vector<std::int32_t>& dsts,
+                        std::int64_t bytes, MulticastMemo& memo, MulticastTiming& out) override;
 
   LinkUse router_link_use() const override { return link_use(false); }
   // "(x,y)->(x',y')", a router's injection or ejection link "(x,y) in/out".

@@ -85,12 +85,11 @@ class NocModel {
     std::uint32_t index = 0;
     std::uint64_t generation = 0;  // 0: nothing remembered
   };
-  // As multicast(), for one packet of the stream of `memo`; the same
-  // timing.
-  virtual MulticastTiming multicast_stream(Tick t, std::int32_t src,
-                                           const std::vector<std::int32_t>& dsts,
-                                           std::int64_t bytes, MulticastMemo& /*memo*/) {
-    return multicast(t, src, dsts, bytes);
+  // As multicast(), for one packet of the stream of `memo`: the same
+  // timing, into `out` (whose vector's capacity a model may reuse).
+  virtual void multicast_stream(Tick t, std::int32_t src, const std::vector<std::int32_t>& dsts,
+                                std::int64_t bytes, MulticastMemo& /*memo*/, MulticastTiming& out) {
+    out = multicast(t, src, dsts, bytes);
   }
   // The on-chip links between routers, and the die-to-die links (none when
   // the mesh is one die).
