@@ -29,13 +29,11 @@ CoreModule::CoreModule(const sc_core::sc_module_name& name, std::int32_t index,
       wl0_stats_("wl0", std::string(basename()) + ".wl0") {
   register_stats();
   for (std::uint32_t i = 0; i < img_.ops.size(); ++i) eng_[img_.ops[i].queue].queue.push_back(i);
-  std::size_t tokens = 0, transfers = 0;
-  for (const OpRec& o : img_.ops) {
-    tokens += o.op == Opcode::wait_token;
+  std::size_t transfers = 0;
+  for (const OpRec& o : img_.ops)
     transfers += o.op == Opcode::dma_in || o.op == Opcode::dma_out || o.op == Opcode::noc_send ||
                  o.op == Opcode::wl0_load;
-  }
-  tokens_.reserve(tokens * 2);
+  tokens_.resize(img_.token_slots);
   waits_.reserve(transfers);  // at most one note per transfer
   const std::size_t nwl = img_.workload_ids.size();
   wl_first_.assign(nwl, kNever);
@@ -134,8 +132,9 @@ void CoreModule::wake_waiters(std::vector<Waiter>& w, std::uint32_t count) {
   }
 }
 
-void CoreModule::deliver(std::uint64_t key, Tick /*now*/, std::uint64_t from) {
-  TokenSlot& s = tokens_[key];
+void CoreModule::deliver(std::uint32_t slot, Tick /*now*/, std::uint64_t from) {
+  if (slot == kNoSlot) return;
+  TokenSlot& s = tokens_[slot];
   ++s.count;
   s.last_from = from;
   wake_waiters(s.waiters, s.count);
@@ -207,7 +206,7 @@ void CoreModule::step(std::uint8_t e) {
         }
         break;
       case Opcode::wait_token: {
-        TokenSlot& t = tokens_[token_key(o.kind, o.peer, o.transfer)];
+        TokenSlot& t = tokens_[o.slot];
         if (t.count >= o.count) {
           cause_[i] = t.last_from;
           complete_now(e, now);
@@ -227,8 +226,7 @@ void CoreModule::step(std::uint8_t e) {
         }
         l2_live_ += o.l2_add;
         peak_l2_ = std::max(peak_l2_, l2_live_);
-        noc_.send_token(index_, o.peer, token_key(o.kind, index_, o.transfer), op_ref(index_, i),
-                        now);
+        noc_.send_token(index_, o.peer, o.slot, op_ref(index_, i), now);
         complete_now(e, now);
         break;
       case Opcode::view:
@@ -344,8 +342,6 @@ void CoreModule::start(std::uint8_t e, const OpRec& o, Slot& s, Tick now) {
     }
     case Opcode::noc_send: {
       s.act = kNoc;
-      const std::uint64_t key =
-          token_key(static_cast<std::uint8_t>(TokenKind::data), index_, o.transfer);
       if (o.members >= 2) {  // a NoC multicast member: sent with the last
         multicast_.emplace_back(o.peer, s.instr);
         if (o.part + 1 < o.members) {
@@ -354,15 +350,15 @@ void CoreModule::start(std::uint8_t e, const OpRec& o, Slot& s, Tick now) {
         }
         const double rate = stream();
         count(s.instr, Event::l2_read, o.bytes);
-        noc_.send_multicast(index_, e, multicast_, o.bytes, key, static_cast<double>(period) / rate,
+        noc_.send_multicast(index_, e, multicast_, o.bytes, static_cast<double>(period) / rate,
                             now);
         multicast_.clear();
         break;
       }
       const double rate = stream();
       count(s.instr, Event::l2_read, o.bytes);
-      noc_.send_data(index_, e, s.instr, o.peer, o.bytes, key, static_cast<double>(period) / rate,
-                     now);
+      noc_.send_data(index_, e, s.instr, o.peer, o.bytes, o.slot,
+                     static_cast<double>(period) / rate, now);
       break;
     }
     default:
@@ -393,9 +389,7 @@ void CoreModule::describe_blocked(std::vector<std::string>& out) const {
               std::string(assembler::to_string(static_cast<assembler::Engine>(o.kind))) +
               " has retired " + std::to_string(eng_[o.kind].retired) + ")";
     } else if (o.op == Opcode::wait_token) {
-      auto it = tokens_.find(token_key(o.kind, o.peer, o.transfer));
-      line += "  (" + std::to_string(it == tokens_.end() ? 0 : it->second.count) +
-              " such tokens arrived)";
+      line += "  (" + std::to_string(tokens_[o.slot].count) + " such tokens arrived)";
     }
     out.push_back(line);
   }

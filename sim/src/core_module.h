@@ -29,7 +29,6 @@
 #include <array>
 #include <cstdint>
 #include <deque>
-#include <unordered_map>
 #include <vector>
 
 #include "gemini/sim/energy.h"
@@ -48,8 +47,10 @@ class CoreModule : public sc_core::sc_module {
              const assembler::CoreProgram& program, SimContext& ctx, NocModule& noc);
 
   // Called by the NoC at the time a token arrives / an operation completes.
-  // `from` names the instruction that sent the token (op_ref()).
-  void deliver(std::uint64_t key, Tick now, std::uint64_t from);
+  // `slot` is the token's slot on this core (OpRec::slot of the signal or
+  // noc_send that sent it; kNoSlot: nothing here waits for it), `from`
+  // names that instruction (op_ref()).
+  void deliver(std::uint32_t slot, Tick now, std::uint64_t from);
   // Operation `op` (an instruction index) of `engine` completes at `at`.
   void finish(std::uint8_t engine, std::uint32_t op, Tick at, Tick now);
 
@@ -170,7 +171,7 @@ class CoreModule : public sc_core::sc_module {
   std::array<Engine, assembler::kEngines> eng_;
   std::array<sc_core::sc_event, assembler::kEngines> ev_;
   std::array<std::vector<Waiter>, assembler::kEngines> local_waiters_;
-  std::unordered_map<std::uint64_t, TokenSlot> tokens_;
+  std::vector<TokenSlot> tokens_;  // by slot (OpRec::slot)
   std::int32_t l2_streams_ = 0;
   std::int64_t l2_live_ = 0, peak_l2_ = 0;
   std::array<std::int32_t, kActs> counts_{};

@@ -1,7 +1,5 @@
 #include "dram_module.h"
 
-#include <cmath>
-
 #include "noc_module.h"
 
 namespace gemini::sim {
@@ -28,7 +26,7 @@ void DramModule::enqueue(const DramRequest& r, std::uint64_t owner) {
   // What it finds at the port: a request not yet done (the latest), else
   // the one whose last bytes are done after its arrival (models report
   // ahead of time).
-  const std::uint64_t before = !pending_.empty()      ? pending_.back().owner
+  const std::uint64_t before = !pending_.empty()         ? pending_.back().owner
                                : busy_until_ > r.arrival ? busy_owner_
                                                          : kNoRef;
   pending_.push_back({r.tag, owner, before, r.arrival, r.bytes});
@@ -46,7 +44,7 @@ void DramModule::progress(std::uint64_t tag, std::int64_t done, Tick t) {
   for (auto it = pending_.begin(); it != pending_.end(); ++it) {
     if (it->tag != tag) continue;
     if (it->bytes != done) break;  // not its last bytes yet
-    const Tick own = static_cast<Tick>(std::ceil(static_cast<double>(done) * ps_per_byte_ - 1e-9));
+    const Tick own = ceil_tick(static_cast<double>(done) * ps_per_byte_ - 1e-9);
     const Tick waited = t - it->arrival - own;
     if (waited > 0 && it->before != kNoRef && it->before != it->owner)
       noc_.dram_waited(static_cast<std::uint32_t>(tag), waited, it->before);

@@ -46,7 +46,7 @@ class SimpleDram final : public DramModel {
 
  private:
   Tick span(std::int64_t bytes) const {
-    return static_cast<Tick>(std::ceil(static_cast<double>(bytes) * ps_per_byte_ - 1e-9));
+    return ceil_tick(static_cast<double>(bytes) * ps_per_byte_ - 1e-9);
   }
   double gbps_, ps_per_byte_;
   Tick latency_;

@@ -1,7 +1,6 @@
 #include "gemini/sim/mesh_noc.h"
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 
@@ -18,9 +17,7 @@ MeshNoc::MeshNoc(std::int32_t xlen, std::int32_t ylen, double link_gbps, Tick ro
   free_.assign(links, 0);
   holder_.assign(links, ~std::uint64_t{0});
   busy_.assign(links, 0);
-  tree_start_.assign(links, -1);
-  tree_end_.assign(links, 0);
-  tree_left_.assign(links, 0);
+  tree_at_.assign(links, -1);
   eject_ps_per_byte_.assign(static_cast<std::size_t>(core_count() + 2 * ylen_), 0.0);
   if (buffer_ > 0) {
     left_.assign(links * static_cast<std::size_t>(buffer_), 0);
@@ -62,12 +59,14 @@ std::int32_t MeshNoc::hops(std::int32_t src, std::int32_t dst) const {
 }
 
 Tick MeshNoc::serialisation(std::int64_t bytes) const {
-  return static_cast<Tick>(std::ceil(static_cast<double>(bytes) * ps_per_byte_ - 1e-9));
+  return ceil_tick(static_cast<double>(bytes) * ps_per_byte_ - 1e-9);
 }
 
 void MeshNoc::set_chiplets(std::int32_t x_cut, std::int32_t y_cut, bool io_die, double d2d_gbps,
                            Tick d2d_latency) {
   d2d_.clear();
+  tree_entry_.clear();  // their links' d2d flags
+  trees_.clear();
   if (x_cut * y_cut <= 1) return;
   d2d_.assign(free_.size(), 0);
   d2d_bytes_.assign(free_.size(), 0);
@@ -106,7 +105,7 @@ void MeshNoc::note_wait(std::int32_t link, Tick waited, std::uint64_t whose) {
   }
 }
 
-Tick MeshNoc::cross(std::int32_t link, Tick head, Tick ser, Tick& start, Tick min_end) {
+inline Tick MeshNoc::cross(std::int32_t link, Tick head, Tick ser, Tick& start, Tick min_end) {
   start = std::max({head, free_[link], buffer_free(link)});
   std::uint64_t& holder = holder_[static_cast<std::size_t>(link)];
   if (start > head && holder != owner_) note_wait(link, start - head, holder);
@@ -169,72 +168,128 @@ void MeshNoc::route(NodePos p, NodePos d, std::vector<std::int32_t>& links) cons
   links.push_back(router(d.x, d.y) * kDirs + kEject);
 }
 
-MeshNoc::MulticastTiming MeshNoc::multicast(Tick t, std::int32_t src,
-                                            const std::vector<std::int32_t>& dsts,
-                                            std::int64_t bytes) {
-  const Tick ser = serialisation(bytes);
+const MeshNoc::Tree& MeshNoc::tree(std::int32_t src, const std::vector<std::int32_t>& dsts,
+                                   MulticastMemo& memo) {
+  if (memo.generation != 0 && memo.index < trees_.size() &&
+      trees_[memo.index].generation == memo.generation)
+    return trees_[memo.index];
+  std::uint64_t h = (0xcbf29ce484222325u ^ static_cast<std::uint32_t>(src)) * 0x100000001b3u;
+  for (const std::int32_t d : dsts) h = (h ^ static_cast<std::uint32_t>(d)) * 0x100000001b3u;
+  h ^= h >> 31;  // the low bits pick the entry
+  h *= 0x7fb5d329728ea185u;
+  h ^= h >> 27;
+  if (tree_entry_.empty() || tree_links_ > kTreeLinks) {
+    tree_entry_.assign(kTreeEntries, 0);
+    trees_.clear();
+    tree_links_ = 0;
+  }
+  std::uint32_t& entry = tree_entry_[h % kTreeEntries];
+  if (entry == 0) {
+    trees_.emplace_back();
+    entry = static_cast<std::uint32_t>(trees_.size());
+  }
+  Tree& t = trees_[entry - 1];
+  if (t.generation == 0 || t.src != src || t.dsts != dsts) {
+    tree_links_ -= t.links.size();
+    build_tree(src, dsts, t);
+    tree_links_ += t.links.size();
+  }
+  memo.index = entry - 1;
+  memo.generation = t.generation;
+  return t;
+}
+
+void MeshNoc::build_tree(std::int32_t src, const std::vector<std::int32_t>& dsts, Tree& t) {
   const NodePos s = pos(src);
-  MulticastTiming out;
+  t.generation = ++tree_generation_;
+  t.src = src;
+  t.dsts = dsts;
+  t.inject = router(s.x, s.y) * kDirs + kInject;
+  t.links.clear();
+  t.ejects.clear();
+  t.router_links = 0;
+  for (std::size_t i = 0; i < dsts.size(); ++i) {
+    route(s, pos(dsts[i]), path_);
+    std::int32_t parent = -1;
+    for (const std::int32_t link : path_) {
+      std::int32_t& at = tree_at_[static_cast<std::size_t>(link)];
+      if (at < 0) {
+        at = static_cast<std::int32_t>(t.links.size());
+        const bool eject = link == path_.back();
+        t.links.push_back({link, parent, eject ? static_cast<std::int32_t>(i) : -1, is_d2d(link),
+                           parent >= 0 && t.links[static_cast<std::size_t>(parent)].d2d});
+        t.router_links += eject ? 0 : 1;
+      }
+      parent = at;
+    }
+    t.ejects.push_back(parent);
+  }
+  for (const TreeLink& l : t.links) tree_at_[static_cast<std::size_t>(l.link)] = -1;
+}
+
+void MeshNoc::multicast_stream(Tick t, std::int32_t src, const std::vector<std::int32_t>& dsts,
+                               std::int64_t bytes, MulticastMemo& memo, MulticastTiming& out) {
+  const Tree& tr = tree(src, dsts, memo);
+  const Tick ser = serialisation(bytes);
+  std::vector<Tick> arrived = std::move(out.arrived);
+  out = MulticastTiming{};
+  out.arrived = std::move(arrived);
   out.arrived.resize(dsts.size());
   wait_ = {};
   Tick start = 0;
-  const std::int32_t inject = router(s.x, s.y) * kDirs + kInject;
-  cross(inject, t, ser, start);
+  cross(tr.inject, t, ser, start);
   const Tick injected = start;
   const Tick head0 = start + router_ps_;
   const Tick tail0 = start + ser;
   const Tick ser_d2d = d2d_ser(bytes, ser);
-  // Each route is a path of the tree from its root; a link already crossed
-  // by an earlier route of this packet is not crossed again, and the next
-  // link's head follows its start. A fork's buffer is left when the tail
-  // has gone out on its last branch.
-  tree_links_.clear();
-  for (std::size_t i = 0; i < dsts.size(); ++i) {
-    route(s, pos(dsts[i]), path_);
+  // The tree's links in order, each after its parent: its header follows
+  // the parent's start, its tail the parent's end. A fork's buffer is left
+  // when the tail has gone out on its last branch.
+  const std::size_t n = tr.links.size();
+  if (tree_start_.size() < n) {
+    tree_start_.resize(n);
+    tree_end_.resize(n);
+    tree_left_.resize(n);
+  }
+  Tick inject_left = 0;
+  for (std::size_t e = 0; e < n; ++e) {
+    const TreeLink& l = tr.links[e];
     Tick head = head0, tail = tail0;
-    std::int32_t prev = inject;
-    const Tick last = eject_ser(dsts[i], bytes, ser);
-    for (const std::int32_t link : path_) {
-      const auto k = static_cast<std::size_t>(link);
-      Tick& at = tree_start_[k];
-      const bool d2d = is_d2d(link);
-      const Tick sl = link == path_.back() ? last : d2d ? ser_d2d : ser;
-      if (at < 0) {
-        tree_end_[k] = cross(link, head, sl, start, tail + router_ps_);
-        at = start;
-        tree_links_.push_back(link);
-        if (d2d) cross_d2d(link, bytes, out.d2d_links);
-        Tick& l = tree_left_[static_cast<std::size_t>(prev)];
-        l = std::max(l, tree_end_[k]);
-      }
-      prev = link;
-      const Tick lat = d2d ? d2d_latency_ : 0;
-      head = at + router_ps_ + lat;
-      tail = tree_end_[k] + lat;
+    if (l.parent >= 0) {
+      const auto p = static_cast<std::size_t>(l.parent);
+      const Tick lat = l.parent_d2d ? d2d_latency_ : 0;
+      head = tree_start_[p] + router_ps_ + lat;
+      tail = tree_end_[p] + lat;
     }
-    out.arrived[i] = tree_end_[static_cast<std::size_t>(path_.back())];
+    const Tick sl = l.dst >= 0 ? eject_ser(dsts[static_cast<std::size_t>(l.dst)], bytes, ser)
+                    : l.d2d    ? ser_d2d
+                               : ser;
+    const Tick end = cross(l.link, head, sl, start, tail + router_ps_);
+    tree_start_[e] = start;
+    tree_end_[e] = end;
+    tree_left_[e] = 0;
+    if (l.d2d) cross_d2d(l.link, bytes, out.d2d_links);
+    Tick& left = l.parent >= 0 ? tree_left_[static_cast<std::size_t>(l.parent)] : inject_left;
+    left = std::max(left, end);
+  }
+  for (std::size_t i = 0; i < dsts.size(); ++i) {
+    out.arrived[i] = tree_end_[static_cast<std::size_t>(tr.ejects[i])];
     out.last = std::max(out.last, out.arrived[i]);
   }
-  buffer_leave(inject, tree_left_[static_cast<std::size_t>(inject)]);
-  tree_left_[static_cast<std::size_t>(inject)] = 0;
-  for (const std::int32_t link : tree_links_) {
-    const auto k = static_cast<std::size_t>(link);
-    if (link % kDirs != kEject) {
-      buffer_leave(link, tree_left_[k]);
-      ++out.links;
-    }
-    tree_start_[k] = -1;
-    tree_left_[k] = 0;
+  if (buffer_ > 0) {
+    buffer_leave(tr.inject, inject_left);
+    for (std::size_t e = 0; e < n; ++e)
+      if (tr.links[e].dst < 0) buffer_leave(tr.links[e].link, tree_left_[e]);
   }
+  out.links = tr.router_links;
   out.waited = wait_.total;
   out.wait_link = wait_.link;
   out.wait_owner = wait_.whose;
-  out.injected = next_injection(inject, injected, ser);
+  out.injected = next_injection(tr.inject, injected, ser);
   ++packets_;
   bytes_ += bytes;
   byte_hops_ += bytes * out.links;
   d2d_byte_hops_ += bytes * out.d2d_links;
-  return out;
 }
 
 template <typename F>

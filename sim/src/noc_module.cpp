@@ -1,7 +1,6 @@
 #include "noc_module.h"
 
 #include <algorithm>
-#include <cmath>
 #include <cstdlib>
 
 #include "core_module.h"
@@ -58,11 +57,18 @@ std::uint32_t NocModule::alloc(Kind k) {
   if (!free_.empty()) {
     id = free_.back();
     free_.pop_back();
-    msgs_[id].ready.clear();
-    std::vector<std::pair<std::int64_t, Tick>> keep;
-    keep.swap(msgs_[id].ready);
-    msgs_[id] = Message{};
-    msgs_[id].ready.swap(keep);  // keep the capacity
+    // A fresh message that keeps its vectors' capacity.
+    Message& m = msgs_[id];
+    auto ready = std::move(m.ready);
+    auto receivers = std::move(m.receivers);
+    auto nodes = std::move(m.receiver_nodes);
+    m = Message{};
+    ready.clear();
+    receivers.clear();
+    nodes.clear();
+    m.ready = std::move(ready);
+    m.receivers = std::move(receivers);
+    m.receiver_nodes = std::move(nodes);
   } else {
     id = static_cast<std::uint32_t>(msgs_.size());
     msgs_.emplace_back();
@@ -81,7 +87,8 @@ void NocModule::schedule(Tick t, std::uint32_t msg, Ev ev, std::int64_t aux) {
 }
 
 void NocModule::send_data(std::int32_t src, std::uint8_t engine, std::uint32_t op, std::int32_t dst,
-                          std::int64_t bytes, std::uint64_t key, double src_ps_per_byte, Tick now) {
+                          std::int64_t bytes, std::uint32_t slot, double src_ps_per_byte,
+                          Tick now) {
   const std::uint32_t id = alloc(Kind::data);
   Message& m = msgs_[id];
   m.engine = engine;
@@ -91,12 +98,12 @@ void NocModule::send_data(std::int32_t src, std::uint8_t engine, std::uint32_t o
   m.core = dst;
   m.sender = src;
   m.bytes = bytes;
-  m.key = key;
+  m.key = slot;
   m.src_ps_per_byte = src_ps_per_byte;
   schedule(now, id, Ev::inject);
 }
 
-void NocModule::send_token(std::int32_t src, std::int32_t dst, std::uint64_t key,
+void NocModule::send_token(std::int32_t src, std::int32_t dst, std::uint32_t slot,
                            std::uint64_t from, Tick now) {
   const std::uint32_t id = alloc(Kind::token);
   Message& m = msgs_[id];
@@ -105,21 +112,19 @@ void NocModule::send_token(std::int32_t src, std::int32_t dst, std::uint64_t key
   m.dst = core_node(dst);
   m.core = dst;
   m.bytes = ctx_.params.control_bytes;
-  m.key = key;
+  m.key = slot;
   schedule(now, id, Ev::inject);
 }
 
 void NocModule::send_multicast(std::int32_t src, std::uint8_t engine,
                                const std::vector<std::pair<std::int32_t, std::uint32_t>>& to,
-                               std::int64_t bytes, std::uint64_t key, double src_ps_per_byte,
-                               Tick now) {
+                               std::int64_t bytes, double src_ps_per_byte, Tick now) {
   const std::uint32_t id = alloc(Kind::multicast_data);
   Message& m = msgs_[id];
   m.engine = engine;
   m.src = core_node(src);
   m.sender = src;
   m.bytes = bytes;
-  m.key = key;
   m.src_ps_per_byte = src_ps_per_byte;
   m.receivers.clear();
   m.receiver_nodes.clear();
@@ -321,7 +326,8 @@ void NocModule::run() {
           cores_[r.core]->spend(Event::l2_write, m.bytes);
           cores_[m.sender]->cause(r.op, Event::l2_write, m.bytes);
           if (ctx_.functional) ctx_.functional->arrived(m.sender, m.engine, r.op);
-          cores_[r.core]->deliver(m.key, now, op_ref(m.sender, r.op));
+          cores_[r.core]->deliver(cores_[m.sender]->image().ops[r.op].slot, now,
+                                  op_ref(m.sender, r.op));
           cores_[m.sender]->note_wait(r.op, msg_waits_[it.msg].wait);
           cores_[m.sender]->finish(m.engine, r.op, now, now);
           if (--m.pending == 0) release(it.msg);
@@ -373,7 +379,8 @@ void NocModule::inject(std::uint32_t id, Tick now) {
     MsgWait& mw = msg_waits_[id];
     if (m.sent == 0) mw.owner = owner_of(m);
     noc_->set_owner(mw.owner);
-    const NocModel::MulticastTiming mt = noc_->multicast(now, m.src, m.receiver_nodes, pkt);
+    NocModel::MulticastTiming& mt = multicast_timing_;
+    noc_->multicast_stream(now, m.src, m.receiver_nodes, pkt, m.route, mt);
     count_hops(m, pkt, mt.links, mt.d2d_links);
     add_link_wait(mw, mt.last, mt.waited, mt.wait_link, mt.wait_owner);
     m.sent += pkt;
@@ -389,7 +396,7 @@ void NocModule::inject(std::uint32_t id, Tick now) {
     }
     Tick next = mt.injected;  // from L2, no faster than its port
     if (m.src_ps_per_byte > 0)
-      next = std::max(next, now + static_cast<Tick>(std::ceil(pkt * m.src_ps_per_byte - 1e-9)));
+      next = std::max(next, now + ceil_tick(pkt * m.src_ps_per_byte - 1e-9));
     schedule(next, id, Ev::inject);
     return;
   }
@@ -421,8 +428,7 @@ void NocModule::inject(std::uint32_t id, Tick now) {
   add_link_wait(mw, tm.arrived, tm.waited, tm.wait_link, tm.wait_owner);
   m.sent += pkt;
   Tick next = tm.injected;
-  if (m.src_ps_per_byte > 0)
-    next = std::max(next, now + static_cast<Tick>(std::ceil(pkt * m.src_ps_per_byte - 1e-9)));
+  if (m.src_ps_per_byte > 0) next = std::max(next, now + ceil_tick(pkt * m.src_ps_per_byte - 1e-9));
   if (m.kind == Kind::write_data)
     schedule(tm.arrived, id, Ev::port_packet, static_cast<std::int64_t>(port) << 32 | pkt);
   if (m.sent >= m.bytes) {
@@ -497,13 +503,13 @@ void NocModule::arrive(std::uint32_t id, Tick now) {
       cores_[m.core]->spend(Event::l2_write, m.bytes);
       cores_[m.sender]->cause(m.op, Event::l2_write, m.bytes);
       if (ctx_.functional) ctx_.functional->arrived(m.sender, m.engine, m.op);
-      cores_[m.core]->deliver(m.key, now, op_ref(m.sender, m.op));
+      cores_[m.core]->deliver(static_cast<std::uint32_t>(m.key), now, op_ref(m.sender, m.op));
       cores_[m.sender]->note_wait(m.op, msg_waits_[id].wait);
       cores_[m.sender]->finish(m.engine, m.op, now, now);
       release(id);
       break;
     case Kind::token:
-      cores_[m.core]->deliver(m.key, now, m.from);
+      cores_[m.core]->deliver(static_cast<std::uint32_t>(m.key), now, m.from);
       release(id);
       break;
     case Kind::read_request: {

@@ -59,19 +59,21 @@ class NocModule : public sc_core::sc_module {
 
   // Called by cores at time `now`.
   // `engine` and `op` (the instruction's index) name the operation that
-  // completes: CoreModule::finish(engine, op, ...).
+  // completes: CoreModule::finish(engine, op, ...). `slot`: the token's
+  // slot at the receiver (OpRec::slot), for CoreModule::deliver.
   void send_data(std::int32_t src, std::uint8_t engine, std::uint32_t op, std::int32_t dst,
-                 std::int64_t bytes, std::uint64_t key, double src_ps_per_byte, Tick now);
+                 std::int64_t bytes, std::uint32_t slot, double src_ps_per_byte, Tick now);
   // `from`: the signal that sends it (op_ref), told to the receiver.
-  void send_token(std::int32_t src, std::int32_t dst, std::uint64_t key, std::uint64_t from,
+  void send_token(std::int32_t src, std::int32_t dst, std::uint32_t slot, std::uint64_t from,
                   Tick now);
   // A NoC multicast (noc_send members >= 2): `bytes` of L2 data sent once
   // along the XY tree to every (receiving core, sender's noc_send) of
-  // `to`; each receiver gets the data token `key` when the last packet
-  // reaches it, and that member's noc_send completes then.
+  // `to`; each receiver gets the data token of its member (that noc_send's
+  // OpRec::slot) when the last packet reaches it, and that member's
+  // noc_send completes then.
   void send_multicast(std::int32_t src, std::uint8_t engine,
                       const std::vector<std::pair<std::int32_t, std::uint32_t>>& to,
-                      std::int64_t bytes, std::uint64_t key, double src_ps_per_byte, Tick now);
+                      std::int64_t bytes, double src_ps_per_byte, Tick now);
   void dram_read(std::int32_t core, std::uint8_t engine, std::uint32_t op, std::uint64_t addr,
                  std::int64_t bytes, Tick now);
   // One member's part of a multicast DRAM read (dma_in members >= 2).
@@ -132,7 +134,10 @@ class NocModule : public sc_core::sc_module {
     std::uint16_t members = 0;         // multicast request: the group's size
     std::int64_t forwarded = 0;        // write data: bytes handed to the DRAM so far
     std::int64_t written = 0;          // write data: bytes the DRAM has written
-    std::uint64_t addr = 0, key = 0;
+    std::uint64_t addr = 0;
+    // Data, token: the token's slot at the receiver (OpRec::slot);
+    // multicast request: transfer << 16 | part.
+    std::uint64_t key = 0;
     std::uint64_t from = kNoRef;  // token: the signal that sent it (op_ref)
     std::uint32_t seq = 0;        // read request: its place in its core's reads
     double src_ps_per_byte = 0;
@@ -147,6 +152,9 @@ class NocModule : public sc_core::sc_module {
     std::vector<std::int32_t> receiver_nodes;
     std::size_t pending = 0;
     std::uint32_t fork = 0;  // read data: its Fork
+    // Read data, multicast data: what the NoC model keeps of its packets'
+    // route (NocModel::multicast_stream).
+    NocModel::MulticastMemo route;
   };
   // What a message waited for on links and at DRAM ports (OpWait), kept
   // beside msgs_ (same index) so that Message stays small: the owner of
@@ -157,9 +165,10 @@ class NocModule : public sc_core::sc_module {
   // what an earlier message of the same transfer carried (a write's, for
   // its ack).
   struct MsgWait {
-    OpWait wait;
-    Tick longest = 0, last_arrival = 0, ideal_arrival = 0, carried = 0;
+    // First what each packet reads and writes (add_link_wait), together.
+    Tick last_arrival = 0, ideal_arrival = 0, carried = 0, longest = 0;
     std::uint64_t owner = kNoRef;
+    OpWait wait;
   };
   // A read's stripes: per receiver, the stripes still to arrive.
   struct Fork {
@@ -236,6 +245,7 @@ class NocModule : public sc_core::sc_module {
   std::unordered_map<std::uint64_t, Join> joins_;  // by transfer << 16 | part
   std::vector<std::int32_t> all_ports_;            // dram.interleave: every port
   std::vector<Fork> forks_;
+  NocModel::MulticastTiming multicast_timing_;  // inject's, reused for every multicast packet
   std::vector<std::uint32_t> free_forks_;
   // dram.in_order: per core, the reads it has issued that have not started
   // at DRAM (by sequence number), and its unicast reads that arrived at

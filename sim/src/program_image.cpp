@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <boost/unordered/unordered_flat_map.hpp>
 #include <limits>
 #include <map>
 #include <unordered_map>
@@ -111,6 +112,30 @@ void add_compute(const assembler::Instr& in, std::size_t i, OpRec& o, CoreImage&
     default:
       break;
   }
+}
+
+// Numbers each core's tokens densely (OpRec::slot): the distinct keys its
+// wait_tokens wait for, then, for each signal and noc_send, its receiver's
+// slot for the token it sends.
+void assign_token_slots(std::vector<CoreImage>& images) {
+  std::vector<boost::unordered_flat_map<std::uint64_t, std::uint32_t>> slots(images.size());
+  for (std::size_t c = 0; c < images.size(); ++c)
+    for (OpRec& o : images[c].ops) {
+      if (o.op != Opcode::wait_token) continue;
+      const auto [it, fresh] =
+          slots[c].emplace(token_key(o.kind, o.peer, o.transfer), images[c].token_slots);
+      if (fresh) ++images[c].token_slots;
+      o.slot = it->second;
+    }
+  for (std::size_t c = 0; c < images.size(); ++c)
+    for (OpRec& o : images[c].ops) {
+      if (o.op != Opcode::signal && o.op != Opcode::noc_send) continue;
+      const auto kind =
+          o.op == Opcode::signal ? o.kind : static_cast<std::uint8_t>(assembler::TokenKind::data);
+      const auto& to = slots[static_cast<std::size_t>(o.peer)];
+      const auto it = to.find(token_key(kind, static_cast<std::int32_t>(c), o.transfer));
+      o.slot = it == to.end() ? kNoSlot : it->second;
+    }
 }
 
 }  // namespace
@@ -225,6 +250,7 @@ bool build_images(const assembler::Program& p, std::vector<CoreImage>& out, std:
     }
     live.finish();
   }
+  assign_token_slots(out);
   return true;
 }
 

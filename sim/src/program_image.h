@@ -14,6 +14,9 @@
 
 namespace gemini::sim {
 
+// A token no wait_token of its receiver waits for (OpRec::slot).
+inline constexpr std::uint32_t kNoSlot = 0xffffffffu;
+
 struct OpRec {
   assembler::Opcode op = assembler::Opcode::nop;
   std::uint8_t queue = 0;
@@ -22,7 +25,11 @@ struct OpRec {
   std::int32_t wl = -1;    // dense workload index on the core, -1 none
   std::int32_t peer = -1;  // core index: signal `to`, wait_token `from`, noc_send `to`
   std::uint32_t transfer = 0;
-  std::uint32_t count = 0;              // waits
+  std::uint32_t count = 0;  // waits
+  // wait_token: the token's slot on this core; signal, noc_send: the slot
+  // on the receiving core (`peer`) of the token it sends (kNoSlot: no
+  // wait_token there waits for it). Dense per core (CoreImage::token_slots).
+  std::uint32_t slot = kNoSlot;
   std::int64_t bytes = 0;               // bytes moved (DMA, NoC, WL0)
   std::uint64_t dram = 0;               // DRAM address
   std::uint32_t pe = 0;                 // pe_run: index into CoreImage::pe_tiles
@@ -35,6 +42,9 @@ struct OpRec {
 struct CoreImage {
   std::int32_t core_id = 0;
   std::vector<OpRec> ops;
+  // The distinct tokens (kind, sender, transfer) its wait_tokens wait for:
+  // slots 0 .. token_slots - 1, in order of their first wait_token.
+  std::uint32_t token_slots = 0;
   std::vector<PeTile> pe_tiles;             // one per pe_run (kernel from the preceding pe_cfg)
   std::vector<std::uint32_t> workload_ids;  // dense index -> IR workload id
 };

@@ -3,6 +3,7 @@
 // values are worked out in the comments.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <map>
 #include <vector>
 
@@ -345,6 +346,60 @@ TEST(MeshNoc, AMulticastForkHoldsItsBufferUntilItsLastBranch) {
     EXPECT_EQ(m.arrived, (std::vector<Tick>{1100000, 100000}));
     EXPECT_EQ(noc.send(m.injected, 0, 2, 100).arrived, b == 0 ? 200000 : 1200000) << b;
   }
+}
+
+TEST(MeshNoc, AStreamsRememberedTreeTimesItsPacketsAsMulticastDoes) {
+  // Two 4x4 meshes with one-packet buffers and cut into 2x2 dies, sent the
+  // same packets in the same order: one with multicast() (each packet's
+  // tree looked up), one with multicast_stream() and a memo per stream,
+  // into one MulticastTiming reused for destination sets of every size.
+  // Three long streams from the ports interleave with 12000 one-packet
+  // multicasts to distinct destination sets, more than the mesh's tree
+  // cache holds, so the streams' trees are replaced while they run.
+  MeshNoc a(4, 4, 24.0, 1000, 1), b(4, 4, 24.0, 1000, 1);
+  for (MeshNoc* m : {&a, &b}) m->set_chiplets(2, 2, false, 16.0, 2000);
+  const std::vector<std::vector<std::int32_t>> streams = {{5, 1, 14}, {3}, {15, 0, 6, 9}};
+  std::vector<NocModel::MulticastMemo> memos(streams.size());
+  auto same = [](const NocModel::MulticastTiming& x, const NocModel::MulticastTiming& y) {
+    EXPECT_EQ(x.injected, y.injected);
+    EXPECT_EQ(x.arrived, y.arrived);
+    EXPECT_EQ(x.links, y.links);
+    EXPECT_EQ(x.d2d_links, y.d2d_links);
+    EXPECT_EQ(x.last, y.last);
+    EXPECT_EQ(x.waited, y.waited);
+    EXPECT_EQ(x.wait_link, y.wait_link);
+    EXPECT_EQ(x.wait_owner, y.wait_owner);
+  };
+  NocModel::MulticastTiming out;
+  Tick t = 0;
+  for (std::uint32_t i = 1; i <= 12000; ++i) {
+    std::vector<std::int32_t> dsts;  // the cores of the bits of i, in a rotated order
+    for (std::int32_t k = 0; k < 16; ++k)
+      if ((i >> ((k + i) % 16)) & 1) dsts.push_back((k + i) % 16);
+    const std::int32_t src = a.edge_node(static_cast<std::int32_t>(i % 4), i % 2 == 0);
+    for (MeshNoc* m : {&a, &b}) m->set_owner(i);
+    NocModel::MulticastMemo fresh;
+    b.multicast_stream(t, src, dsts, 64, fresh, out);
+    same(a.multicast(t, src, dsts, 64), out);
+    const std::size_t s = i % streams.size();
+    const std::int32_t from = a.edge_node(static_cast<std::int32_t>(s), false);
+    for (MeshNoc* m : {&a, &b}) m->set_owner(100000 + s);
+    b.multicast_stream(t, from, streams[s], 512, memos[s], out);
+    same(a.multicast(t, from, streams[s], 512), out);
+    t += 20000;
+  }
+  EXPECT_EQ(a.router_link_use().max_busy, b.router_link_use().max_busy);
+}
+
+TEST(Tick, CeilTickIsStdCeil) {
+  // Around zero, integers and halves, the last halves a double holds, large.
+  std::vector<double> xs = {0.0, -0.0, 1e-12, -1e-12, 0.5, -0.5, 1.0, -1.0, 1.5, -1.5, 2.0};
+  for (const double x : {1e9 - 1, 4503599627370495.5, 9.0e15, -9.0e15, 1e18, -1e18})
+    xs.push_back(x);
+  for (std::int64_t b = 0; b < 5000; b += 7)  // packets at the rates the models use
+    for (const double r : {1000.0 / 24, 1000.0 / 16, 1000.0 / 3, 41.666666666666664})
+      xs.push_back(static_cast<double>(b) * r - 1e-9);
+  for (const double x : xs) EXPECT_EQ(ceil_tick(x), static_cast<Tick>(std::ceil(x))) << x;
 }
 
 TEST(ComputeTiming, PeRunFormula) {

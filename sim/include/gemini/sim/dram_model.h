@@ -28,6 +28,14 @@ namespace gemini::sim {
 using Tick = std::int64_t;  // picoseconds
 inline constexpr Tick kNever = std::numeric_limits<Tick>::max();
 
+// static_cast<Tick>(std::ceil(x)) for |x| < 2^63, inline: std::ceil is a
+// call into libm on targets without SSE4.1, and the timing models round up
+// once per packet and link.
+inline Tick ceil_tick(double x) {
+  const auto t = static_cast<Tick>(x);  // toward zero
+  return static_cast<double>(t) < x ? t + 1 : t;
+}
+
 struct DramRequest {
   std::uint64_t tag = 0;  // the caller's id, echoed in progress()
   bool write = false;

@@ -32,7 +32,6 @@
 // node, which always accepts.
 
 #include <algorithm>
-#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -82,7 +81,15 @@ class MeshNoc final : public NocModel {
   // they part, each link of the tree crossed once. arrived[i] is when the
   // tail is at dsts[i]; `injected` when the source may send the next.
   MulticastTiming multicast(Tick t, std::int32_t src, const std::vector<std::int32_t>& dsts,
-                            std::int64_t bytes) override;
+                            std::int64_t bytes) override {
+    MulticastMemo memo;
+    MulticastTiming out;
+    multicast_stream(t, src, dsts, bytes, memo, out);
+    return out;
+  }
+  // `memo` remembers the stream's tree; out.arrived keeps its capacity.
+  void multicast_stream(Tick t, std::int32_t src, const std::vector<std::int32_t>& dsts,
+                        std::int64_t bytes, MulticastMemo& memo, MulticastTiming& out) override;
 
   LinkUse router_link_use() const override { return link_use(false); }
   // "(x,y)->(x',y')", a router's injection or ejection link "(x,y) in/out".
@@ -109,8 +116,10 @@ class MeshNoc final : public NocModel {
   // for `ser`, and at least until `min_end` (its tail's arrival). Returns
   // the end.
   // A wait for a link another owner held (set_owner) adds to `wait_` (and
-  // its longest to its link and whose).
-  Tick cross(std::int32_t link, Tick head, Tick ser, Tick& start, Tick min_end = 0);
+  // its longest to its link and whose). Inlined: the per-link step of every
+  // packet (send, multicast).
+  [[gnu::always_inline]] inline Tick cross(std::int32_t link, Tick head, Tick ser, Tick& start,
+                                           Tick min_end = 0);
   [[gnu::noinline]] void note_wait(std::int32_t link, Tick waited, std::uint64_t whose);
   struct Wait {
     Tick total = 0, longest = 0;
@@ -123,9 +132,7 @@ class MeshNoc final : public NocModel {
   // A packet of `bytes` over a D2D link, given its on-chip ser(bytes) (the
   // same when the mesh is one die).
   Tick d2d_ser(std::int64_t bytes, Tick ser) const {
-    return d2d_.empty()
-               ? ser
-               : static_cast<Tick>(std::ceil(static_cast<double>(bytes) * d2d_ps_per_byte_ - 1e-9));
+    return d2d_.empty() ? ser : ceil_tick(static_cast<double>(bytes) * d2d_ps_per_byte_ - 1e-9);
   }
   // A D2D link crossed by a packet of `bytes`: counted for the report and
   // the packet's timing; returns its flight latency.
@@ -148,9 +155,7 @@ class MeshNoc final : public NocModel {
   // A packet's serialisation on the ejection link into `node`.
   Tick eject_ser(std::int32_t node, std::int64_t bytes, Tick ser) const {
     const double r = eject_ps_per_byte_[static_cast<std::size_t>(node)];
-    return r > 0
-               ? std::max(ser, static_cast<Tick>(std::ceil(static_cast<double>(bytes) * r - 1e-9)))
-               : ser;
+    return r > 0 ? std::max(ser, ceil_tick(static_cast<double>(bytes) * r - 1e-9)) : ser;
   }
   // When the source may inject after the packet that has just crossed the
   // injection link `link` (started at `start`).
@@ -160,6 +165,30 @@ class MeshNoc final : public NocModel {
   // The links of the XY route from a to b after the injection link, the
   // ejection link last.
   void route(NodePos a, NodePos b, std::vector<std::int32_t>& links) const;
+  // A multicast's XY tree from `src` to `dsts`: the union of the routes,
+  // each link once, in the order a packet crosses them (each destination's
+  // route in turn, the links an earlier route crossed skipped). Built once
+  // per (src, dsts) and kept for the packets sent along it again.
+  struct TreeLink {
+    std::int32_t link = 0;
+    std::int32_t parent = -1;  // the link before it on its route (index; -1: the injection link)
+    std::int32_t dst = -1;     // an ejection link: the destination's index in dsts, else -1
+    bool d2d = false;
+    bool parent_d2d = false;  // its parent is a D2D link
+  };
+  struct Tree {
+    std::uint64_t generation = 0;  // a number no other tree built has had
+    std::int32_t src = 0;
+    std::vector<std::int32_t> dsts;
+    std::int32_t inject = 0;  // the source's injection link
+    std::vector<TreeLink> links;
+    std::vector<std::int32_t> ejects;  // per destination: the index of its ejection link
+    std::int32_t router_links = 0;     // its links that are not ejection links
+  };
+  // The tree of (src, dsts): memo's while it is cached, else from the
+  // cache or built; memo then remembers it.
+  const Tree& tree(std::int32_t src, const std::vector<std::int32_t>& dsts, MulticastMemo& memo);
+  void build_tree(std::int32_t src, const std::vector<std::int32_t>& dsts, Tree& t);
 
   std::int32_t xlen_, ylen_;
   std::vector<std::int32_t> port_nodes_;  // per DRAM port
@@ -172,10 +201,19 @@ class MeshNoc final : public NocModel {
   std::vector<Tick> free_;                 // per link: when it is next free
   std::vector<Tick> busy_;                 // per link: total busy time
   std::vector<std::uint64_t> holder_;      // per link: the owner of its last packet
-  // Scratch: a route's links; multicast's per-link start in the current
-  // tree (or -1), when the packet has left each link's downstream buffer
-  // (on every branch), and the links it set.
-  std::vector<std::int32_t> path_, tree_links_;
+  // The multicast trees built (tree()), in a direct-mapped cache by a hash
+  // of (src, dsts): per entry, 1 + the index in trees_ of its tree (0:
+  // none yet); a tree replaces the one in its entry, and the cache is
+  // emptied when its trees hold more than kTreeLinks links.
+  static constexpr std::size_t kTreeEntries = 4096, kTreeLinks = std::size_t{1} << 20;
+  std::vector<std::uint32_t> tree_entry_;
+  std::vector<Tree> trees_;
+  std::size_t tree_links_ = 0;  // in trees_
+  std::uint64_t tree_generation_ = 0;
+  // Scratch: a route's links; multicast's per-link start, end and when the
+  // packet has left each link's downstream buffer (on every branch), by
+  // index in its tree; build_tree's per-link index in the tree (or -1).
+  std::vector<std::int32_t> path_, tree_at_;
   std::vector<Tick> tree_start_, tree_end_, tree_left_;
   std::vector<std::uint8_t> d2d_;        // per link: a die-to-die link (empty: none)
   std::vector<std::int64_t> d2d_bytes_;  // per link: bytes over it (D2D links only)

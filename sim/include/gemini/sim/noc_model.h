@@ -77,6 +77,20 @@ class NocModel {
   // Sends one packet to every node of `dsts` (distinct, none `src`).
   virtual MulticastTiming multicast(Tick t, std::int32_t src, const std::vector<std::int32_t>& dsts,
                                     std::int64_t bytes) = 0;
+  // What a model may remember of a multicast stream between its packets
+  // (MeshNoc: its tree), kept by the caller: one per stream of packets
+  // that all go from the same src to the same dsts, value-initialised
+  // before the first. A model that keeps nothing leaves it as it is.
+  struct MulticastMemo {
+    std::uint32_t index = 0;
+    std::uint64_t generation = 0;  // 0: nothing remembered
+  };
+  // As multicast(), for one packet of the stream of `memo`: the same
+  // timing, into `out` (whose vector's capacity a model may reuse).
+  virtual void multicast_stream(Tick t, std::int32_t src, const std::vector<std::int32_t>& dsts,
+                                std::int64_t bytes, MulticastMemo& /*memo*/, MulticastTiming& out) {
+    out = multicast(t, src, dsts, bytes);
+  }
   // The on-chip links between routers, and the die-to-die links (none when
   // the mesh is one die).
   virtual LinkUse router_link_use() const = 0;
