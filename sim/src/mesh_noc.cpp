@@ -229,12 +229,26 @@ void MeshNoc::build_tree(std::int32_t src, const std::vector<std::int32_t>& dsts
 
 void MeshNoc::multicast_stream(Tick t, std::int32_t src, const std::vector<std::int32_t>& dsts,
                                std::int64_t bytes, MulticastMemo& memo, MulticastTiming& out) {
-  const Tree& tr = tree(src, dsts, memo);
-  const Tick ser = serialisation(bytes);
   std::vector<Tick> arrived = std::move(out.arrived);
   out = MulticastTiming{};
   out.arrived = std::move(arrived);
   out.arrived.resize(dsts.size());
+  if (dsts.size() == 1) {
+    // A tree of one route is crossed as send() crosses it (the buffers it
+    // leaves belong to distinct links, so when within the packet does not
+    // matter): no tree to build or keep.
+    const Timing tm = send(t, src, dsts[0], bytes);
+    out.injected = tm.injected;
+    out.arrived[0] = out.last = tm.arrived;
+    out.links = tm.links;
+    out.d2d_links = tm.d2d_links;
+    out.waited = tm.waited;
+    out.wait_link = tm.wait_link;
+    out.wait_owner = tm.wait_owner;
+    return;
+  }
+  const Tree& tr = tree(src, dsts, memo);
+  const Tick ser = serialisation(bytes);
   wait_ = {};
   Tick start = 0;
   cross(tr.inject, t, ser, start);

@@ -391,6 +391,37 @@ TEST(MeshNoc, AStreamsRememberedTreeTimesItsPacketsAsMulticastDoes) {
   EXPECT_EQ(a.router_link_use().max_busy, b.router_link_use().max_busy);
 }
 
+TEST(MeshNoc, AMulticastToOneDestinationTimesAsASend) {
+  // Twin 4x4 meshes with one-packet buffers, cut into 2x2 dies: the same
+  // packets, one mesh sending each one-destination packet as a multicast,
+  // the other as a send, among multicasts to two destinations.
+  MeshNoc a(4, 4, 24.0, 1000, 1), b(4, 4, 24.0, 1000, 1);
+  for (MeshNoc* m : {&a, &b}) m->set_chiplets(2, 2, false, 16.0, 2000);
+  Tick t = 0;
+  for (std::int32_t i = 0; i < 400; ++i) {
+    const std::int32_t src = i % 3 == 0 ? a.edge_node(i % 4, i % 2 == 0) : (i * 7) % 16;
+    const std::int32_t dst = (i * 5 + 3) % 16 == src ? (src + 1) % 16 : (i * 5 + 3) % 16;
+    for (MeshNoc* m : {&a, &b}) m->set_owner(static_cast<std::uint64_t>(i));
+    const NocModel::MulticastTiming x = a.multicast(t, src, {dst}, 512);
+    const NocModel::Timing y = b.send(t, src, dst, 512);
+    EXPECT_EQ(x.arrived, std::vector<Tick>{y.arrived});
+    EXPECT_EQ(x.last, y.arrived);
+    EXPECT_EQ(x.injected, y.injected);
+    EXPECT_EQ(x.links, y.links);
+    EXPECT_EQ(x.d2d_links, y.d2d_links);
+    EXPECT_EQ(x.waited, y.waited);
+    EXPECT_EQ(x.wait_link, y.wait_link);
+    EXPECT_EQ(x.wait_owner, y.wait_owner);
+    const std::vector<std::int32_t> two = {(dst + 5) % 16, (dst + 10) % 16};
+    if (two[0] != src && two[1] != src) {
+      EXPECT_EQ(a.multicast(t, src, two, 256).arrived, b.multicast(t, src, two, 256).arrived);
+    }
+    t += 3000;
+  }
+  EXPECT_EQ(a.router_link_use().max_busy, b.router_link_use().max_busy);
+  EXPECT_EQ(a.d2d_link_use().max_busy, b.d2d_link_use().max_busy);
+}
+
 TEST(Tick, CeilTickIsStdCeil) {
   // Around zero, integers and halves, the last halves a double holds, large.
   std::vector<double> xs = {0.0, -0.0, 1e-12, -1e-12, 0.5, -0.5, 1.0, -1.0, 1.5, -1.5, 2.0};

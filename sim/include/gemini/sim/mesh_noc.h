@@ -87,7 +87,8 @@ class MeshNoc final : public NocModel {
     multicast_stream(t, src, dsts, bytes, memo, out);
     return out;
   }
-  // `memo` remembers the stream's tree; out.arrived keeps its capacity.
+  // `memo` remembers the stream's tree (one destination: no tree, the
+  // packet crossed as send() crosses it); out.arrived keeps its capacity.
   void multicast_stream(Tick t, std::int32_t src, const std::vector<std::int32_t>& dsts,
                         std::int64_t bytes, MulticastMemo& memo, MulticastTiming& out) override;
 
