@@ -26,8 +26,11 @@ TEST(DramRegistry, EveryRegisteredModelBuildsByItsName) {
 TEST(DramRegistry, EveryModelDescribesItselfAndItsParameters) {
   for (const DramModelInfo& m : dram_models()) {
     EXPECT_FALSE(m.description.empty()) << m.name;
-    for (const ParamInfo& p : dram_params())
-      if (p.model == m.name) EXPECT_FALSE(p.description.empty()) << m.name << "." << p.name;
+    for (const ParamInfo& p : dram_params()) {
+      if (p.model == m.name) {
+        EXPECT_FALSE(p.description.empty()) << m.name << "." << p.name;
+      }
+    }
   }
 }
 
