@@ -28,9 +28,11 @@ import gzip
 import json
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
+
+from corpus_runs import (Failed, at_link_gbps, dram_free, link_gbps, manifest, name_of,
+                         noc_free, simulate, write_hw)
 
 
 def quantile(xs, q):
@@ -52,38 +54,11 @@ def dram_reads(path):
     return unique, per_dest
 
 
-class Failed(Exception):
-    pass
-
-
 def run(gemini, f, hw, est, tmp, tag, extra=()):
     rep = os.path.join(tmp, os.path.basename(f) + tag + ".report.json")
     wl = os.path.join(tmp, os.path.basename(f) + tag + ".csv")
-    p = subprocess.run([gemini, "sim", "-q", f, "--hw", hw, "--report", rep, "--csv", wl,
-                        "--expect-cycles", est, *extra], capture_output=True, text=True)
-    if p.returncode != 0:
-        lines = [x for x in p.stderr.splitlines() if x.strip()]
-        raise Failed(lines[-1] if lines else f"exit {p.returncode}")
-    return json.load(open(rep)), list(csv.DictReader(open(wl)))
-
-
-def write_hw(base, tmp, name, change):
-    """A copy of the configuration `base` with `change` applied; its path."""
-    hw = json.load(open(base))
-    change(hw)
-    path = os.path.join(tmp, name + ".json")
-    json.dump(hw, open(path, "w"))
-    return path
-
-
-def dram_free(hw):
-    hw["dram"]["gbps_per_tops"] = hw["dram"].get("gbps_per_tops", 0) * 1000
-    if hw["dram"].get("port_gbps"):
-        hw["dram"]["port_gbps"] *= 1000
-
-
-def noc_free(hw):
-    hw["noc"]["link_gbps"] = hw["noc"].get("link_gbps", 24) * 1000
+    j = simulate(gemini, f, hw, rep, ["--csv", wl, "--expect-cycles", est, *extra])
+    return j, list(csv.DictReader(open(wl)))
 
 
 def big_l2(hw):
@@ -207,31 +182,29 @@ def main():
     ap.add_argument("--only", choices=["energy", "roofline"], help="print only these tables")
     a = ap.parse_args()
     cost = json.load(open(a.hw)).get("energy", {})
-    manifest = os.path.join(a.corpus, "manifest.csv")
-    if not os.path.exists(manifest):
-        sys.exit(f"{manifest}: not found (the corpus is not here)")
-    rows = list(csv.DictReader(open(manifest)))
+    if not os.path.exists(os.path.join(a.corpus, "manifest.csv")):
+        sys.exit(f"{a.corpus}/manifest.csv: not found (the corpus is not here)")
+    rows = manifest(a.corpus)
     tmp = tempfile.mkdtemp(prefix="gemini_calibrate_")
     out, failed = [], []
     for r in rows:
         f = os.path.join(a.corpus, r["file"])
-        name = r["file"].replace("_IR.json.gz", "")
+        name = name_of(r)
         est = r["set_latency_cycles"]
         # Each file at the NoC link bandwidth it was scheduled for (the
         # manifest's noc_gbps; empty: the configuration's).
         hw, hw_off = a.hw, a.hw_off
-        gbps = (r.get("noc_gbps") or "").strip()
+        gbps = link_gbps(r)
         if gbps:
-            at = lambda h: h["noc"].update(link_gbps=float(gbps))
-            hw = write_hw(a.hw, tmp, f"noc{gbps}", at)
-            hw_off = write_hw(a.hw_off, tmp, f"noc{gbps}_off", at)
+            hw = write_hw(a.hw, tmp, f"noc{gbps:g}", at_link_gbps(gbps))
+            hw_off = write_hw(a.hw_off, tmp, f"noc{gbps:g}_off", at_link_gbps(gbps))
         try:
             j, wls = run(a.gemini, f, hw, est, tmp, ".on")
         except Failed as e:
             failed.append((name, str(e)))
             continue
         if a.only == "roofline":
-            out.append(dict(name=name, mesh=f'{r["xlen"]}x{r["ylen"]}', gbps=gbps or "24",
+            out.append(dict(name=name, mesh=f'{r["xlen"]}x{r["ylen"]}', gbps=f"{gbps or 24:g}",
                             est=int(est), sim=j["total_cycles"], layers=j["layers"],
                             roof=j.get("roofline_cycles_sum", 0)))
             continue

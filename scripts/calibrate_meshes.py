@@ -14,32 +14,22 @@ markdown on stdout.
                                       [--gemini build/cli/gemini] [--network resnet] [--batch 1]
 """
 import argparse
-import csv
-import json
 import os
-import subprocess
 import sys
 import tempfile
+
+from corpus_runs import (Failed, at_link_gbps, dram_free, link_gbps, manifest, noc_free, simulate,
+                         write_hw)
 
 KINDS = ["compute", "dram", "noc", "dram_port", "link", "in_order", "token", "l2_credit",
          "ordering"]
 
 
 def sim(gemini, f, hw, tmp, tag):
-    rep = os.path.join(tmp, os.path.basename(f) + tag + ".json")
-    p = subprocess.run([gemini, "sim", "-q", f, "--hw", hw, "--report", rep],
-                       capture_output=True, text=True)
-    if p.returncode != 0:
-        sys.exit(f"{f}: {p.stderr.strip().splitlines()[-1:]}")
-    return json.load(open(rep))
-
-
-def hw_copy(base, tmp, name, change):
-    hw = json.load(open(base))
-    change(hw)
-    path = os.path.join(tmp, name + ".json")
-    json.dump(hw, open(path, "w"))
-    return path
+    try:
+        return simulate(gemini, f, hw, os.path.join(tmp, os.path.basename(f) + tag + ".json"))
+    except Failed as e:
+        sys.exit(f"{f}: {e}")
 
 
 def main():
@@ -51,8 +41,7 @@ def main():
     ap.add_argument("--network", default="resnet")
     ap.add_argument("--batch", default="1")
     a = ap.parse_args()
-    rows = [r for r in csv.DictReader(open(os.path.join(a.corpus, "manifest.csv")))
-            if r["network"] == a.network and r["batch"] == a.batch]
+    rows = [r for r in manifest(a.corpus) if r["network"] == a.network and r["batch"] == a.batch]
     rows.sort(key=lambda r: (int(r["xlen"]) * int(r["ylen"]), r.get("noc_gbps") or "",
                              r["schedule"]))
     print("| file | mesh | link GB/s | scheduler estimate | simulated | sim / est | "
@@ -61,25 +50,12 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         for r in rows:
             f = os.path.join(a.corpus, r["file"])
-            gbps = float(r.get("noc_gbps") or 24)
+            gbps = link_gbps(r) or 24.0
             est = int(r["set_latency_cycles"])
-
-            def links(hw, g=gbps):
-                hw["noc"]["link_gbps"] = g
-
-            def noc_free(hw, g=gbps):
-                hw["noc"]["link_gbps"] = g * 1000
-
-            def dram_free(hw, g=gbps):
-                hw["noc"]["link_gbps"] = g
-                hw["dram"]["gbps_per_tops"] = hw["dram"].get("gbps_per_tops", 0) * 1000
-                if hw["dram"].get("port_gbps"):
-                    hw["dram"]["port_gbps"] *= 1000
-
-            base = hw_copy(a.hw, tmp, "base", links)
-            rep = sim(a.gemini, f, base, tmp, "")
-            nf = sim(a.gemini, f, hw_copy(a.hw, tmp, "noc_free", noc_free), tmp, "nf")
-            df = sim(a.gemini, f, hw_copy(a.hw, tmp, "dram_free", dram_free), tmp, "df")
+            links = at_link_gbps(gbps)
+            rep = sim(a.gemini, f, write_hw(a.hw, tmp, "base", links), tmp, "")
+            nf = sim(a.gemini, f, write_hw(a.hw, tmp, "noc_free", links, noc_free), tmp, "nf")
+            df = sim(a.gemini, f, write_hw(a.hw, tmp, "dram_free", links, dram_free), tmp, "df")
             total = rep["total_cycles"]
             w = rep["critical_path"]["waits"]
             shares = [f"{100.0 * w[k] / total:.1f}%" for k in KINDS]

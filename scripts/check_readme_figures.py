@@ -30,6 +30,9 @@ import subprocess
 import sys
 import tempfile
 
+import corpus_runs
+from corpus_runs import at_link_gbps, write_hw
+
 MARKER = re.compile(r"<!-- checked: (.*?) -->\s*\n```[a-z]*\n(.*?)```", re.S)
 
 
@@ -128,26 +131,21 @@ def sweep_text(s):
 
 
 def hw_file(base, tmp, gbps):
-    hw = json.load(open(base))
-    hw["noc"]["link_gbps"] = gbps
-    path = os.path.join(tmp, "hw_%g.json" % gbps)
-    json.dump(hw, open(path, "w"))
-    return path
+    return write_hw(base, tmp, "hw_%g" % gbps, at_link_gbps(gbps))
 
 
 def simulate(gemini, f, hw, rep):
-    p = subprocess.run([gemini, "sim", "-q", f, "--hw", hw, "--report", rep],
-                       capture_output=True, text=True)
-    if p.returncode != 0:
-        sys.exit(f"check_readme_figures: {f}: {p.stderr.strip()}")
-    return json.load(open(rep))
+    try:
+        return corpus_runs.simulate(gemini, f, hw, rep)
+    except corpus_runs.Failed as e:
+        sys.exit(f"check_readme_figures: {f}: {e}")
 
 
-def corpus_runs(gemini, corpus, base, tmp):
+def corpus_reports(gemini, corpus, base, tmp):
     c = {"reports": {}, "est": {}}
-    for r in csv.DictReader(open(os.path.join(corpus, "manifest.csv"))):
-        name = r["file"].replace("_IR.json.gz", "")
-        gbps = float(r.get("noc_gbps") or 24)
+    for r in corpus_runs.manifest(corpus):
+        name = corpus_runs.name_of(r)
+        gbps = corpus_runs.link_gbps(r) or 24.0
         c["reports"][name] = simulate(gemini, os.path.join(corpus, r["file"]),
                                       hw_file(base, tmp, gbps), os.path.join(tmp, name + ".json"))
         c["est"][name] = int(r["set_latency_cycles"])
@@ -190,7 +188,7 @@ def main():
             print(f"README.md, the output of `gemini {args}`:\n  README: {line}\n  now:    "
                   + ("\n          ".join(want[:3]) if want else "(no such line)"))
     with tempfile.TemporaryDirectory() as tmp:
-        c = corpus_runs(a.gemini, a.corpus, a.hw, tmp)
+        c = corpus_reports(a.gemini, a.corpus, a.hw, tmp)
         said = re.sub(r"\s+", " ", text)
         wants = [(what, render(c)) for what, render in PROSE]
         wants += [("the corpus sweep", t)

@@ -43,13 +43,9 @@ CoreModule::CoreModule(const sc_core::sc_module_name& name, std::int32_t index,
   times_.resize(img_.ops.size());
   cause_.assign(img_.ops.size(), kNoRef);
   counts_[kOther] = static_cast<std::int32_t>(assembler::kEngines);
+  const InFlight in_flight(ctx.params.hw->core);
   for (std::uint8_t e = 0; e < assembler::kEngines; ++e) {
-    eng_[e].limit = (e == static_cast<std::uint8_t>(assembler::Engine::dma_in) ||
-                     e == static_cast<std::uint8_t>(assembler::Engine::dma_out))
-                        ? static_cast<std::uint32_t>(ctx.params.hw->core.dma_in_flight)
-                    : e == static_cast<std::uint8_t>(assembler::Engine::noc)
-                        ? static_cast<std::uint32_t>(ctx.params.hw->core.noc_in_flight)
-                        : 1;
+    eng_[e].limit = in_flight.of(e);
     if (eng_[e].queue.empty()) {  // never runs: done from the start
       set_act(e, kDone, 0);
       ++engines_done_;
@@ -344,7 +340,7 @@ void CoreModule::start(std::uint8_t e, const OpRec& o, Slot& s, Tick now) {
       s.act = kNoc;
       if (o.members >= 2) {  // a NoC multicast member: sent with the last
         multicast_.emplace_back(o.peer, s.instr);
-        if (o.part + 1 < o.members) {
+        if (waits_for_last_member(o)) {
           s.member = true;
           break;
         }

@@ -35,8 +35,8 @@ class Walk {
       : cores_(cores),
         period_(period),
         width_(std::max<std::uint32_t>(1, dispatch_width)),
-        dma_limit_(std::max<std::uint32_t>(1, in_flight.dma)),
-        noc_limit_(std::max<std::uint32_t>(1, in_flight.noc)) {
+        in_flight_(std::max<std::uint32_t>(1, in_flight.dma),
+                   std::max<std::uint32_t>(1, in_flight.noc)) {
     // Each core's engine queues and every instruction's place in its queue.
     queues_.resize(cores.size());
     pos_.resize(cores.size());
@@ -235,20 +235,17 @@ class Walk {
   }
   // A transfer that holds one of its queue's slots while in flight.
   static bool takes_slot(const OpRec& o) {
-    const bool member = o.op == Opcode::noc_send && o.members >= 2 && o.part + 1 < o.members;
-    return !member && (o.op == Opcode::dma_in || o.op == Opcode::dma_out ||
-                       o.op == Opcode::noc_send || o.op == Opcode::wl0_load);
+    return !waits_for_last_member(o) && (o.op == Opcode::dma_in || o.op == Opcode::dma_out ||
+                                         o.op == Opcode::noc_send || o.op == Opcode::wl0_load);
   }
   // A queue whose transfers issue while earlier ones are in flight: the DMA
   // engines, and the noc engine with more than one send in flight.
   bool windowed(std::uint8_t queue) const {
     return queue == static_cast<std::uint8_t>(assembler::Engine::dma_in) ||
            queue == static_cast<std::uint8_t>(assembler::Engine::dma_out) ||
-           (queue == static_cast<std::uint8_t>(assembler::Engine::noc) && noc_limit_ > 1);
+           in_flight_.of(queue) > 1;
   }
-  std::uint32_t limit(std::uint8_t queue) const {
-    return queue == static_cast<std::uint8_t>(assembler::Engine::noc) ? noc_limit_ : dma_limit_;
-  }
+  std::uint32_t limit(std::uint8_t queue) const { return in_flight_.of(queue); }
 
   // The instruction of op's queue before it that completed at t (the one
   // op retired behind).
@@ -301,7 +298,8 @@ class Walk {
 
   const std::vector<PathCore>& cores_;
   Tick period_;
-  std::uint32_t width_, dma_limit_, noc_limit_;
+  std::uint32_t width_;
+  InFlight in_flight_;
   std::vector<std::array<std::vector<std::uint32_t>, assembler::kEngines>> queues_;
   std::vector<std::vector<std::uint32_t>> pos_;
   std::vector<std::vector<const OpWait*>> waits_;  // per core, by instruction

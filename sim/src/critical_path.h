@@ -49,11 +49,6 @@ struct PathCore {
   const std::vector<std::pair<std::uint32_t, OpWait>>* waits = nullptr;
 };
 
-// Transfers each engine keeps in flight: core.dma_in_flight for the DMA
-// engines, core.noc_in_flight for the noc engine; one on the others.
-struct InFlight {
-  std::uint32_t dma = 1, noc = 1;
-};
 // `period`: the core clock; `dispatch_width`: instructions dispatched per
 // cycle; `link_name`: a NoC link in words (NocModel::link_name; null: its
 // number).

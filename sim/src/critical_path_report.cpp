@@ -1,8 +1,11 @@
 #include "critical_path_report.h"
 
+#include <array>
 #include <cinttypes>
 #include <cstdio>
 #include <string>
+
+#include "json_kv.h"
 
 namespace gemini::sim {
 namespace {
@@ -38,8 +41,8 @@ void print_path_waits(std::ostream& os, const CriticalPath& p) {
   os << "\n";
   for (const PathJump& j : p.jumps) {
     os << "    " << j.kind << ": core " << j.core_id << ' ' << j.opcode << " of " << j.layer
-       << " blocked " << j.cycles << " cycles on core " << j.to_core << ' ' << j.to_opcode
-       << " of " << j.to_layer;
+       << " blocked " << j.cycles << " cycles on core " << j.to_core << ' ' << j.to_opcode << " of "
+       << j.to_layer;
     // The two kinds the path spent most of that time on.
     std::size_t a = 0, b = 1;
     if (j.meanwhile[b] > j.meanwhile[a]) std::swap(a, b);
@@ -61,25 +64,23 @@ void print_path_waits(std::ostream& os, const CriticalPath& p) {
 }
 
 void write_path_waits_json(ir::JsonWriter& w, const CriticalPath& p) {
+  const JsonKv kv{w};
+  auto waits = [&](const std::array<std::int64_t, kWaitKinds>& cycles, bool all) {
+    w.begin_object();
+    for (std::size_t k = 0; k < kWaitKinds; ++k)
+      if (all || cycles[k] > 0) kv(to_string(static_cast<WaitKind>(k)), cycles[k]);
+    w.end_object();
+  };
   w.key("waits");
-  w.begin_object();
-  for (std::size_t k = 0; k < kWaitKinds; ++k) {
-    w.key(to_string(static_cast<WaitKind>(k)));
-    w.value(p.waits[k]);
-  }
-  w.end_object();
+  waits(p.waits, true);
   w.key("blames");
   w.begin_array();
   for (const PathBlame& b : p.blames) {
     w.begin_object();
-    w.key("kind");
-    w.value(std::string_view(to_string(b.kind)));
-    w.key("what");
-    w.value(std::string_view(b.what));
-    w.key("cycles");
-    w.value(b.cycles);
-    w.key("steps");
-    w.value(b.count);
+    kv("kind", std::string_view(to_string(b.kind)));
+    kv("what", std::string_view(b.what));
+    kv("cycles", b.cycles);
+    kv("steps", b.count);
     w.end_object();
   }
   w.end_array();
@@ -88,10 +89,8 @@ void write_path_waits_json(ir::JsonWriter& w, const CriticalPath& p) {
   for (const JumpSum& s : p.jump_sums) {
     w.key(s.kind);
     w.begin_object();
-    w.key("cycles");
-    w.value(s.cycles);
-    w.key("count");
-    w.value(s.count);
+    kv("cycles", s.cycles);
+    kv("count", s.count);
     w.end_object();
   }
   w.end_object();
@@ -99,30 +98,16 @@ void write_path_waits_json(ir::JsonWriter& w, const CriticalPath& p) {
   w.begin_array();
   for (const PathJump& j : p.jumps) {
     w.begin_object();
-    w.key("kind");
-    w.value(std::string_view(j.kind));
-    w.key("core_id");
-    w.value(std::int64_t{j.core_id});
-    w.key("opcode");
-    w.value(std::string_view(j.opcode));
-    w.key("layer");
-    w.value(std::string_view(j.layer));
-    w.key("cycles");
-    w.value(j.cycles);
-    w.key("on_core_id");
-    w.value(std::int64_t{j.to_core});
-    w.key("on_opcode");
-    w.value(std::string_view(j.to_opcode));
-    w.key("on_layer");
-    w.value(std::string_view(j.to_layer));
+    kv("kind", std::string_view(j.kind));
+    kv("core_id", j.core_id);
+    kv("opcode", std::string_view(j.opcode));
+    kv("layer", std::string_view(j.layer));
+    kv("cycles", j.cycles);
+    kv("on_core_id", j.to_core);
+    kv("on_opcode", std::string_view(j.to_opcode));
+    kv("on_layer", std::string_view(j.to_layer));
     w.key("meanwhile");
-    w.begin_object();
-    for (std::size_t k = 0; k < kWaitKinds; ++k)
-      if (j.meanwhile[k] > 0) {
-        w.key(to_string(static_cast<WaitKind>(k)));
-        w.value(j.meanwhile[k]);
-      }
-    w.end_object();
+    waits(j.meanwhile, false);
     w.end_object();
   }
   w.end_array();

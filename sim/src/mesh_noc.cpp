@@ -10,10 +10,11 @@ MeshNoc::MeshNoc(std::int32_t xlen, std::int32_t ylen, double link_gbps, Tick ro
                  std::int32_t buffer_packets)
     : xlen_(xlen),
       ylen_(ylen),
+      links_(xlen, ylen),
       ps_per_byte_(1000.0 / link_gbps),
       router_ps_(router_ps),
       buffer_(std::max(0, buffer_packets)) {
-  const std::size_t links = static_cast<std::size_t>(xlen_ + 2) * ylen_ * kDirs;
+  const std::size_t links = links_.count();
   free_.assign(links, 0);
   holder_.assign(links, ~std::uint64_t{0});
   busy_.assign(links, 0);
@@ -80,19 +81,19 @@ void MeshNoc::set_chiplets(std::int32_t x_cut, std::int32_t y_cut, bool io_die, 
     return (x + 1) % xs == 0;
   };
   auto mark = [&](std::int32_t x, std::int32_t y, Dir d) {
-    d2d_[static_cast<std::size_t>(router(x, y) * kDirs + d)] = 1;
+    d2d_[static_cast<std::size_t>(links_.link(x, y, d))] = 1;
   };
   for (std::int32_t y = 0; y < ylen_; ++y)
     for (std::int32_t x = -1; x < xlen_; ++x)
       if (column_boundary(x)) {
-        mark(x, y, kEast);
-        mark(x + 1, y, kWest);
+        mark(x, y, MeshLinks::kEast);
+        mark(x + 1, y, MeshLinks::kWest);
       }
   for (std::int32_t x = 0; x < xlen_; ++x)
     for (std::int32_t y = 0; y + 1 < ylen_; ++y)
       if ((y + 1) % ys == 0) {
-        mark(x, y, kSouth);
-        mark(x, y + 1, kNorth);
+        mark(x, y, MeshLinks::kSouth);
+        mark(x, y + 1, MeshLinks::kNorth);
       }
 }
 
@@ -122,7 +123,7 @@ MeshNoc::Timing MeshNoc::send(Tick t, std::int32_t src, std::int32_t dst, std::i
   Tick start = 0;
   Timing out{};
   wait_ = {};
-  const std::int32_t inject = router(s.x, s.y) * kDirs + kInject;
+  const std::int32_t inject = links_.link(s.x, s.y, MeshLinks::kInject);
   cross(inject, t, ser, start);
   const Tick injected = start;
   Tick head = start + router_ps_;
@@ -157,15 +158,8 @@ MeshNoc::Timing MeshNoc::send(Tick t, std::int32_t src, std::int32_t dst, std::i
 
 void MeshNoc::route(NodePos p, NodePos d, std::vector<std::int32_t>& links) const {
   links.clear();
-  while (p.x != d.x) {
-    links.push_back(router(p.x, p.y) * kDirs + (d.x > p.x ? kEast : kWest));
-    p.x += d.x > p.x ? 1 : -1;
-  }
-  while (p.y != d.y) {
-    links.push_back(router(p.x, p.y) * kDirs + (d.y > p.y ? kSouth : kNorth));
-    p.y += d.y > p.y ? 1 : -1;
-  }
-  links.push_back(router(d.x, d.y) * kDirs + kEject);
+  links_.xy_route(p, d, [&](std::int32_t link) { links.push_back(link); });
+  links.push_back(links_.link(d.x, d.y, MeshLinks::kEject));
 }
 
 const MeshNoc::Tree& MeshNoc::tree(std::int32_t src, const std::vector<std::int32_t>& dsts,
@@ -204,7 +198,7 @@ void MeshNoc::build_tree(std::int32_t src, const std::vector<std::int32_t>& dsts
   t.generation = ++tree_generation_;
   t.src = src;
   t.dsts = dsts;
-  t.inject = router(s.x, s.y) * kDirs + kInject;
+  t.inject = links_.link(s.x, s.y, MeshLinks::kInject);
   t.links.clear();
   t.ejects.clear();
   t.router_links = 0;
@@ -309,32 +303,20 @@ void MeshNoc::multicast_stream(Tick t, std::int32_t src, const std::vector<std::
 template <typename F>
 void MeshNoc::for_each_link(F&& f) const {
   auto at = [&](std::int32_t x, std::int32_t y, Dir dir) {
-    const NodePos to{x + (dir == kEast) - (dir == kWest), y + (dir == kSouth) - (dir == kNorth)};
-    f(router(x, y) * kDirs + dir, NodePos{x, y}, to);
+    f(links_.link(x, y, dir), NodePos{x, y}, MeshLinks::next(x, y, dir));
   };
   for (std::int32_t y = 0; y < ylen_; ++y)
     for (std::int32_t x = -1; x <= xlen_; ++x) {
-      if (x < xlen_) at(x, y, kEast);  // to x + 1
-      if (x > -1) at(x, y, kWest);     // to x - 1
+      if (x < xlen_) at(x, y, MeshLinks::kEast);  // to x + 1
+      if (x > -1) at(x, y, MeshLinks::kWest);     // to x - 1
       if (x >= 0 && x < xlen_) {
-        if (y + 1 < ylen_) at(x, y, kSouth);
-        if (y > 0) at(x, y, kNorth);
+        if (y + 1 < ylen_) at(x, y, MeshLinks::kSouth);
+        if (y > 0) at(x, y, MeshLinks::kNorth);
       }
     }
 }
 
-std::string MeshNoc::link_name(std::int32_t link) const {
-  if (link < 0) return "-";
-  const std::int32_t dir = link % kDirs, r = link / kDirs;
-  const std::int32_t x = r % (xlen_ + 2) - 1, y = r / (xlen_ + 2);
-  char buf[64];
-  if (dir == kInject || dir == kEject)
-    std::snprintf(buf, sizeof buf, "(%d,%d) %s", x, y, dir == kInject ? "in" : "out");
-  else
-    std::snprintf(buf, sizeof buf, "(%d,%d)->(%d,%d)", x, y, x + (dir == kEast) - (dir == kWest),
-                  y + (dir == kSouth) - (dir == kNorth));
-  return buf;
-}
+std::string MeshNoc::link_name(std::int32_t link) const { return links_.name(link); }
 
 MeshNoc::LinkUse MeshNoc::link_use(bool d2d) const {
   LinkUse u;

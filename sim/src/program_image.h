@@ -39,6 +39,30 @@ struct OpRec {
   std::int64_t l2_sub = 0;  // live L2 bytes whose last reader this is (at retire)
 };
 
+// Transfers each engine keeps in flight: core.dma_in_flight for the DMA
+// engines, core.noc_in_flight for the noc engine, one on the others.
+struct InFlight {
+  std::uint32_t dma = 1, noc = 1;
+  explicit InFlight(const ir::CoreConfig& c)
+      : dma(static_cast<std::uint32_t>(c.dma_in_flight)),
+        noc(static_cast<std::uint32_t>(c.noc_in_flight)) {}
+  InFlight(std::uint32_t dma_limit, std::uint32_t noc_limit) : dma(dma_limit), noc(noc_limit) {}
+  std::uint32_t of(std::uint8_t engine) const {
+    using assembler::Engine;
+    return engine == static_cast<std::uint8_t>(Engine::dma_in) ||
+                   engine == static_cast<std::uint8_t>(Engine::dma_out)
+               ? dma
+           : engine == static_cast<std::uint8_t>(Engine::noc) ? noc
+                                                              : 1;
+  }
+};
+
+// A noc_send of a NoC multicast that is not its last member: it issues
+// without an in-flight slot, and the last member sends for all of them.
+inline bool waits_for_last_member(const OpRec& o) {
+  return o.op == assembler::Opcode::noc_send && o.members >= 2 && o.part + 1 < o.members;
+}
+
 struct CoreImage {
   std::int32_t core_id = 0;
   std::vector<OpRec> ops;

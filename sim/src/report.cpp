@@ -240,7 +240,8 @@ void print_critical_path(std::ostream& os, const CriticalPath& p) {
 // Per layer: simulated against predicted cycles, and its roofline when the
 // run had the IR.
 void print_layer_table(std::ostream& os, const Report& r) {
-  const bool roof = r.roofline_total() > 0;
+  const std::int64_t roof_total = r.roofline_total();
+  const bool roof = roof_total > 0;
   os << "\nper layer (simulated = sum of workload spans; predicted = sum of the IR's time"
      << (roof ? "; roofline = the layer's bound by the scheduler's cost rules, and what sets it"
               : "")
@@ -259,7 +260,7 @@ void print_layer_table(std::ostream& os, const Report& r) {
   const std::int64_t pred = r.predicted_total();
   os << fmt("%-32s %6zu %14" PRId64 " %14" PRId64 " %9.3f", "(all)", r.workloads.size(), pred, sim,
             pred > 0 ? static_cast<double>(sim) / pred : 0.0);
-  os << (roof ? fmt(" %12" PRId64 "\n", r.roofline_total()) : std::string("\n"));
+  os << (roof ? fmt(" %12" PRId64 "\n", roof_total) : std::string("\n"));
 }
 
 }  // namespace

@@ -11,28 +11,12 @@
 #include "gemini/ir/json_writer.h"
 #include "gemini/sim/report.h"
 #include "gemini/sim/report_metrics.h"
+#include "json_kv.h"
 #include "report_energy.h"
 
 namespace gemini::sim {
 
 namespace {
-
-// One "key": value pair of a JSON report (int32 values written as int64).
-struct JsonKv {
-  ir::JsonWriter& w;
-  template <class T>
-  void operator()(std::string_view k, T v) const {
-    w.key(k);
-    if constexpr (std::is_same_v<T, std::int32_t>)
-      w.value(std::int64_t{v});
-    else
-      w.value(v);
-  }
-  // A declared figure (report_metrics.h) of `from`: its key, its value.
-  template <class Metric, class From>
-  requires requires(const Metric& m) { m.json_key(); }
-  void operator()(const Metric& m, const From& from) const { (*this)(m.json_key(), m.read(from)); }
-};
 
 // The run as a whole: totals, energy, expectations, deadlock.
 void write_summary_json(ir::JsonWriter& w, const Report& r) {

@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <unordered_map>
 
 #include "gemini/ir/graph.h"
+#include "gemini/sim/mesh_links.h"
 
 namespace gemini::sim {
 
@@ -20,31 +20,20 @@ const char* LayerRoofline::limit() const {
 
 namespace {
 
-// Link loads of one layer at a time on the mesh with its row-end ports.
-// Links are numbered as MeshNoc numbers them: router (x, y) with x in
-// [-1, xlen] is y * (xlen + 2) + x + 1, times four directions.
+// Link loads of one layer at a time on the mesh with its row-end ports
+// (MeshLinks: the numbering and the routes of the mesh NoC model).
 class LinkLoads {
  public:
   explicit LinkLoads(const RooflineInput& in)
-      : in_(in),
-        bytes_(static_cast<std::size_t>(in.xlen + 2) * in.ylen * kDirs, 0.0),
-        stamp_(bytes_.size(), 0) {}
+      : links_(in.xlen, in.ylen), bytes_(links_.count(), 0.0), stamp_(bytes_.size(), 0) {}
 
   // A new tree: links already loaded by it are not loaded again.
   void new_tree() { ++tree_; }
   // `bytes` from a to b along the XY route; with `tree`, each link of the
   // current tree once.
   void route(NodePos a, NodePos b, double bytes, bool tree) {
-    while (a.x != b.x) {
-      const bool east = b.x > a.x;
-      add(link(a, east ? kEast : kWest), bytes, tree);
-      a.x += east ? 1 : -1;
-    }
-    while (a.y != b.y) {
-      const bool south = b.y > a.y;
-      add(link(a, south ? kSouth : kNorth), bytes, tree);
-      a.y += south ? 1 : -1;
-    }
+    links_.xy_route(a, b,
+                    [&](std::int32_t link) { add(static_cast<std::size_t>(link), bytes, tree); });
   }
   // The most loaded link and its bytes; clears the loads for the next layer.
   std::pair<std::size_t, double> take_max() {
@@ -55,23 +44,9 @@ class LinkLoads {
     std::fill(bytes_.begin(), bytes_.end(), 0.0);
     return {at, b};
   }
-  std::string name(std::size_t link) const {
-    const auto dir = static_cast<std::int32_t>(link % kDirs);
-    const auto r = static_cast<std::int32_t>(link / kDirs);
-    const std::int32_t x = r % (in_.xlen + 2) - 1, y = r / (in_.xlen + 2);
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "(%d,%d)->(%d,%d)", x, y, x + (dir == kEast) - (dir == kWest),
-                  y + (dir == kSouth) - (dir == kNorth));
-    return buf;
-  }
+  std::string name(std::size_t link) const { return links_.name(static_cast<std::int32_t>(link)); }
 
  private:
-  enum Dir : std::uint8_t { kEast, kWest, kNorth, kSouth, kDirs };
-  std::size_t link(NodePos p, Dir d) const {
-    return (static_cast<std::size_t>(p.y) * (in_.xlen + 2) + static_cast<std::size_t>(p.x + 1)) *
-               kDirs +
-           d;
-  }
   void add(std::size_t link, double bytes, bool tree) {
     if (tree) {
       if (stamp_[link] == tree_) return;
@@ -79,7 +54,7 @@ class LinkLoads {
     }
     bytes_[link] += bytes;
   }
-  const RooflineInput& in_;
+  MeshLinks links_;
   std::vector<double> bytes_;
   std::vector<std::uint64_t> stamp_;
   std::uint64_t tree_ = 0;

@@ -23,10 +23,12 @@ struct Params {
   Tick period = 1000;  // core clock, ps
   std::int32_t xlen = 0, ylen = 0;
   std::int32_t packet_bytes = 512, control_bytes = 16;
-  Tick l2_latency = 0;                   // ps
-  std::vector<std::int32_t> port_rows;   // per DRAM port: row
-  std::vector<bool> port_east;           // per DRAM port: east side
-  std::vector<std::int32_t> core_port;   // per core: its DRAM port
+  Tick l2_latency = 0;                  // ps
+  std::vector<std::int32_t> port_rows;  // per DRAM port: row
+  std::vector<bool> port_east;          // per DRAM port: east side
+  std::vector<std::int32_t> core_port;  // per core: its DRAM port
+  // Where DRAM port i sits: the west (x = -1) or east (x = xlen) end of its row.
+  NodePos port_pos(std::size_t i) const { return {port_east[i] ? xlen : -1, port_rows[i]}; }
   std::string dram_model;                // its name, for the report
   bool dram_interleave = false;          // dram.interleave
   bool dram_in_order = false;            // dram.in_order

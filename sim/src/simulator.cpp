@@ -46,8 +46,7 @@ void attach_rooflines(const ir::Model& m, const assembler::Program& program, con
   in.link_bytes_per_cycle = p.noc_link_gbps / ghz;
   in.port_bytes_per_cycle =
       p.port_rows.empty() ? 0 : r.dram_peak_gbps / static_cast<double>(p.port_rows.size()) / ghz;
-  for (std::size_t i = 0; i < p.port_rows.size(); ++i)
-    in.ports.push_back({p.port_east[i] ? p.xlen : -1, p.port_rows[i]});
+  for (std::size_t i = 0; i < p.port_rows.size(); ++i) in.ports.push_back(p.port_pos(i));
   in.core_port.assign(static_cast<std::size_t>(p.xlen) * p.ylen, 0);
   for (std::size_t i = 0; i < program.cores.size() && i < p.core_port.size(); ++i)
     in.core_port[static_cast<std::size_t>(program.cores[i].program.core_id)] = p.core_port[i];

@@ -50,8 +50,7 @@ bool build_models(const ir::HardwareConfig& hw, const DramSetup& dram, const Noc
   layout.xlen = p.xlen;
   layout.ylen = p.ylen;
   layout.period = p.period;
-  for (std::size_t i = 0; i < p.port_rows.size(); ++i)
-    layout.ports.push_back({p.port_east[i] ? p.xlen : -1, p.port_rows[i]});
+  for (std::size_t i = 0; i < p.port_rows.size(); ++i) layout.ports.push_back(p.port_pos(i));
   layout.x_cut = p.chiplets.x_cut;
   layout.y_cut = p.chiplets.y_cut;
   layout.io_die = p.io_die;
@@ -178,9 +177,8 @@ void System::run_and_report(const WorkloadTable& workloads, Tick until, Report& 
     const NocModel& noc = noc_->noc();
     r.critical_path = trace_critical_path(
         pcs, period, static_cast<std::uint32_t>(ctx_.params.hw->core.dispatch_per_cycle),
-        InFlight{static_cast<std::uint32_t>(ctx_.params.hw->core.dma_in_flight),
-                 static_cast<std::uint32_t>(ctx_.params.hw->core.noc_in_flight)},
-        workloads, [&noc](std::int32_t l) { return noc.link_name(l); });
+        InFlight(ctx_.params.hw->core), workloads,
+        [&noc](std::int32_t l) { return noc.link_name(l); });
   }
   report_layers(r);
 }

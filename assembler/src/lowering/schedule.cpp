@@ -69,11 +69,9 @@ Successors Lowerer::successors(std::vector<std::uint32_t>& indeg, std::vector<Ra
       indeg[i] = static_cast<std::uint32_t>(d.size());
       // A DRAM load ranks after every other event of its predicted start
       // (a multicast group's members included): the computes, sends and
-      // stores it would otherwise overtake feed other cores. Measured with
-      // set-polar and one send in flight: ranking only the re-reads of
-      // stored data there (the loads that need nothing but L2 space
-      // first) made resnet_b1_16x16_LP 1.47x slower (562,898 -> 826,988
-      // cycles) and moved seven other corpus files by -2.6% to 0%.
+      // stores it would otherwise overtake feed other cores. Ranking only
+      // the re-reads of stored data there, the loads that need nothing but
+      // L2 space first, measured slower (docs/isa.md, "DRAM multicast").
       keys[i] = {e.prio * 2 + (e.kind == Kind::load ? 1 : 0),
                  std::uint64_t{e.workload} << 8 | e.phase,
                  std::uint64_t{e.core} << 32 | static_cast<std::uint32_t>(i)};

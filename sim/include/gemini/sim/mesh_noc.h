@@ -36,6 +36,7 @@
 #include <string>
 #include <vector>
 
+#include "gemini/sim/mesh_links.h"
 #include "gemini/sim/noc_model.h"
 #include "gemini/sim/stats.h"
 
@@ -110,8 +111,7 @@ class MeshNoc final : public NocModel {
   }
 
  private:
-  enum Dir : std::int32_t { kEast, kWest, kNorth, kSouth, kInject, kEject, kDirs };
-  std::int32_t router(std::int32_t x, std::int32_t y) const { return y * (xlen_ + 2) + (x + 1); }
+  using Dir = MeshLinks::Dir;
   // Reserves `link` for a packet whose header is there at `head`: it
   // starts when the link and its downstream buffer are free and is busy
   // for `ser`, and at least until `min_end` (its tail's arrival). Returns
@@ -192,6 +192,7 @@ class MeshNoc final : public NocModel {
   void build_tree(std::int32_t src, const std::vector<std::int32_t>& dsts, Tree& t);
 
   std::int32_t xlen_, ylen_;
+  MeshLinks links_;                       // the numbering and naming of the links
   std::vector<std::int32_t> port_nodes_;  // per DRAM port
   double ps_per_byte_;
   Tick router_ps_;

@@ -1,0 +1,72 @@
+#pragma once
+// The links of a 2-D mesh with nodes at the ends of its rows (where DRAM
+// ports sit), numbered once for everything that names or loads them: the
+// mesh NoC model (mesh_noc.h) and the layer roofline (roofline.h).
+// Router (x, y), -1 <= x <= xlen, 0 <= y < ylen, is y * (xlen + 2) + x + 1;
+// its outgoing link in direction d is router * kDirs + d (inject: from its
+// node into the router; eject: from the router to its node). Routing is XY:
+// X first, then Y.
+
+#include <cstdint>
+#include <cstdio>
+#include <string>
+
+#include "gemini/sim/noc_model.h"
+
+namespace gemini::sim {
+
+class MeshLinks {
+ public:
+  enum Dir : std::int32_t { kEast, kWest, kNorth, kSouth, kInject, kEject, kDirs };
+
+  MeshLinks(std::int32_t xlen, std::int32_t ylen) : xlen_(xlen), ylen_(ylen) {}
+
+  std::int32_t router(std::int32_t x, std::int32_t y) const { return y * (xlen_ + 2) + (x + 1); }
+  std::int32_t link(std::int32_t x, std::int32_t y, Dir d) const {
+    return router(x, y) * kDirs + d;
+  }
+  // Where the link in direction d from router (x, y) leads (the router
+  // itself for the injection and ejection links).
+  static NodePos next(std::int32_t x, std::int32_t y, Dir d) {
+    return {x + (d == kEast) - (d == kWest), y + (d == kSouth) - (d == kNorth)};
+  }
+  // Every link number is below this.
+  std::size_t count() const { return static_cast<std::size_t>(xlen_ + 2) * ylen_ * kDirs; }
+
+  // Calls f(link) for each router-to-router link of the XY route from a to
+  // b, in order (neither the injection nor the ejection link).
+  template <class F>
+  void xy_route(NodePos a, NodePos b, F&& f) const {
+    while (a.x != b.x) {
+      const bool east = b.x > a.x;
+      f(link(a.x, a.y, east ? kEast : kWest));
+      a.x += east ? 1 : -1;
+    }
+    while (a.y != b.y) {
+      const bool south = b.y > a.y;
+      f(link(a.x, a.y, south ? kSouth : kNorth));
+      a.y += south ? 1 : -1;
+    }
+  }
+
+  // "(x,y)->(x',y')", or a router's injection or ejection link "(x,y)
+  // in/out"; "-" for no link.
+  std::string name(std::int32_t link) const {
+    if (link < 0) return "-";
+    const std::int32_t dir = link % kDirs, r = link / kDirs;
+    const std::int32_t x = r % (xlen_ + 2) - 1, y = r / (xlen_ + 2);
+    char buf[64];
+    if (dir == kInject || dir == kEject) {
+      std::snprintf(buf, sizeof buf, "(%d,%d) %s", x, y, dir == kInject ? "in" : "out");
+    } else {
+      const NodePos to = next(x, y, static_cast<Dir>(dir));
+      std::snprintf(buf, sizeof buf, "(%d,%d)->(%d,%d)", x, y, to.x, to.y);
+    }
+    return buf;
+  }
+
+ private:
+  std::int32_t xlen_, ylen_;
+};
+
+}  // namespace gemini::sim
