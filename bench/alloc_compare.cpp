@@ -21,10 +21,10 @@ int main(int argc, char** argv) {
                            : fs::path(GEMINI_SOURCE_DIR) / ".." / "shared" / "ir-corpus" / "set";
   gemini::ir::HardwareConfig hw;
   if (argc > 1) {
-    std::vector<std::string> errs;
+    gemini::ir::ConfigErrors errs;
     auto h = gemini::ir::load_hw_config(argv[1], errs);
     if (!h) {
-      for (auto& e : errs) std::fprintf(stderr, "%s\n", e.c_str());
+      for (auto& e : errs) std::fprintf(stderr, "%s\n", gemini::ir::config_text(e).c_str());
       return 2;
     }
     hw = *h;

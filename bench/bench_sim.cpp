@@ -30,7 +30,7 @@ const ir::HardwareConfig& config(const char* file) {
   static std::map<std::string, ir::HardwareConfig> cache;
   auto it = cache.find(file);
   if (it != cache.end()) return it->second;
-  std::vector<std::string> e;
+  ir::ConfigErrors e;
   auto h = sim::load_hw_config(std::string(GEMINI_SOURCE_DIR) + "/configs/" + file, e);
   if (!h) std::abort();  // a shipped configuration that does not load: a bug
   return cache.emplace(file, *h).first->second;

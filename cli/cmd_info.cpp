@@ -35,14 +35,15 @@ int run(const InfoOptions& opt) {
   ir::Diagnostics diags(20);
   ir::LoadOptions lo;
   lo.dialect = parse_dialect(opt.dialect);
-  ir::LoadResult res = ir::load_file(opt.file, diags, lo);
-  if (res.status != ir::LoadStatus::ok || diags.errors() > 0) {
+  const ir::SummarizedFile f = ir::summarize_file(opt.file, lo, diags);
+  const ir::LoadResult& res = f.load;
+  if (!f.summary) {
     print_diagnostics(std::cerr, opt.file, diags, 20, 0);
     std::cerr << opt.file << ": cannot summarise; run `gemini validate` for the full list\n";
     return res.status == ir::LoadStatus::unreadable ? kExitUnreadable : kExitInvalid;
   }
   const ir::Model& m = res.model;
-  const ir::Summary s = ir::summarize(m);
+  const ir::Summary& s = *f.summary;
 
   if (opt.json) {
     const boost::json::object o = ir::summary_json(m, s, opt.file);

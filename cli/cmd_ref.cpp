@@ -9,6 +9,7 @@
 
 #include "commands.h"
 #include "common.h"
+#include "diagnostics_out.h"
 #include "gemini/gpu/libcheck.h"
 #include "gemini/gpu/plan_build.h"
 #include "gemini/gpu/plan_exec.h"
@@ -37,6 +38,7 @@ int run_ref(const RefOptions& opt) {
   if (auto why = ir::exceeds(opt.memory_limit, model::reference_bytes(*net, &detail),
                              "computing the reference", detail)) {
     std::cerr << opt.model << ": " << *why << "\n";
+    record_refusal(opt.model, *why);
     return kExitInvalid;
   }
   if (opt.check_libraries) {
@@ -96,6 +98,7 @@ int run_ref(const RefOptions& opt) {
   std::string error;
   if (!opt.out.empty() && !model::write_reference(r, *net, opt.out, error)) {
     std::cerr << "gemini ref: " << error << "\n";
+    record_refusal(opt.out, error);
     return kExitUnreadable;
   }
   if (opt.quiet) return kExitOk;

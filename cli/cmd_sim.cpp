@@ -6,6 +6,7 @@
 
 #include "commands.h"
 #include "common.h"
+#include "diagnostics_out.h"
 #include "gemini/sim/sim_config.h"
 #include "gemini/sim/simulator.h"
 #include "pipeline.h"
@@ -29,6 +30,7 @@ bool write_file(const std::string& path, Fn&& fn) {
   std::string error;
   if (write_output_file(path, fn, error)) return true;
   std::cerr << "gemini sim: " << error << "\n";
+  record_refusal(path, error);
   return false;
 }
 
@@ -41,6 +43,7 @@ int run_sim(const SimCliOptions& opt) {
     std::string error;
     if (!out->empty() && !output_dir_exists(*out, error)) {
       std::cerr << "gemini sim: " << error << "\n";
+      record_refusal(*out, error);
       return kExitUnreadable;
     }
   }
@@ -48,6 +51,7 @@ int run_sim(const SimCliOptions& opt) {
   StatusLine line(isatty(STDERR_FILENO) != 0);
   if (opt.functional && opt.semantics.model.empty()) {
     std::cerr << "gemini sim: --functional needs --model (the layer semantics)\n";
+    record_refusal("", "--functional needs --model (the layer semantics)");
     return kExitUnreadable;
   }
   std::unique_ptr<Semantics> semantics;
@@ -82,6 +86,7 @@ int run_sim(const SimCliOptions& opt) {
   if (!sim::simulate(lowered->program, *hw, sim::workload_table(lowered->model), so, report,
                      error)) {
     std::cerr << opt.in << ": not simulated: " << error << "\n";
+    record_refusal(opt.in, "not simulated: " + error);
     // The trace writer names its file first: an output that cannot be
     // written, not an invalid input.
     const bool trace_failed = !opt.trace.empty() && error.starts_with(opt.trace + ": ");

@@ -43,8 +43,7 @@ std::optional<sweep::Plan> plan_sweep(const SweepCliOptions& o) {
   std::vector<std::string> errors;
   sweep::LoadOptions lo;
   lo.config_dirs = config_dirs();
-  lo.check_hw = [](const std::string& text, const std::string& origin,
-                   std::vector<std::string>& errors) {
+  lo.check_hw = [](const std::string& text, const std::string& origin, ir::ConfigErrors& errors) {
     return sim::parse_hw_config(text, origin, errors).has_value();
   };
   auto spec = sweep::load_sweep(o.sweep_file, lo, errors);

@@ -8,8 +8,8 @@
 #include "common.h"
 #include "gemini/ir/loader.h"
 #include "gemini/ir/validator.h"
+#include "gemini/model/check_file.h"
 #include "gemini/model/network.h"
-#include "gemini/model/semantics.h"
 
 namespace gemini::cli {
 namespace {
@@ -24,21 +24,6 @@ struct ValidateOptions {
   std::string model;
 };
 
-boost::json::object to_json(const ir::Diagnostic& x) {
-  boost::json::object o;
-  o["code"] = x.code();
-  o["name"] = ir::info(x.check).name;
-  o["severity"] = ir::to_string(x.severity);
-  if (x.line) {
-    o["line"] = *x.line;
-    o["column"] = *x.column;
-  } else {
-    o["pointer"] = x.pointer;
-  }
-  o["message"] = x.message;
-  return o;
-}
-
 int run(const ValidateOptions& opt) {
   auto hw = load_hw(opt.hw);
   if (!hw) return kExitUnreadable;
@@ -52,21 +37,13 @@ int run(const ValidateOptions& opt) {
                           std::max<std::size_t>(opt.max_warnings, 1000));
     ir::LoadOptions lo;
     lo.dialect = parse_dialect(opt.dialect);
-    ir::CheckedFile checked = ir::load_and_validate(file, lo, *hw, diags);
-    // Against the layer semantics: once the file itself is clean, the
-    // known quirks are corrected (and counted) and every workload checked.
-    // As `asm --model` does (assembler::assemble_file): where the
-    // corrections changed the structure, the IR checks again on the
-    // corrected model, so both commands give one verdict.
-    if (net && checked.semantic_checks_ran && diags.errors() == 0) {
-      model::correct_and_check(checked.load.model, *net, diags, &*hw);
-    }
+    // The one check (model/check_file.h): the Python module's too.
+    const model::FileCheck fc = model::check_ir_file(file, lo, *hw, net ? &*net : nullptr, diags);
+    const ir::CheckedFile& checked = fc.checked;
     const ir::LoadResult& res = checked.load;
-    const char* verdict = res.status == ir::LoadStatus::unreadable ? "unreadable"
-                          : diags.errors() > 0                     ? "invalid"
-                                                                   : "valid";
-    const int file_status = res.status == ir::LoadStatus::unreadable ? kExitUnreadable
-                            : diags.errors() > 0                     ? kExitInvalid
+    const char* verdict = model::to_string(fc.verdict);
+    const int file_status = fc.verdict == model::Verdict::unreadable ? kExitUnreadable
+                            : fc.verdict == model::Verdict::invalid  ? kExitInvalid
                                                                      : kExitOk;
     status = std::max(status, file_status);
     if (opt.json) {
@@ -82,7 +59,7 @@ int run(const ValidateOptions& opt) {
       for (const ir::CheckInfo& c : ir::all_checks()) {
         const ir::Diagnostics::Tally& t = diags.tally(c.check);
         if (t.count == 0 || !t.first) continue;
-        boost::json::object e = to_json(*t.first);
+        boost::json::object e = ir::diagnostic_json(*t.first);
         e["count"] = t.count;
         e["kept"] = t.kept;
         summary.push_back(std::move(e));
@@ -90,7 +67,7 @@ int run(const ValidateOptions& opt) {
       f["summary"] = std::move(summary);
       f["semantic_checks"] = checked.semantic_checks_ran;
       boost::json::array list;
-      for (const auto& x : diags.items()) list.push_back(to_json(x));
+      for (const auto& x : diags.items()) list.push_back(ir::diagnostic_json(x));
       f["diagnostics"] = std::move(list);
       files.push_back(std::move(f));
       continue;

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "diagnostics_out.h"
 #include "gemini/sim/sim_config.h"
 #include "install_paths.h"
 
@@ -134,10 +135,10 @@ bool write_output_file(const std::string& path, const std::function<void(std::os
 
 std::optional<ir::HardwareConfig> load_hw(const std::string& name) {
   if (name.empty()) return ir::HardwareConfig{};
-  std::vector<std::string> errors;
+  ir::ConfigErrors errors;
   const std::string path = resolve_config(name);
   auto hw = sim::load_hw_config(path.empty() ? name : path, errors);
-  for (const auto& e : errors) std::cerr << e << "\n";
+  report_config_errors(errors);
   return hw;
 }
 
@@ -154,6 +155,7 @@ void print_location(std::ostream& os, const std::string& file, const ir::Diagnos
 
 void print_diagnostics(std::ostream& os, const std::string& file, const ir::Diagnostics& d,
                        std::size_t max_errors, std::size_t max_warnings) {
+  for (const ir::Diagnostic& x : d.items()) record(file, x);  // --diagnostics-json: all kept
   std::vector<std::size_t> shown(ir::all_checks().size(), 0);
   for (const ir::Severity severity : {ir::Severity::error, ir::Severity::warning}) {
     const std::size_t limit = severity == ir::Severity::error ? max_errors : max_warnings;
@@ -184,13 +186,10 @@ void print_diagnostics(std::ostream& os, const std::string& file, const ir::Diag
 }
 
 bool model_file_readable(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (in && in.peek() != std::ifstream::traits_type::eof()) return true;
-  if (in) {
-    std::cerr << path << ": the model file is empty\n";
-    return false;
-  }
-  std::cerr << path << ": cannot read the model file: " << std::strerror(errno) << "\n";
+  const std::optional<std::string> why = model::unreadable_model_file(path);
+  if (!why) return true;
+  std::cerr << path << ": " << *why << "\n";
+  record_refusal(path, *why);
   return false;
 }
 

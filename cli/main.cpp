@@ -1,5 +1,6 @@
 // gemini: the command-line front end. Thin glue: each subcommand lives in its
 // own cmd_*.cpp and calls the libraries.
+#include <algorithm>
 #include <cstdlib>
 #include <iostream>
 #include <new>
@@ -10,13 +11,11 @@
 
 #include "commands.h"
 #include "common.h"
+#include "diagnostics_out.h"
 
 namespace {
 
-int run(int argc, char** argv) {
-  CLI::App app{"gemini: validate, assemble and simulate Gemini NPU schedules"};
-  app.require_subcommand(1);
-  app.set_version_flag("--version", "gemini 0.1.0");
+int run_command(CLI::App& app, int argc, char** argv) {
   std::vector<gemini::cli::Command> commands{
       gemini::cli::add_validate(app), gemini::cli::add_info(app),   gemini::cli::add_import(app),
       gemini::cli::add_asm(app),      gemini::cli::add_sim(app),    gemini::cli::add_golden(app),
@@ -34,6 +33,7 @@ int run(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     app.exit(e);
+    gemini::cli::record_refusal("", e.what());
     return gemini::cli::kExitUnreadable;
   }
   for (auto& c : commands) {
@@ -41,6 +41,24 @@ int run(int argc, char** argv) {
     if (status >= 0) return status;
   }
   return gemini::cli::kExitUnreadable;
+}
+
+int run(int argc, char** argv) {
+  CLI::App app{"gemini: validate, assemble and simulate Gemini NPU schedules"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "gemini 0.1.0");
+  std::string diagnostics_json;
+  app.add_option("--diagnostics-json", diagnostics_json,
+                 "also write every diagnostic and refusal of the command to FILE as JSON, "
+                 "whatever the exit status (for programs that run gemini; before the "
+                 "command: gemini --diagnostics-json d.json sim ...)");
+  const int status = run_command(app, argc, argv);
+  std::string error;
+  if (!diagnostics_json.empty() && !gemini::cli::write_recorded(diagnostics_json, status, error)) {
+    std::cerr << "gemini: " << error << "\n";
+    return std::max(status, gemini::cli::kExitUnreadable);
+  }
+  return status;
 }
 
 // A run is one batch job whose memory peaks near its end (the model, then

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "common.h"
+#include "diagnostics_out.h"
 #include "gemini/assembler/assemble_file.h"
 #include "semantics.h"
 
@@ -110,8 +111,10 @@ std::optional<Lowered> load_and_lower(const std::string& in, const ir::HardwareC
       status = kExitInvalid;
       return std::nullopt;
     case Failed::lowering:
-      for (std::size_t i = 0; i < f.lower_errors.size() && i < 50; ++i)
+      for (std::size_t i = 0; i < f.lower_errors.size() && i < 50; ++i) {
         std::cerr << in << ": " << f.lower_errors[i] << "\n";
+        record_refusal(in, f.lower_errors[i]);
+      }
       std::cerr << in << ": " << verb << "\n";
       status = kExitInvalid;
       return std::nullopt;

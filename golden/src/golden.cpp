@@ -115,10 +115,10 @@ bool run_case(const std::string& dir, const Case& c, std::string& report, std::s
     ao.lower.geometry = &semantics->geometry;
     ao.semantics = [&](ir::Model& m, ir::Diagnostics& d) { return semantics->apply(m, d); };
   }
-  std::vector<std::string> errors;
+  ir::ConfigErrors errors;
   auto hw = sim::load_hw_config((fs::path(dir) / c.hw).string(), errors);
   if (!hw) {
-    error = errors.empty() ? "bad hardware configuration" : errors.front();
+    error = errors.empty() ? "bad hardware configuration" : ir::config_text(errors.front());
     return false;
   }
   ir::Diagnostics diags(20);

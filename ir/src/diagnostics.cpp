@@ -128,6 +128,8 @@ constexpr std::array<CheckInfo, static_cast<std::size_t>(Check::kCount)> kChecks
      "a plan holds an op gemini's executors do not run, or one the model does not have"},
     {Check::plan_incomplete, "P003", E, "plan-incomplete",
      "a plan's tasks leave part of a layer uncomputed, or read a layer before it is done"},
+    {Check::hw_config, "H001", E, "hw-config",
+     "a hardware configuration's component or parameter is unknown, malformed or out of range"},
 }};
 
 // A broken catalogue is a programming error: fail at start-up, loudly.
@@ -177,6 +179,42 @@ void Diagnostics::report_at(Check c, std::uint64_t line, std::uint64_t column,
   d.column = column;
   d.message = std::move(message);
   add(std::move(d));
+}
+
+boost::json::object diagnostic_json(const Diagnostic& d) {
+  boost::json::object o;
+  o["code"] = d.code();
+  o["name"] = info(d.check).name;
+  o["severity"] = to_string(d.severity);
+  if (d.line) {
+    o["line"] = *d.line;
+    o["column"] = d.column.value_or(0);
+  } else {
+    o["pointer"] = d.pointer;
+  }
+  o["message"] = d.message;
+  if (!d.file.empty()) o["file"] = d.file;
+  return o;
+}
+
+void config_error(ConfigErrors& errors, std::string file, std::string pointer,
+                  std::string message) {
+  Diagnostic d;
+  d.check = Check::hw_config;
+  d.severity = Severity::error;
+  d.file = std::move(file);
+  d.pointer = std::move(pointer);
+  d.message = std::move(message);
+  errors.push_back(std::move(d));
+}
+
+std::string config_text(const Diagnostic& d) {
+  std::string out = d.file;
+  if (d.line)
+    out += ":" + std::to_string(*d.line) + ":" + std::to_string(d.column.value_or(0));
+  else if (!d.pointer.empty())
+    out += ":" + d.pointer;
+  return out + ": " + d.message;
 }
 
 }  // namespace gemini::ir

@@ -20,7 +20,7 @@ namespace {
 class ComponentReader {
  public:
   ComponentReader(const json::object* o, std::string component, std::string origin,
-                  std::vector<std::string>& errors)
+                  ConfigErrors& errors)
       : o_(o), component_(std::move(component)), origin_(std::move(origin)), errors_(errors) {}
 
   // Every value through the one JSON reader (json_reader.h); its messages
@@ -76,12 +76,13 @@ class ComponentReader {
     return o_ ? o_->if_contains(key) : nullptr;
   }
   void fail(const char* key, const std::string& what) {
-    errors_.push_back(origin_ + ":/" + component_ + "/" + key + ": parameter \"" + key +
-                      "\" of component \"" + component_ + "\": " + what);
+    config_error(
+        errors_, origin_, "/" + component_ + "/" + json_pointer_token(key),
+        "parameter \"" + std::string(key) + "\" of component \"" + component_ + "\": " + what);
   }
   const json::object* o_;
   std::string component_, origin_;
-  std::vector<std::string>& errors_;
+  ConfigErrors& errors_;
   std::vector<const char*> known_;
   JsonReader json_{[this](const std::string& key, const std::string& m) { fail(key.c_str(), m); }};
 };
@@ -89,21 +90,23 @@ class ComponentReader {
 // Ring regions: inside L2, in order without overlapping, each at least
 // alignment_bytes long and on alignment_bytes boundaries (the allocator
 // places tensors at multiples of it).
-void ring_regions_ok(const L2Config& l2, const std::string& origin,
-                     std::vector<std::string>& errors) {
-  const std::string at = origin + ":/l2/ring_regions";
+void ring_regions_ok(const L2Config& l2, const std::string& origin, ConfigErrors& errors) {
   const std::int64_t a = l2.alignment_bytes;
   for (std::size_t i = 0; i < l2.ring_regions.size(); ++i) {
     const RingRegion& reg = l2.ring_regions[i];
-    const std::string where = at + "/" + std::to_string(i) + ": region [" +
-                              std::to_string(reg.begin) + ", " + std::to_string(reg.end) + ") ";
+    const std::string at = "/l2/ring_regions/" + std::to_string(i);
+    const std::string region =
+        "region [" + std::to_string(reg.begin) + ", " + std::to_string(reg.end) + ") ";
     if (reg.end > l2.size_bytes) {
-      errors.push_back(where + "runs past size_bytes " + std::to_string(l2.size_bytes));
+      config_error(errors, origin, at,
+                   region + "runs past size_bytes " + std::to_string(l2.size_bytes));
     } else if (reg.end - reg.begin < a || reg.begin % a != 0 || reg.end % a != 0) {
-      errors.push_back(where + "is not a whole number of alignment_bytes (" + std::to_string(a) +
+      config_error(errors, origin, at,
+                   region + "is not a whole number of alignment_bytes (" + std::to_string(a) +
                        ") blocks, at least one long");
     } else if (i > 0 && reg.begin < l2.ring_regions[i - 1].end) {
-      errors.push_back(where + "overlaps or precedes region " + std::to_string(i - 1) + " [" +
+      config_error(errors, origin, at,
+                   region + "overlaps or precedes region " + std::to_string(i - 1) + " [" +
                        std::to_string(l2.ring_regions[i - 1].begin) + ", " +
                        std::to_string(l2.ring_regions[i - 1].end) +
                        ") (regions are listed in address order)");
@@ -123,12 +126,12 @@ namespace {
 // A component by name: its object, nullptr when absent (or not an object,
 // which is an error).
 const json::object* component_of(const json::object& o, const char* name, const std::string& origin,
-                                 std::vector<std::string>& errors) {
+                                 ConfigErrors& errors) {
   const json::value* v = o.if_contains(name);
   if (!v) return nullptr;
   if (!v->is_object()) {
-    errors.push_back(origin + ":/" + name + ": component \"" + name +
-                     "\" must be an object of parameters");
+    config_error(errors, origin, std::string("/") + name,
+                 std::string("component \"") + name + "\" must be an object of parameters");
     return nullptr;
   }
   return &v->get_object();
@@ -136,14 +139,15 @@ const json::object* component_of(const json::object& o, const char* name, const 
 
 // The top level: known components only; name and description.
 void read_top(const json::object& o, const std::string& origin, HardwareConfig& hw,
-              std::vector<std::string>& errors) {
+              ConfigErrors& errors) {
   static const char* const kComponents[] = {"name", "description", "mesh",     "clock",  "l2",
                                             "wl0",  "pe",          "vp",       "core",   "noc",
                                             "dram", "energy",      "chiplets", "silicon"};
   for (const auto& kv : o) {
     const std::string k(kv.key());
     if (std::find(std::begin(kComponents), std::end(kComponents), k) == std::end(kComponents))
-      errors.push_back(origin + ":/" + k + ": unknown component \"" + k +
+      config_error(errors, origin, "/" + json_pointer_token(k),
+                   "unknown component \"" + k +
                        "\" (known: name, description, mesh, clock, l2, wl0, pe, vp, core, noc, "
                        "dram, energy, chiplets, silicon)");
   }
@@ -155,14 +159,14 @@ void read_top(const json::object& o, const std::string& origin, HardwareConfig& 
     if (v->is_string())
       *field = std::string(v->get_string());
     else
-      errors.push_back(origin + ":/" + key + ": expected a string");
+      config_error(errors, origin, std::string("/") + key, "expected a string");
   }
 }
 
 // mesh, clock, l2 and wl0: the sizes ir and the lowering use (and the
 // simulator's L2 timing).
 void read_memories(const json::object& o, const std::string& origin, HardwareConfig& hw,
-                   std::vector<std::string>& errors) {
+                   ConfigErrors& errors) {
   {
     ComponentReader r(component_of(o, "mesh", origin, errors), "mesh", origin, errors);
     r.integer("xlen", hw.mesh.xlen, 0, 4096);
@@ -199,7 +203,7 @@ void read_memories(const json::object& o, const std::string& origin, HardwareCon
 
 // pe, vp and core.
 void read_engines(const json::object& o, const std::string& origin, HardwareConfig& hw,
-                  std::vector<std::string>& errors) {
+                  ConfigErrors& errors) {
   {
     ComponentReader r(component_of(o, "pe", origin, errors), "pe", origin, errors);
     r.integer("rows", hw.pe.rows, 1, 4096);
@@ -236,7 +240,7 @@ void keep_raw(const json::object* c, const char* name, const std::string& origin
 // noc and dram: the lowering's `multicast`; the rest is kept raw for the
 // simulator's models.
 void read_raw(const json::object& o, const char* name, const std::string& origin, bool& multicast,
-              RawComponent& raw, std::vector<std::string>& errors) {
+              RawComponent& raw, ConfigErrors& errors) {
   const json::object* c = component_of(o, name, origin, errors);
   ComponentReader r(c, name, origin, errors);
   for (const LoweringParam& p : kLoweringParams)
@@ -250,20 +254,25 @@ void read_raw(const json::object& o, const char* name, const std::string& origin
 }  // namespace
 
 std::optional<HardwareConfig> parse_hw_config(const std::string& text, const std::string& origin,
-                                              std::vector<std::string>& errors) {
+                                              ConfigErrors& errors) {
   JsonDocument doc = parse_json_document(text);
   if (!doc.value) {
-    errors.push_back(origin + ":" + std::to_string(doc.line) + ":" + std::to_string(doc.column) +
-                     ": not valid JSON: " + doc.error);
+    Diagnostic d;
+    d.check = Check::hw_config;
+    d.file = origin;
+    d.line = doc.line;
+    d.column = doc.column;
+    d.message = "not valid JSON: " + doc.error;
+    errors.push_back(std::move(d));
     return std::nullopt;
   }
   for (const std::string& at : doc.duplicate_keys)
-    errors.push_back(origin + ":" + at +
-                     ": this key repeats in its object (JSON leaves which one counts undefined)");
+    config_error(errors, origin, at,
+                 "this key repeats in its object (JSON leaves which one counts undefined)");
   if (!doc.duplicate_keys.empty()) return std::nullopt;
   const json::value& root = *doc.value;
   if (!root.is_object()) {
-    errors.push_back(origin + ": expected a JSON object of components");
+    config_error(errors, origin, "", "expected a JSON object of components");
     return std::nullopt;
   }
   const std::size_t before = errors.size();
@@ -282,11 +291,10 @@ std::optional<HardwareConfig> parse_hw_config(const std::string& text, const std
   return hw;
 }
 
-std::optional<HardwareConfig> load_hw_config(const std::string& path,
-                                             std::vector<std::string>& errors) {
+std::optional<HardwareConfig> load_hw_config(const std::string& path, ConfigErrors& errors) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    errors.push_back(path + ": cannot open the hardware configuration");
+    config_error(errors, path, "", "cannot open the hardware configuration");
     return std::nullopt;
   }
   std::ostringstream ss;

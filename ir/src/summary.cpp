@@ -97,4 +97,10 @@ boost::json::object summary_json(const Model& m, const Summary& s, const std::st
   return o;
 }
 
+SummarizedFile summarize_file(const std::string& path, const LoadOptions& options, Diagnostics& d) {
+  SummarizedFile f{load_file(path, d, options), std::nullopt};
+  if (f.load.status == LoadStatus::ok && d.errors() == 0) f.summary = summarize(f.load.model);
+  return f;
+}
+
 }  // namespace gemini::ir

@@ -4,6 +4,9 @@
 #include "gemini/model/network.h"
 
 #include <boost/json.hpp>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
 
 #include "gemini/ir/file_bytes.h"
 #include "gemini/ir/json_document.h"
@@ -94,6 +97,13 @@ std::optional<Network> parse_network(const std::string& text, const std::string&
              "this key repeats in its object (JSON leaves which one counts undefined)");
   if (!doc.duplicate_keys.empty()) return std::nullopt;
   return detail::Loader(path, d).run(*doc.value);
+}
+
+std::optional<std::string> unreadable_model_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (in && in.peek() != std::ifstream::traits_type::eof()) return std::nullopt;
+  if (in) return "the model file is empty";
+  return std::string("cannot read the model file: ") + std::strerror(errno);
 }
 
 std::optional<Network> load_network(const std::string& path, ir::Diagnostics& d) {

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -129,31 +128,28 @@ def info(path: PathLike, dialect: Optional[str] = None) -> dict[str, Any]:
     return json.loads(text)
 
 
-# "file:/pointer: CODE: severity: message", "file:line:col: ...", "file: message"
-_LOCATED = re.compile(r"^(?P<file>[^:]*):(?:(?P<pointer>/[^:]*)|(?P<line>\d+):(?P<column>\d+))?:? ?"
-                      r"(?:(?P<code>[A-Z]+\d+): )?(?:(?P<severity>error|warning): )?(?P<message>.*)$")
-
-
-def _refusal(path: str, stderr: str) -> InputError:
-    """The CLI's refusal (stderr) as an InputError: its first error line's
-    JSON pointer and message, and every line as a diagnostic."""
+def _refusal(path: str, diagnostics_json: str, stderr: str) -> InputError:
+    """The CLI's refusal as an InputError: every diagnostic it wrote to
+    --diagnostics-json (its first error's JSON pointer and message first);
+    without that file (the child died before writing it), stderr's text."""
     diags = []
-    for line in stderr.splitlines():
-        line = line.strip()
-        if not line or line.startswith("gemini: ") and line.endswith("..."):
-            continue
-        m = _LOCATED.match(line)
-        pointer = (m.group("pointer") or "") if m else ""
-        message = m.group("message") if m else line
-        line_no = int(m.group("line")) if m and m.group("line") else None
-        column = int(m.group("column")) if m and m.group("column") else None
-        diags.append(Diagnostic(code=(m.group("code") or "") if m else "", name="",
-                                severity=(m.group("severity") or "error") if m else "error",
-                                pointer=pointer, line=line_no, column=column, message=message))
+    try:
+        with open(diagnostics_json, encoding="utf-8") as f:
+            written = json.load(f).get("diagnostics", [])
+    except (OSError, ValueError):
+        written = []
+    for d in written:
+        diags.append(Diagnostic(code=d.get("code", ""), name=d.get("name", ""),
+                                severity=d.get("severity", "error"), pointer=d.get("pointer", ""),
+                                line=d.get("line"), column=d.get("column"),
+                                message=d.get("message", "")))
+    if not diags:
+        text = stderr.strip()
+        diags.append(Diagnostic(code="", name="", severity="error", pointer="", line=None,
+                                column=None, message=text or "refused"))
     errors = [d for d in diags if d.severity == "error"] or diags
-    first = errors[0] if errors else None
-    return InputError(first.message if first else "refused", pointer=first.pointer if first else "",
-                      diagnostics=diags, file=path)
+    first = errors[0]
+    return InputError(first.message, pointer=first.pointer, diagnostics=diags, file=path)
 
 
 def _checked_int(v: Any, what: str, lo: int = 0) -> str:
@@ -179,7 +175,9 @@ def simulate(path: PathLike, hw: HwLike = "set-polar", set: Optional[Mapping[str
     if functional and model is None:
         raise InputError("functional=True needs model= (the layer semantics)")
     with tempfile.TemporaryDirectory(prefix="gemini-py-") as tmp:
-        args = ["sim", p, "--report", os.path.join(tmp, "report.json"),
+        diagnostics = os.path.join(tmp, "diagnostics.json")
+        args = ["--diagnostics-json", diagnostics,
+                "sim", p, "--report", os.path.join(tmp, "report.json"),
                 "--csv", os.path.join(tmp, "workloads.csv"), "-q"]
         if text is not None:
             Path(tmp, "hw.json").write_text(text, encoding="utf-8")
@@ -207,7 +205,7 @@ def simulate(path: PathLike, hw: HwLike = "set-polar", set: Optional[Mapping[str
         if os.path.exists(report):
             return Report.from_files(report, os.path.join(tmp, "workloads.csv"), done.stderr)
         if done.returncode in (1, 2):  # invalid, unreadable (a usage error is 2 too)
-            raise _refusal(p, done.stderr)
+            raise _refusal(p, diagnostics, done.stderr)
         raise SimulationError(f"{p}: gemini sim ended with status {done.returncode}: "
                               f"{done.stderr.strip()[-2000:]}", done.returncode, done.stderr)
 
@@ -218,25 +216,32 @@ def reference(model: PathLike, seed: int = 1, memory_limit: Optional[str] = None
     op's output and every network input, by name, as int8 numpy arrays
     [N, C, H, W]. Computed in a child process; raises InputError for a bad
     model."""
-    import numpy as np
+    try:
+        import numpy as np
+    except ImportError as e:
+        raise ImportError("gemini.reference() returns numpy arrays and needs numpy: install it "
+                          "(Debian: apt install python3-numpy; pip: pip install numpy)") from e
     m = _path(model, "model")
     with tempfile.TemporaryDirectory(prefix="gemini-py-ref-") as tmp:
-        args = ["ref", "--model", m, "--seed", _checked_int(seed, "seed"), "-o", tmp]
+        diagnostics = os.path.join(tmp, "diagnostics.json")
+        out = os.path.join(tmp, "out")
+        args = ["--diagnostics-json", diagnostics, "ref", "--model", m,
+                "--seed", _checked_int(seed, "seed"), "-o", out]
         if memory_limit is not None:
             args += ["--memory-limit", str(memory_limit)]
         if threads is not None:
             args += ["--threads", _checked_int(threads, "threads", 1)]
         done = _run.run(args, timeout=timeout)
-        index = os.path.join(tmp, "index.json")
+        index = os.path.join(out, "index.json")
         if done.returncode != 0 or not os.path.exists(index):
             if done.returncode in (1, 2):
-                raise _refusal(m, done.stderr)
+                raise _refusal(m, diagnostics, done.stderr)
             raise SimulationError(f"{m}: gemini ref ended with status {done.returncode}",
                                   done.returncode, done.stderr)
         with open(index, encoding="utf-8") as f:
             idx = json.load(f)
         out: dict[str, Any] = {}
         for t in idx["tensors"]:
-            a = np.fromfile(os.path.join(tmp, t["file"]), dtype=np.int8)
+            a = np.fromfile(os.path.join(out, t["file"]), dtype=np.int8)
             out[t["name"]] = a.reshape(t["shape"])
         return out

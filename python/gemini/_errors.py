@@ -9,8 +9,9 @@ from typing import Optional
 
 @dataclass(frozen=True)
 class Diagnostic:
-    """One problem found: its code (docs/validation.md; "HW" for a hardware
-    configuration's, "IO" for a model file that cannot be read), the check's name, severity ("error" or "warning"),
+    """One problem found: its code (docs/validation.md; "H001" for a hardware
+    configuration's, "IO" for a model file that cannot be read, "" for a
+    refusal in words), the check's name, severity ("error" or "warning"),
     where (a JSON pointer, or line and column for a syntax error) and what."""
     code: str
     name: str

@@ -3,13 +3,12 @@
 #include <algorithm>
 #include <boost/json/serialize.hpp>
 #include <boost/json/value.hpp>
-#include <fstream>
 
 #include "gemini/ir/loader.h"
 #include "gemini/ir/summary.h"
 #include "gemini/ir/validator.h"
+#include "gemini/model/check_file.h"
 #include "gemini/model/network.h"
-#include "gemini/model/semantics.h"
 #include "gemini/sim/sim_config.h"
 
 namespace gemini::python {
@@ -49,42 +48,13 @@ Diagnostic file_problem(const std::string& message) {
   return d;
 }
 
-// A model file that cannot be read: an empty or missing file, as the CLI's
-// exit 2.
-bool readable(const std::string& path, std::string& why) {
-  std::ifstream in(path, std::ios::binary);
-  if (in && in.peek() != std::ifstream::traits_type::eof()) return true;
-  why = in ? path + ": the model file is empty" : path + ": cannot read the model file";
-  return false;
-}
-
-// "origin:pointer: message" (sim::parse_hw_config's wording) -> pointer and
-// message; a line without a pointer keeps all of it as the message.
-Diagnostic hw_problem(const std::string& line, const std::string& origin) {
-  Diagnostic d;
-  d.code = "HW";
-  d.name = "hardware configuration";
-  d.severity = "error";
-  std::string rest = line.starts_with(origin + ":") ? line.substr(origin.size() + 1) : line;
-  const std::size_t colon = rest.find(": ");
-  if (rest.starts_with("/") && colon != std::string::npos) {
-    d.pointer = rest.substr(0, colon);
-    d.message = rest.substr(colon + 2);
-  } else {
-    d.message = rest.starts_with(" ") ? rest.substr(1) : rest;
-  }
-  return d;
-}
-
 }  // namespace
 
 std::vector<Diagnostic> check_hw(const std::string& text) {
-  static const std::string origin = "<hw>";
-  std::vector<std::string> errors;
+  ir::ConfigErrors errors;
+  sim::parse_hw_config(text, "<hw>", errors);
   std::vector<Diagnostic> out;
-  if (!sim::parse_hw_config(text, origin, errors) && errors.empty())
-    errors.push_back(origin + ": the configuration is invalid");
-  for (const std::string& e : errors) out.push_back(hw_problem(e, origin));
+  for (const ir::Diagnostic& e : errors) out.push_back(convert(e));
   return out;
 }
 
@@ -95,11 +65,11 @@ Validation validate_file(const std::string& path, const std::string& model,
   v.file = path;
   ir::HardwareConfig hw;
   if (!hw_json.empty()) {
-    std::vector<std::string> errors;
+    ir::ConfigErrors errors;
     auto parsed = sim::parse_hw_config(hw_json, "<hw>", errors);
     if (!parsed) {
       v.status = "unreadable";
-      for (const std::string& e : errors) v.diagnostics.push_back(hw_problem(e, "<hw>"));
+      for (const ir::Diagnostic& e : errors) v.diagnostics.push_back(convert(e));
       v.errors = v.diagnostics.size();
       return v;
     }
@@ -107,11 +77,10 @@ Validation validate_file(const std::string& path, const std::string& model,
   }
   std::optional<model::Network> net;
   if (!model.empty()) {
-    std::string why;
     ir::Diagnostics md(max_kept);
-    if (!readable(model, why)) {
+    if (const auto why = model::unreadable_model_file(model)) {
       v.status = "unreadable";
-      v.diagnostics.push_back(file_problem(why));
+      v.diagnostics.push_back(file_problem(model + ": " + *why));
     } else if (!(net = model::load_network(model, md))) {
       v.status = "invalid";
       v.diagnostics = convert_all(md);
@@ -125,19 +94,15 @@ Validation validate_file(const std::string& path, const std::string& model,
   ir::Diagnostics diags(max_kept, max_kept);
   ir::LoadOptions lo;
   lo.dialect = dialect_of(dialect);
-  ir::CheckedFile checked = ir::load_and_validate(path, lo, hw, diags);
-  // As gemini validate --model: the semantics once the file itself is clean.
-  if (net && checked.semantic_checks_ran && diags.errors() == 0)
-    model::correct_and_check(checked.load.model, *net, diags, &hw);
-  const ir::LoadResult& res = checked.load;
-  v.status = res.status == ir::LoadStatus::unreadable ? "unreadable"
-             : diags.errors() > 0                     ? "invalid"
-                                                      : "valid";
+  // As gemini validate: the one check (model/check_file.h).
+  const model::FileCheck fc = model::check_ir_file(path, lo, hw, net ? &*net : nullptr, diags);
+  const ir::LoadResult& res = fc.checked.load;
+  v.status = model::to_string(fc.verdict);
   if (res.status == ir::LoadStatus::ok) v.dialect = ir::to_string(res.model.dialect);
   v.errors = diags.errors();
   v.warnings = diags.warnings();
   v.not_shown = diags.dropped();
-  v.semantic_checks = checked.semantic_checks_ran;
+  v.semantic_checks = fc.checked.semantic_checks_ran;
   v.diagnostics = convert_all(diags);
   return v;
 }
@@ -147,13 +112,13 @@ Info info_file(const std::string& path, const std::string& dialect) {
   ir::Diagnostics diags(20);
   ir::LoadOptions lo;
   lo.dialect = dialect_of(dialect);
-  ir::LoadResult res = ir::load_file(path, diags, lo);
+  // As gemini info: the one loading and summary (ir/summary.h).
+  const ir::SummarizedFile f = ir::summarize_file(path, lo, diags);
   info.diagnostics = convert_all(diags);
-  if (res.status != ir::LoadStatus::ok || diags.errors() > 0) return info;
-  const ir::Model& m = res.model;
-  const ir::Summary s = ir::summarize(m);
+  if (!f.summary) return info;
+  const ir::Summary& s = *f.summary;
   // The CLI's `info --json` object, and three figures the text prints.
-  boost::json::object o = ir::summary_json(m, s, path);
+  boost::json::object o = ir::summary_json(f.load.model, s, path);
   boost::json::object layer_kinds;
   for (auto& [k, n] : s.layers_by_kind) layer_kinds[k] = n;
   o["layers_by_kind"] = layer_kinds;

@@ -18,8 +18,8 @@ namespace gemini::python {
 
 // One diagnostic of docs/validation.md, or of a configuration or model file.
 struct Diagnostic {
-  std::string code;      // "E012", "M009", ...; "HW" for a configuration's
-  std::string name;      // the check's name
+  std::string code;  // "S002", "M009", ...; "H001" for a configuration's; "IO" an unreadable model
+  std::string name;  // the check's name
   std::string severity;  // "error" | "warning"
   std::string pointer;   // JSON pointer; "" with a line:column or for the document
   std::optional<std::uint64_t> line, column;

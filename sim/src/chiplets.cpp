@@ -79,7 +79,7 @@ bool read_own(ParamReader& r, ChipletSetup& s, std::string& interface) {
 }  // namespace
 
 std::optional<ChipletSetup> read_chiplet_setup(const ir::RawComponent& chiplets,
-                                               std::vector<std::string>& errors) {
+                                               ir::ConfigErrors& errors) {
   const std::size_t before = errors.size();
   ParamReader r(chiplets, "chiplets", errors);
   ChipletSetup s;

@@ -66,8 +66,7 @@ std::vector<std::string> dram_model_names(bool builtin_only) {
   return registry().names(builtin_only);
 }
 
-std::optional<DramSetup> read_dram_setup(const ir::RawComponent& dram,
-                                         std::vector<std::string>& errors) {
+std::optional<DramSetup> read_dram_setup(const ir::RawComponent& dram, ir::ConfigErrors& errors) {
   const std::size_t before = errors.size();
   ParamReader r(dram, "dram", errors);
   DramSetup s;
@@ -87,10 +86,10 @@ std::vector<ParamInfo> dram_params() {
 
 std::unique_ptr<DramModel> make_dram_model(const boost::json::object& dram, const DramContext& ctx,
                                            std::string& error) {
-  std::vector<std::string> errors;
+  ir::ConfigErrors errors;
   const auto setup = read_dram_setup(ir::RawComponent{dram, "", "/dram"}, errors);
   if (!setup) {
-    error = errors.empty() ? "the dram section does not read" : errors.front();
+    error = errors.empty() ? "the dram section does not read" : ir::config_text(errors.front());
     return nullptr;
   }
   return setup->build(ctx, error);

@@ -26,7 +26,7 @@ EnergyCosts read_costs(ParamReader& r) {
 }  // namespace
 
 std::optional<EnergyCosts> read_energy_costs(const ir::RawComponent& energy,
-                                             std::vector<std::string>& errors) {
+                                             ir::ConfigErrors& errors) {
   const std::size_t before = errors.size();
   ParamReader r(energy, "energy", errors);
   const EnergyCosts e = read_costs(r);

@@ -54,8 +54,7 @@ std::vector<std::string> noc_model_names(bool builtin_only) {
   return registry().names(builtin_only);
 }
 
-std::optional<NocSetup> read_noc_setup(const ir::RawComponent& noc,
-                                       std::vector<std::string>& errors) {
+std::optional<NocSetup> read_noc_setup(const ir::RawComponent& noc, ir::ConfigErrors& errors) {
   const std::size_t before = errors.size();
   ParamReader r(noc, "noc", errors);
   NocSetup s;
@@ -75,10 +74,10 @@ std::vector<ParamInfo> noc_params() {
 
 std::unique_ptr<NocModel> make_noc_model(const boost::json::object& noc, const NocLayout& layout,
                                          std::string& error) {
-  std::vector<std::string> errors;
+  ir::ConfigErrors errors;
   const auto setup = read_noc_setup(ir::RawComponent{noc, "", "/noc"}, errors);
   if (!setup) {
-    error = errors.empty() ? "the noc section does not read" : errors.front();
+    error = errors.empty() ? "the noc section does not read" : ir::config_text(errors.front());
     return nullptr;
   }
   return setup->build(layout);

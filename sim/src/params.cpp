@@ -25,7 +25,7 @@ std::string joined(const std::vector<std::string>& v) {
 }  // namespace
 
 ParamReader::ParamReader(const ir::RawComponent& raw, std::string component,
-                         std::vector<std::string>& errors)
+                         ir::ConfigErrors& errors)
     : ParamReader(&raw.json, raw.origin, raw.pointer, std::move(component),
                   std::make_shared<Shared>()) {
   shared_->errors = &errors;
@@ -61,10 +61,10 @@ const json::value* ParamReader::declare(ParamInfo& info) {
 
 void ParamReader::fail(std::string_view name, const std::string& what) {
   if (!shared_->errors) return;
-  std::string at = origin_ + ":" + pointer_ + "/" + ir::json_pointer_token(name) +
-                   ": parameter \"" + std::string(name) + "\" of component \"" + component_ + "\"";
-  if (!model_.empty()) at += " (" + model_kind_ + " \"" + model_ + "\")";
-  shared_->errors->push_back(at + ": " + what);
+  std::string about = "parameter \"" + std::string(name) + "\" of component \"" + component_ + "\"";
+  if (!model_.empty()) about += " (" + model_kind_ + " \"" + model_ + "\")";
+  ir::config_error(*shared_->errors, origin_, pointer_ + "/" + ir::json_pointer_token(name),
+                   about + ": " + what);
 }
 
 ir::JsonReader ParamReader::values(const std::string& name) {

@@ -189,7 +189,7 @@ SiliconParams read_all(ParamReader& r, const boost::json::object* section) {
 }  // namespace
 
 std::optional<SiliconParams> read_silicon_params(const ir::RawComponent& silicon,
-                                                 std::vector<std::string>& errors) {
+                                                 ir::ConfigErrors& errors) {
   const std::size_t before = errors.size();
   ParamReader r(silicon, "silicon", errors);
   const SiliconParams p = read_all(r, &silicon.json);

@@ -9,7 +9,7 @@
 namespace gemini::sim {
 
 std::optional<SimSections> read_sim_sections(const ir::HardwareConfig& hw,
-                                             std::vector<std::string>& errors) {
+                                             ir::ConfigErrors& errors) {
   const std::size_t before = errors.size();
   std::optional<DramSetup> dram = read_dram_setup(hw.dram.raw, errors);
   std::optional<NocSetup> noc = read_noc_setup(hw.noc.raw, errors);
@@ -20,18 +20,18 @@ std::optional<SimSections> read_sim_sections(const ir::HardwareConfig& hw,
   std::string error;
   if (chiplets && hw.mesh.xlen > 0 && hw.mesh.ylen > 0 &&
       !check_cut(*chiplets, hw.mesh.xlen, hw.mesh.ylen, error))
-    errors.push_back(hw.chiplets.origin + ":/chiplets: " + error);
+    ir::config_error(errors, hw.chiplets.origin, "/chiplets", error);
   if (errors.size() != before || !dram || !noc || !energy || !chiplets) return std::nullopt;
   return SimSections{std::move(*dram), std::move(*noc), *energy, std::move(*chiplets),
                      std::move(silicon)};
 }
 
-bool check_hw_config(const ir::HardwareConfig& hw, std::vector<std::string>& errors) {
+bool check_hw_config(const ir::HardwareConfig& hw, ir::ConfigErrors& errors) {
   return read_sim_sections(hw, errors).has_value();
 }
 
 std::optional<ir::HardwareConfig> load_hw_config(const std::string& path,
-                                                 std::vector<std::string>& errors) {
+                                                 ir::ConfigErrors& errors) {
   auto hw = ir::load_hw_config(path, errors);
   if (hw && !check_hw_config(*hw, errors)) return std::nullopt;
   return hw;
@@ -39,7 +39,7 @@ std::optional<ir::HardwareConfig> load_hw_config(const std::string& path,
 
 std::optional<ir::HardwareConfig> parse_hw_config(const std::string& text,
                                                   const std::string& origin,
-                                                  std::vector<std::string>& errors) {
+                                                  ir::ConfigErrors& errors) {
   auto hw = ir::parse_hw_config(text, origin, errors);
   if (hw && !check_hw_config(*hw, errors)) return std::nullopt;
   return hw;

@@ -73,10 +73,11 @@ bool resolve_params(const ir::HardwareConfig& hw, const assembler::Program& prog
   }
   // The simulator's sections, as every command's configuration check
   // reads them (sim_config.h).
-  std::vector<std::string> errors;
+  ir::ConfigErrors errors;
   std::optional<SimSections> sections = read_sim_sections(hw, errors);
   if (!sections) {
-    for (const std::string& e : errors) error += (error.empty() ? "" : "; ") + e;
+    for (const ir::Diagnostic& e : errors)
+      error += (error.empty() ? "" : "; ") + ir::config_text(e);
     return false;
   }
   if (!check_cut(sections->chiplets, xlen, ylen, error)) return false;

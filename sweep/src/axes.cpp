@@ -35,19 +35,19 @@ void Reader::check_axis(const std::string& pointer, Axis& axis, const SweepSpec&
       if (!name) continue;
       auto c = config(at, *name);
       if (!c) continue;
-      std::vector<std::string> errs;
+      ir::ConfigErrors errs;
       if (!detail::hw_ok(options.check_hw, json::serialize(c->first), c->second, errs))
-        for (const std::string& e : errs) fail(at, head + e);
+        for (const ir::Diagnostic& e : errs) fail(at, head + ir::config_text(e));
       axis.hw_configs.push_back(std::move(c->first));
     } else {
       json::object hw = spec.base_hw;
       std::string error;
-      std::vector<std::string> errs;
+      ir::ConfigErrors errs;
       if (!detail::set_param(hw, axis.name, v, error))
         fail(at, head + error);
       else if (!detail::hw_ok(options.check_hw, json::serialize(hw), "", errs) &&
                !zipped_ok(axis, i, spec))
-        for (const std::string& e : errs) fail(at, head + detail::strip_origin(e));
+        for (const ir::Diagnostic& e : errs) fail(at, head + detail::without_file(e));
     }
   }
 }
@@ -60,7 +60,7 @@ bool Reader::zipped_ok(const Axis& axis, std::size_t i, const SweepSpec& spec) {
     if (a.zip == axis.zip && !a.is_setting() &&
         (i >= a.values.size() || !detail::set_param(hw, a.name, a.values[i], error)))
       return false;
-  std::vector<std::string> errs;
+  ir::ConfigErrors errs;
   return detail::hw_ok(options.check_hw, json::serialize(hw), "", errs);
 }
 

@@ -140,13 +140,16 @@ bool set_param(json::object& hw, const std::string& path, const json::value& v,
 }
 
 bool hw_ok(const HwCheck& check, const std::string& text, const std::string& origin,
-           std::vector<std::string>& errors) {
+           ir::ConfigErrors& errors) {
   if (check) return check(text, origin, errors);
   return ir::parse_hw_config(text, origin, errors).has_value();
 }
 
-std::string strip_origin(const std::string& e) {
-  return !e.empty() && e.front() == ':' ? e.substr(1) : e;
+std::string without_file(const ir::Diagnostic& e) {
+  ir::Diagnostic d = e;
+  d.file.clear();
+  const std::string t = ir::config_text(d);
+  return !t.empty() && t.front() == ':' ? t.substr(1) : t;
 }
 
 }  // namespace gemini::sweep::detail

@@ -26,10 +26,10 @@ bool set_param(boost::json::object& hw, const std::string& path, const boost::js
 // Checks a configuration's JSON text with `check`, or ir::parse_hw_config
 // when it is empty.
 bool hw_ok(const HwCheck& check, const std::string& text, const std::string& origin,
-           std::vector<std::string>& errors);
+           ir::ConfigErrors& errors);
 
-// A configuration error without its leading origin ("x.json:/dram/..." ->
-// "/dram/...").
-std::string strip_origin(const std::string& e);
+// A configuration error without its file ("/dram/latency_ns: ...": the
+// configuration a sweep builds from its axes has none).
+std::string without_file(const ir::Diagnostic& e);
 
 }  // namespace gemini::sweep::detail

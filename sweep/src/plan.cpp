@@ -114,14 +114,16 @@ std::optional<Plan> expand(const SweepSpec& spec, std::vector<std::string>& erro
           ok = false;
         }
       }
-      std::vector<std::string> errs;
+      ir::ConfigErrors errs;
       if (ok && !detail::hw_ok(spec.check_hw, json::serialize(hw), "", errs)) ok = false;
       if (!ok) {
-        if (errs.empty()) errs.push_back(error);
+        std::vector<std::string> lines;
+        for (const ir::Diagnostic& e : errs) lines.push_back(detail::without_file(e));
+        if (lines.empty()) lines.push_back(error);
         std::string what = in.label;
         for (const auto& [name, v] : p.params) what += ", " + name + "=" + detail::cell(v);
-        for (const std::string& e : errs)
-          errors.push_back(spec.path + ": point (" + what + "): " + detail::strip_origin(e));
+        for (const std::string& e : lines)
+          errors.push_back(spec.path + ": point (" + what + "): " + e);
         if (errors.size() - before >= 20) {
           errors.push_back(spec.path + ": (more points fail; fix these first)");
           return std::nullopt;

@@ -56,9 +56,9 @@ void Reader::load_hw(const json::value* v, SweepSpec& spec) {
     fail("/hw", "expected a configuration name, a file or an object, got " + json::serialize(*v));
     return;
   }
-  std::vector<std::string> errs;
+  ir::ConfigErrors errs;
   if (!detail::hw_ok(options.check_hw, json::serialize(spec.base_hw), spec.base_hw_origin, errs))
-    for (const std::string& e : errs) errors.push_back(e);
+    for (const ir::Diagnostic& e : errs) errors.push_back(ir::config_text(e));
 }
 
 std::optional<std::pair<json::object, std::string>> Reader::config(const std::string& pointer,

@@ -14,7 +14,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   using namespace gemini;  // NOLINT(google-build-using-namespace): harness
   static const fuzz::MemFile schedule(fuzz::test_data("spec_minimal.json"));
   static const ir::HardwareConfig hw = [] {
-    std::vector<std::string> errors;
+    ir::ConfigErrors errors;
     auto h = ir::load_hw_config(std::string(GEMINI_SOURCE_DIR) + "/configs/set-polar.json", errors);
     fuzz::require(h.has_value(), "configs/set-polar.json loads");
     return *h;

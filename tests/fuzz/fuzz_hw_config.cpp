@@ -11,7 +11,7 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace gemini;  // NOLINT(google-build-using-namespace): harness
   const std::string text(reinterpret_cast<const char*>(data), size);
-  std::vector<std::string> errors;
+  ir::ConfigErrors errors;
   const std::optional<ir::HardwareConfig> hw = sim::parse_hw_config(text, "fuzz.json", errors);
   fuzz::require(hw.has_value() == errors.empty(), "a configuration loads exactly without errors");
   if (!hw) return 0;

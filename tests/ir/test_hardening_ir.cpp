@@ -124,10 +124,10 @@ TEST(JsonDocument, DuplicateKeysByPointer) {
 // As every gemini command reads --hw: ir's components, then the simulator's
 // (dram and noc).
 std::string hw_errors(const std::string& text) {
-  std::vector<std::string> errors;
+  ir::ConfigErrors errors;
   auto hw = sim::parse_hw_config(text, "x.json", errors);
   std::string s;
-  for (const auto& e : errors) s += e + "\n";
+  for (const auto& e : errors) s += ir::config_text(e) + "\n";
   return hw ? "" : s;
 }
 
@@ -177,7 +177,7 @@ TEST(HardenHwConfig, SyntaxErrorsAndDuplicatesHaveLocations) {
 }
 
 TEST(HardenHwConfig, MeshMustAgreeWithTheIr) {
-  std::vector<std::string> errors;
+  ir::ConfigErrors errors;
   auto hw = ir::parse_hw_config(R"({"mesh": {"xlen": 4, "ylen": 0}})", "x.json", errors);
   ASSERT_TRUE(hw);
   ir::Diagnostics d;

@@ -9,14 +9,14 @@ using namespace gemini;  // NOLINT(google-build-using-namespace): test file
 
 namespace {
 
-std::optional<ir::HardwareConfig> parse(const std::string& s, std::vector<std::string>& e) {
+std::optional<ir::HardwareConfig> parse(const std::string& s, ir::ConfigErrors& e) {
   return ir::parse_hw_config(s, "t.json", e);
 }
 
 TEST(HwConfig, EmptyObjectGivesDefaults) {
-  std::vector<std::string> e;
+  ir::ConfigErrors e;
   auto hw = parse("{}", e);
-  ASSERT_TRUE(hw) << (e.empty() ? "" : e[0]);
+  ASSERT_TRUE(hw) << (e.empty() ? "" : ir::config_text(e[0]));
   EXPECT_EQ(hw->l2.size_bytes, 1 << 20);
   EXPECT_EQ(hw->wl0.size_bytes, 4096);
   EXPECT_DOUBLE_EQ(hw->clock.frequency_mhz, 1000.0);
@@ -24,9 +24,9 @@ TEST(HwConfig, EmptyObjectGivesDefaults) {
 }
 
 TEST(HwConfig, ShippedSetPolarConfigLoads) {
-  std::vector<std::string> e;
+  ir::ConfigErrors e;
   auto hw = ir::load_hw_config(std::string(GEMINI_SOURCE_DIR) + "/configs/set-polar.json", e);
-  ASSERT_TRUE(hw) << (e.empty() ? "" : e[0]);
+  ASSERT_TRUE(hw) << (e.empty() ? "" : ir::config_text(e[0]));
   EXPECT_EQ(hw->name, "set-polar");
   EXPECT_EQ(hw->l2.size_bytes, 1 << 20);
   EXPECT_DOUBLE_EQ(hw->clock.frequency_mhz, 1000.0);
@@ -35,45 +35,50 @@ TEST(HwConfig, ShippedSetPolarConfigLoads) {
 }
 
 TEST(HwConfig, PeComponent) {
-  std::vector<std::string> e;
+  ir::ConfigErrors e;
   auto hw = parse(R"({"pe": {"rows": 16, "cols": 4, "lanes": 32}})", e);
-  ASSERT_TRUE(hw) << (e.empty() ? "" : e[0]);
+  ASSERT_TRUE(hw) << (e.empty() ? "" : ir::config_text(e[0]));
   EXPECT_EQ(hw->pe.rows, 16);
   EXPECT_EQ(hw->pe.macs_per_cycle(), 16 * 4 * 32);
   EXPECT_FALSE(parse(R"({"pe": {"rows": 0}})", e));
 }
 
 TEST(HwConfig, UnknownParameterNamesComponentAndParameter) {
-  std::vector<std::string> e;
+  ir::ConfigErrors e;
   EXPECT_FALSE(parse(R"({"l2": {"sise_bytes": 5}})", e));
   ASSERT_EQ(e.size(), 1u);
-  EXPECT_NE(e[0].find("t.json:/l2/sise_bytes: parameter \"sise_bytes\" of component \"l2\": "
-                      "unknown parameter"),
+  EXPECT_NE(ir::config_text(e[0]).find(
+                "t.json:/l2/sise_bytes: parameter \"sise_bytes\" of component \"l2\": "
+                "unknown parameter"),
             std::string::npos)
-      << e[0];
+      << ir::config_text(e[0]);
 }
 
 TEST(HwConfig, UnknownComponent) {
-  std::vector<std::string> e;
+  ir::ConfigErrors e;
   EXPECT_FALSE(parse(R"({"gpu": {}})", e));
   ASSERT_EQ(e.size(), 1u);
-  EXPECT_NE(e[0].find("unknown component \"gpu\""), std::string::npos) << e[0];
+  EXPECT_NE(ir::config_text(e[0]).find("unknown component \"gpu\""), std::string::npos)
+      << ir::config_text(e[0]);
 }
 
 TEST(HwConfig, WrongTypeAndRange) {
-  std::vector<std::string> e;
+  ir::ConfigErrors e;
   EXPECT_FALSE(parse(R"({"l2": {"size_bytes": "1M"}, "wl0": {"size_bytes": 0}})", e));
   ASSERT_EQ(e.size(), 2u);
-  EXPECT_NE(e[0].find("/l2/size_bytes"), std::string::npos);
-  EXPECT_NE(e[0].find("got string \"1M\""), std::string::npos) << e[0];
-  EXPECT_NE(e[1].find("/wl0/size_bytes"), std::string::npos) << e[1];
+  EXPECT_NE(ir::config_text(e[0]).find("/l2/size_bytes"), std::string::npos);
+  EXPECT_NE(ir::config_text(e[0]).find("got string \"1M\""), std::string::npos)
+      << ir::config_text(e[0]);
+  EXPECT_NE(ir::config_text(e[1]).find("/wl0/size_bytes"), std::string::npos)
+      << ir::config_text(e[1]);
 }
 
 TEST(HwConfig, RingRegionsMustFitL2) {
-  std::vector<std::string> e;
+  ir::ConfigErrors e;
   EXPECT_FALSE(parse(R"({"l2": {"size_bytes": 1024, "ring_regions": [[0, 2048]]}})", e));
   ASSERT_FALSE(e.empty());
-  EXPECT_NE(e[0].find("runs past size_bytes"), std::string::npos) << e[0];
+  EXPECT_NE(ir::config_text(e[0]).find("runs past size_bytes"), std::string::npos)
+      << ir::config_text(e[0]);
   e.clear();
   auto hw = parse(R"({"l2": {"size_bytes": 2048, "ring_regions": [[0, 1024], [1024, 2048]]}})", e);
   ASSERT_TRUE(hw);
@@ -81,10 +86,10 @@ TEST(HwConfig, RingRegionsMustFitL2) {
 }
 
 TEST(HwConfig, SimulatorComponents) {
-  std::vector<std::string> e;
+  ir::ConfigErrors e;
   auto hw =
       parse(R"({"vp": {"lanes": 32}, "core": {"dispatch_per_cycle": 2}, "l2": {"banks": 8}})", e);
-  ASSERT_TRUE(hw) << (e.empty() ? "" : e[0]);
+  ASSERT_TRUE(hw) << (e.empty() ? "" : ir::config_text(e[0]));
   EXPECT_EQ(hw->vp.lanes, 32);
   EXPECT_EQ(hw->core.dispatch_per_cycle, 2);
   EXPECT_EQ(hw->l2.banks, 8);
@@ -94,11 +99,11 @@ TEST(HwConfig, SimulatorComponents) {
 // The dram and noc components are the simulator's (tests/sim/test_sim_config.cpp):
 // ir reads their multicast flags and keeps the rest as written, with where it is.
 TEST(HwConfig, DramAndNocAreKeptRawForTheSimulator) {
-  std::vector<std::string> e;
+  ir::ConfigErrors e;
   auto hw = parse(R"({"noc": {"link_gbps": 12.5, "multicast": true},
                       "dram": {"model": "banked", "queue_depth": 8}})",
                   e);
-  ASSERT_TRUE(hw) << (e.empty() ? "" : e[0]);
+  ASSERT_TRUE(hw) << (e.empty() ? "" : ir::config_text(e[0]));
   EXPECT_TRUE(hw->noc.multicast);
   EXPECT_FALSE(hw->dram.multicast);
   EXPECT_EQ(hw->noc.raw.json.at("link_gbps").as_double(), 12.5);
@@ -113,9 +118,9 @@ TEST(HwConfig, DramAndNocAreKeptRawForTheSimulator) {
 }
 
 TEST(HwConfig, ShippedDdr4ConfigLoads) {
-  std::vector<std::string> e;
+  ir::ConfigErrors e;
   auto hw = ir::load_hw_config(std::string(GEMINI_SOURCE_DIR) + "/configs/set-polar-ddr4.json", e);
-  ASSERT_TRUE(hw) << (e.empty() ? "" : e[0]);
+  ASSERT_TRUE(hw) << (e.empty() ? "" : ir::config_text(e[0]));
   EXPECT_EQ(hw->dram.raw.json.at("model").as_string(), "banked");
   const auto& polar = test::set_polar();
   EXPECT_TRUE(polar.dram.multicast);
@@ -124,7 +129,7 @@ TEST(HwConfig, ShippedDdr4ConfigLoads) {
 }
 
 TEST(HwConfig, DramMulticastIsAFlagOffByDefault) {
-  std::vector<std::string> e;
+  ir::ConfigErrors e;
   auto hw = ir::parse_hw_config("{}", "t.json", e);
   ASSERT_TRUE(hw);
   EXPECT_FALSE(hw->dram.multicast);
@@ -133,17 +138,18 @@ TEST(HwConfig, DramMulticastIsAFlagOffByDefault) {
   EXPECT_TRUE(hw->dram.multicast);
   auto unicast =
       ir::load_hw_config(std::string(GEMINI_SOURCE_DIR) + "/configs/set-polar-unicast.json", e);
-  ASSERT_TRUE(unicast) << (e.empty() ? "" : e[0]);
+  ASSERT_TRUE(unicast) << (e.empty() ? "" : ir::config_text(e[0]));
   EXPECT_FALSE(unicast->dram.multicast);
   e.clear();
   EXPECT_FALSE(ir::parse_hw_config(R"({"dram": {"multicast": 1}})", "t.json", e));
   ASSERT_EQ(e.size(), 1u);
-  EXPECT_NE(e[0].find("multicast"), std::string::npos) << e[0];
-  EXPECT_NE(e[0].find("expected true or false"), std::string::npos) << e[0];
+  EXPECT_NE(ir::config_text(e[0]).find("multicast"), std::string::npos) << ir::config_text(e[0]);
+  EXPECT_NE(ir::config_text(e[0]).find("expected true or false"), std::string::npos)
+      << ir::config_text(e[0]);
 }
 
 TEST(HwConfig, DmaInFlightAndL2WriteSharingDefaultToTheSimpleModel) {
-  std::vector<std::string> e;
+  ir::ConfigErrors e;
   auto hw = ir::parse_hw_config("{}", "t.json", e);
   ASSERT_TRUE(hw);
   EXPECT_EQ(hw->core.dma_in_flight, 1);
@@ -157,20 +163,24 @@ TEST(HwConfig, DmaInFlightAndL2WriteSharingDefaultToTheSimpleModel) {
   EXPECT_EQ(hw->core.noc_in_flight, 3);
   EXPECT_TRUE(hw->l2.noc_writes_share_ports);
   auto polar = ir::load_hw_config(std::string(GEMINI_SOURCE_DIR) + "/configs/set-polar.json", e);
-  ASSERT_TRUE(polar) << (e.empty() ? "" : e[0]);
+  ASSERT_TRUE(polar) << (e.empty() ? "" : ir::config_text(e[0]));
   EXPECT_EQ(polar->core.dma_in_flight, 4);
   e.clear();
   EXPECT_FALSE(ir::parse_hw_config(R"({"core": {"dma_in_flight": 0}})", "t.json", e));
   ASSERT_EQ(e.size(), 1u);
-  EXPECT_NE(e[0].find("\"dma_in_flight\" of component \"core\""), std::string::npos) << e[0];
+  EXPECT_NE(ir::config_text(e[0]).find("\"dma_in_flight\" of component \"core\""),
+            std::string::npos)
+      << ir::config_text(e[0]);
   e.clear();
   EXPECT_FALSE(ir::parse_hw_config(R"({"core": {"noc_in_flight": 65}})", "t.json", e));
   ASSERT_EQ(e.size(), 1u);
-  EXPECT_NE(e[0].find("\"noc_in_flight\" of component \"core\""), std::string::npos) << e[0];
+  EXPECT_NE(ir::config_text(e[0]).find("\"noc_in_flight\" of component \"core\""),
+            std::string::npos)
+      << ir::config_text(e[0]);
 }
 
 TEST(HwConfig, NotJson) {
-  std::vector<std::string> e;
+  ir::ConfigErrors e;
   EXPECT_FALSE(parse("{", e));
   EXPECT_FALSE(ir::load_hw_config("/nonexistent.json", e));
 }

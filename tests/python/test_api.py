@@ -183,3 +183,90 @@ def test_simulate_the_issues_example(gemini, data, cli_report, tmp_path):
     with pytest.raises(gemini.InputError) as e:
         gemini.simulate(f, set={"chiplets.x_cut": 3})
     assert "x_cut" in e.value.message
+
+
+def test_refusals_come_from_the_diagnostics_file(gemini, data, tmp_path):
+    # The child's refusal is read from --diagnostics-json, not from stderr:
+    # an invalid input gives every located diagnostic the CLI printed.
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"0": [{"workload_id": "x"}]}', encoding="utf-8")
+    with pytest.raises(gemini.InputError) as e:
+        gemini.simulate(bad)
+    codes = {d.code for d in e.value.diagnostics}
+    assert e.value.diagnostics and all(d.code for d in e.value.diagnostics), e.value.diagnostics
+    assert e.value.pointer.startswith("/0"), e.value.pointer
+    # A hardware configuration's problem: H001 at its pointer, from the file.
+    with pytest.raises(gemini.InputError) as e:
+        gemini.simulate(data / "set_minimal.json", set={"noc.link_gbps": 0})
+    assert e.value.pointer == "/noc/link_gbps"
+    assert e.value.diagnostics[0].code == "H001", e.value.diagnostics
+    assert "link_gbps" in e.value.message
+    # The file the CLI writes: every diagnostic with its file, code and place.
+    out = tmp_path / "d.json"
+    r = subprocess.run([gemini.executable(), "--diagnostics-json", str(out), "validate", str(bad)],
+                       capture_output=True, text=True)
+    written = json.loads(out.read_text(encoding="utf-8"))
+    assert written["exit_status"] == r.returncode == 1
+    assert written["diagnostics"] and written["diagnostics"][0]["file"] == str(bad)
+    assert {d["code"] for d in written["diagnostics"]} >= codes - {""}
+
+
+def test_the_stubs_are_the_module(gemini):
+    # __init__.pyi declares exactly the public API: every function with its
+    # parameters, every class with its public members, and nothing more.
+    import ast
+    import inspect
+    stub = ast.parse((Path(gemini.__file__).parent / "__init__.pyi").read_text(encoding="utf-8"))
+    functions = {n.name: n for n in stub.body if isinstance(n, ast.FunctionDef)}
+    classes = {n.name: n for n in stub.body if isinstance(n, ast.ClassDef)}
+    public = set(gemini.__all__)
+    assert public == set(functions) | set(classes), (public ^ (set(functions) | set(classes)))
+
+    def params(node):
+        a = node.args
+        return [x.arg for x in a.posonlyargs + a.args + a.kwonlyargs]
+
+    for name, node in functions.items():
+        real = getattr(gemini, name)
+        assert params(node) == list(inspect.signature(real).parameters), name
+    examples = {"InputError": lambda: gemini.InputError("m", "/p", [], "f"),
+                "SimulationError": lambda: gemini.SimulationError("m", 1, ""),
+                "Report": lambda: gemini.Report({}, [], ""), "Record": lambda: gemini.Record({})}
+    for name, node in classes.items():
+        real = getattr(gemini, name)
+        declared = set()
+        for m in node.body:
+            if isinstance(m, ast.FunctionDef):
+                declared.add(m.name)
+                decorators = {d.id for d in m.decorator_list if isinstance(d, ast.Name)}
+                if not m.name.startswith("_") and "property" not in decorators:
+                    # A method's signature on the class has self; a classmethod's is bound.
+                    want = params(m)[1:] if "classmethod" in decorators else params(m)
+                    assert want == list(inspect.signature(getattr(real, m.name)).parameters), \
+                        (name, m.name)
+            elif isinstance(m, ast.AnnAssign) and isinstance(m.target, ast.Name):
+                declared.add(m.target.id)
+        own = {k for k, v in vars(real).items()
+               if not k.startswith("_") and (callable(v) or isinstance(v, property))}
+        assert own <= declared, (name, sorted(own - declared))
+        # What it declares besides: a dataclass field, or set on an instance.
+        fields = set(getattr(real, "__dataclass_fields__", {}))
+        instance = examples.get(name, lambda: None)()
+        for k in declared - own:
+            if not k.startswith("_"):
+                assert k in fields or hasattr(real, k) or hasattr(instance, k), (name, k)
+
+
+def test_reference_without_numpy_says_what_to_install(gemini, data, monkeypatch):
+    import builtins
+    real_import = builtins.__import__
+
+    def no_numpy(name, *args, **kwargs):
+        if name == "numpy" or name.startswith("numpy."):
+            raise ModuleNotFoundError("No module named 'numpy'")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_numpy)
+    with pytest.raises(ImportError) as e:
+        gemini.reference(data / "set_minimal.model.json")
+    assert "numpy" in str(e.value) and "python3-numpy" in str(e.value)

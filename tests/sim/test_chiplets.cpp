@@ -151,24 +151,28 @@ TEST(Chiplets, OneDieChangesNothing) {
 }
 
 TEST(Chiplets, BadSectionsAreErrorsNamingTheParameter) {
-  std::vector<std::string> errors;
+  ir::ConfigErrors errors;
   ir::HardwareConfig hw;
   hw.chiplets = {{{"x_cut", 0}}, "hw.json", "/chiplets"};
   EXPECT_FALSE(read_chiplet_setup(hw.chiplets, errors));
   ASSERT_EQ(errors.size(), 1u);
-  EXPECT_NE(errors[0].find("hw.json:/chiplets/x_cut: parameter \"x_cut\""), std::string::npos)
-      << errors[0];
+  EXPECT_NE(ir::config_text(errors[0]).find("hw.json:/chiplets/x_cut: parameter \"x_cut\""),
+            std::string::npos)
+      << ir::config_text(errors[0]);
   errors.clear();
   hw.chiplets.json = {{"interface", "USR"}, {"lane_mw", 90}};
   EXPECT_FALSE(read_chiplet_setup(hw.chiplets, errors));
   ASSERT_EQ(errors.size(), 1u);
-  EXPECT_NE(errors[0].find("lane_mw"), std::string::npos) << errors[0];
-  EXPECT_NE(errors[0].find("XSR"), std::string::npos) << errors[0];  // the interface that has it
+  EXPECT_NE(ir::config_text(errors[0]).find("lane_mw"), std::string::npos)
+      << ir::config_text(errors[0]);
+  EXPECT_NE(ir::config_text(errors[0]).find("XSR"), std::string::npos)
+      << ir::config_text(errors[0]);  // the interface that has it
   errors.clear();
   hw.chiplets.json = {{"interface", "PCIe"}};
   EXPECT_FALSE(read_chiplet_setup(hw.chiplets, errors));
   ASSERT_EQ(errors.size(), 1u);
-  EXPECT_NE(errors[0].find("XSR, USR, UCIe"), std::string::npos) << errors[0];
+  EXPECT_NE(ir::config_text(errors[0]).find("XSR, USR, UCIe"), std::string::npos)
+      << ir::config_text(errors[0]);
   // A cut that does not divide the mesh.
   hw.chiplets.json = {{"x_cut", 3}};
   const auto s = read_chiplet_setup(hw.chiplets, errors);

@@ -230,23 +230,25 @@ TEST(Energy, EveryReportCarriesTheBreakdown) {
 
 TEST(Energy, TheConfigSectionIsValidatedByName) {
   // ir keeps the section raw; the simulator checks it (sim_config.h).
-  std::vector<std::string> errors;
+  ir::ConfigErrors errors;
   EXPECT_TRUE(ir::parse_hw_config(R"({"energy": {"mac_pj": -1}})", "x.json", errors));
   EXPECT_TRUE(errors.empty());
-  EXPECT_TRUE(parse_hw_config(R"({"energy": {"mac_pj": 0.25}})", "x.json", errors));
-  EXPECT_FALSE(parse_hw_config(R"({"energy": {"mac_pj": -1}})", "x.json", errors));
+  EXPECT_TRUE(sim::parse_hw_config(R"({"energy": {"mac_pj": 0.25}})", "x.json", errors));
+  EXPECT_FALSE(sim::parse_hw_config(R"({"energy": {"mac_pj": -1}})", "x.json", errors));
   ASSERT_EQ(errors.size(), 1u);
-  EXPECT_NE(errors[0].find("x.json:/energy/mac_pj: parameter \"mac_pj\" of component \"energy\": "
-                           "expected a number in [0, 1e+09], got integer -1"),
+  EXPECT_NE(ir::config_text(errors[0]).find(
+                "x.json:/energy/mac_pj: parameter \"mac_pj\" of component \"energy\": "
+                "expected a number in [0, 1e+09], got integer -1"),
             std::string::npos)
-      << errors[0];
+      << ir::config_text(errors[0]);
   errors.clear();
-  EXPECT_FALSE(parse_hw_config(R"({"energy": {"mac_j": 1}})", "x.json", errors));
+  EXPECT_FALSE(sim::parse_hw_config(R"({"energy": {"mac_j": 1}})", "x.json", errors));
   ASSERT_EQ(errors.size(), 1u);
-  EXPECT_NE(errors[0].find("x.json:/energy/mac_j: parameter \"mac_j\" of component \"energy\": "
-                           "unknown parameter of component \"energy\" (known: mac_pj, vp_op_pj,"),
+  EXPECT_NE(ir::config_text(errors[0]).find(
+                "x.json:/energy/mac_j: parameter \"mac_j\" of component \"energy\": "
+                "unknown parameter of component \"energy\" (known: mac_pj, vp_op_pj,"),
             std::string::npos)
-      << errors[0];
+      << ir::config_text(errors[0]);
 }
 
 // docs/architecture.md, "An energy component": a new row of the table
@@ -254,8 +256,8 @@ TEST(Energy, TheConfigSectionIsValidatedByName) {
 // JSON report (run, cores, layers; the sweep's pointer), the per-workload
 // CSV when attributed, and the listing of its cost.
 TEST(Energy, EveryConsumerWalksTheTable) {
-  const Report r = test::simulate_programs(
-      test::parse_programs({".core 0\n" + kDmaIn + "end\n"}), 1, 1, energy_hw());
+  const Report r = test::simulate_programs(test::parse_programs({".core 0\n" + kDmaIn + "end\n"}),
+                                           1, 1, energy_hw());
   std::ostringstream text, json, csv, params;
   print_report(text, r);
   write_report_json(json, r, false);
@@ -271,8 +273,7 @@ TEST(Energy, EveryConsumerWalksTheTable) {
     EXPECT_NE(v.find_pointer(energy_component(c).pointer, ec), nullptr) << name;
     EXPECT_NE(v.find_pointer("/cores/0/energy_pj/" + name, ec), nullptr) << name;
     EXPECT_NE(v.find_pointer("/energy_pj/unattributed/" + name, ec), nullptr) << name;
-    EXPECT_EQ(header.find("," + name + "_pj") != std::string::npos,
-              kComponentTable[i].attributed)
+    EXPECT_EQ(header.find("," + name + "_pj") != std::string::npos, kComponentTable[i].attributed)
         << name;
   }
   for (const EventInfo& e : kEventTable)
@@ -289,7 +290,7 @@ TEST(Energy, EachTableRowDeclaresItsCost) {
     const CostParam& c = i < kEvents ? kEventTable[i].cost : kStaticCost;
     if (!c.key) continue;  // priced by the chiplets' interface (test_chiplets.cpp)
     const std::string key = c.key;
-    std::vector<std::string> errors;
+    ir::ConfigErrors errors;
     ir::HardwareConfig hw;
     hw.energy.json = {{key, 3.5}};
     const auto costs = read_energy_costs(hw.energy, errors);
@@ -298,8 +299,9 @@ TEST(Energy, EachTableRowDeclaresItsCost) {
     hw.energy.json = {{key, -0.5}};
     EXPECT_FALSE(read_energy_costs(hw.energy, errors)) << key;
     ASSERT_EQ(errors.size(), 1u) << key;
-    EXPECT_NE(errors[0].find("/energy/" + key + ": parameter \"" + key + "\""), std::string::npos)
-        << errors[0];
+    EXPECT_NE(ir::config_text(errors[0]).find("/energy/" + key + ": parameter \"" + key + "\""),
+              std::string::npos)
+        << ir::config_text(errors[0]);
     const auto defaults = read_energy_costs(ir::RawComponent{}, errors);
     ASSERT_TRUE(defaults);
     EXPECT_EQ(i < kEvents ? defaults->pj_per_event[i] : defaults->static_mw_per_core, c.fallback);

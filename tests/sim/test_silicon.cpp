@@ -241,9 +241,9 @@ TEST(Silicon, SchedulerPhyAreas) {
 ir::RawComponent section(boost::json::object o) { return {std::move(o), "x.json", "/silicon"}; }
 
 TEST(SiliconParams, DefaultsAreThe12nmGddr6xOs) {
-  std::vector<std::string> errors;
+  ir::ConfigErrors errors;
   const auto p = read_silicon_params(section({}), errors);
-  ASSERT_TRUE(p) << errors.front();
+  ASSERT_TRUE(p) << (errors.empty() ? "" : ir::config_text(errors.front()));
   EXPECT_EQ(p->process_nm, 12);
   EXPECT_EQ(p->package, "OS");
   EXPECT_EQ(p->dram_type, "GDDR6X");
@@ -260,10 +260,10 @@ TEST(SiliconParams, DefaultsAreThe12nmGddr6xOs) {
 }
 
 TEST(SiliconParams, DefaultsFollowTheNodeAndTheDram) {
-  std::vector<std::string> errors;
+  ir::ConfigErrors errors;
   auto p = read_silicon_params(
       section({{"process_nm", 7}, {"dram_type", "HBM"}, {"package", "SI"}}), errors);
-  ASSERT_TRUE(p) << errors.front();
+  ASSERT_TRUE(p) << (errors.empty() ? "" : ir::config_text(errors.front()));
   EXPECT_EQ(p->area_scale, 0.7);
   EXPECT_EQ(p->wafer_usd, 9346);
   EXPECT_EQ(p->defect_per_cm2, 0.09);
@@ -271,24 +271,25 @@ TEST(SiliconParams, DefaultsFollowTheNodeAndTheDram) {
   EXPECT_EQ(p->dram_usd_per_gbps, 320.0 / 819);
   EXPECT_EQ(p->package, "SI");
   p = read_silicon_params(section({{"process_nm", 5}, {"area_scale", 0.5}}), errors);
-  ASSERT_TRUE(p) << errors.front();
+  ASSERT_TRUE(p) << (errors.empty() ? "" : ir::config_text(errors.front()));
   EXPECT_EQ(p->wafer_usd, 16988);
   EXPECT_EQ(p->area_scale, 0.5);
   p = read_silicon_params(section({{"wafer_usd", 1000}, {"mac_um2", 50}}), errors);
-  ASSERT_TRUE(p) << errors.front();
+  ASSERT_TRUE(p) << (errors.empty() ? "" : ir::config_text(errors.front()));
   EXPECT_EQ(p->wafer_usd, 1000);
   EXPECT_EQ(p->mac_um2, 50);
 }
 
 // One bad section: exactly one error, naming `param`.
 void expect_error(boost::json::object o, const std::string& param) {
-  std::vector<std::string> errors;
+  ir::ConfigErrors errors;
   EXPECT_FALSE(read_silicon_params(section(std::move(o)), errors));
   ASSERT_EQ(errors.size(), 1u);
-  EXPECT_NE(errors[0].find("parameter \"" + param + "\" of component \"silicon\""),
+  EXPECT_NE(ir::config_text(errors[0]).find("parameter \"" + param + "\" of component \"silicon\""),
             std::string::npos)
-      << errors[0];
-  EXPECT_NE(errors[0].find("x.json:/silicon/" + param), std::string::npos) << errors[0];
+      << ir::config_text(errors[0]);
+  EXPECT_NE(ir::config_text(errors[0]).find("x.json:/silicon/" + param), std::string::npos)
+      << ir::config_text(errors[0]);
 }
 
 TEST(SiliconParams, BadValuesNameTheParameter) {

@@ -17,25 +17,25 @@ namespace {
 
 // All errors of a configuration's text, one per line ("" when it loads).
 std::string errors_of(const std::string& text) {
-  std::vector<std::string> e;
-  const bool ok = parse_hw_config(text, "t.json", e).has_value();
+  ir::ConfigErrors e;
+  const bool ok = sim::parse_hw_config(text, "t.json", e).has_value();
   std::string s;
-  for (const std::string& x : e) s += x + "\n";
+  for (const ir::Diagnostic& x : e) s += ir::config_text(x) + "\n";
   EXPECT_EQ(ok, e.empty()) << s;
   return s;
 }
 
 std::optional<DramSetup> dram_of(const std::string& section) {
-  std::vector<std::string> e;
+  ir::ConfigErrors e;
   auto hw = ir::parse_hw_config(R"({"dram": )" + section + "}", "t.json", e);
   return hw ? read_dram_setup(hw->dram.raw, e) : std::nullopt;
 }
 
 TEST(SimConfig, DefaultsAreTheSimpleDramAndTheMesh) {
-  std::vector<std::string> e;
+  ir::ConfigErrors e;
   const auto dram = read_dram_setup(ir::HardwareConfig{}.dram.raw, e);
   const auto noc = read_noc_setup(ir::HardwareConfig{}.noc.raw, e);
-  ASSERT_TRUE(dram && noc) << (e.empty() ? "" : e[0]);
+  ASSERT_TRUE(dram && noc) << (e.empty() ? "" : ir::config_text(e[0]));
   EXPECT_EQ(dram->model, "simple");
   EXPECT_EQ(dram->placement, "west_east");
   EXPECT_FALSE(dram->interleave);
@@ -49,8 +49,9 @@ TEST(SimConfig, EveryShippedConfigurationLoads) {
   for (const auto& f :
        std::filesystem::directory_iterator(std::string(GEMINI_SOURCE_DIR) + "/configs")) {
     if (f.path().extension() != ".json") continue;
-    std::vector<std::string> e;
-    EXPECT_TRUE(load_hw_config(f.path().string(), e)) << (e.empty() ? f.path().string() : e[0]);
+    ir::ConfigErrors e;
+    EXPECT_TRUE(sim::load_hw_config(f.path().string(), e))
+        << (e.empty() ? f.path().string() : ir::config_text(e[0]));
   }
   const auto ddr4 = dram_of(R"({"model": "banked", "interleave": true, "in_order": true})");
   ASSERT_TRUE(ddr4);

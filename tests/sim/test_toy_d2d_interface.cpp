@@ -55,9 +55,9 @@ ir::HardwareConfig two_dies() {
 }
 
 TEST(ToyD2dInterface, AConfigurationSelectingItPricesTheD2dBytes) {
-  std::vector<std::string> errors;
+  ir::ConfigErrors errors;
   const auto setup = read_chiplet_setup(two_dies().chiplets, errors);
-  ASSERT_TRUE(setup) << (errors.empty() ? "" : errors[0]);
+  ASSERT_TRUE(setup) << (errors.empty() ? "" : ir::config_text(errors[0]));
   EXPECT_EQ(setup->interface.name, "toy");
   EXPECT_EQ(setup->interface.pj_per_byte, 5.0);
   EXPECT_EQ(setup->interface.phy_um2_per_gbps, 1234.0);

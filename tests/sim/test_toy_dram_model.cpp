@@ -72,9 +72,9 @@ const DramModelRegistration kToy({"toy", "each request whole after a fixed delay
 // ---------------------------------------------------------------------------
 
 std::optional<ir::HardwareConfig> config(const std::string& dram, std::string& errors) {
-  std::vector<std::string> e;
-  auto hw = parse_hw_config(R"({"dram": )" + dram + "}", "toy.json", e);
-  for (const std::string& s : e) errors += s + "\n";
+  ir::ConfigErrors e;
+  auto hw = sim::parse_hw_config(R"({"dram": )" + dram + "}", "toy.json", e);
+  for (const ir::Diagnostic& s : e) errors += ir::config_text(s) + "\n";
   return hw;
 }
 

@@ -79,9 +79,9 @@ const NocModelRegistration kCrossbar({"crossbar", "every pair of nodes joined di
 // ---------------------------------------------------------------------------
 
 std::optional<ir::HardwareConfig> config(const std::string& noc, std::string& errors) {
-  std::vector<std::string> e;
-  auto hw = parse_hw_config(R"({"noc": )" + noc + "}", "xbar.json", e);
-  for (const std::string& s : e) errors += s + "\n";
+  ir::ConfigErrors e;
+  auto hw = sim::parse_hw_config(R"({"noc": )" + noc + "}", "xbar.json", e);
+  for (const ir::Diagnostic& s : e) errors += ir::config_text(s) + "\n";
   return hw;
 }
 

@@ -80,11 +80,11 @@ std::string param_name(const std::string& file) {
 
 const ir::HardwareConfig& set_polar() {
   static const ir::HardwareConfig hw = [] {
-    std::vector<std::string> errs;
+    ir::ConfigErrors errs;
     auto h = sim::load_hw_config(std::string(GEMINI_SOURCE_DIR) + "/configs/set-polar.json", errs);
     if (!h) {
       std::fprintf(stderr, "configs/set-polar.json does not load: %s\n",
-                   errs.empty() ? "?" : errs[0].c_str());
+                   errs.empty() ? "?" : ir::config_text(errs[0]).c_str());
       std::abort();
     }
     return *h;

@@ -50,7 +50,7 @@ std::optional<sweep::Plan> plan_of(const std::string& text, std::vector<std::str
   const fs::path p = test::write_temp("lib.sweep.json", text);
   sweep::LoadOptions lo;
   lo.check_hw = [](const std::string& hw, const std::string& origin,
-                   std::vector<std::string>& errs) {
+                   ir::ConfigErrors& errs) {
     return sim::parse_hw_config(hw, origin, errs).has_value();
   };
   auto spec = sweep::load_sweep(p.string(), lo, errors);

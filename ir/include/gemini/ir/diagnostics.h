@@ -5,6 +5,7 @@
 // diagnostic names the check, where (a JSON pointer, or line:column for
 // syntax errors) and what was expected.
 
+#include <boost/json/object.hpp>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -96,6 +97,8 @@ enum class Check : std::uint16_t {
   plan_file,         // P001
   plan_unsupported,  // P002
   plan_incomplete,   // P003
+  // H: configuration files (--hw; ir/hw_config.h, sim/params.h)
+  hw_config,  // H001
   kCount
 };
 
@@ -117,8 +120,25 @@ struct Diagnostic {
   std::string pointer;  // JSON pointer; empty for the document or for syntax errors
   std::optional<std::uint64_t> line, column;  // for syntax errors
   std::string message;
+  // The file the pointer is in, when it is not the input the caller names
+  // (a hardware configuration's problems name their file); "" otherwise.
+  std::string file;
   const char* code() const { return info(check).code; }
 };
+
+// A diagnostic as JSON (`validate --json`, `--diagnostics-json`, the
+// Python module): code, name, severity, line and column (a syntax error)
+// or pointer, message, and file when it names one.
+boost::json::object diagnostic_json(const Diagnostic& d);
+
+// Problems of a configuration file (a hardware configuration: H001), as
+// diagnostics that carry their file. Their terminal form is config_text().
+using ConfigErrors = std::vector<Diagnostic>;
+// An H001 error at `pointer` of `file` ("" pointer: the whole file).
+void config_error(ConfigErrors& errors, std::string file, std::string pointer, std::string message);
+// "file:pointer: message", "file:line:column: message" or "file: message"
+// (no code: configuration errors have always read so).
+std::string config_text(const Diagnostic& d);
 
 // Collects diagnostics. Errors and warnings are kept apart, each up to its
 // own limit, so warnings never crowd out an error; beyond the limits they

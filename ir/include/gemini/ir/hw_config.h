@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "gemini/ir/diagnostics.h"
 #include "gemini/ir/model.h"
 #include "gemini/ir/resources.h"
 
@@ -160,11 +161,11 @@ struct HardwareConfig {
 };
 
 // Reads a configuration file. On failure returns nullopt and fills `errors`
-// with one line per problem ("file:pointer: message").
-std::optional<HardwareConfig> load_hw_config(const std::string& path,
-                                             std::vector<std::string>& errors);
+// with one H001 diagnostic per problem, each naming its file and pointer
+// (config_text: "file:pointer: message").
+std::optional<HardwareConfig> load_hw_config(const std::string& path, ConfigErrors& errors);
 // Same, from JSON text (`origin` names it in messages).
 std::optional<HardwareConfig> parse_hw_config(const std::string& text, const std::string& origin,
-                                              std::vector<std::string>& errors);
+                                              ConfigErrors& errors);
 
 }  // namespace gemini::ir

@@ -4,9 +4,12 @@
 #include <boost/json/object.hpp>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "gemini/ir/diagnostics.h"
+#include "gemini/ir/loader.h"
 #include "gemini/ir/model.h"
 
 namespace gemini::ir {
@@ -38,6 +41,15 @@ struct Summary {
 };
 
 Summary summarize(const Model& m);
+
+// A file loaded and summarised, as `gemini info` and the Python module's
+// info() do: the summary when it loads cleanly (else an error in `d` says
+// why).
+struct SummarizedFile {
+  LoadResult load;
+  std::optional<Summary> summary;
+};
+SummarizedFile summarize_file(const std::string& path, const LoadOptions& options, Diagnostics& d);
 
 // `gemini info --json`'s object for `file`: the model's dialect and the
 // summary's figures (the CLI prints it, the Python module returns it).

@@ -118,6 +118,11 @@ struct ArgDifference {
 };
 std::optional<ArgDifference> differing_argument(const Op& here, const Op& there);
 
+// Why a model file cannot be read at all ("the model file is empty",
+// "cannot read the model file: No such file or directory"), or nullopt:
+// what every command and the Python module call an unreadable model (exit
+// status 2), before load_network says whether a readable one is valid.
+std::optional<std::string> unreadable_model_file(const std::string& path);
 // Loads and checks a model file (.json, or gzip whatever its name). Returns
 // nullopt when any M001 error was reported.
 std::optional<Network> load_network(const std::string& path, ir::Diagnostics& d);

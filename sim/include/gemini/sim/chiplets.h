@@ -74,7 +74,7 @@ struct ChipletSetup {
 // Reads and checks the `chiplets` component ir keeps raw; nullopt with one
 // error per problem ("file:pointer: message").
 std::optional<ChipletSetup> read_chiplet_setup(const ir::RawComponent& chiplets,
-                                               std::vector<std::string>& errors);
+                                               ir::ConfigErrors& errors);
 // Every declared parameter: the section's own, then each interface's.
 std::vector<ParamInfo> chiplet_params();
 // Whether the cut divides an xlen x ylen mesh; otherwise false with `error`

@@ -126,8 +126,7 @@ struct DramSetup {
 // Reads and checks the `dram` component ir keeps raw. Returns nullopt with
 // one error per problem ("file:pointer: message") naming the model and the
 // parameter: a bad value, or a key the chosen model does not have.
-std::optional<DramSetup> read_dram_setup(const ir::RawComponent& dram,
-                                         std::vector<std::string>& errors);
+std::optional<DramSetup> read_dram_setup(const ir::RawComponent& dram, ir::ConfigErrors& errors);
 // Every declared parameter: the ports' own (ParamInfo::model empty), then
 // each model's.
 std::vector<ParamInfo> dram_params();

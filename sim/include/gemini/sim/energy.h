@@ -59,7 +59,7 @@ struct EnergyCosts {
 // value or an unknown key is an error naming the component and the
 // parameter (params.h). nullopt with one line per problem.
 std::optional<EnergyCosts> read_energy_costs(const ir::RawComponent& energy,
-                                             std::vector<std::string>& errors);
+                                             ir::ConfigErrors& errors);
 // The section's declarations, in table order (gemini sim --list-params).
 std::vector<ParamInfo> energy_params();
 

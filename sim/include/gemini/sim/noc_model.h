@@ -173,8 +173,7 @@ struct NocSetup {
 // Reads and checks the `noc` component ir keeps raw. Returns nullopt with one
 // error per problem ("file:pointer: message") naming the model and the
 // parameter: a bad value, or a key the chosen model does not have.
-std::optional<NocSetup> read_noc_setup(const ir::RawComponent& noc,
-                                       std::vector<std::string>& errors);
+std::optional<NocSetup> read_noc_setup(const ir::RawComponent& noc, ir::ConfigErrors& errors);
 // Every declared parameter: the NoC's own (ParamInfo::model empty), then each
 // model's.
 std::vector<ParamInfo> noc_params();

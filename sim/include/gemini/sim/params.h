@@ -109,7 +109,7 @@ class Param {
 class ParamReader {
  public:
   // Reads `raw` as component `component`; errors go to `errors`.
-  ParamReader(const ir::RawComponent& raw, std::string component, std::vector<std::string>& errors);
+  ParamReader(const ir::RawComponent& raw, std::string component, ir::ConfigErrors& errors);
   // Declares without reading (no section, no errors): for listings.
   explicit ParamReader(std::string component);
 
@@ -151,7 +151,7 @@ class ParamReader {
 
  private:
   struct Shared {
-    std::vector<std::string>* errors = nullptr;  // null: listing
+    ir::ConfigErrors* errors = nullptr;  // null: listing
     std::vector<ParamInfo> decls;
   };
   ParamReader(const boost::json::object* section, std::string origin, std::string pointer,

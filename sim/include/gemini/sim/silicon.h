@@ -78,7 +78,7 @@ struct SiliconParams {
 // node without a default area_scale (only 7 and 12 nm have one) when the
 // section gives none. nullopt with one line per problem.
 std::optional<SiliconParams> read_silicon_params(const ir::RawComponent& silicon,
-                                                 std::vector<std::string>& errors);
+                                                 ir::ConfigErrors& errors);
 // The section's parameters, in order, with the 12 nm GDDR6X defaults.
 std::vector<ParamInfo> silicon_params();
 

@@ -24,11 +24,10 @@
 namespace gemini::sim {
 
 // As ir::load_hw_config / ir::parse_hw_config, then check_hw_config.
-std::optional<ir::HardwareConfig> load_hw_config(const std::string& path,
-                                                 std::vector<std::string>& errors);
+std::optional<ir::HardwareConfig> load_hw_config(const std::string& path, ir::ConfigErrors& errors);
 std::optional<ir::HardwareConfig> parse_hw_config(const std::string& text,
                                                   const std::string& origin,
-                                                  std::vector<std::string>& errors);
+                                                  ir::ConfigErrors& errors);
 // The simulator's sections of a configuration, each read and checked by
 // its one reader: the DRAM ports and model, the NoC and its model, the
 // energy costs, the chiplet cut and D2D interface, and the silicon model
@@ -44,9 +43,9 @@ struct SimSections {
   std::optional<SiliconParams> silicon;
 };
 std::optional<SimSections> read_sim_sections(const ir::HardwareConfig& hw,
-                                             std::vector<std::string>& errors);
+                                             ir::ConfigErrors& errors);
 // read_sim_sections(hw, errors) has a value.
-bool check_hw_config(const ir::HardwareConfig& hw, std::vector<std::string>& errors);
+bool check_hw_config(const ir::HardwareConfig& hw, ir::ConfigErrors& errors);
 
 // Every parameter the `dram` and `noc` components and their models declare,
 // then the `energy` costs, one line each under a heading per component and

@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "gemini/ir/diagnostics.h"
+
 namespace gemini::sweep {
 
 // One schedule to simulate: an IR file (a glob in the sweep file expands to
@@ -40,9 +42,9 @@ struct Axis {
 };
 
 // Checks a configuration's JSON text (`origin` names it in messages): false
-// with one error per problem ("origin:pointer: message").
+// with one diagnostic per problem (its file `origin`, its pointer).
 using HwCheck = std::function<bool(const std::string& text, const std::string& origin,
-                                   std::vector<std::string>& errors)>;
+                                   ir::ConfigErrors& errors)>;
 
 struct SweepSpec {
   std::string path;  // the sweep file as given
