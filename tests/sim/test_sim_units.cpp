@@ -32,6 +32,14 @@ std::unique_ptr<DramModel> dram(const boost::json::object& section) {
   return m;
 }
 
+// A model's counter, as the reports read it: from the statistics it
+// registers (-1 when it has none of that name).
+std::int64_t stat(const DramModel& m, const char* name) {
+  StatGroup g("dram", "dram_west0");
+  m.register_stats(g);
+  return g.snapshot().value_or(name, -1);
+}
+
 // DDR4-3200, refresh off unless a test wants it.
 boost::json::object banked_ddr4() {
   return {{"model", "banked"}, {"preset", "ddr4_3200"}, {"timing", {{"trefi", 0}}}};
@@ -49,7 +57,7 @@ TEST(DramBanked, ClosedBankReadIsTrcdPlusClPlusBurst) {
   m->enqueue({1, false, 0, 64, 0, 0});
   drain(*m, r);
   EXPECT_EQ(r.done_at(1), 30000);
-  EXPECT_EQ(m->stats().row_misses, 1);
+  EXPECT_EQ(stat(*m, "row_misses"), 1);
 }
 
 TEST(DramBanked, SecondBurstOfARowHits) {
@@ -61,7 +69,7 @@ TEST(DramBanked, SecondBurstOfARowHits) {
   m->enqueue({1, false, 0, 128, 0, 0});
   drain(*m, r);
   EXPECT_EQ(r.done_at(1), 32500);
-  EXPECT_EQ(m->stats().row_hits, 1);
+  EXPECT_EQ(stat(*m, "row_hits"), 1);
 }
 
 TEST(DramBanked, RowConflictPrechargesAfterTras) {
@@ -74,7 +82,7 @@ TEST(DramBanked, RowConflictPrechargesAfterTras) {
   m->enqueue({2, false, 131072, 64, 0, 0});
   drain(*m, r);
   EXPECT_EQ(r.done_at(2), 122 * 625);
-  EXPECT_EQ(m->stats().row_conflicts, 1);
+  EXPECT_EQ(stat(*m, "row_conflicts"), 1);
 }
 
 TEST(DramBanked, FrFcfsServesAYoungerRowHitFirst) {
@@ -111,7 +119,7 @@ TEST(DramBanked, SequentialStreamReachesNinetyPercentOfPeak) {
         {static_cast<std::uint64_t>(a / req), false, static_cast<std::uint64_t>(a), req, 0, 0});
   const double f = achieved_fraction(*m, r, total);
   EXPECT_GE(f, 0.90) << "sequential stream at " << f * 100 << "% of peak";
-  EXPECT_GT(m->stats().refreshes, 0);
+  EXPECT_GT(stat(*m, "refreshes"), 0);
 }
 
 TEST(DramBanked, RowMissPatternIsMuchSlowerThanSequential) {
@@ -130,7 +138,7 @@ TEST(DramBanked, RowMissPatternIsMuchSlowerThanSequential) {
   const double fm = achieved_fraction(*miss, rm, n * 64);
   EXPECT_GE(fs, 0.90);
   EXPECT_LT(fm, 0.25 * fs) << "row-miss " << fm << " vs sequential " << fs;
-  EXPECT_EQ(miss->stats().row_hits, 0);
+  EXPECT_EQ(stat(*miss, "row_hits"), 0);
 }
 
 TEST(DramBanked, ProgressPerChunkEndsWithTheWholeRequest) {
