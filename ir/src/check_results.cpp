@@ -36,7 +36,11 @@ void early_write(const Model& m, const Core& c, std::uint32_t i, const TensorRun
   const TensorRun& run = runs.runs[r];
   if (run.first <= i) return;  // listed in the writer's snapshot: B003's
   const BufferEntry& t = *run.entry;
-  if (!t.address || !t.size) return;
+  // Only tensors inside L2 (B001 reports the others).
+  auto placed = [&](const BufferEntry& e) {
+    return e.address && e.size && *e.address < buffersize && *e.size <= buffersize;
+  };
+  if (!placed(t)) return;
   auto region = [&](std::size_t s, std::int64_t a) {
     const auto& regs = c.workloads[s].ring_buffer_info;
     if (regs)
@@ -47,7 +51,7 @@ void early_write(const Model& m, const Core& c, std::uint32_t i, const TensorRun
   const Footprint mine = region(run.first, *t.address).footprint(*t.address, *t.size);
   const Workload& w = c.workloads[i];
   for (const BufferEntry& e : w.buffer) {
-    if (!e.address || !e.size) continue;
+    if (!placed(e)) continue;
     if (!mine.overlaps(region(i, *e.address).footprint(*e.address, *e.size))) continue;
     d.report(Check::early_write_overlap, m.pointer(t.origin),
              "core " + std::to_string(c.core_id) + " workload " + std::to_string(w.workload_id) +
