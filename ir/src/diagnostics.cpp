@@ -9,7 +9,8 @@ namespace {
 constexpr Severity E = Severity::error;
 constexpr Severity W = Severity::warning;
 
-constexpr std::array<CheckInfo, static_cast<std::size_t>(Check::kCount)> kChecks{{
+constexpr std::size_t kCheckCount = static_cast<std::size_t>(Check::kCount);
+constexpr std::array<CheckInfo, kCheckCount> kChecks{{
     {Check::io_error, "L001", E, "io-error", "the file cannot be opened or read"},
     {Check::empty_input, "L002", E, "empty-input", "the input holds no JSON value"},
     {Check::json_syntax, "L003", E, "json-syntax", "the bytes are not valid JSON"},

@@ -11,8 +11,8 @@
 namespace gemini::model {
 namespace {
 
-using ir::Box;
 using detail::First;
+using ir::Box;
 
 Box box4(std::array<std::int32_t, 4> lo, std::array<std::int32_t, 4> hi) {
   Box b;

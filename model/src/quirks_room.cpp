@@ -37,11 +37,13 @@ std::string no_place(const ir::Model& m, const ir::Core& c, const ir::CoreRoom& 
            std::to_string(c.workloads[k->snapshot].workload_id) + "; ";
     }
   std::int64_t most = 0;
-  for (std::uint32_t x = from; x <= last; ++x) most = std::max(most, room.live_bytes(x, region, self));
-  s += "no place of ring region " + range(region.begin, region.end) + " is free of the tensors live";
+  for (std::uint32_t x = from; x <= last; ++x)
+    most = std::max(most, room.live_bytes(x, region, self));
+  s +=
+      "no place of ring region " + range(region.begin, region.end) + " is free of the tensors live";
   s += from == last ? " before workload " + std::to_string(c.workloads[from].workload_id)
-                    : " from workload " + std::to_string(c.workloads[from].workload_id) +
-                          " to " + std::to_string(c.workloads[last].workload_id);
+                    : " from workload " + std::to_string(c.workloads[from].workload_id) + " to " +
+                          std::to_string(c.workloads[last].workload_id);
   s += " (up to " + std::to_string(most) + " bytes in one snapshot besides it)";
   return s;
 }
@@ -219,8 +221,7 @@ void make_operand_room(ir::Model& m, const ir::HardwareConfig& hw, ir::Diagnosti
   }
 }
 
-void hold_sent_ofmaps(ir::Model& m, const ir::HardwareConfig& hw, ir::Diagnostics& d,
-                      First& held) {
+void hold_sent_ofmaps(ir::Model& m, const ir::HardwareConfig& hw, ir::Diagnostics& d, First& held) {
   for (ir::Core& c : m.cores) {
     std::optional<HoldRoom> room;  // full dialect, built on first use
     for (std::uint32_t i = 0; i < c.workloads.size(); ++i) {

@@ -38,7 +38,6 @@ struct First {
 
 void make_operand_room(ir::Model& m, const ir::HardwareConfig& hw, ir::Diagnostics& d,
                        First& grown);
-void hold_sent_ofmaps(ir::Model& m, const ir::HardwareConfig& hw, ir::Diagnostics& d,
-                      First& held);
+void hold_sent_ofmaps(ir::Model& m, const ir::HardwareConfig& hw, ir::Diagnostics& d, First& held);
 
 }  // namespace gemini::model::detail

@@ -318,8 +318,7 @@ TEST(FullDialectPatterns, WhereNoRoomIsValidateAndSimRefuseAlike) {
   for (const char* name : {"M011_quirk_no_room.json", "M011_quirk_no_room_held.json"}) {
     const gemini::test::CheckFixture fx =
         gemini::test::materialise(gemini::test::data_dir() / "semantics" / name);
-    const boost::json::value spec =
-        parse((gemini::test::data_dir() / "semantics" / name).string());
+    const boost::json::value spec = parse((gemini::test::data_dir() / "semantics" / name).string());
     const std::string model = data(std::string(spec.at("model").as_string()));
     EXPECT_EQ(run_gemini("validate " + fx.file.string()).status, 0) << name;
     const CliRun v = run_gemini("validate " + fx.file.string() + " --model " + model);
