@@ -88,7 +88,9 @@ std::optional<Lowered> load_and_lower(const std::string& in, const ir::HardwareC
   ao.import = import;
   if (semantics) {
     ao.lower.geometry = &semantics->geometry;
-    ao.semantics = [semantics](ir::Model& m, ir::Diagnostics& d) { return semantics->apply(m, d); };
+    ao.semantics = [semantics, &hw](ir::Model& m, ir::Diagnostics& d) {
+      return semantics->apply(m, d, &hw);
+    };
   }
   auto f = assembler::assemble_file(
       in, hw, lo, diags,

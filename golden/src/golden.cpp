@@ -110,16 +110,16 @@ bool run_case(const std::string& dir, const Case& c, std::string& report, std::s
       return false;
     }
   }
-  assembler::AssembleOptions ao;
-  if (semantics) {
-    ao.lower.geometry = &semantics->geometry;
-    ao.semantics = [&](ir::Model& m, ir::Diagnostics& d) { return semantics->apply(m, d); };
-  }
   ir::ConfigErrors errors;
   auto hw = sim::load_hw_config((fs::path(dir) / c.hw).string(), errors);
   if (!hw) {
     error = errors.empty() ? "bad hardware configuration" : ir::config_text(errors.front());
     return false;
+  }
+  assembler::AssembleOptions ao;
+  if (semantics) {
+    ao.lower.geometry = &semantics->geometry;
+    ao.semantics = [&](ir::Model& m, ir::Diagnostics& d) { return semantics->apply(m, d, &*hw); };
   }
   ir::Diagnostics diags(20);
   auto f = assembler::assemble_file(input, *hw, {}, diags, {}, {}, ao);

@@ -17,11 +17,7 @@ struct Span {
   std::size_t entry;
 };
 
-std::string range(std::int64_t b, std::int64_t e) {
-  std::string s("[");
-  s.append(std::to_string(b)).append(", ").append(std::to_string(e)).append(")");
-  return s;
-}
+std::string range(std::int64_t b, std::int64_t e) { return to_string(ByteRange{b, e}); }
 
 void ring_regions_ok(const Model& m, const Workload& w, std::int64_t buffersize, Diagnostics& d) {
   if (!w.ring_buffer_info) return;

@@ -3,6 +3,8 @@
 // their boxes.
 #include <algorithm>
 #include <map>
+#include <string>
+#include <vector>
 
 #include "gemini/ir/checked_int.h"
 #include "gemini/ir/graph.h"
@@ -15,25 +17,44 @@ namespace {
 struct SizeRule {
   bool weight = false;
   std::optional<std::int32_t> bitwidth, align;
-  std::int64_t operands = 1;  // an elementwise input holds one slab per operand
+  // An elementwise input holding its operands separately: one slab of the
+  // box per operand (ir::operand_slabs), each slab's producers.
+  std::vector<std::vector<std::string>> slabs{};
+  std::int64_t operands() const { return std::max<std::int64_t>(1, std::ssize(slabs)); }
 };
+
+std::string slab_list(const std::vector<std::vector<std::string>>& slabs) {
+  std::string s;
+  for (const auto& g : slabs) {
+    if (!s.empty()) s.append("; ");
+    for (std::size_t i = 0; i < g.size(); ++i) s.append(i ? " + " : "").append(g[i]);
+  }
+  return s;
+}
 
 // G003 / G004 for one sized tensor.
 void check_size(const Model& m, const HardwareConfig& hw, const Origin& o, const char* key,
                 std::int64_t size, const Box& box, const SizeRule& rule, Diagnostics& d) {
   const std::int64_t bw = rule.bitwidth.value_or(hw.l2.bitwidth);
-  const std::int64_t min_bytes = aligned_bytes(box, 1, bw);  // saturates, as the rest
+  // The lowering lays operand slab k at address + k x the box's bytes: the
+  // entry holds them all, or its last slabs lie over whatever follows it.
+  CheckedI64 least(aligned_bytes(box, 1, bw));  // saturates, as the rest
+  least *= rule.operands();
+  const std::int64_t min_bytes = least.value_or(INT64_MAX);
   if (size < min_bytes) {
     d.report(Check::size_too_small, m.pointer(o, key),
              "size " + std::to_string(size) + " bytes cannot hold box " + to_string(box) + " (" +
-                 std::to_string(box.volume()) + " elements x " + std::to_string(bw) +
-                 " bits = " + std::to_string(min_bytes) + " bytes)");
+                 std::to_string(box.volume()) + " elements x " + std::to_string(bw) + " bits" +
+                 (rule.slabs.size() > 1 ? " x " + std::to_string(rule.slabs.size()) +
+                                              " operand slabs (" + slab_list(rule.slabs) + ")"
+                                        : std::string()) +
+                 " = " + std::to_string(min_bytes) + " bytes)");
     return;
   }
   if (box.rank != 4) return;  // unknown extents: no upper bound can be judged
   const std::int64_t align = rule.align.value_or(hw.l2.align_channels);
   CheckedI64 aligned(aligned_bytes(box, align, bw));
-  aligned *= std::max<std::int64_t>(1, rule.operands);
+  aligned *= rule.operands();
   CheckedI64 bn_bytes(rule.weight ? box.extent(weight_k_dim(box)) : 0);
   bn_bytes *= hw.l2.bn_bytes_per_channel;
   aligned += bn_bytes;
@@ -160,9 +181,7 @@ void geometry(const Model& m, const TransferIndex& ix, const HardwareConfig& hw,
         const bool wt = b.type == TensorType::weight;
         if (b.size)
           check_size(m, hw, b.origin, "/size", *b.size, b.box,
-                     {wt, b.bitwidth, b.align,
-                      static_cast<std::int64_t>(std::max<std::size_t>(1, operand_slabs(b).size()))},
-                     d);
+                     {wt, b.bitwidth, b.align, operand_slabs(b)}, d);
         for (const Source& s : b.source) {
           check_size(m, hw, s.origin, "/size", s.size, s.box, {wt, b.bitwidth, b.align}, d);
           if (const ProducerRef* p = single(s.transfer_id))

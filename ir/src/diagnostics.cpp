@@ -9,7 +9,8 @@ namespace {
 constexpr Severity E = Severity::error;
 constexpr Severity W = Severity::warning;
 
-constexpr std::array<CheckInfo, static_cast<std::size_t>(Check::kCount)> kChecks{{
+constexpr std::size_t kCheckCount = static_cast<std::size_t>(Check::kCount);
+constexpr std::array<CheckInfo, kCheckCount> kChecks{{
     {Check::io_error, "L001", E, "io-error", "the file cannot be opened or read"},
     {Check::empty_input, "L002", E, "empty-input", "the input holds no JSON value"},
     {Check::json_syntax, "L003", E, "json-syntax", "the bytes are not valid JSON"},
@@ -96,6 +97,11 @@ constexpr std::array<CheckInfo, static_cast<std::size_t>(Check::kCount)> kChecks
     {Check::tensor_identity, "B009", E, "tensor-identity",
      "a tensor kept from the previous snapshot, or listed twice in one, changed address, size "
      "or box"},
+    {Check::result_without_tensor, "B010", E, "result-without-tensor",
+     "a workload's result has no L2 tensor: no ofmap entry of its own, no same-core tensor "
+     "receiving it"},
+    {Check::early_write_overlap, "B011", E, "early-write-overlap",
+     "a result written into the next snapshot's tensor overlaps what the writer's snapshot holds"},
     {Check::dependency_cycle, "O001", E, "dependency-cycle",
      "the dependency graph has a cycle: the chip would deadlock"},
     {Check::l2_grown, "A001", W, "l2-grown",
@@ -122,6 +128,8 @@ constexpr std::array<CheckInfo, static_cast<std::size_t>(Check::kCount)> kChecks
      "a known quirk of the scheduler's IR (Q1-Q4) was corrected from the model"},
     {Check::layer_not_covered, "M010", E, "layer-not-covered",
      "elements of a layer's output that no workload computes"},
+    {Check::quirk_no_room, "M011", E, "quirk-no-room",
+     "a quirk's correction needs L2 room the full-dialect file's allocation does not have"},
     {Check::plan_file, "P001", E, "plan-file",
      "an ARK plan file is unreadable or breaks the plan-file format's structure"},
     {Check::plan_unsupported, "P002", E, "plan-unsupported",

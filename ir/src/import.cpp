@@ -94,30 +94,10 @@ struct CoreTensors {
 // is first listed in the next snapshot, its bytes are taken from this
 // one on: its allocation starts here, so that nothing else lies there.
 void count_early_writes(const Core& c, CoreTensors& ct) {
-  const auto& wls = c.workloads;
-  for (std::uint32_t i = 0; i < wls.size(); ++i) {
-    const Workload& w = wls[i];
-    const bool own = std::any_of(w.buffer.begin(), w.buffer.end(), [&](const BufferEntry& e) {
-      return e.type == TensorType::ofmap && e.layer_name == w.layer_name;
-    });
-    if (own) continue;
-    for (const Ofmap& o : w.ofmap) {
-      std::optional<std::uint32_t> to;
-      // Runs are in order of first listing.
-      for (std::uint32_t r = 0; r < ct.runs.runs.size() && !to; ++r) {
-        const TensorRun& run = ct.runs.runs[r];
-        if (run.first > i + 1) break;
-        if (run.last < i) continue;
-        for (const Source& s : run.entry->source)
-          if (s.type == EndpointType::core && s.core_id == c.core_id &&
-              s.transfer_id == o.transfer_id)
-            to = r;
-      }
-      if (to) {
-        ct.tensors[*to].first = std::min(ct.tensors[*to].first, i);
-        break;  // the lowering writes the result once, into the first found
-      }
-    }
+  for (std::uint32_t i = 0; i < c.workloads.size(); ++i) {
+    if (has_own_ofmap_entry(c.workloads[i])) continue;
+    if (const auto to = result_run(c, i, ct.runs))
+      ct.tensors[*to].first = std::min(ct.tensors[*to].first, i);
   }
 }
 

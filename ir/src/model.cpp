@@ -40,6 +40,12 @@ std::string tensor_identity(const BufferEntry& b) {
   return k;
 }
 
+std::string to_string(const ByteRange& r) {
+  std::string s("[");
+  s.append(std::to_string(r.begin)).append(", ").append(std::to_string(r.end)).append(")");
+  return s;
+}
+
 bool same_tensor_identity(const BufferEntry& a, const BufferEntry& b) {
   if (a.tensor_id || b.tensor_id) return a.tensor_id == b.tensor_id;
   return a.type == b.type && a.address.value_or(-1) == b.address.value_or(-1) &&

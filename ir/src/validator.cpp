@@ -25,6 +25,7 @@ void validate(const ModelGraph& mg, const HardwareConfig& hw, Diagnostics& d) {
   checks::cross_references(m, mg.transfers(), d);
   checks::geometry(m, mg.transfers(), hw, d);
   checks::buffers(m, hw, d);
+  checks::results(m, hw, d);
   checks::order(m, mg.graph(), d);
 }
 

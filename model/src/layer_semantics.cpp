@@ -22,8 +22,10 @@ std::unique_ptr<LayerSemantics> LayerSemantics::load(const std::string& path, st
   return s;
 }
 
-bool LayerSemantics::apply(ir::Model& m, ir::Diagnostics& d) const {
-  quirks = correct_and_check(m, net, d, nullptr);
+bool LayerSemantics::apply(ir::Model& m, ir::Diagnostics& d, const ir::HardwareConfig* hw) const {
+  // correct_and_check without its IR checks: the caller runs them.
+  quirks = correct_quirks(m, net, d, hw);
+  check_semantics(m, net, d);
   return quirks.structure_changed;
 }
 

@@ -6,10 +6,12 @@
 
 #include "gemini/ir/validator.h"
 #include "gemini/model/semantics.h"
+#include "quirks_room.h"
 
 namespace gemini::model {
 namespace {
 
+using detail::First;
 using ir::Box;
 
 Box box4(std::array<std::int32_t, 4> lo, std::array<std::int32_t, 4> hi) {
@@ -19,15 +21,6 @@ Box box4(std::array<std::int32_t, 4> lo, std::array<std::int32_t, 4> hi) {
   b.rank = 4;
   return b;
 }
-
-struct First {
-  std::int64_t count = 0;
-  std::string where;
-  void add(const std::string& at, std::int64_t n = 1) {
-    if (count == 0) where = at;
-    count += n;
-  }
-};
 
 // Where one op's output can be read: DRAM out entries holding it (read-backs
 // of what its workloads stored) and its workloads' ofmaps.
@@ -421,43 +414,6 @@ class Rebuild {
       inputs_;
 };
 
-// After the corrections, a workload whose output no longer goes to a tensor
-// of its own core (it wrote straight into a same-core reader's tensor that
-// the IR's wrong sources named, and the data now goes elsewhere) keeps its
-// output in an L2 ofmap tensor of its own, from which it is sent: one is
-// added to its snapshot (public dialect, before allocation).
-void hold_sent_ofmaps(ir::Model& m, First& seen) {
-  if (m.dialect != ir::Dialect::set) return;
-  for (ir::Core& c : m.cores)
-    for (std::size_t i = 0; i < c.workloads.size(); ++i) {
-      ir::Workload& w = c.workloads[i];
-      if (w.ofmap.empty() || w.workload.rank != 4) continue;
-      const bool own = std::any_of(w.buffer.begin(), w.buffer.end(), [&](const ir::BufferEntry& e) {
-        return e.type == ir::TensorType::ofmap && e.layer_name == w.layer_name;
-      });
-      if (own) continue;
-      // A tensor of this core, in this snapshot or the next, receiving one
-      // of its transfers from this core (where the lowering writes it).
-      auto receives = [&](const ir::Workload& x) {
-        for (const ir::BufferEntry& e : x.buffer)
-          for (const ir::Source& s : e.source)
-            if (s.type == ir::EndpointType::core && s.core_id == c.core_id)
-              for (const ir::Ofmap& o : w.ofmap)
-                if (o.transfer_id == s.transfer_id) return true;
-        return false;
-      };
-      if (receives(w) || (i + 1 < c.workloads.size() && receives(c.workloads[i + 1]))) continue;
-      ir::BufferEntry e;
-      e.type = ir::TensorType::ofmap;
-      e.layer_name = w.layer_name;
-      e.box = w.workload;
-      e.size = std::max<std::int64_t>(w.ofmap_size, 1);
-      e.origin = w.origin;
-      w.buffer.push_back(std::move(e));
-      seen.add(m.pointer(w.origin, "/buffer"));
-    }
-}
-
 }  // namespace
 
 std::vector<std::pair<std::string, std::int64_t>> QuirkCounts::named() const {
@@ -469,7 +425,10 @@ std::vector<std::pair<std::string, std::int64_t>> QuirkCounts::named() const {
   return out;
 }
 
-QuirkCounts correct_quirks(ir::Model& m, const Network& net, ir::Diagnostics& d) {
+QuirkCounts correct_quirks(ir::Model& m, const Network& net, ir::Diagnostics& d,
+                           const ir::HardwareConfig* hw) {
+  const ir::HardwareConfig defaults;
+  const ir::HardwareConfig& l2 = hw ? *hw : defaults;
   QuirkCounts q;
   First q1, q2, q3, q4;
   // Q4: workloads without layer_type take their op's.
@@ -515,10 +474,14 @@ QuirkCounts correct_quirks(ir::Model& m, const Network& net, ir::Diagnostics& d)
     for (const Op& op : net.ops)
       if (op.weight_from_fmap && op.weights.size() > 1) weights.run(op, Rebuild::Kind::weight, q2);
   }
-  First held;
+  // What the corrections changed needs L2 room: an input tensor now
+  // holding an elementwise layer's operands one slab each, a result that
+  // no longer reaches a tensor of its core (quirks_room.h).
+  First grown, held;
   if (q1.count + q2.count > 0) {
-    hold_sent_ofmaps(m, held);
-    if (held.count > 0) q.structure_changed = true;
+    detail::make_operand_room(m, l2, d, grown);
+    detail::hold_sent_ofmaps(m, l2, d, held);
+    if (grown.count + held.count > 0) q.structure_changed = true;
   }
   q.q1 = q1.count;
   q.q2 = q2.count;
@@ -536,6 +499,10 @@ QuirkCounts correct_quirks(ir::Model& m, const Network& net, ir::Diagnostics& d)
   warn(q2, "Q2 weights of a multi-producer WeightFromFmap op taken from producers at offset 0");
   warn(q3, "Q3 DRAM weight size of a grouped convolution counts all input channels");
   warn(q4, "Q4 workload without layer_type");
+  warn(grown,
+       "after the Q1 correction, a full-dialect input tensor whose entry holds one operand of its "
+       "elementwise layer gets the bytes of every operand's slab (in place where they are free, "
+       "else where its ring region has room)");
   warn(held,
        "after the Q1/Q2 corrections, a workload whose output no longer reaches a tensor of its "
        "own core holds it in an L2 ofmap tensor of its own, from which it is sent");
@@ -544,7 +511,7 @@ QuirkCounts correct_quirks(ir::Model& m, const Network& net, ir::Diagnostics& d)
 
 QuirkCounts correct_and_check(ir::Model& m, const Network& net, ir::Diagnostics& d,
                               const ir::HardwareConfig* hw) {
-  QuirkCounts q = correct_quirks(m, net, d);
+  QuirkCounts q = correct_quirks(m, net, d, hw);
   check_semantics(m, net, d);
   if (hw && q.structure_changed && d.errors() == 0) ir::validate(m, *hw, d);
   return q;

@@ -172,18 +172,26 @@ INSTANTIATE_TEST_SUITE_P(Set, FunctionalCorpus, ::testing::ValuesIn(test::corpus
 
 // The full-dialect files another tool wrote (../shared/ir-corpus/full/,
 // the scheduler's quirks kept, a received tensor listed once per reading
-// workload at an address of its own): bit-exact, with the cycles of a run
-// without the functional units.
+// workload at an address of its own; LSTM's elementwise inputs listed with
+// one operand's size and GPT decode's results written straight into
+// same-core tensors, both rerouted by the Q1 correction): bit-exact, with
+// the cycles of a run without the functional units.
 TEST(FunctionalCorpusFull, OtherToolsFullDialectFilesComputeBitExact) {
   const std::filesystem::path dir = test::corpus_dir().parent_path() / "full";
   if (!std::filesystem::is_directory(dir))
     GTEST_SKIP() << dir << " is absent (the full-dialect files of ../shared/ir-corpus/full)";
   int files = 0;
-  for (const char* net : {"bert_b1_4x4_SET", "goog_b1_4x4_SET"}) {
+  for (const char* net :
+       {"bert_b1_4x4_SET", "goog_b1_4x4_SET", "lstm_b1_4x4_SET", "gpt_decode_b1_4x4_LS"}) {
     const std::filesystem::path f = dir / (std::string(net) + "_full.json.gz");
     if (!std::filesystem::exists(f)) continue;
     ++files;
-    const auto model_path = test::corpus_model(std::string(net) + "_IR.json.gz");
+    // The model: the corpus's (set/models), else full/models' own.
+    auto model_path = test::corpus_model(std::string(net) + "_IR.json.gz");
+    const std::string name(net);
+    const std::filesystem::path own =
+        dir / "models" / (name.substr(0, name.find('_', name.find("_b") + 2)) + ".model.json");
+    if (model_path.empty() && std::filesystem::exists(own)) model_path = own;
     ASSERT_FALSE(model_path.empty()) << net;
     Semantics s;
     ir::Diagnostics d;

@@ -77,6 +77,8 @@ enum class Check : std::uint16_t {
   wl0_overlap,            // B007
   bad_ring_regions,       // B008
   tensor_identity,        // B009
+  result_without_tensor,  // B010
+  early_write_overlap,    // B011
   // O: order
   dependency_cycle,  // O001
   // A: allocation (gemini import)
@@ -93,6 +95,7 @@ enum class Check : std::uint16_t {
   forbidden_split,        // M008
   quirk_corrected,        // M009
   layer_not_covered,      // M010
+  quirk_no_room,          // M011
   // P: ARK plan files (gemini plan, ref --plan; gpu_backend/)
   plan_file,         // P001
   plan_unsupported,  // P002

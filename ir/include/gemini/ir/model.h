@@ -191,6 +191,8 @@ struct ByteRange {
   std::int64_t begin = 0, end = 0;  // [begin, end)
   bool overlaps(const ByteRange& o) const { return begin < o.end && o.begin < end; }
 };
+// "[begin, end)", as diagnostics print byte ranges of L2.
+std::string to_string(const ByteRange& r);
 
 // The bytes one tensor occupies: one range, or two when it wraps.
 struct Footprint {

@@ -10,6 +10,7 @@
 // (import.cpp).
 #include <boost/unordered/unordered_flat_map.hpp>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "gemini/ir/model.h"
@@ -58,5 +59,23 @@ TensorRuns tensor_runs(const std::vector<Workload>& snapshots) {
   }
   return r;
 }
+
+// Whether a workload's snapshot holds an L2 tensor for its own result: an
+// ofmap entry of its layer.
+bool has_own_ofmap_entry(const Workload& w);
+
+// Where workload i of core c writes its result when its snapshot has no
+// ofmap entry of its own (the spec allows writing straight into the
+// same-core tensor that receives it): the first run, in order of first
+// listing, live in snapshot i or i + 1 that receives one of its ofmaps'
+// transfers from core c, trying its ofmaps in order. That run's bytes are
+// taken from snapshot i on. nullopt when there is none -- then the result
+// has no tensor to go to (the validator's B010). The lowering, the import
+// and the validator all follow this rule.
+std::optional<std::uint32_t> result_run(const Core& c, std::uint32_t i, const TensorRuns& runs);
+// The same question without runs (either dialect's identity): whether an
+// entry of core c's snapshot s receives one of w's ofmaps from core c.
+// result_run finds a run exactly when snapshot i or i + 1 answers true.
+bool snapshot_receives_result(const Core& c, std::size_t s, const Workload& w);
 
 }  // namespace gemini::ir

@@ -34,6 +34,7 @@ void identity(const Model& m, Diagnostics& d);
 void cross_references(const Model& m, const TransferIndex& ix, Diagnostics& d);
 void geometry(const Model& m, const TransferIndex& ix, const HardwareConfig& hw, Diagnostics& d);
 void buffers(const Model& m, const HardwareConfig& hw, Diagnostics& d);
+void results(const Model& m, const HardwareConfig& hw, Diagnostics& d);
 void order(const Model& m, const DependencyGraph& g, Diagnostics& d);
 }  // namespace checks
 

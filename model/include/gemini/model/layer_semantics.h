@@ -34,8 +34,9 @@ struct LayerSemantics {
                                               const ir::MemoryLimit& limit = {});
   // Corrects the schedule's known quirks (M009 warnings) and checks it
   // against the semantics (M002-M008). Returns whether the corrections
-  // changed its transfers (graphs built before are stale).
-  bool apply(ir::Model& m, ir::Diagnostics& d) const;
+  // changed its transfers (graphs built before are stale). `hw`: the L2
+  // the corrections make room in (correct_quirks; the defaults without).
+  bool apply(ir::Model& m, ir::Diagnostics& d, const ir::HardwareConfig* hw = nullptr) const;
 };
 
 }  // namespace gemini::model

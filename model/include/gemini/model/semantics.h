@@ -46,7 +46,15 @@ struct QuirkCounts {
 //       import allocates it; a full-dialect file cannot take one: M007);
 //   Q3  DRAM weight sizes of grouped convolutions: R*S*(C/G)*K bytes;
 //   Q4  workloads without layer_type take their op's (transpose).
-QuirkCounts correct_quirks(ir::Model& m, const Network& net, ir::Diagnostics& d);
+// What the corrections change then gets L2 room (docs/ir-model.md): a
+// full-dialect input tensor whose corrected sources are an elementwise
+// layer's operands gets a slab per operand (in place, else moved within
+// its ring region), and a result that no longer reaches a tensor of its own
+// core gets an ofmap tensor to wait in (public dialect: the import places
+// it); M011 where the file's allocation has no room. `hw` gives the L2's
+// alignments (the defaults without it).
+QuirkCounts correct_quirks(ir::Model& m, const Network& net, ir::Diagnostics& d,
+                           const ir::HardwareConfig* hw = nullptr);
 
 // correct_quirks, then check_semantics on the corrected model: what every
 // command with --model runs (validate, import, plan, asm, sim, the golden
