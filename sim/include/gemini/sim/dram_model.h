@@ -70,8 +70,11 @@ class DramModel {
   virtual double peak_gbps() const = 0;  // bytes per ns
   virtual std::string name() const = 0;
   const DramStats& stats() const { return stats_; }
-  // Registers every DramStats counter in the port's group.
-  void register_stats(StatGroup& g) const;
+  // Registers the model's counters in the port's group: DramStats's here;
+  // a model with its own calls this first, then adds them. Names the
+  // reports read when a model has them: row_hits, row_misses and
+  // row_conflicts (the row-hit rate), refreshes.
+  virtual void register_stats(StatGroup& g) const;
 
  protected:
   DramStats stats_;
@@ -109,6 +112,9 @@ struct DramModelRegistration {
 const std::vector<DramModelInfo>& dram_models();
 // Their names, in registration order.
 std::vector<std::string> dram_model_names();
+// Whether "ramulator2" is Ramulator 2 (cmake/ramulator2.cmake built it) or
+// the stand-in that says why it is missing.
+bool ramulator2_built();
 
 // The `dram` section read: the ports' own parameters (every model has them)
 // and the chosen model's builder.
