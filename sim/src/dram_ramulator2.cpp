@@ -42,8 +42,7 @@ class Ramulator2Dram;
 
 // The model's own counters (registered by register_stats).
 struct Ramulator2Counters {
-  std::int64_t accesses = 0;  // sent to Ramulator
-  std::int64_t row_hits = 0, row_misses = 0, row_conflicts = 0, refreshes = 0;
+  DramStats* rows = nullptr;  // row_hits, row_misses, row_conflicts, refreshes
   std::int64_t refused = 0;           // sends the full queue refused (retried)
   std::int64_t in_flight_clocks = 0;  // sum over clocks of accesses sent, not done
   std::int64_t busy_clocks = 0;       // clocks with an access in flight
@@ -78,15 +77,15 @@ class GeminiProbe final : public IControllerPlugin, public Implementation {
     const bool access = it->type_id == Request::Type::Read || it->type_id == Request::Type::Write;
     if (access && !it->is_stat_updated) {
       if (dram_->check_rowbuffer_hit(it->final_command, it->addr_vec))
-        ++counters_->row_hits;
+        ++counters_->rows->row_hits;
       else if (dram_->check_node_open(it->final_command, it->addr_vec))
-        ++counters_->row_conflicts;
+        ++counters_->rows->row_conflicts;
       else
-        ++counters_->row_misses;
+        ++counters_->rows->row_misses;
     }
     if (it->command != it->final_command) return;
     if (!access && dram_->m_command_meta(it->command).is_refreshing)
-      ++counters_->refreshes;
+      ++counters_->rows->refreshes;
   }
 
  private:
@@ -103,6 +102,7 @@ class Ramulator2Dram final : public DramModel {
   // Builds the memory system; throws what Ramulator throws.
   explicit Ramulator2Dram(const Ramulator2Config& c) : tick_(c.tick_ps) {
     const YAML::Node config = YAML::Load(c.yaml);
+    own_.rows = &stats_;
     g_building = &own_;
     struct Reset {
       ~Reset() { g_building = nullptr; }
@@ -166,16 +166,10 @@ class Ramulator2Dram final : public DramModel {
   std::string name() const override { return "ramulator2"; }
 
   void register_stats(StatGroup& g) const override {
+    // (bursts: accesses of the standard's granularity; row hits, misses
+    // and conflicts per access as Ramulator's controller counts them;
+    // refreshes: refresh commands: in DramStats.)
     DramModel::register_stats(g);
-    g.add("bursts", &own_.accesses, Unit::count,
-          "accesses of the standard's granularity sent to Ramulator (ramulator2)");
-    g.add("row_hits", &own_.row_hits, Unit::count,
-          "accesses to an open row, as Ramulator's controller counts them (ramulator2)");
-    g.add("row_misses", &own_.row_misses, Unit::count,
-          "accesses to a closed bank (ramulator2)");
-    g.add("row_conflicts", &own_.row_conflicts, Unit::count,
-          "accesses to a bank with another row open (ramulator2)");
-    g.add("refreshes", &own_.refreshes, Unit::count, "refresh commands issued (ramulator2)");
     g.add("queue_refusals", &own_.refused, Unit::count,
           "sends the controller's full queue refused, retried a clock later (ramulator2)");
     g.add("in_flight_clocks", &own_.in_flight_clocks, Unit::count,
@@ -251,7 +245,7 @@ class Ramulator2Dram final : public DramModel {
         ++own_.refused;
         return;
       }
-      ++own_.accesses;
+      ++stats_.bursts;
       f.next += static_cast<std::uint64_t>(access_);
       f.left -= n;
       ++in_flight_;
