@@ -115,6 +115,9 @@ ExternalProject_Add(ramulator2_build
   INSTALL_COMMAND ""
   BUILD_BYPRODUCTS ${_r2_lib}
   EXCLUDE_FROM_ALL ON)
+# A changed patch script unpacks and patches a fresh copy.
+ExternalProject_Add_StepDependencies(ramulator2_build download
+  ${CMAKE_CURRENT_LIST_DIR}/ramulator2_patch.cmake)
 
 # The library and its headers (Ramulator's src/), as system headers: its
 # code is not held to gemini's warnings.

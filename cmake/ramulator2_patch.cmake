@@ -12,6 +12,14 @@
 #     build (about half of its compile time): the RowHammer-study
 #     controllers, schedulers and plugins, the VRR/RVRR variants of DDR4
 #     and DDR5, and the processor frontends (simpleO3, bhO3).
+#
+# And one fix to its code, the only one: v2.0a's LPDDR5 decides whether a
+# read or write hits the open row by looking for row 0
+# (`m_row_state.find(0)`) instead of the request's row, as every other
+# standard does (dram/lambdas/preq.h): an access to another row of a bank
+# with row 0 open is served as a hit, and an access to a bank opened at any
+# other row precharges and activates it forever (the controller livelocks
+# and its refresh queue overflows). The patch looks up the request's row.
 # Idempotent: a source folder already patched is left as it is.
 
 set(_top "${CMAKE_CURRENT_SOURCE_DIR}/CMakeLists.txt")
@@ -78,6 +86,17 @@ file(READ "${_dram}" dram)
 string(REPLACE "\r" "" dram "${dram}")
 _replace_block(dram "impl/DDR4.cpp\n" "impl/DDR4.cpp\n" "impl/DDR4.cpp\n  impl/GDDR6.cpp\n")
 file(WRITE "${_dram}" "${dram}")
+set(_lp "${CMAKE_CURRENT_SOURCE_DIR}/src/dram/impl/LPDDR5.cpp")
+file(READ "${_lp}" lp)
+set(_bug "node->m_row_state.find(0) != node->m_row_state.end()")
+string(FIND "${lp}" "${_bug}" at)
+if(at EQUAL -1)
+  message(FATAL_ERROR "ramulator2 patch: LPDDR5's row-hit check not found (not commit be93be7?)")
+endif()
+string(REPLACE "${_bug}"
+       "node->m_row_state.find(addr_vec[LPDDR5::m_levels[\"row\"]]) != node->m_row_state.end()"
+       lp "${lp}")
+file(WRITE "${_lp}" "${lp}")
 _drop(dram impl/DDR4-VRR.cpp impl/DDR4-RVRR.cpp impl/DDR5-VRR.cpp impl/DDR5-RVRR.cpp)
 _drop(dram_controller impl/bh_dram_controller.cpp impl/prac_dram_controller.cpp
       impl/scheduler/bh_scheduler.cpp impl/scheduler/blocking_scheduler.cpp

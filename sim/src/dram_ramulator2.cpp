@@ -61,8 +61,7 @@ namespace Ramulator {
 
 // Sees every command the controller issues (a controller plugin's update()
 // runs before the command is issued): a request's first command classifies
-// it as a row hit, conflict or miss exactly as the Generic controller's
-// own statistics do; a final REF command counts a refresh.
+// it as a row hit, conflict or miss; a refresh command counts a refresh.
 class GeminiProbe final : public IControllerPlugin, public Implementation {
   RAMULATOR_REGISTER_IMPLEMENTATION(IControllerPlugin, GeminiProbe, "GeminiProbe",
                                     "gemini's counters of one port.")
@@ -71,17 +70,28 @@ class GeminiProbe final : public IControllerPlugin, public Implementation {
     counters_ = gemini::sim::g_building;
     m_ctrl = cast_parent<IDRAMController>();
   }
-  void setup(IFrontEnd*, IMemorySystem*) override { dram_ = m_ctrl->m_dram; }
+  void setup(IFrontEnd*, IMemorySystem*) override {
+    dram_ = m_ctrl->m_dram;
+    row_level_ = dram_->m_levels("row");
+  }
   void update(bool found, ReqBuffer::iterator& it) override {
     if (!found || !counters_) return;
     const bool access = it->type_id == Request::Type::Read || it->type_id == Request::Type::Write;
     if (access && !it->is_stat_updated) {
-      if (dram_->check_rowbuffer_hit(it->final_command, it->addr_vec))
-        ++counters_->rows->row_hits;
-      else if (dram_->check_node_open(it->final_command, it->addr_vec))
+      // Classified by the request's first command, which is what the
+      // controller's own row check decides: an activate (a command on a
+      // row), a miss; a precharge, a conflict; else (a read, a write,
+      // LPDDR5's CAS sync), a hit. The controller's own check is skipped
+      // (is_stat_updated): for LPDDR5 it exits the process when it meets a
+      // bank between its two activate steps (its row-hit check knows no
+      // "Pre-Opened" state), and gemini reads these counters, not its.
+      if (dram_->m_command_scopes(it->command) == row_level_)
+        ++counters_->rows->row_misses;
+      else if (dram_->m_command_meta(it->command).is_closing)
         ++counters_->rows->row_conflicts;
       else
-        ++counters_->rows->row_misses;
+        ++counters_->rows->row_hits;
+      it->is_stat_updated = true;
     }
     if (it->command != it->final_command) return;
     if (!access && dram_->m_command_meta(it->command).is_refreshing)
@@ -91,6 +101,7 @@ class GeminiProbe final : public IControllerPlugin, public Implementation {
  private:
   gemini::sim::Ramulator2Counters* counters_ = nullptr;
   IDRAM* dram_ = nullptr;
+  int row_level_ = -1;
 };
 
 }  // namespace Ramulator
@@ -120,6 +131,15 @@ class Ramulator2Dram final : public DramModel {
     if (tick_ <= 0 || access_ <= 0 || burst_clocks_ <= 0 || channels_ <= 0)
       throw std::runtime_error("the memory system reports no clock, access size or burst");
   }
+
+  // Ramulator frees nothing it builds below the two top-level objects; those
+  // at least go with the port.
+  ~Ramulator2Dram() override {
+    delete dynamic_cast<Ramulator::Implementation*>(frontend_);
+    delete dynamic_cast<Ramulator::Implementation*>(memory_);
+  }
+  Ramulator2Dram(const Ramulator2Dram&) = delete;
+  Ramulator2Dram& operator=(const Ramulator2Dram&) = delete;
 
   void enqueue(const DramRequest& r) override {
     Open o;

@@ -230,11 +230,13 @@ Ramulator2Config read_ramulator2_config(ParamReader& r) {
                             .describe("channels per port (a power of two; `preset`: each the "
                                       "preset's channel), interleaved by address_mapping")
                             .get();
-  const auto ranks = r.param<std::int32_t>("ranks")
-                         .range(1, 16)
-                         .fallback(1)
-                         .describe("ranks per channel (HBM: pseudo channels; a power of two)")
-                         .get();
+  const auto ranks_set = r.param<std::int32_t>("ranks")
+                             .range(0, 16)
+                             .fallback(0)
+                             .describe("ranks per channel (HBM: pseudo channels; a power of "
+                                       "two; 0: one, or with `standard` its org preset's)")
+                             .get();
+  const std::int32_t ranks = ranks_set > 0 ? ranks_set : 1;
   const std::string scheduler = r.param<std::string>("scheduler")
                                     .choices({"FRFCFS"})
                                     .fallback("FRFCFS")
@@ -282,6 +284,9 @@ Ramulator2Config read_ramulator2_config(ParamReader& r) {
   if (std_name == "preset" && !(org_preset.empty() && timing_preset.empty()))
     r.fail(org_preset.empty() ? "timing_preset" : "org_preset",
            "applies to a named standard only (standard is \"preset\": banked's " + preset + ")");
+  if (std_name == "preset" && t.trtw != dram_preset(preset)->trtw)
+    r.fail("timing", "trtw applies to banked only: Ramulator's standards derive the read-to-write "
+                     "turnaround from CL, CWL and the burst");
   if (low >= high)
     r.fail("write_low_watermark", "must be below write_high_watermark (" +
                                       std::to_string(high) + ")");
@@ -307,11 +312,14 @@ Ramulator2Config read_ramulator2_config(ParamReader& r) {
     dram["org"]["preset"] = org_preset;
     dram["timing"]["preset"] = timing_preset;
     if (channels > 1) dram["org"]["channel"] = channels;
-    if (s.rank_level)
+    if (s.rank_level && ranks_set > 0)
       dram["org"][s.rank_level] = ranks;
-    else if (ranks != 1)
+    else if (!s.rank_level && ranks_set > 1)
       r.fail("ranks", std::string("Ramulator's ") + s.name + " has no ranks: must be 1");
     if (!refresh) dram["timing"]["nREFI"] = 1 << 30;
+    // Ramulator's DDR5 requires the RFM group (its bounded refresh
+    // management); 2 is its own default and its example configurations'.
+    if (std_name == "DDR5") dram["RFM"]["BRC"] = 2;
     c.label = std_name + " (" + org_preset + ", " + timing_preset + ")";
   }
   YAML::Node ctrl = ms["Controller"];

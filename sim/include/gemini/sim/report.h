@@ -302,7 +302,7 @@ struct Report {
   std::int64_t dram_read_bytes = 0, dram_unique_read_bytes = 0;
   double dram_achieved_gbps = 0, dram_peak_gbps = 0, dram_row_hit_rate = 0;
   // The model has banks and rows (row_hit_rate means something).
-  bool dram_has_rows() const { return dram_model == "banked"; }
+  bool dram_has_rows() const { return dram_model == "banked" || dram_model == "ramulator2"; }
   std::int64_t noc_packets = 0, noc_bytes = 0;
   std::int32_t noc_links = 0;
   double noc_link_util_max = 0, noc_link_util_mean = 0;
