@@ -49,7 +49,7 @@ def figures(rep):
     total = rep["total_cycles"]
     cp = rep.get("critical_path") or {}
     share = cp.get("dram", 0) / total if total else 0.0
-    return {"cycles": total, "gbps": rep["dram"]["dram_gbps"], "share": share,
+    return {"cycles": total, "gbps": rep["dram"]["achieved_gbps"], "share": share,
             "host": (rep.get("host") or {}).get("wall_seconds", float("nan"))}
 
 
@@ -63,14 +63,15 @@ def inputs(a):
     return [f for f in out if a.only in os.path.basename(f)]
 
 
-def synthetic(path, kind, n=4096, size=4096):
-    """A stream of n reads of `size` bytes, one every 100 ns: sequential, or
-    strided by 64 KiB + 64 (a new row, and bank, each time)."""
+def synthetic(path, kind, n=20000, size=64, every_ps=10000):
+    """A stream of n reads of `size` bytes, one every 10 ns (6.4 GB/s, half
+    of an LPDDR5 channel): sequential, or strided by 64 KiB + 64 bytes (a
+    new row each time, the bank moving on)."""
     with open(path, "w") as f:
         f.write("# gemini DRAM trace: time_ps port R|W address bytes\n")
         for i in range(n):
             addr = i * size if kind == "sequential" else i * (65536 + 64)
-            f.write(f"{i * 100000} 0 R 0x{addr:x} {size}\n")
+            f.write(f"{i * every_ps} 0 R 0x{addr:x} {size}\n")
 
 
 def replay(gemini, trace, hw):
@@ -101,12 +102,20 @@ def main():
     ap.add_argument("--preset", default="lpddr5_6400")
     ap.add_argument("--only", default="")
     ap.add_argument("--replay", help="write traces here and replay them")
+    ap.add_argument("--replay-only", action="store_true",
+                    help="no simulations: replay the synthetic streams and the traces (*.dram) "
+                         "already in the --replay folder")
     a = ap.parse_args()
     files = inputs(a)
     if not files:
         sys.exit("no corpus files (../shared/ir-corpus is not here)")
     tmp = tempfile.mkdtemp(prefix="gemini_dram_compare_")
     hws = {m: write_hw(a.hw, tmp, m, with_model(m, a.preset)) for m in MODELS}
+    if a.replay_only:
+        replay_all(a, hws, sorted((f[:-5], os.path.join(a.replay, f))
+                                  for f in os.listdir(a.replay) if f.endswith(".dram")
+                                  and f[:-5] not in ("sequential", "strided")))
+        return
     print(f"Configuration {os.path.basename(a.hw)}, preset {a.preset}.\n")
     print("| file | " + " | ".join(f"{m} cycles" for m in MODELS) + " | banked / ramulator2 | "
           + " | ".join(f"{m} GB/s" for m in MODELS) + " | "
@@ -147,9 +156,13 @@ def main():
               f"banked / ramulator2 median {statistics.median(ratios):.3f}, "
               f"min {min(ratios):.3f}, max {max(ratios):.3f}; ramulator2 / banked host time "
               f"median {statistics.median(host_ratios):.1f}x")
-    if not a.replay:
-        return
-    for kind in ("sequential", "strided"):
+    if a.replay:
+        replay_all(a, hws, traces)
+
+
+def replay_all(a, hws, traces):
+    """The latency table of every stream through banked and ramulator2."""
+    for kind in ("strided", "sequential"):
         t = os.path.join(a.replay, kind + ".dram")
         synthetic(t, kind)
         traces.insert(0, (kind, t))
