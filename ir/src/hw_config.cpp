@@ -239,7 +239,11 @@ void read_raw(const json::object& o, const char* name, const std::string& origin
               RawComponent& raw, std::vector<std::string>& errors) {
   const json::object* c = component_of(o, name, origin, errors);
   ComponentReader r(c, name, origin, errors);
-  r.boolean("multicast", multicast);
+  for (const LoweringParam& p : kLoweringParams)
+    if (std::string_view(p.component) == name && std::string_view(p.name) == "multicast") {
+      multicast = p.fallback;
+      r.boolean(p.name, multicast);
+    }
   keep_raw(c, name, origin, raw);
 }
 

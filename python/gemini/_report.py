@@ -157,6 +157,22 @@ class Report:
         return Record(s) if isinstance(s, Mapping) else None
 
     @property
+    def stat_sums(self) -> Any:
+        """Every statistic summed over the units of its kind (the report's
+        stats.by_kind, the sums the text report prints and the sweep's
+        stats.<kind>.<stat> columns hold): one row per kind and statistic,
+        with kind, groups (units of the kind), stat, value, unit and
+        description."""
+        rows = []
+        by_kind = (self.data.get("stats") or {}).get("by_kind") or {}
+        for kind, k in by_kind.items():
+            for stat, v in (k.get("stats") or {}).items():
+                rows.append({"kind": kind, "groups": k.get("groups"), "stat": stat,
+                             "value": v.get("value"), "unit": v.get("unit"),
+                             "description": v.get("description")})
+        return table(rows)
+
+    @property
     def cores(self) -> Any:
         return table(self.data.get("cores", []))
 

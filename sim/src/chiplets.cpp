@@ -3,8 +3,6 @@
 
 #include <cmath>
 
-#include "gemini/sim/silicon.h"
-
 namespace gemini::sim {
 
 // The built-in interfaces, each defined in its own file.
@@ -26,12 +24,11 @@ double read_pj_per_byte(ParamReader& r, double fallback, const std::string& else
       .get();
 }
 
-double read_phy_um2_per_gbps(ParamReader& r, const std::string& interface,
-                             const std::string& elsewhere) {
+double read_phy_um2_per_gbps(ParamReader& r, double fallback, const std::string& elsewhere) {
   return r.param<double>("phy_um2_per_gbps")
       .unit("um^2/(GB/s)")
       .range(0, 1e9)
-      .fallback(*scheduler_d2d_phy_um2_per_gbps(interface, 12, "OS"))
+      .fallback(fallback)
       .describe("PHY area per GB/s of link (" + elsewhere + ")")
       .get();
 }

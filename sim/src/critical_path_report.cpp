@@ -3,9 +3,13 @@
 #include <array>
 #include <cinttypes>
 #include <cstdio>
+#include <map>
+#include <set>
 #include <string>
+#include <vector>
 
 #include "json_kv.h"
+#include "text_format.h"
 
 namespace gemini::sim {
 namespace {
@@ -17,7 +21,100 @@ std::string share(std::int64_t part, std::int64_t whole) {
   return buf;
 }
 
+std::string kinds_text(const std::array<std::int64_t, kPathKinds>& c, std::int64_t of) {
+  std::string out;
+  for (std::size_t k = 0; k < kPathKinds; ++k) {
+    if (of > 0 ? c[k] * 2000 < of : c[k] == 0) continue;  // under 0.05%
+    if (!out.empty()) out += ", ";
+    out += fmt("%s %.1f%%", to_string(static_cast<PathKind>(k)),
+               of > 0 ? 100.0 * static_cast<double>(c[k]) / static_cast<double>(of) : 0.0);
+  }
+  return out.empty() ? "-" : out;
+}
+
 }  // namespace
+
+const char* to_string(PathKind k) {
+  switch (k) {
+    case PathKind::compute:
+      return "compute";
+    case PathKind::dram:
+      return "dram";
+    case PathKind::noc:
+      return "noc";
+    case PathKind::token:
+      return "token";
+    case PathKind::other:
+    case PathKind::kCount:
+      break;
+  }
+  return "other";
+}
+
+std::int64_t CriticalPath::total() const {
+  std::int64_t s = 0;
+  for (std::int64_t c : cycles) s += c;
+  return s;
+}
+// The critical path in a few lines: where its time goes, the layers it
+// spends it in, and its longest segments.
+void print_critical_path(std::ostream& os, const CriticalPath& p) {
+  if (!p.traced) return;
+  const std::int64_t total = p.total();
+  std::set<std::int32_t> cores;
+  for (const PathSegment& s : p.segments) cores.insert(s.core_id);
+  os << fmt("\ncritical path (the chain of operations and waits that sets the total): %" PRId64
+            " cycles, %zu segments on %zu cores, %" PRId64 " instructions\n",
+            total, p.segments.size(), cores.size(), p.steps);
+  os << "  " << kinds_text(p.cycles, total) << "\n";
+  print_path_waits(os, p);
+  struct Layer {
+    std::string name;
+    std::int64_t cycles = 0, segments = 0;
+    std::array<std::int64_t, kPathKinds> kinds{};
+    std::set<std::int32_t> cores;
+  };
+  std::vector<Layer> layers;
+  std::map<std::string, std::size_t> index;
+  for (const PathSegment& s : p.segments) {
+    const std::string name = s.layer.empty() ? "(no workload)" : s.layer;
+    auto [it, fresh] = index.emplace(name, layers.size());
+    if (fresh) layers.push_back(Layer{name, 0, 0, {}, {}});
+    Layer& l = layers[it->second];
+    ++l.segments;
+    l.cores.insert(s.core_id);
+    for (std::size_t k = 0; k < kPathKinds; ++k) {
+      l.kinds[k] += s.cycles[k];
+      l.cycles += s.cycles[k];
+    }
+  }
+  std::stable_sort(layers.begin(), layers.end(),
+                   [](const Layer& a, const Layer& b) { return a.cycles > b.cycles; });
+  constexpr std::size_t kShown = 12;
+  os << fmt("  %-28s %12s %7s %9s %6s  %s\n", "layer on the path", "cycles", "share", "segments",
+            "cores", "by kind");
+  for (std::size_t i = 0; i < layers.size() && i < kShown; ++i) {
+    const Layer& l = layers[i];
+    os << fmt("  %-28s %12" PRId64 " %6.1f%% %9" PRId64 " %6zu  %s\n", l.name.c_str(), l.cycles,
+              total > 0 ? 100.0 * static_cast<double>(l.cycles) / static_cast<double>(total) : 0.0,
+              l.segments, l.cores.size(), kinds_text(l.kinds, l.cycles).c_str());
+  }
+  if (layers.size() > kShown) os << fmt("  ... %zu more layers\n", layers.size() - kShown);
+  std::vector<const PathSegment*> longest;
+  for (const PathSegment& s : p.segments) longest.push_back(&s);
+  std::stable_sort(longest.begin(), longest.end(), [](const PathSegment* a, const PathSegment* b) {
+    return a->end - a->start > b->end - b->start;
+  });
+  if (longest.size() > 8) longest.resize(8);
+  os << "  longest segments (core, workload, layer: cycles [from, to], by kind):\n";
+  for (const PathSegment* s : longest) {
+    std::int64_t len = 0;
+    for (std::int64_t c : s->cycles) len += c;
+    os << fmt("    core %d, workload %" PRId64 ", %s: %" PRId64 " [%" PRId64 ", %" PRId64 "], %s\n",
+              s->core_id, s->workload_id, s->layer.empty() ? "-" : s->layer.c_str(), len, s->start,
+              s->end, kinds_text(s->cycles, len).c_str());
+  }
+}
 
 void print_path_waits(std::ostream& os, const CriticalPath& p) {
   if (!p.traced) return;

@@ -1,8 +1,8 @@
 #pragma once
-// The critical path's waits in the reports (report.h: CriticalPath::waits,
-// blames, jump_sums, jumps; docs/timing-model.md, "What the path waited
-// for"): lines of `gemini sim`'s text after the path's kinds, and keys of
-// the JSON report's "critical_path" object. Plain formatting, no SystemC.
+// The critical path in the reports (report.h: CriticalPath; docs/
+// timing-model.md, "Critical path" and "What the path waited for"): its
+// section of `gemini sim`'s text, and the waits' keys of the JSON report's
+// "critical_path" object. Plain formatting, no SystemC.
 
 #include <ostream>
 
@@ -11,6 +11,9 @@
 
 namespace gemini::sim {
 
+// The critical path in a few lines: where its time goes (by kind and by
+// what it waited for), the layers it spends it in, its longest segments.
+void print_critical_path(std::ostream& os, const CriticalPath& p);
 // "waited for: ..." (every kind, cycles and share; they add up to the
 // path), the largest blames of each wait kind, the blocking waits by kind
 // and the longest of them.

@@ -3,6 +3,7 @@
 // Gemini scheduler's src/main.cpp, 66f7314; 1.7 pJ/bit in 7 nm), PHY
 // 960.816 x 1339.008 um^2 per 56 Gbit/s.
 #include "gemini/sim/chiplets.h"
+#include "gemini/sim/silicon.h"
 
 namespace gemini::sim {
 namespace {
@@ -10,7 +11,9 @@ namespace {
 D2dInterface configure(ParamReader& r) {
   D2dInterface d;
   d.pj_per_byte = read_pj_per_byte(r, 2.4 * 8, "12 nm; 7 nm: 13.6");
-  d.phy_um2_per_gbps = read_phy_um2_per_gbps(r, "USR", "12 nm; 7 nm: 1020 x 1060 / 56");
+  d.phy_um2_per_gbps =
+      read_phy_um2_per_gbps(r, scheduler_d2d_phy_um2_per_gbps("USR", 12, "OS").value_or(0.0),
+                            "12 nm; 7 nm: 1020 x 1060 / 56");
   return d;
 }
 

@@ -5,6 +5,7 @@
 // 112 Gbit/s XSR lanes at 97.44 mW in 12 nm (the Gemini scheduler's
 // src/main.cpp, 66f7314), PHY 960.816 x 1339.008 um^2 per 112 Gbit/s lane.
 #include "gemini/sim/chiplets.h"
+#include "gemini/sim/silicon.h"
 
 namespace gemini::sim {
 namespace {
@@ -24,7 +25,9 @@ D2dInterface configure(ParamReader& r) {
                   .describe("one lane's power, for the whole run (12 nm; 7 nm: 69.6)")
                   .get();
   d.pj_per_byte = read_pj_per_byte(r, 0.0, "beyond the lanes' power");
-  d.phy_um2_per_gbps = read_phy_um2_per_gbps(r, "XSR", "12 nm; 7 nm: 1020 x 1060 / 112");
+  d.phy_um2_per_gbps =
+      read_phy_um2_per_gbps(r, scheduler_d2d_phy_um2_per_gbps("XSR", 12, "OS").value_or(0.0),
+                            "12 nm; 7 nm: 1020 x 1060 / 112");
   return d;
 }
 

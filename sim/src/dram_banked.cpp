@@ -92,8 +92,21 @@ class BankedDram final : public DramModel {
 
   double peak_gbps() const override { return t_.peak_gbps(); }
   std::string name() const override { return "banked"; }
+  void register_stats(StatGroup& g) const override {
+    DramModel::register_stats(g);
+    g.add("bursts", &rows_.bursts, Unit::count, "data bursts of its requests");
+    g.add("row_hits", &rows_.hits, Unit::count, "bursts to an open row");
+    g.add("row_misses", &rows_.misses, Unit::count, "bursts to a closed bank");
+    g.add("row_conflicts", &rows_.conflicts, Unit::count, "bursts to a bank with another row open");
+    g.add("refreshes", &rows_.refreshes, Unit::count, "refreshes");
+  }
 
  private:
+  // The model's own counters (DramStats has the ports' common ones).
+  struct RowStats {
+    std::int64_t bursts = 0, hits = 0, misses = 0, conflicts = 0, refreshes = 0;
+  };
+  RowStats rows_;
   struct Bank {
     std::int64_t open_row = -1;
     std::int64_t ready_act = 0, ready_col = 0, ready_pre = 0;
@@ -136,7 +149,7 @@ class BankedDram final : public DramModel {
     if (t - next_refresh_ >= t_.trefi) {
       const std::int64_t n = (t - next_refresh_) / t_.trefi;
       next_refresh_ += n * t_.trefi;
-      stats_.refreshes += n;
+      rows_.refreshes += n;
       for (Bank& b : banks_) b.open_row = -1;
     }
     std::int64_t start = std::max(next_refresh_, bus_free_);
@@ -151,7 +164,7 @@ class BankedDram final : public DramModel {
       b.ready_act = start + (open ? t_.trp : 0) + t_.trfc;
     }
     next_refresh_ += t_.trefi;
-    ++stats_.refreshes;
+    ++rows_.refreshes;
   }
 
   // FR-FCFS over the controller's queue (the oldest `queue_depth` requests):
@@ -202,7 +215,7 @@ class BankedDram final : public DramModel {
     bk.ready_col = last - lat + t_.tccd;
     if (write) bk.ready_pre = std::max(bk.ready_pre, end + t_.twr);
     bus_free_ = end;
-    stats_.row_hits += k;
+    rows_.hits += k;
     return advance_request(i, k, end, sink);
   }
 
@@ -212,7 +225,7 @@ class BankedDram final : public DramModel {
     Pending& p = pending_[i];
     const bool write = p.r.write;
     const std::int64_t bb = t_.burst_bytes;
-    stats_.bursts += k;
+    rows_.bursts += k;
     stats_.data_busy += static_cast<Tick>(k * t_.tburst) * t_.tck_ps;
     const std::int64_t n = std::min(k * bb, p.r.bytes - p.done);
     p.done += n;
@@ -237,15 +250,15 @@ class BankedDram final : public DramModel {
     const std::int64_t row = p.row;
     std::int64_t col = 0;
     if (bk.open_row == row) {
-      ++stats_.row_hits;
+      ++rows_.hits;
       col = std::max(p.arrival, bk.ready_col);
     } else {
       std::int64_t act = 0;
       if (bk.open_row >= 0) {
-        ++stats_.row_conflicts;
+        ++rows_.conflicts;
         act = std::max(p.arrival, bk.ready_pre) + t_.trp;
       } else {
-        ++stats_.row_misses;
+        ++rows_.misses;
         act = std::max(p.arrival, bk.ready_act);
       }
       bk.open_row = row;

@@ -18,19 +18,14 @@ void DramModel::register_stats(StatGroup& g) const {
   g.add("bytes_read", &stats_.bytes_read, Unit::bytes, "bytes read at the port");
   g.add("bytes_written", &stats_.bytes_written, Unit::bytes, "bytes written at the port");
   g.add("requests", &stats_.requests, Unit::count, "requests the port served");
-  g.add("bursts", &stats_.bursts, Unit::count, "data bursts of its requests (banked)");
-  g.add("row_hits", &stats_.row_hits, Unit::count, "bursts to an open row (banked)");
-  g.add("row_misses", &stats_.row_misses, Unit::count, "bursts to a closed bank (banked)");
-  g.add("row_conflicts", &stats_.row_conflicts, Unit::count,
-        "bursts to a bank with another row open (banked)");
-  g.add("refreshes", &stats_.refreshes, Unit::count, "refreshes (banked)");
   g.add("data_busy_ps", &stats_.data_busy, Unit::picoseconds, "time the data bus carried data");
 }
 
 namespace {
 
 ModelRegistry<DramModelInfo>& registry() {
-  static ModelRegistry<DramModelInfo> r("DRAM model", {simple_dram_model(), banked_dram_model(), ramulator2_dram_model()});
+  static ModelRegistry<DramModelInfo> r(
+      "DRAM model", {simple_dram_model(), banked_dram_model(), ramulator2_dram_model()});
   return r;
 }
 
@@ -52,10 +47,8 @@ bool read_port_params(ParamReader& r, DramSetup& s) {
                         "io_die: at every row end on an IO die, its links into a cut mesh "
                         "die-to-die links (chiplets)")
                     .get();
-  r.param<bool>("multicast")
-      .fallback(false)
-      .describe("a DRAM tensor several cores load is read once and multicast (the lowering's)")
-      .get();
+  for (const ir::LoweringParam& p : ir::kLoweringParams)
+    if (std::string_view(p.component) == "dram") r.elsewhere(p);
   s.interleave = r.param<bool>("interleave")
                      .fallback(false)
                      .describe("every access spread over all ports in equal shares")
@@ -73,7 +66,9 @@ void register_dram_model(DramModelInfo info) { registry().add(std::move(info)); 
 
 const std::vector<DramModelInfo>& dram_models() { return registry().models(); }
 
-std::vector<std::string> dram_model_names() { return registry().names(); }
+std::vector<std::string> dram_model_names(bool builtin_only) {
+  return registry().names(builtin_only);
+}
 
 std::optional<DramSetup> read_dram_setup(const ir::RawComponent& dram,
                                          std::vector<std::string>& errors) {

@@ -42,7 +42,8 @@ class Ramulator2Dram;
 
 // The model's own counters (registered by register_stats).
 struct Ramulator2Counters {
-  DramStats* rows = nullptr;  // row_hits, row_misses, row_conflicts, refreshes
+  std::int64_t accesses = 0;  // sent to Ramulator
+  std::int64_t row_hits = 0, row_misses = 0, row_conflicts = 0, refreshes = 0;
   std::int64_t refused = 0;           // sends the full queue refused (retried)
   std::int64_t in_flight_clocks = 0;  // sum over clocks of accesses sent, not done
   std::int64_t busy_clocks = 0;       // clocks with an access in flight
@@ -86,16 +87,16 @@ class GeminiProbe final : public IControllerPlugin, public Implementation {
       // bank between its two activate steps (its row-hit check knows no
       // "Pre-Opened" state), and gemini reads these counters, not its.
       if (dram_->m_command_scopes(it->command) == row_level_)
-        ++counters_->rows->row_misses;
+        ++counters_->row_misses;
       else if (dram_->m_command_meta(it->command).is_closing)
-        ++counters_->rows->row_conflicts;
+        ++counters_->row_conflicts;
       else
-        ++counters_->rows->row_hits;
+        ++counters_->row_hits;
       it->is_stat_updated = true;
     }
     if (it->command != it->final_command) return;
     if (!access && dram_->m_command_meta(it->command).is_refreshing)
-      ++counters_->rows->refreshes;
+      ++counters_->refreshes;
   }
 
  private:
@@ -113,7 +114,6 @@ class Ramulator2Dram final : public DramModel {
   // Builds the memory system; throws what Ramulator throws.
   explicit Ramulator2Dram(const Ramulator2Config& c) : tick_(c.tick_ps) {
     const YAML::Node config = YAML::Load(c.yaml);
-    own_.rows = &stats_;
     g_building = &own_;
     struct Reset {
       ~Reset() { g_building = nullptr; }
@@ -186,19 +186,24 @@ class Ramulator2Dram final : public DramModel {
   std::string name() const override { return "ramulator2"; }
 
   void register_stats(StatGroup& g) const override {
-    // (bursts: accesses of the standard's granularity; row hits, misses
-    // and conflicts per access as Ramulator's controller counts them;
-    // refreshes: refresh commands: in DramStats.)
     DramModel::register_stats(g);
+    g.add("bursts", &own_.accesses, Unit::count,
+          "accesses of the standard's granularity sent to Ramulator");
+    g.add("row_hits", &own_.row_hits, Unit::count,
+          "accesses whose first command was a read or write: to an open row");
+    g.add("row_misses", &own_.row_misses, Unit::count,
+          "accesses whose first command was an activate: to a closed bank");
+    g.add("row_conflicts", &own_.row_conflicts, Unit::count,
+          "accesses whose first command was a precharge: another row open");
+    g.add("refreshes", &own_.refreshes, Unit::count, "refresh commands issued");
     g.add("queue_refusals", &own_.refused, Unit::count,
-          "sends the controller's full queue refused, retried a clock later (ramulator2)");
+          "sends the controller's full queue refused, retried a clock later");
     g.add("in_flight_clocks", &own_.in_flight_clocks, Unit::count,
-          "accesses in Ramulator summed over its clocks: / busy_clocks = mean occupancy "
-          "(ramulator2)");
+          "accesses in Ramulator summed over its clocks: / busy_clocks = mean occupancy");
     g.add("busy_clocks", &own_.busy_clocks, Unit::count,
           "DRAM clocks with an access in flight: bytes / (this x tick) = achieved bandwidth "
-          "while busy (ramulator2)");
-    g.add("clocks", &own_.clocks, Unit::count, "DRAM clocks ticked (ramulator2)");
+          "while busy");
+    g.add("clocks", &own_.clocks, Unit::count, "DRAM clocks ticked");
   }
 
   std::int64_t access_bytes() const { return access_; }
@@ -265,7 +270,7 @@ class Ramulator2Dram final : public DramModel {
         ++own_.refused;
         return;
       }
-      ++stats_.bursts;
+      ++own_.accesses;
       f.next += static_cast<std::uint64_t>(access_);
       f.left -= n;
       ++in_flight_;

@@ -11,6 +11,7 @@ MeshNoc::MeshNoc(std::int32_t xlen, std::int32_t ylen, double link_gbps, Tick ro
     : xlen_(xlen),
       ylen_(ylen),
       links_(xlen, ylen),
+      link_gbps_(link_gbps),
       ps_per_byte_(1000.0 / link_gbps),
       router_ps_(router_ps),
       buffer_(std::max(0, buffer_packets)) {

@@ -39,10 +39,8 @@ bool read_own_params(ParamReader& r, NocSetup& s) {
                         .fallback(16)
                         .describe("a token, DMA read request or write acknowledgement")
                         .get();
-  r.param<bool>("multicast")
-      .fallback(false)
-      .describe("one core's data for several cores may go once along the tree (the lowering's)")
-      .get();
+  for (const ir::LoweringParam& p : ir::kLoweringParams)
+    if (std::string_view(p.component) == "noc") r.elsewhere(p);
   return model_ok;
 }
 
@@ -52,7 +50,9 @@ void register_noc_model(NocModelInfo info) { registry().add(std::move(info)); }
 
 const std::vector<NocModelInfo>& noc_models() { return registry().models(); }
 
-std::vector<std::string> noc_model_names() { return registry().names(); }
+std::vector<std::string> noc_model_names(bool builtin_only) {
+  return registry().names(builtin_only);
+}
 
 std::optional<NocSetup> read_noc_setup(const ir::RawComponent& noc,
                                        std::vector<std::string>& errors) {

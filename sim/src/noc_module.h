@@ -31,6 +31,10 @@
 //                  (NocModel::multicast), and a member's dma_in completes
 //                  l2.latency_cycles after the last byte of its last
 //                  stripe.
+//
+// Files: noc_module.cpp the packets and the event loop; noc_dma.cpp the DMA
+// transfer protocol (requests, joins, stripes, in-order holds, writes and
+// acks); noc_accounting.cpp the energy and the waits each message counts.
 
 #include <algorithm>
 #include <cstdint>
@@ -197,7 +201,13 @@ class NocModule : public sc_core::sc_module {
   std::int32_t core_node(std::int32_t core) const;
   std::int32_t port_node(std::int32_t port) const;
   void inject(std::uint32_t id, Tick now);
+  // A message's last packet has arrived (a message of one receiver).
   void arrive(std::uint32_t id, Tick now);
+  // Multicast data's or read data's last packet at its receiver `i`.
+  void multicast_arrived(std::uint32_t id, std::size_t i, Tick now);
+  void stripe_arrived(std::uint32_t id, std::size_t i, Tick now);
+  // arrive() of a DMA message: read and multicast requests, write acks.
+  void dma_arrive(std::uint32_t id, Tick now);
   // A write's packet of `bytes` has arrived at DRAM port `port`.
   void port_packet(std::uint32_t id, std::int32_t port, std::int64_t bytes, Tick now);
   void try_read_packet(std::uint32_t id, Tick earliest);

@@ -91,6 +91,15 @@ double ParamReader::read_number(ParamInfo info, double lo, double hi, bool zero_
   return values(info.name).number(*v, info.name, lo, hi, zero_ok).value_or(fallback);
 }
 
+void ParamReader::elsewhere(const ir::LoweringParam& p) {
+  ParamInfo info;
+  info.name = p.name;
+  info.type = "true / false";
+  info.fallback = p.fallback ? "true" : "false";
+  info.description = p.description;
+  declare(info);  // ir reads and checks the value
+}
+
 bool ParamReader::read_flag(ParamInfo info, bool fallback) {
   info.type = "true / false";
   info.fallback = fallback ? "true" : "false";

@@ -2,7 +2,6 @@
 
 #include <cinttypes>
 #include <cstdio>
-#include <map>
 #include <ostream>
 #include <utility>
 #include <vector>
@@ -88,28 +87,10 @@ void print_energy_tables(std::ostream& os, const Report& r) {
 }
 
 void print_stats(std::ostream& os, const Report& r) {
-  // Every unit kind's counters, summed over its instances, in the order the
-  // units registered them.
-  std::vector<std::pair<std::string, std::vector<std::pair<std::string, std::int64_t>>>> kinds;
-  std::map<std::string, std::size_t> index;
-  std::vector<std::int64_t> instances;
-  for (const StatSnapshot& s : r.stats) {
-    auto [it, fresh] = index.emplace(s.kind, kinds.size());
-    if (fresh) {
-      kinds.push_back({s.kind, {}});
-      instances.push_back(0);
-    }
-    auto& values = kinds[it->second].second;
-    ++instances[it->second];
-    for (std::size_t i = 0; i < s.values.size(); ++i) {
-      if (i >= values.size()) values.push_back({s.values[i].name, 0});
-      values[i].second += s.values[i].value;
-    }
-  }
   os << "\nstatistics (each unit's counters, summed over the units of a kind):\n";
-  for (std::size_t k = 0; k < kinds.size(); ++k) {
-    std::string line = "  " + kinds[k].first + " (" + std::to_string(instances[k]) + "):";
-    for (const auto& [name, v] : kinds[k].second) line += " " + name + " " + std::to_string(v);
+  for (const KindStats& k : sum_by_kind(r.stats)) {
+    std::string line = "  " + k.kind + " (" + std::to_string(k.groups) + "):";
+    for (const StatValue& v : k.values) line += " " + v.name + " " + std::to_string(v.value);
     os << line << "\n";
   }
 }
@@ -156,17 +137,49 @@ void write_energy_json(ir::JsonWriter& w, const Report& r) {
 }
 
 void write_stats_json(ir::JsonWriter& w, const Report& r) {
+  auto stat = [&w](const StatValue& v, bool described) {
+    w.key(v.name);
+    w.begin_object();
+    w.key("value");
+    w.value(v.value);
+    w.key("unit");
+    w.value(std::string_view(to_string(v.unit)));
+    if (described) {
+      w.key("description");
+      w.value(std::string_view(v.description));
+    }
+    w.end_object();
+  };
   w.key(kStatsSection);
+  w.begin_object();
+  w.key(kStatsByKind);
+  w.begin_object();
+  for (const KindStats& k : sum_by_kind(r.stats)) {
+    w.key(k.kind);
+    w.begin_object();
+    w.key("groups");
+    w.value(k.groups);
+    w.key("stats");
+    w.begin_object();
+    for (const StatValue& v : k.values) stat(v, true);
+    w.end_object();
+    w.end_object();
+  }
+  w.end_object();
+  w.key(kStatsGroups);
   w.begin_object();
   for (const StatSnapshot& s : r.stats) {
     w.key(s.name);
     w.begin_object();
-    for (const StatValue& v : s.values) {
-      w.key(v.name);
-      w.value(v.value);
-    }
+    w.key("kind");
+    w.value(std::string_view(s.kind));
+    w.key("stats");
+    w.begin_object();
+    for (const StatValue& v : s.values) stat(v, false);
+    w.end_object();
     w.end_object();
   }
+  w.end_object();
   w.end_object();
 }
 

@@ -94,14 +94,9 @@ void write_dram_json(ir::JsonWriter& w, const Report& r) {
     w.begin_object();
     kv("row", p.row);
     kv("side", std::string_view(p.side));
-    kv("bytes_read", p.bytes_read);
-    kv("bytes_written", p.bytes_written);
-    kv("requests", p.requests);
-    kv("bursts", p.bursts);
-    kv("row_hits", p.row_hits);
-    kv("row_misses", p.row_misses);
-    kv("row_conflicts", p.row_conflicts);
-    kv("refreshes", p.refreshes);
+    // Its model's counters, as its statistics group has them.
+    kv("group", std::string_view(r.stats.at(p.stats).name));  // in /stats/groups
+    for (const StatValue& v : r.stats.at(p.stats).values) kv(v.name, v.value);
     kv("busy_cycles", p.busy_cycles);
     kv("achieved_gbps", p.achieved_gbps);
     kv("peak_gbps", p.peak_gbps);

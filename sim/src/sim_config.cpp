@@ -8,18 +8,26 @@
 
 namespace gemini::sim {
 
-bool check_hw_config(const ir::HardwareConfig& hw, std::vector<std::string>& errors) {
+std::optional<SimSections> read_sim_sections(const ir::HardwareConfig& hw,
+                                             std::vector<std::string>& errors) {
   const std::size_t before = errors.size();
-  read_dram_setup(hw.dram.raw, errors);
-  read_noc_setup(hw.noc.raw, errors);
-  read_energy_costs(hw.energy, errors);
-  const auto chiplets = read_chiplet_setup(hw.chiplets, errors);
-  if (!hw.silicon.json.empty()) read_silicon_params(hw.silicon, errors);
+  std::optional<DramSetup> dram = read_dram_setup(hw.dram.raw, errors);
+  std::optional<NocSetup> noc = read_noc_setup(hw.noc.raw, errors);
+  std::optional<EnergyCosts> energy = read_energy_costs(hw.energy, errors);
+  std::optional<ChipletSetup> chiplets = read_chiplet_setup(hw.chiplets, errors);
+  std::optional<SiliconParams> silicon;
+  if (!hw.silicon.json.empty()) silicon = read_silicon_params(hw.silicon, errors);
   std::string error;
   if (chiplets && hw.mesh.xlen > 0 && hw.mesh.ylen > 0 &&
       !check_cut(*chiplets, hw.mesh.xlen, hw.mesh.ylen, error))
     errors.push_back(hw.chiplets.origin + ":/chiplets: " + error);
-  return errors.size() == before;
+  if (errors.size() != before || !dram || !noc || !energy || !chiplets) return std::nullopt;
+  return SimSections{std::move(*dram), std::move(*noc), *energy, std::move(*chiplets),
+                     std::move(silicon)};
+}
+
+bool check_hw_config(const ir::HardwareConfig& hw, std::vector<std::string>& errors) {
+  return read_sim_sections(hw, errors).has_value();
 }
 
 std::optional<ir::HardwareConfig> load_hw_config(const std::string& path,

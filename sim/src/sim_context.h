@@ -37,7 +37,6 @@ struct Params {
   ChipletSetup chiplets;                 // the `chiplets` section (1 x 1: one die)
   bool io_die = false;                   // dram.placement "io_die"
   std::optional<SiliconParams> silicon;  // the `silicon` section, when there is one
-  double noc_link_gbps = 24;             // noc.link_gbps as written (the silicon model's)
   // The models, built from the configuration's `noc` and `dram` sections
   // before the simulation starts; the NoC module and the DRAM ports take
   // them (one DRAM model per port).

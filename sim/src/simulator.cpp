@@ -44,7 +44,7 @@ void attach_rooflines(const ir::Model& m, const assembler::Program& program, con
   in.xlen = p.xlen;
   in.ylen = p.ylen;
   const double ghz = p.hw->clock.frequency_mhz / 1000.0;
-  in.link_bytes_per_cycle = p.noc_link_gbps / ghz;
+  in.link_bytes_per_cycle = r.noc_peak_link_gbps / ghz;
   in.port_bytes_per_cycle =
       p.port_rows.empty() ? 0 : r.dram_peak_gbps / static_cast<double>(p.port_rows.size()) / ghz;
   for (std::size_t i = 0; i < p.port_rows.size(); ++i) in.ports.push_back(p.port_pos(i));

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "critical_path.h"
+#include "gemini/sim/sim_config.h"
 
 namespace gemini::sim {
 
@@ -70,17 +71,18 @@ bool resolve_params(const ir::HardwareConfig& hw, const assembler::Program& prog
     error = "the mesh size is unknown (neither the IR nor --hw gives xlen and ylen)";
     return false;
   }
-  // The DRAM, NoC and energy sections, as sim::check_hw_config reads them.
+  // The simulator's sections, as every command's configuration check
+  // reads them (sim_config.h).
   std::vector<std::string> errors;
-  const std::optional<DramSetup> dram = read_dram_setup(hw.dram.raw, errors);
-  const std::optional<NocSetup> noc = read_noc_setup(hw.noc.raw, errors);
-  const std::optional<EnergyCosts> energy = read_energy_costs(hw.energy, errors);
-  const std::optional<ChipletSetup> chiplets = read_chiplet_setup(hw.chiplets, errors);
-  if (chiplets && !check_cut(*chiplets, xlen, ylen, error)) return false;
-  if (!dram || !noc || !energy || !chiplets) {
+  std::optional<SimSections> sections = read_sim_sections(hw, errors);
+  if (!sections) {
     for (const std::string& e : errors) error += (error.empty() ? "" : "; ") + e;
     return false;
   }
+  if (!check_cut(sections->chiplets, xlen, ylen, error)) return false;
+  const DramSetup* dram = &sections->dram;
+  const NocSetup* noc = &sections->noc;
+  const ChipletSetup* chiplets = &sections->chiplets;
   p.hw = &hw;
   p.xlen = xlen;
   p.ylen = ylen;
@@ -91,20 +93,12 @@ bool resolve_params(const ir::HardwareConfig& hw, const assembler::Program& prog
   p.dram_model = dram->model;
   p.dram_interleave = dram->interleave;
   p.dram_in_order = dram->in_order;
-  p.energy = *energy;
+  p.energy = sections->energy;
   p.energy.pj_per_event[static_cast<std::size_t>(Event::d2d_byte_hop)] =
       chiplets->interface.pj_per_byte;
   p.chiplets = *chiplets;
   p.io_die = dram->placement == "io_die";
-  if (!hw.silicon.json.empty()) {
-    p.silicon = read_silicon_params(hw.silicon, errors);
-    if (!p.silicon) {
-      for (const std::string& e : errors) error += (error.empty() ? "" : "; ") + e;
-      return false;
-    }
-  }
-  if (const auto* v = hw.noc.raw.json.if_contains("link_gbps"); v && v->is_number())
-    p.noc_link_gbps = v->to_number<double>();
+  p.silicon = std::move(sections->silicon);
   return place_ports(dram->placement, program, p, error) && build_models(hw, *dram, *noc, p, error);
 }
 
@@ -165,6 +159,7 @@ void System::run_and_report(const WorkloadTable& workloads, Tick until, Report& 
   r.hw_name = ctx_.params.hw->name;
   r.dram_model = ctx_.params.dram_model;
 
+  report_stats(r);
   report_cores(r, end);
   report_dram(r, end);
   report_noc(r, end);
@@ -224,33 +219,38 @@ void System::report_cores(Report& r, Tick end) const {
   }
 }
 
-// Per DRAM port and in total: bytes, bursts, rows, bandwidth.
+// Per DRAM port and in total: bytes, bandwidth and, where the model counts
+// rows, the row-hit rate; from each port's statistics group (report_stats).
 void System::report_dram(Report& r, Tick end) const {
   const Tick period = ctx_.params.period;
   const double seconds_ns = end > 0 ? static_cast<double>(end) / 1000.0 : 0;  // ns
   std::int64_t hits = 0, bursts = 0;
-  for (const auto& p : ports_) {
-    const DramModel& m = p->model();
-    const DramStats& s = m.stats();
+  for (std::size_t i = 0; i < ports_.size(); ++i) {
+    const DramModel& m = ports_[i]->model();
+    const std::string& group = ports_[i]->stats().name();
     DramPortReport pr;
-    pr.row = ctx_.params.port_rows[&p - &ports_[0]];
-    pr.side = ctx_.params.port_east[&p - &ports_[0]] ? "east" : "west";
-    pr.bytes_read = s.bytes_read;
-    pr.bytes_written = s.bytes_written;
-    pr.requests = s.requests;
-    pr.bursts = s.bursts;
-    pr.row_hits = s.row_hits;
-    pr.row_misses = s.row_misses;
-    pr.row_conflicts = s.row_conflicts;
-    pr.refreshes = s.refreshes;
-    pr.busy_cycles = to_cycles(s.data_busy, period);
+    pr.row = ctx_.params.port_rows[i];
+    pr.side = ctx_.params.port_east[i] ? "east" : "west";
+    pr.stats = r.stats.size();
+    for (std::size_t g = 0; g < r.stats.size(); ++g)
+      if (r.stats[g].name == group) pr.stats = g;
+    const StatSnapshot& s = r.stats.at(pr.stats);
+    pr.bytes_read = s.value_or("bytes_read", 0);
+    pr.bytes_written = s.value_or("bytes_written", 0);
+    pr.busy_cycles = to_cycles(s.value_or("data_busy_ps", 0), period);
     pr.peak_gbps = m.peak_gbps();
-    pr.achieved_gbps = seconds_ns > 0 ? (s.bytes_read + s.bytes_written) / seconds_ns : 0;
-    r.dram_bytes += s.bytes_read + s.bytes_written;
-    r.dram_read_bytes += s.bytes_read;
+    pr.achieved_gbps = seconds_ns > 0 ? (pr.bytes_read + pr.bytes_written) / seconds_ns : 0;
+    if (const StatValue* h = s.find("row_hits")) {
+      const std::int64_t b =
+          h->value + s.value_or("row_misses", 0) + s.value_or("row_conflicts", 0);
+      pr.has_rows = true;
+      if (b > 0) pr.row_hit_rate = static_cast<double>(h->value) / static_cast<double>(b);
+      hits += h->value;
+      bursts += b;
+    }
+    r.dram_bytes += pr.bytes_read + pr.bytes_written;
+    r.dram_read_bytes += pr.bytes_read;
     r.dram_peak_gbps += pr.peak_gbps;
-    hits += s.row_hits;
-    bursts += s.row_hits + s.row_misses + s.row_conflicts;
     r.dram_ports.push_back(pr);
   }
   r.dram_achieved_gbps = seconds_ns > 0 ? r.dram_bytes / seconds_ns : 0;
@@ -262,6 +262,7 @@ void System::report_noc(Report& r, Tick end) const {
   const NocModel& mesh = noc_->noc();
   const NocModel::LinkUse use = mesh.router_link_use();
   r.noc_packets = mesh.packets();
+  r.noc_peak_link_gbps = mesh.peak_link_gbps();
   r.noc_bytes = mesh.bytes();
   r.noc_links = use.links;
   r.noc_link_util_max = end > 0 ? static_cast<double>(use.max_busy) / end : 0;
@@ -319,7 +320,7 @@ void System::report_energy(Report& r, Tick end) const {
     in.l2_bytes = ctx_.params.hw->l2.size_bytes;
     // Widths: bytes per core cycle (silicon.h).
     const double ghz = ctx_.params.hw->clock.frequency_mhz / 1000.0;
-    in.noc_link_gbps = ctx_.params.noc_link_gbps / ghz;
+    in.noc_link_gbps = r.noc_peak_link_gbps / ghz;
     in.d2d_gbps = ctx_.params.chiplets.d2d_gbps / ghz;
     in.dram_gbps = r.dram_peak_gbps / ghz;
     in.d2d_phy_um2_per_gbps = ctx_.params.chiplets.interface.phy_um2_per_gbps;
@@ -331,7 +332,11 @@ void System::report_energy(Report& r, Tick end) const {
     r.energy.pj[static_cast<std::size_t>(Component::d2d)] += lanes_pj;
     r.unattributed.pj[static_cast<std::size_t>(Component::d2d)] += lanes_pj;
   }
+}
 
+// Every unit's statistics group: the cores' (engines, L2, WL0), the NoC's,
+// the DRAM ports'.
+void System::report_stats(Report& r) const {
   for (const auto& c : cores_)
     for (const StatGroup* g : c->stat_groups()) r.stats.push_back(g->snapshot());
   r.stats.push_back(noc_->stats().snapshot());

@@ -25,6 +25,7 @@ class System : public sc_core::sc_module {
 
  private:
   // The parts of run_and_report's report, each filling its own fields.
+  void report_stats(Report& r) const;
   void report_cores(Report& r, Tick end) const;
   void report_dram(Report& r, Tick end) const;
   void report_noc(Report& r, Tick end) const;

@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <boost/json/serialize.hpp>
 #include <filesystem>
+#include <map>
+#include <optional>
 #include <sstream>
+#include <utility>
 
 #include "gemini/sim/report_metrics.h"
 #include "json_io.h"
@@ -184,50 +187,52 @@ const char* status_of(const Row& r) {
   return !r.record ? "missing" : r.record->ok ? "ok" : "failed";
 }
 
-// The statistics of the rows' reports (their `stats` sections, stats.h):
-// one column per unit kind and statistic, in the order first met, each
-// row's value the sum over the kind's units (as the text report sums them).
+// The statistics of the rows' reports: their sums by kind (the `by_kind`
+// part of each report's `stats` section, stat_snapshot.h), one column per
+// kind and statistic in the order first met, with its unit and
+// description.
+struct StatColumn {
+  std::string kind, stat, unit, description;
+};
 struct StatColumns {
-  std::vector<std::pair<std::string, std::string>> names;      // (kind, statistic)
+  std::vector<StatColumn> names;
   std::vector<std::vector<std::optional<std::int64_t>>> rows;  // per row, per column
-  std::string name(std::size_t c) const {
-    return "stats." + names[c].first + "." + names[c].second;
-  }
+  std::string name(std::size_t c) const { return "stats." + names[c].kind + "." + names[c].stat; }
 };
 
+const json::object* object_at(const json::object& o, std::string_view key) {
+  const json::value* v = o.if_contains(key);
+  return v && v->is_object() ? &v->get_object() : nullptr;
+}
+
 StatColumns stat_columns(const std::vector<Row>& rows) {
-  struct Kind {
-    std::string name;
-    std::vector<std::pair<std::string, std::size_t>> stats;  // (statistic, column)
-  };
-  std::vector<Kind> kinds;
   StatColumns out;
+  std::map<std::pair<std::string, std::string>, std::size_t> index;
   for (const Row& row : rows) {
     auto& values = out.rows.emplace_back();
     if (!row.record || !row.record->ok || !row.record->report.is_object()) continue;
-    const json::value* stats = row.record->report.get_object().if_contains(sim::kStatsSection);
-    if (!stats || !stats->is_object()) continue;
-    for (const auto& group : stats->get_object()) {
-      if (!group.value().is_object()) continue;
-      const std::string_view kind = sim::stat_kind_of(group.key());
-      auto k =
-          std::find_if(kinds.begin(), kinds.end(), [&](const Kind& x) { return x.name == kind; });
-      if (k == kinds.end()) k = kinds.insert(kinds.end(), Kind{std::string(kind), {}});
-      std::size_t next = 0;  // units of a kind list the same statistics in the same order
-      for (const auto& stat : group.value().get_object()) {
-        if (!stat.value().is_int64()) continue;
-        const std::size_t n = k->stats.size();
-        std::size_t found = n;
-        for (std::size_t j = 0; j < n && found == n; ++j)
-          if (k->stats[(next + j) % n].first == stat.key()) found = (next + j) % n;
-        if (found == n) {
-          k->stats.emplace_back(std::string(stat.key()), out.names.size());
-          out.names.emplace_back(k->name, std::string(stat.key()));
+    const json::object* stats = object_at(row.record->report.get_object(), sim::kStatsSection);
+    const json::object* kinds = stats ? object_at(*stats, sim::kStatsByKind) : nullptr;
+    if (!kinds) continue;
+    for (const auto& kind : *kinds) {
+      const json::object* k = kind.value().is_object() ? &kind.value().get_object() : nullptr;
+      const json::object* list = k ? object_at(*k, "stats") : nullptr;
+      if (!list) continue;
+      for (const auto& stat : *list) {
+        const json::object* v = stat.value().is_object() ? &stat.value().get_object() : nullptr;
+        const json::value* value = v ? v->if_contains("value") : nullptr;
+        if (!value || !value->is_int64()) continue;
+        const auto key = std::make_pair(std::string(kind.key()), std::string(stat.key()));
+        auto [it, fresh] = index.emplace(key, out.names.size());
+        if (fresh) {
+          auto text = [&](const char* member) {
+            const json::value* x = v->if_contains(member);
+            return x && x->is_string() ? std::string(x->get_string()) : std::string();
+          };
+          out.names.push_back({key.first, key.second, text("unit"), text("description")});
         }
-        next = found + 1;
-        const std::size_t c = k->stats[found].second;
-        if (values.size() <= c) values.resize(c + 1);
-        values[c] = values[c].value_or(0) + stat.value().get_int64();
+        if (values.size() <= it->second) values.resize(it->second + 1);
+        values[it->second] = value->get_int64();
       }
     }
   }
@@ -249,9 +254,9 @@ json::array column_list(const std::vector<MetricColumn>& metrics, const StatColu
   };
   for (const MetricColumn& m : metrics) add(m.name, m.unit, m.meaning, m.plot, m.group);
   for (std::size_t c = 0; c < stats.names.size(); ++c)
-    add(stats.name(c), "",
-        "statistic " + stats.names[c].second + " of the " + stats.names[c].first +
-            " units, summed over them (unit: docs/timing-model.md, \"Statistics\")",
+    add(stats.name(c), stats.names[c].unit,
+        stats.names[c].description + " (statistic " + stats.names[c].stat + " of the " +
+            stats.names[c].kind + " units, summed over them)",
         false, "");
   return columns;
 }

@@ -1,3 +1,6 @@
+// The sweep file (spec.h): its members, the base configuration (`hw`) and
+// the inputs (IR globs, models, manifests); the reader's other parts are
+// expand.cpp (paths), axes.cpp (axes) and manifest.cpp (manifests).
 #include "gemini/sweep/spec.h"
 
 #include <glob.h>
@@ -14,6 +17,8 @@
 #include "gemini/ir/json_document.h"
 #include "gemini/ir/json_reader.h"
 #include "json_io.h"
+#include "manifest.h"
+#include "spec_reader.h"
 
 namespace gemini::sweep {
 namespace json = boost::json;
@@ -30,227 +35,58 @@ std::string find_config(const std::string& name, const std::vector<std::string>&
   return "";
 }
 
-namespace {
+namespace detail {
 
-// One member's JSON pointer token (RFC 6901).
 std::string token(std::string_view key) { return ir::json_pointer_token(key); }
 
-struct Reader {
-  std::string file;  // the sweep file, for messages
-  fs::path dir;      // relative paths start here
-  LoadOptions options;
-  std::vector<std::string>& errors;
-
-  void fail(const std::string& pointer, const std::string& what) {
-    errors.push_back(file + ":" + pointer + ": " + what);
+void Reader::load_hw(const json::value* v, SweepSpec& spec) {
+  if (!v) {
+    spec.base_hw_origin = "(gemini's defaults)";
+    return;
   }
-  // Every value's type and range, through the one JSON reader; `head`
-  // prefixes its messages (an axis value's name).
-  ir::JsonReader values(std::string head = {}) {
-    return ir::JsonReader(
-        [this, head](const std::string& at, const std::string& m) { fail(at, head + m); });
+  if (v->is_object()) {
+    spec.base_hw = v->get_object();
+    spec.base_hw_origin = file + ":/hw";
+  } else if (v->is_string()) {
+    auto loaded = config("/hw", std::string(v->get_string()));
+    if (!loaded) return;
+    spec.base_hw = std::move(loaded->first);
+    spec.base_hw_origin = loaded->second;
+  } else {
+    fail("/hw", "expected a configuration name, a file or an object, got " + json::serialize(*v));
+    return;
   }
-
-  // ${VAR} and ${VAR:-default} from the environment; then relative to the
-  // sweep file's folder.
-  std::optional<std::string> path(const std::string& pointer, const std::string& s) {
-    std::string out;
-    for (std::size_t i = 0; i < s.size();) {
-      if (s.compare(i, 2, "${") != 0) {
-        out += s[i++];
-        continue;
-      }
-      const std::size_t end = s.find('}', i);
-      if (end == std::string::npos) {
-        fail(pointer, "unterminated ${ in \"" + s + "\"");
-        return std::nullopt;
-      }
-      std::string var = s.substr(i + 2, end - i - 2), fallback;
-      bool has_fallback = false;
-      if (const std::size_t d = var.find(":-"); d != std::string::npos) {
-        fallback = var.substr(d + 2);
-        var = var.substr(0, d);
-        has_fallback = true;
-      }
-      const char* v = std::getenv(var.c_str());
-      if (v && *v) {
-        out += v;
-      } else if (has_fallback) {
-        out += fallback;
-      } else {
-        fail(pointer, std::string("environment variable ")
-                          .append(var)
-                          .append(" is not set (in \"")
-                          .append(s)
-                          .append("\")"));
-        return std::nullopt;
-      }
-      i = end + 1;
-    }
-    fs::path p(out);
-    if (p.is_relative()) p = dir / p;
-    return p.lexically_normal().string();
-  }
-
-  void load_hw(const json::value* v, SweepSpec& spec) {
-    if (!v) {
-      spec.base_hw_origin = "(gemini's defaults)";
-      return;
-    }
-    if (v->is_object()) {
-      spec.base_hw = v->get_object();
-      spec.base_hw_origin = file + ":/hw";
-    } else if (v->is_string()) {
-      auto loaded = config("/hw", std::string(v->get_string()));
-      if (!loaded) return;
-      spec.base_hw = std::move(loaded->first);
-      spec.base_hw_origin = loaded->second;
-    } else {
-      fail("/hw", "expected a configuration name, a file or an object, got " + json::serialize(*v));
-      return;
-    }
-    std::vector<std::string> errs;
-    if (!detail::hw_ok(options.check_hw, json::serialize(spec.base_hw), spec.base_hw_origin, errs))
-      for (const std::string& e : errs) errors.push_back(e);
-  }
-
-  // A configuration by name or path: its JSON object and where it is.
-  std::optional<std::pair<json::object, std::string>> config(const std::string& pointer,
-                                                             const std::string& name) {
-    std::vector<std::string> dirs{dir.string()};
-    dirs.insert(dirs.end(), options.config_dirs.begin(), options.config_dirs.end());
-    const auto expanded = path(pointer, name);
-    if (!expanded) return std::nullopt;
-    std::string found = find_config(*expanded, {});
-    if (found.empty()) found = find_config(name, dirs);
-    if (found.empty()) {
-      std::string where;
-      for (const std::string& d : dirs) where += (where.empty() ? "" : ", ") + d;
-      fail(pointer,
-           "no hardware configuration \"" + name + "\" (a file, or a name in " + where + ")");
-      return std::nullopt;
-    }
-    json::value cv;
-    std::string error;
-    if (!detail::read_json(found, cv, error)) {
-      fail(pointer, error);
-      return std::nullopt;
-    }
-    if (!cv.is_object()) {
-      fail(pointer, found + ": expected a JSON object of components");
-      return std::nullopt;
-    }
-    return std::make_pair(std::move(cv.get_object()), found);
-  }
-
-  void load_inputs(const json::value* v, SweepSpec& spec);
-  void load_axes(const json::value* v, SweepSpec& spec);
-  bool axis_values(const std::string& pointer, const std::string& name, const json::value& v,
-                   Axis& axis);
-  // Checks each value of `axis` on the base configuration; a value of a
-  // zip group's axis that fails alone is checked again with the group's
-  // other parameters at the same index (a DRAM model and its parameters).
-  void check_axis(const std::string& pointer, Axis& axis, const SweepSpec& spec);
-  bool zipped_ok(const Axis& axis, std::size_t i, const SweepSpec& spec);
-};
-
-// The manifest's rows by file name (the corpus manifest.csv: file, ...,
-// set_latency_cycles, ...).
-using Manifest = std::map<std::string, std::map<std::string, std::string>>;
-
-std::vector<std::string> split_csv_line(const std::string& line) {
-  std::vector<std::string> cells(1);
-  bool quoted = false;
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    const char c = line[i];
-    if (quoted) {
-      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
-        cells.back() += '"';
-        ++i;
-      } else if (c == '"') {
-        quoted = false;
-      } else {
-        cells.back() += c;
-      }
-    } else if (c == '"') {
-      quoted = true;
-    } else if (c == ',') {
-      cells.emplace_back();
-    } else if (c != '\r') {
-      cells.back() += c;
-    }
-  }
-  return cells;
+  std::vector<std::string> errs;
+  if (!detail::hw_ok(options.check_hw, json::serialize(spec.base_hw), spec.base_hw_origin, errs))
+    for (const std::string& e : errs) errors.push_back(e);
 }
 
-bool read_manifest(const std::string& path, Manifest& m, std::string& error) {
-  std::string text;
-  if (!detail::read_text(path, text, error)) return false;
-  std::vector<std::string> header;
-  std::size_t line_no = 0;
-  for (std::size_t pos = 0; pos < text.size();) {
-    std::size_t nl = text.find('\n', pos);
-    if (nl == std::string::npos) nl = text.size();
-    const std::string line = text.substr(pos, nl - pos);
-    pos = nl + 1;
-    ++line_no;
-    if (line.empty()) continue;
-    std::vector<std::string> cells = split_csv_line(line);
-    if (header.empty()) {
-      header = cells;
-      if (std::find(header.begin(), header.end(), "file") == header.end()) {
-        error = path + ":1: the manifest has no \"file\" column";
-        return false;
-      }
-      continue;
-    }
-    if (cells.size() != header.size()) {
-      error = path + ":" + std::to_string(line_no) + ": " + std::to_string(cells.size()) +
-              " cells, the header has " + std::to_string(header.size());
-      return false;
-    }
-    std::map<std::string, std::string> row;
-    for (std::size_t i = 0; i < cells.size(); ++i) row[header[i]] = cells[i];
-    m[row["file"]] = std::move(row);
+std::optional<std::pair<json::object, std::string>> Reader::config(const std::string& pointer,
+                                                                   const std::string& name) {
+  std::vector<std::string> dirs{dir.string()};
+  dirs.insert(dirs.end(), options.config_dirs.begin(), options.config_dirs.end());
+  const auto expanded = path(pointer, name);
+  if (!expanded) return std::nullopt;
+  std::string found = find_config(*expanded, {});
+  if (found.empty()) found = find_config(name, dirs);
+  if (found.empty()) {
+    std::string where;
+    for (const std::string& d : dirs) where += (where.empty() ? "" : ", ") + d;
+    fail(pointer,
+         "no hardware configuration \"" + name + "\" (a file, or a name in " + where + ")");
+    return std::nullopt;
   }
-  return true;
-}
-
-std::string label_of(const std::string& path) {
-  std::string name = fs::path(path).filename().string();
-  for (const char* ext : {".gz", ".json"})
-    if (name.size() > std::string_view(ext).size() &&
-        name.compare(name.size() - std::string_view(ext).size(), std::string::npos, ext) == 0)
-      name.resize(name.size() - std::string_view(ext).size());
-  return name;
-}
-
-// "{stem}", "{name}" and the manifest row's columns, in a model path.
-std::optional<std::string> substitute(const std::string& s,
-                                      const std::map<std::string, std::string>& vars,
-                                      std::string& missing) {
-  std::string out;
-  for (std::size_t i = 0; i < s.size();) {
-    const std::size_t end = s.find('}', i);
-    if (s[i] != '{' || end == std::string::npos) {
-      out += s[i++];
-      continue;
-    }
-    if (i > 0 && s[i - 1] == '$') {  // ${VAR}: the environment's, expanded later
-      out += s.substr(i, end + 1 - i);
-      i = end + 1;
-      continue;
-    }
-    const std::string key = s.substr(i + 1, end - i - 1);
-    const auto it = vars.find(key);
-    if (it == vars.end()) {
-      missing = key;
-      return std::nullopt;
-    }
-    out += it->second;
-    i = end + 1;
+  json::value cv;
+  std::string error;
+  if (!detail::read_json(found, cv, error)) {
+    fail(pointer, error);
+    return std::nullopt;
   }
-  return out;
+  if (!cv.is_object()) {
+    fail(pointer, found + ": expected a JSON object of components");
+    return std::nullopt;
+  }
+  return std::make_pair(std::move(cv.get_object()), found);
 }
 
 void Reader::load_inputs(const json::value* v, SweepSpec& spec) {
@@ -367,119 +203,11 @@ void Reader::load_inputs(const json::value* v, SweepSpec& spec) {
   }
 }
 
-bool Reader::axis_values(const std::string& pointer, const std::string& name, const json::value& v,
-                         Axis& axis) {
-  axis.name = name;
-  std::string error;
-  if (!detail::expand_values(v, axis.values, error)) {
-    fail(pointer, "axis \"" + name + "\": " + error);
-    return false;
-  }
-  return true;
-}
+}  // namespace detail
 
-void Reader::check_axis(const std::string& pointer, Axis& axis, const SweepSpec& spec) {
-  for (std::size_t i = 0; i < axis.values.size(); ++i) {
-    const json::value& v = axis.values[i];
-    const std::string at = pointer + "/" + std::to_string(i);
-    const std::string head = "axis \"" + axis.name + "\", value " + json::serialize(v) + ": ";
-    if (axis.name == "functional") {
-      values(head).boolean(v, at);
-    } else if (axis.name == "seed") {
-      values(head).integer(v, at, 0);
-    } else if (axis.name == "hw") {
-      const auto name = values(head + "a configuration name or file: ").string(v, at);
-      if (!name) continue;
-      auto c = config(at, *name);
-      if (!c) continue;
-      std::vector<std::string> errs;
-      if (!detail::hw_ok(options.check_hw, json::serialize(c->first), c->second, errs))
-        for (const std::string& e : errs) fail(at, head + e);
-      axis.hw_configs.push_back(std::move(c->first));
-    } else {
-      json::object hw = spec.base_hw;
-      std::string error;
-      std::vector<std::string> errs;
-      if (!detail::set_param(hw, axis.name, v, error))
-        fail(at, head + error);
-      else if (!detail::hw_ok(options.check_hw, json::serialize(hw), "", errs) &&
-               !zipped_ok(axis, i, spec))
-        for (const std::string& e : errs) fail(at, head + detail::strip_origin(e));
-    }
-  }
-}
-
-bool Reader::zipped_ok(const Axis& axis, std::size_t i, const SweepSpec& spec) {
-  if (axis.zip == 0) return false;
-  json::object hw = spec.base_hw;
-  std::string error;
-  for (const Axis& a : spec.axes)
-    if (a.zip == axis.zip && !a.is_setting() &&
-        (i >= a.values.size() || !detail::set_param(hw, a.name, a.values[i], error)))
-      return false;
-  std::vector<std::string> errs;
-  return detail::hw_ok(options.check_hw, json::serialize(hw), "", errs);
-}
-
-void Reader::load_axes(const json::value* v, SweepSpec& spec) {
-  if (!v) return;  // no axes: one point per input
-  if (!v->is_object()) {
-    fail("/axes", "expected an object of axes {\"dram.multicast\": [false, true], ...}");
-    return;
-  }
-  std::set<std::string> names;
-  std::vector<std::string> ats;  // per axis of spec.axes: its pointer
-  int zips = 0;
-  auto add = [&](const std::string& at, const std::string& name, const json::value& values,
-                 int zip) {
-    Axis axis;
-    if (!names.insert(name).second) {
-      fail(at, "axis \"" + name + "\" is given twice");
-      return;
-    }
-    if (!axis_values(at, name, values, axis)) return;
-    axis.zip = zip;
-    if (zip == 0) check_axis(at, axis, spec);  // a zip group's: once it is whole
-    spec.axes.push_back(std::move(axis));
-    ats.push_back(at);
-  };
-  for (const auto& kv : v->get_object()) {
-    const std::string k(kv.key());
-    const std::string at = "/axes/" + token(k);
-    if (k != "zip") {
-      add(at, k, kv.value(), 0);
-      continue;
-    }
-    std::vector<std::pair<std::string, const json::object*>> groups;
-    if (kv.value().is_object()) {
-      groups.emplace_back(at, &kv.value().get_object());
-    } else if (kv.value().is_array()) {
-      for (std::size_t g = 0; g < kv.value().get_array().size(); ++g) {
-        const json::value& x = kv.value().get_array()[g];
-        if (x.is_object())
-          groups.emplace_back(at + "/" + std::to_string(g), &x.get_object());
-        else
-          fail(at + "/" + std::to_string(g), "expected an object of axes that vary together");
-      }
-    } else {
-      fail(at, "expected an object of axes that vary together (or a list of such objects)");
-    }
-    for (const auto& [gat, group] : groups) {
-      const int zip = ++zips;
-      const std::size_t first = spec.axes.size();
-      for (const auto& m : *group)
-        add(gat + "/" + token(m.key()), std::string(m.key()), m.value(), zip);
-      for (std::size_t i = first + 1; i < spec.axes.size(); ++i)
-        if (spec.axes[i].values.size() != spec.axes[first].values.size())
-          fail(gat, "the axes of a zip group need as many values each: \"" + spec.axes[first].name +
-                        "\" has " + std::to_string(spec.axes[first].values.size()) + ", \"" +
-                        spec.axes[i].name + "\" " + std::to_string(spec.axes[i].values.size()));
-      for (std::size_t i = first; i < spec.axes.size(); ++i) check_axis(ats[i], spec.axes[i], spec);
-    }
-  }
-}
-
-}  // namespace
+using detail::label_of;
+using detail::Reader;
+using detail::token;
 
 std::optional<SweepSpec> load_sweep(const std::string& path, const LoadOptions& options,
                                     std::vector<std::string>& errors) {

@@ -40,7 +40,7 @@ TEST_P(DramHand, ClosedBankReadIsTrcdPlusClPlusBurst) {
   m->enqueue({1, false, 0, 64, 0, 0});
   drain(*m, r);
   EXPECT_EQ(r.done_at(1), 48 * 625);
-  EXPECT_EQ(counter(*m, "row_misses"), 1);
+  EXPECT_EQ(stat(*m, "row_misses"), 1);
   EXPECT_EQ(m->stats().bytes_read, 64);
 }
 
@@ -68,7 +68,7 @@ TEST_P(DramHand, RowConflictIsTrpPlusTrcdPlusClPlusBurstAfterTras) {
   drain(*m, r);
   EXPECT_EQ(r.done_at(1), 48 * 625);
   EXPECT_EQ(r.done_at(2), 122 * 625);
-  EXPECT_EQ(counter(*m, "row_conflicts"), 1);
+  EXPECT_EQ(stat(*m, "row_conflicts"), 1);
 }
 
 // Bytes per ns of `total` bytes read in `req`-byte requests from 0, all
@@ -122,7 +122,7 @@ TEST_P(DramHand, ReadAtARefreshWaitsForIt) {
   drain(*m, r);
   const Tick expected = GetParam() == "banked" ? 13088 : 13087;
   EXPECT_EQ(r.done_at(1), expected * 625);
-  EXPECT_EQ(counter(*m, "refreshes"), 1);
+  EXPECT_EQ(stat(*m, "refreshes"), 1);
 }
 
 INSTANTIATE_TEST_SUITE_P(Models, DramHand, testing::Values("banked", "ramulator2"),

@@ -87,10 +87,10 @@ TEST_F(Ramulator2, AFullQueuePushesBackAndEverythingCompletes) {
   drain(*m, r);
   EXPECT_EQ(r.seen.size(), 64u);
   for (const auto& [tag, v] : r.seen) EXPECT_EQ(v.back().first, 4096) << tag;
-  EXPECT_GT(counter(*m, "queue_refusals"), 0);
-  EXPECT_EQ(counter(*m, "bursts"), 64 * 4096 / 32);
-  EXPECT_EQ(counter(*m, "bytes_read"), 64 * 4096);
-  EXPECT_EQ(counter(*m, "row_hits") + counter(*m, "row_misses") + counter(*m, "row_conflicts"),
+  EXPECT_GT(stat(*m, "queue_refusals"), 0);
+  EXPECT_EQ(stat(*m, "bursts"), 64 * 4096 / 32);
+  EXPECT_EQ(stat(*m, "bytes_read"), 64 * 4096);
+  EXPECT_EQ(stat(*m, "row_hits") + stat(*m, "row_misses") + stat(*m, "row_conflicts"),
             64 * 4096 / 32);
   // Progress every 512 bytes: 8 reports per request, the last at 4096.
   EXPECT_EQ(r.seen.at(5).size(), 8u);
@@ -103,7 +103,7 @@ TEST_F(Ramulator2, AWriteIsDoneWhenTheControllerTakesIt) {
   m->enqueue({7, true, 0, 64, 10 * 625, 0});
   drain(*m, r);
   EXPECT_EQ(r.done_at(7), 10 * 625);
-  EXPECT_EQ(counter(*m, "bytes_written"), 64);
+  EXPECT_EQ(stat(*m, "bytes_written"), 64);
 }
 
 }  // namespace

@@ -3,11 +3,13 @@
 // reports' energy fields adding up to their totals.
 #include <gtest/gtest.h>
 
+#include <boost/json.hpp>
 #include <sstream>
 
 #include "fixture.h"
 #include "gemini/sim/energy.h"
 #include "gemini/sim/report.h"
+#include "gemini/sim/report_metrics.h"
 #include "gemini/sim/sim_config.h"
 
 namespace gemini::sim {
@@ -245,6 +247,38 @@ TEST(Energy, TheConfigSectionIsValidatedByName) {
                            "unknown parameter of component \"energy\" (known: mac_pj, vp_op_pj,"),
             std::string::npos)
       << errors[0];
+}
+
+// docs/architecture.md, "An energy component": a new row of the table
+// reaches every output without a change there -- the text summary, the
+// JSON report (run, cores, layers; the sweep's pointer), the per-workload
+// CSV when attributed, and the listing of its cost.
+TEST(Energy, EveryConsumerWalksTheTable) {
+  const Report r = test::simulate_programs(
+      test::parse_programs({".core 0\n" + kDmaIn + "end\n"}), 1, 1, energy_hw());
+  std::ostringstream text, json, csv, params;
+  print_report(text, r);
+  write_report_json(json, r, false);
+  write_workload_csv(csv, r);
+  print_params(params);
+  const boost::json::value v = boost::json::parse(json.str());
+  const std::string header = csv.str().substr(0, csv.str().find('\n'));
+  for (std::size_t i = 0; i < kComponents; ++i) {
+    const auto c = static_cast<Component>(i);
+    const std::string name = to_string(c);
+    EXPECT_NE(text.str().find(" " + name + " "), std::string::npos) << name;
+    boost::json::error_code ec;
+    EXPECT_NE(v.find_pointer(energy_component(c).pointer, ec), nullptr) << name;
+    EXPECT_NE(v.find_pointer("/cores/0/energy_pj/" + name, ec), nullptr) << name;
+    EXPECT_NE(v.find_pointer("/energy_pj/unattributed/" + name, ec), nullptr) << name;
+    EXPECT_EQ(header.find("," + name + "_pj") != std::string::npos,
+              kComponentTable[i].attributed)
+        << name;
+  }
+  for (const EventInfo& e : kEventTable)
+    if (e.cost.key)
+      EXPECT_NE(params.str().find(std::string("  ") + e.cost.key + "  "), std::string::npos)
+          << e.cost.key;
 }
 
 // The worked example of docs/architecture.md, "An energy component": an

@@ -1,9 +1,10 @@
 // The report's declarations against real reports: every figure that
 // report_metrics.h declares (what the sweep reads) is at its JSON pointer
 // with the value its `read` gives, every energy component and every core's
-// time by cause too; every statistics group's kind is the one the sweep
-// derives from its name, and every statistic describes itself; the
-// statistics table of docs/timing-model.md is the one the units declare.
+// time by cause too; every statistics group carries its kind and every
+// statistic its unit and description, and the sums by kind are the groups'
+// summed by name; the statistics table of docs/timing-model.md is the one
+// the units and every registered DRAM and NoC model declare.
 #include <gtest/gtest.h>
 
 #include <boost/json.hpp>
@@ -15,6 +16,8 @@
 
 #include "fixture.h"
 #include "functional_case.h"
+#include "gemini/sim/dram_model.h"
+#include "gemini/sim/noc_model.h"
 #include "gemini/sim/report.h"
 #include "gemini/sim/report_metrics.h"
 
@@ -92,31 +95,147 @@ TEST(ReportMetrics, EveryCoresTimeIsAtItsPointer) {
   }
 }
 
-TEST(ReportMetrics, EveryStatisticDescribesItselfUnderItsKind) {
+// A string at `pointer`.
+void expect_text_at(const json::value& v, std::string_view pointer, std::string_view want) {
+  json::error_code ec;
+  const json::value* got = v.find_pointer(pointer, ec);
+  ASSERT_NE(got, nullptr) << pointer << " is not in the report";
+  ASSERT_TRUE(got->is_string()) << pointer;
+  EXPECT_EQ(std::string_view(got->get_string()), want) << pointer;
+}
+
+TEST(ReportMetrics, EveryStatisticCarriesItsKindAndUnit) {
   const Reported& r = reported();
   ASSERT_FALSE(r.report.stats.empty());
+  const std::string groups = "/" + std::string(sim::kStatsSection) + "/" +
+                             std::string(sim::kStatsGroups) + "/";
   for (const sim::StatSnapshot& s : r.report.stats) {
-    EXPECT_EQ(sim::stat_kind_of(s.name), s.kind) << s.name;
+    EXPECT_NE(s.kind, "") << s.name;
+    expect_text_at(r.json, groups + s.name + "/kind", s.kind);
     std::set<std::string> names;
     for (const sim::StatValue& v : s.values) {
       EXPECT_TRUE(names.insert(v.name).second) << s.name << "." << v.name << " twice";
       EXPECT_NE(std::string(v.description), "") << s.name << "." << v.name;
-      expect_at(r.json, "/" + std::string(sim::kStatsSection) + "/" + s.name + "/" + v.name,
-                v.value);
+      const std::string at = groups + s.name + "/stats/" + v.name;
+      expect_at(r.json, at + "/value", v.value);
+      expect_text_at(r.json, at + "/unit", sim::to_string(v.unit));
     }
   }
 }
 
-// The statistics table: one row per unit kind and statistic, as declared.
-std::string statistics_table(const sim::Report& r) {
-  std::string out = "| unit | statistic | counted in | what it counts |\n|---|---|---|---|\n";
+TEST(ReportMetrics, TheSumsByKindAreTheGroupsSummedByName) {
+  // Two groups of a kind that list different statistics (a DRAM model's
+  // own beside the common ones) and one of another kind.
+  const auto value = [](const char* name, std::int64_t v) {
+    return sim::StatValue{name, v, sim::Unit::bytes, "d"};
+  };
+  const std::vector<sim::StatSnapshot> groups = {
+      {"dram", "dram_west0", {value("bytes_read", 1), value("row_hits", 5)}},
+      {"noc", "noc", {value("bytes", 7)}},
+      {"dram", "dram_east0", {value("row_hits", 2), value("bytes_read", 3), value("refreshes", 4)}},
+  };
+  const std::vector<sim::KindStats> sums = sim::sum_by_kind(groups);
+  ASSERT_EQ(sums.size(), 2u);
+  EXPECT_EQ(sums[0].kind, "dram");
+  EXPECT_EQ(sums[0].groups, 2);
+  ASSERT_EQ(sums[0].values.size(), 3u);
+  EXPECT_EQ(sums[0].values[0].name, "bytes_read");
+  EXPECT_EQ(sums[0].values[0].value, 4);
+  EXPECT_EQ(sums[0].values[1].name, "row_hits");
+  EXPECT_EQ(sums[0].values[1].value, 7);
+  EXPECT_EQ(sums[0].values[2].name, "refreshes");
+  EXPECT_EQ(sums[0].values[2].value, 4);
+  EXPECT_EQ(sums[0].values[2].unit, sim::Unit::bytes);
+  EXPECT_EQ(sums[1].kind, "noc");
+  EXPECT_EQ(sums[1].groups, 1);
+
+  // The report's by_kind is the same summation of its groups.
+  const Reported& r = reported();
+  const std::string by_kind = "/" + std::string(sim::kStatsSection) + "/" +
+                              std::string(sim::kStatsByKind) + "/";
+  for (const sim::KindStats& k : sim::sum_by_kind(r.report.stats)) {
+    expect_at(r.json, by_kind + k.kind + "/groups", k.groups);
+    for (const sim::StatValue& v : k.values) {
+      expect_at(r.json, by_kind + k.kind + "/stats/" + v.name + "/value", v.value);
+      expect_text_at(r.json, by_kind + k.kind + "/stats/" + v.name + "/unit",
+                     sim::to_string(v.unit));
+    }
+  }
+}
+
+// The statistics table: one row per unit kind, model and statistic, as
+// declared. The NoC's and the DRAM ports' counters are their models': each
+// built-in model is built and registers its own; a statistic every model
+// has is "every model"'s. A model this build cannot build (an optional
+// dependency left out) keeps the rows `doc` has for it.
+std::string table_row(const std::string& kind, const std::string& model, const sim::StatValue& v) {
+  return "| " + kind + " | " + model + " | `" + v.name + "` | " + sim::to_string(v.unit) + " | " +
+         v.description + " |\n";
+}
+
+template <class Build>
+std::string model_rows(const std::string& kind, const std::vector<std::string>& models,
+                       Build build, const std::string& doc) {
+  std::vector<std::pair<std::string, sim::StatSnapshot>> built;  // by model
+  std::string kept;  // the doc's rows of models this build lacks
+  for (const std::string& m : models) {
+    sim::StatGroup g(kind, kind);
+    if (build(m, g)) {
+      built.emplace_back(m, g.snapshot());
+      continue;
+    }
+    const std::string head = "| " + kind + " | " + m + " | ";
+    for (std::size_t at = doc.find(head); at != std::string::npos; at = doc.find(head, at + 1))
+      kept += doc.substr(at, doc.find('\n', at) + 1 - at);
+  }
+  std::string out;
+  auto everywhere = [&](const std::string& stat) {
+    for (const auto& b : built)
+      if (!b.second.find(stat)) return false;
+    return built.size() > 1;
+  };
+  std::set<std::string> done;
+  for (const auto& [model, snap] : built)
+    for (const sim::StatValue& v : snap.values) {
+      const bool all = everywhere(v.name);
+      if (all && !done.insert(v.name).second) continue;
+      out += table_row(kind, all ? "every model" : model, v);
+    }
+  return out + kept;
+}
+
+std::string statistics_table(const sim::Report& r, const std::string& doc) {
+  std::string out =
+      "| unit | model | statistic | counted in | what it counts |\n|---|---|---|---|---|\n";
   std::set<std::string> kinds;
   for (const sim::StatSnapshot& s : r.stats) {
-    if (!kinds.insert(s.kind).second) continue;
-    for (const sim::StatValue& v : s.values)
-      out += "| " + s.kind + " | `" + v.name + "` | " + sim::to_string(v.unit) + " | " +
-             v.description + " |\n";
+    if (s.kind == "noc" || s.kind == "dram" || !kinds.insert(s.kind).second) continue;
+    for (const sim::StatValue& v : s.values) out += table_row(s.kind, "", v);
   }
+  out += model_rows(
+      "noc", sim::noc_model_names(true),
+      [](const std::string& m, sim::StatGroup& g) {
+        std::string error;
+        sim::NocLayout layout;
+        layout.xlen = layout.ylen = 2;
+        layout.ports = {{-1, 0}, {2, 0}};
+        const auto model = sim::make_noc_model({{"model", m}}, layout, error);
+        if (model) model->register_stats(g);
+        return model != nullptr;
+      },
+      doc);
+  out += model_rows(
+      "dram", sim::dram_model_names(true),
+      [](const std::string& m, sim::StatGroup& g) {
+        std::string error;
+        sim::DramContext ctx;
+        ctx.mesh_tops = 4;
+        ctx.ports = 2;
+        const auto model = sim::make_dram_model({{"model", m}}, ctx, error);
+        if (model) model->register_stats(g);
+        return model != nullptr;
+      },
+      doc);
   return out;
 }
 
@@ -129,7 +248,7 @@ TEST(ReportMetrics, TheDocsListEveryStatistic) {
   const std::size_t from = text.find(begin), to = text.find(end);
   ASSERT_NE(from, std::string::npos) << doc << " has no statistics table";
   ASSERT_NE(to, std::string::npos) << doc << " has no end to its statistics table";
-  const std::string want = statistics_table(reported().report);
+  const std::string want = statistics_table(reported().report, text);
   const std::string got = text.substr(from + begin.size(), to - from - begin.size());
   if (got != want && std::getenv("GEMINI_UPDATE_DOCS")) {
     text.replace(from + begin.size(), got.size(), want);

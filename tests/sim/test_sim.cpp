@@ -585,9 +585,12 @@ TEST(Sim, BankedDramChangesTheTiming) {
   // 52500 ps; data leaves at 52500: arrives 52500 + 4000 + 21334 = 77834,
   // + 2000 = 79834 ps -> cycle 80.
   EXPECT_EQ(a.total_cycles, 80);
-  EXPECT_EQ(a.dram_ports[0].bursts, 8);
-  EXPECT_EQ(a.dram_ports[0].row_hits, 7);
+  const StatSnapshot& port = a.stats.at(a.dram_ports[0].stats);
+  EXPECT_EQ(port.value_or("bursts", -1), 8);
+  EXPECT_EQ(port.value_or("row_hits", -1), 7);
+  EXPECT_TRUE(a.dram_has_rows());
   EXPECT_DOUBLE_EQ(a.dram_row_hit_rate, 7.0 / 8.0);
+  EXPECT_DOUBLE_EQ(a.dram_ports[0].row_hit_rate.value_or(0), 7.0 / 8.0);
 }
 
 TEST(Sim, Ramulator2DramTimesTheSameTransferWithBankGroups) {

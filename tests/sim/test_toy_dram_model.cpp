@@ -2,16 +2,21 @@
 // add"): this file is the whole model, registered by name with its one
 // parameter, and its line in tests/CMakeLists.txt is the only other change.
 // "toy" serves each request `delay_ns` after it arrives, whole, however big
-// (no bandwidth limit). The tests: a configuration that selects it loads,
-// builds and simulates; its parameter is checked; it is listed.
+// (no bandwidth limit), and counts the requests of more than 256 bytes in a
+// statistic of its own. The tests: a configuration that selects it loads,
+// builds and simulates; its statistic is in every report beside the
+// ports' common ones (and another model's are not); its parameter is
+// checked; it is listed.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <boost/json.hpp>
 #include <cmath>
 #include <sstream>
 
 #include "fixture.h"
 #include "gemini/sim/dram_model.h"
+#include "gemini/sim/report.h"
 #include "gemini/sim/sim_config.h"
 #include "gemini/sim/simulator.h"
 
@@ -27,6 +32,7 @@ class ToyDram final : public DramModel {
   Tick advance(Tick /*now*/, DramSink& sink) override {
     for (const DramRequest& r : queue_) {
       ++stats_.requests;
+      if (r.bytes > 256) ++large_;
       (r.write ? stats_.bytes_written : stats_.bytes_read) += r.bytes;
       sink.progress(r.tag, r.bytes, r.arrival + delay_);
     }
@@ -35,8 +41,13 @@ class ToyDram final : public DramModel {
   }
   double peak_gbps() const override { return 1e6; }  // unbounded; the range's top
   std::string name() const override { return "toy"; }
+  void register_stats(StatGroup& g) const override {
+    DramModel::register_stats(g);
+    g.add("large_requests", &large_, Unit::count, "requests of more than 256 bytes (toy)");
+  }
 
  private:
+  std::int64_t large_ = 0;
   Tick delay_;
   std::vector<DramRequest> queue_;
 };
@@ -103,6 +114,40 @@ TEST(ToyDramModel, AConfigurationSelectingItSimulates) {
   EXPECT_EQ(a.dram_ports[0].bytes_read + a.dram_ports[1].bytes_read, 512);
   // Everything else is the same: 200 ns more of DRAM is 200 cycles at 1 GHz.
   EXPECT_EQ(b.total_cycles - a.total_cycles, 200);
+}
+
+TEST(ToyDramModel, ItsOwnStatisticIsReportedAndNoOtherModelsIs) {
+  std::string errors;
+  auto toy = config(R"({"model": "toy"})", errors);
+  auto simple = config(R"({"model": "simple"})", errors);
+  ASSERT_TRUE(toy && simple) << errors;
+  const assembler::Program p = test::parse_programs({kDmaIn});
+  const Report a = test::simulate_programs(p, 1, 1, *toy);
+  const Report b = test::simulate_programs(p, 1, 1, *simple);
+  std::ostringstream text, json;
+  print_report(text, a);
+  write_report_json(json, a, false);
+  EXPECT_NE(text.str().find("  dram (2): bytes_read 512 bytes_written 0 requests 1 data_busy_ps 0 "
+                            "large_requests 1\n"),
+            std::string::npos)
+      << text.str();
+  const boost::json::value v = boost::json::parse(json.str());
+  EXPECT_EQ(v.at_pointer("/stats/by_kind/dram/stats/large_requests/value"), 1);
+  EXPECT_EQ(v.at_pointer("/stats/by_kind/dram/stats/large_requests/unit"), "count");
+  EXPECT_EQ(v.at_pointer("/stats/groups/dram_west0/kind"), "dram");
+  EXPECT_EQ(v.at_pointer("/stats/groups/dram_west0/stats/large_requests/value"), 1);
+  EXPECT_EQ(v.at_pointer("/dram/ports/0/large_requests"), 1);
+  EXPECT_FALSE(a.dram_has_rows());
+  // The simple model has no rows: no row counters, no row-hit rate.
+  std::ostringstream simple_text, simple_json;
+  print_report(simple_text, b);
+  write_report_json(simple_json, b, false);
+  for (const char* none : {"large_requests", "row_hits", "bursts", "refreshes"}) {
+    EXPECT_EQ(simple_text.str().find(none), std::string::npos) << none;
+    EXPECT_EQ(simple_json.str().find(none), std::string::npos) << none;
+  }
+  EXPECT_NE(simple_text.str().find("row-hit rate n/a (the simple model has no rows)"),
+            std::string::npos);
 }
 
 TEST(ToyDramModel, ItsParameterIsChecked) {

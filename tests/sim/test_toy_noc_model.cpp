@@ -37,6 +37,7 @@ class Crossbar final : public NocModel {
     return {t + ser(bytes), std::vector<Tick>(dsts.size(), t + hop_ + ser(bytes)), 0};
   }
   LinkUse router_link_use() const override { return {}; }
+  double peak_link_gbps() const override { return 24; }
   std::int64_t packets() const override { return packets_; }
   std::int64_t bytes() const override { return bytes_; }
   void register_stats(StatGroup& g) const override {

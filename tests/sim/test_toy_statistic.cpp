@@ -72,7 +72,10 @@ TEST(ToyStatistic, OneDeclarationReachesTheReportsAndTheSweep) {
       << text.str();
   sim::write_report_json(report, r, true);
   const json::value parsed = json::parse(report.str());
-  EXPECT_EQ(parsed.at_pointer("/stats/toy/conv_tiles"), json::value(n));
+  EXPECT_EQ(parsed.at_pointer("/stats/groups/toy/kind"), json::value("toy"));
+  EXPECT_EQ(parsed.at_pointer("/stats/groups/toy/stats/conv_tiles/value"), json::value(n));
+  EXPECT_EQ(parsed.at_pointer("/stats/groups/toy/stats/conv_tiles/unit"), json::value("count"));
+  EXPECT_EQ(parsed.at_pointer("/stats/by_kind/toy/stats/conv_tiles/value"), json::value(n));
 
   // The sweep's results of one point whose record holds that report.
   sweep::Plan plan;
@@ -109,6 +112,15 @@ TEST(ToyStatistic, OneDeclarationReachesTheReportsAndTheSweep) {
   EXPECT_EQ(values.at(static_cast<std::size_t>(at - names.begin())), std::to_string(n));
   const json::value results = json::parse(test::read_file(dir / "results.json"));
   EXPECT_EQ(results.at_pointer("/points/0/metrics/stats.toy.conv_tiles"), json::value(n));
+  // Its unit and description travel with it.
+  bool described = false;
+  for (const json::value& c : results.at("columns").as_array())
+    if (c.at("name") == "stats.toy.conv_tiles") {
+      EXPECT_EQ(c.at("unit"), "count");
+      EXPECT_NE(std::string(c.at("meaning").as_string()).find("conv_tiles"), std::string::npos);
+      described = true;
+    }
+  EXPECT_TRUE(described);
 }
 
 }  // namespace

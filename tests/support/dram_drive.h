@@ -32,15 +32,12 @@ inline std::unique_ptr<DramModel> dram(const boost::json::object& section) {
   return m;
 }
 
-// The model's counter `name` as its port's statistics group has it (a
-// model's own counters are registered by its register_stats).
-inline std::int64_t counter(const DramModel& m, const std::string& name) {
-  StatGroup g("dram", "test");
+// A model's counter, as the reports read it: from the statistics it
+// registers (-1 when it has none of that name).
+inline std::int64_t stat(const DramModel& m, const char* name) {
+  StatGroup g("dram", "dram_west0");
   m.register_stats(g);
-  for (const StatValue& v : g.snapshot().values)
-    if (v.name == name) return v.value;
-  ADD_FAILURE() << m.name() << " has no counter " << name;
-  return -1;
+  return g.snapshot().value_or(name, -1);
 }
 
 // Advances `m` from time 0 at the times it asks for until it has nothing left.

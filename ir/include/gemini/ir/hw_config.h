@@ -97,6 +97,23 @@ struct RawComponent {
   std::string pointer;       // its JSON pointer: "/noc", "/dram"
 };
 
+// The keys of the simulator's `noc` and `dram` sections that ir reads for
+// the lowering (the simulator acknowledges them, ParamReader::elsewhere,
+// and lists them with this description and default): each declared here
+// once, read by read_raw in hw_config.cpp.
+struct LoweringParam {
+  const char* component;  // "noc", "dram"
+  const char* name;
+  bool fallback;
+  const char* description;
+};
+inline constexpr LoweringParam kLoweringParams[] = {
+    {"noc", "multicast", false,
+     "one core's data for several cores may go once along the tree (the lowering's)"},
+    {"dram", "multicast", false,
+     "a DRAM tensor several cores load is read once and multicast (the lowering's)"},
+};
+
 // The NoC: the simulator's `noc.model` ("mesh" by default) and its
 // parameters are in `raw` (configs/README.md lists them).
 struct NocConfig {

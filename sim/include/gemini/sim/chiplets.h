@@ -48,14 +48,14 @@ struct D2dInterfaceInfo {
   D2dInterface (*configure)(ParamReader& r) = nullptr;
 };
 
-// The two parameters every interface declares, each declared here once:
-// its energy per byte per D2D link crossed (`fallback`), and its PHY area
-// per GB/s (default: the scheduler's for `interface` at 12 nm on an organic
-// substrate, silicon.h). `elsewhere` gives the values at other process
-// nodes or packages, for the description.
+// The two parameters every interface declares, each declared here once,
+// with the interface's default (`fallback`): its energy per byte per D2D
+// link crossed, and its PHY area per GB/s (the built-ins: the scheduler's
+// at 12 nm on an organic substrate, scheduler_d2d_phy_um2_per_gbps in
+// silicon.h). `elsewhere` gives the values at other process nodes or
+// packages, for the description.
 double read_pj_per_byte(ParamReader& r, double fallback, const std::string& elsewhere);
-double read_phy_um2_per_gbps(ParamReader& r, const std::string& interface,
-                             const std::string& elsewhere);
+double read_phy_um2_per_gbps(ParamReader& r, double fallback, const std::string& elsewhere);
 
 // The registry (built-ins: XSR, USR, UCIe, each in its own file).
 ModelRegistry<D2dInterfaceInfo>& d2d_interfaces();

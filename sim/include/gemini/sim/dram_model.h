@@ -53,12 +53,12 @@ class DramSink {
   virtual void progress(std::uint64_t tag, std::int64_t done, Tick t) = 0;
 };
 
-// Plain counters, read once at the end.
+// The counters every model keeps (plain, read once at the end). A model
+// with more (banks, rows, refreshes) keeps its own beside them and
+// registers them in its register_stats override.
 struct DramStats {
   std::int64_t bytes_read = 0, bytes_written = 0;
-  std::int64_t requests = 0, bursts = 0;
-  std::int64_t row_hits = 0, row_misses = 0, row_conflicts = 0;  // per burst
-  std::int64_t refreshes = 0;
+  std::int64_t requests = 0;
   Tick data_busy = 0;  // time the data bus carried data
 };
 
@@ -73,7 +73,7 @@ class DramModel {
   // Registers the model's counters in the port's group: DramStats's here;
   // a model with its own calls this first, then adds them. Names the
   // reports read when a model has them: row_hits, row_misses and
-  // row_conflicts (the row-hit rate), refreshes.
+  // row_conflicts (per burst; the row-hit rate), refreshes.
   virtual void register_stats(StatGroup& g) const;
 
  protected:
@@ -110,8 +110,9 @@ struct DramModelRegistration {
   explicit DramModelRegistration(DramModelInfo info) { register_dram_model(std::move(info)); }
 };
 const std::vector<DramModelInfo>& dram_models();
-// Their names, in registration order.
-std::vector<std::string> dram_model_names();
+// Their names, in registration order; `builtin_only`: the models gemini
+// ships, not those a test registered.
+std::vector<std::string> dram_model_names(bool builtin_only = false);
 // Whether "ramulator2" is Ramulator 2 (cmake/ramulator2.cmake built it) or
 // the stand-in that says why it is missing.
 bool ramulator2_built();

@@ -98,6 +98,7 @@ class MeshNoc final : public NocModel {
   std::string link_name(std::int32_t link) const override;
   LinkUse d2d_link_use() const override { return link_use(true); }
   std::vector<LinkLoad> d2d_link_loads() const override;
+  double peak_link_gbps() const override { return link_gbps_; }
   std::int64_t packets() const override { return packets_; }
   std::int64_t bytes() const override { return bytes_; }
   std::string name() const override { return "mesh"; }
@@ -194,7 +195,7 @@ class MeshNoc final : public NocModel {
   std::int32_t xlen_, ylen_;
   MeshLinks links_;                       // the numbering and naming of the links
   std::vector<std::int32_t> port_nodes_;  // per DRAM port
-  double ps_per_byte_;
+  double link_gbps_, ps_per_byte_;
   Tick router_ps_;
   std::int32_t buffer_;                    // packets per input buffer; 0: unbounded
   std::vector<Tick> left_;                 // per link, B slots: when each packet left

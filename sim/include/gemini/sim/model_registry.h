@@ -27,6 +27,7 @@ class ModelRegistry {
  public:
   ModelRegistry(const char* kind, std::vector<Info> builtin) : kind_(kind) {
     for (Info& i : builtin) add(std::move(i));
+    builtin_ = models_.size();
   }
   void add(Info info) {
     if (find(info.name) || !info.configure) {
@@ -57,16 +58,19 @@ class ModelRegistry {
   std::vector<ParamInfo> params(std::vector<ParamInfo> own, const std::string& component) const {
     return with_model_params(std::move(own), models_, component, kind_);
   }
-  // Their names, in registration order.
-  std::vector<std::string> names() const {
+  // Their names, in registration order; `builtin_only`: the models gemini
+  // ships (not those a test or another program added).
+  std::vector<std::string> names(bool builtin_only = false) const {
     std::vector<std::string> out;
-    for (const Info& m : models_) out.push_back(m.name);
+    for (std::size_t i = 0; i < (builtin_only ? builtin_ : models_.size()); ++i)
+      out.push_back(models_[i].name);
     return out;
   }
 
  private:
   std::string kind_;  // "DRAM model": how messages name one
   std::vector<Info> models_;
+  std::size_t builtin_ = 0;
 };
 
 }  // namespace gemini::sim

@@ -107,6 +107,10 @@ class NocModel {
     Tick busy = 0;
   };
   virtual std::vector<LinkLoad> d2d_link_loads() const { return {}; }
+  // The peak rate of one router-to-router link, in GB/s (bytes per ns):
+  // what the layer roofline and the silicon model take as the NoC's
+  // bandwidth, as DramModel::peak_gbps is the DRAM's.
+  virtual double peak_link_gbps() const = 0;
   virtual std::int64_t packets() const = 0;
   virtual std::int64_t bytes() const = 0;
   // Registers the model's counters in `g`.
@@ -154,8 +158,9 @@ struct NocModelRegistration {
   explicit NocModelRegistration(NocModelInfo info) { register_noc_model(std::move(info)); }
 };
 const std::vector<NocModelInfo>& noc_models();
-// Their names, in registration order.
-std::vector<std::string> noc_model_names();
+// Their names, in registration order; `builtin_only`: the models gemini
+// ships, not those a test registered.
+std::vector<std::string> noc_model_names(bool builtin_only = false);
 
 // The `noc` section read: the NoC's own parameters (every model has them)
 // and the chosen model's builder.

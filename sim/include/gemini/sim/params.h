@@ -121,6 +121,10 @@ class ParamReader {
   Param<T> param(std::string name) {
     return Param<T>(*this, std::move(name));
   }
+  // A key of this section that ir reads for the lowering (`multicast`,
+  // ir::kLoweringParams): declared for finish() and the listings with ir's
+  // default and description, not read again here.
+  void elsewhere(const ir::LoweringParam& p);
   // A nested object of parameters ("timing" of "dram"), read by the
   // returned reader (its own finish()); declared here as type "object".
   ParamReader section(const std::string& name, std::string description);

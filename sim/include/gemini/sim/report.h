@@ -38,13 +38,20 @@ struct CoreReport {
   std::int64_t stall() const { return dram + noc + token + l2_space + other; }
 };
 
+// A DRAM port: where it is, what its model's counters come to (its group
+// of Report::stats: the ports' common counters and the model's own), and
+// the figures made from them.
 struct DramPortReport {
   std::int32_t row = 0;
-  std::string side;  // "west" or "east"
-  std::int64_t bytes_read = 0, bytes_written = 0, requests = 0, bursts = 0;
-  std::int64_t row_hits = 0, row_misses = 0, row_conflicts = 0, refreshes = 0;
+  std::string side;                                // "west" or "east"
+  std::size_t stats = 0;                           // its group's index in Report::stats
+  std::int64_t bytes_read = 0, bytes_written = 0;  // of its group, as every model counts them
   std::int64_t busy_cycles = 0;
   double achieved_gbps = 0, peak_gbps = 0;
+  // Its model counts rows (row_hits, row_misses, row_conflicts); the
+  // port's row-hit rate, over its bursts (nullopt without rows or bursts).
+  bool has_rows = false;
+  std::optional<double> row_hit_rate;
 };
 
 struct LayerReport {
@@ -301,9 +308,11 @@ struct Report {
   // read).
   std::int64_t dram_read_bytes = 0, dram_unique_read_bytes = 0;
   double dram_achieved_gbps = 0, dram_peak_gbps = 0, dram_row_hit_rate = 0;
-  // The model has banks and rows (row_hit_rate means something).
-  bool dram_has_rows() const { return dram_model == "banked" || dram_model == "ramulator2"; }
+  // The model counts row hits (row_hit_rate means something): its ports'
+  // statistics have row_hits.
+  bool dram_has_rows() const { return !dram_ports.empty() && dram_ports.front().has_rows; }
   std::int64_t noc_packets = 0, noc_bytes = 0;
+  double noc_peak_link_gbps = 0;  // one router-to-router link's, as the NoC model reports it
   std::int32_t noc_links = 0;
   double noc_link_util_max = 0, noc_link_util_mean = 0;
   std::string noc_busiest_link;  // "(x,y)->(x,y)"; x = -1 / xlen are the DRAM ports

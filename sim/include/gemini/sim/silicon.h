@@ -29,11 +29,13 @@ namespace gemini::sim {
 // GB/s link is 32). Preconditions: every count >= 1,
 // x_cut divides xlen and y_cut divides ylen, bandwidths >= 0.
 struct SiliconInputs {
-  std::int32_t xlen = 1, ylen = 1, x_cut = 1, y_cut = 1;     // the mesh, its cuts
-  std::int32_t pe_rows = 8, pe_cols = 8, pe_lanes = 16;      // MACs = rows*cols*lanes
-  std::int64_t l2_bytes = 1 << 20;                           // per core
-  double noc_link_gbps = 32, d2d_gbps = 16, dram_gbps = 16;  // dram: the whole mesh's
-  double d2d_phy_um2_per_gbps = 0;                           // the chosen D2D interface's PHY area
+  std::int32_t xlen = 1, ylen = 1, x_cut = 1, y_cut = 1;  // the mesh, its cuts
+  std::int32_t pe_rows = 8, pe_cols = 8, pe_lanes = 16;   // MACs = rows*cols*lanes
+  std::int64_t l2_bytes = 1 << 20;                        // per core
+  // Bytes per cycle (no defaults: the run's models give them): a NoC link's
+  // (NocModel::peak_link_gbps), a D2D link's, the whole mesh's DRAM.
+  double noc_link_gbps = 0, d2d_gbps = 0, dram_gbps = 0;
+  double d2d_phy_um2_per_gbps = 0;  // the chosen D2D interface's PHY area
 };
 
 // The `silicon` section. Densities are the 12 nm values, multiplied by

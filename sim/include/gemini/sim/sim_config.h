@@ -15,6 +15,11 @@
 #include <vector>
 
 #include "gemini/ir/hw_config.h"
+#include "gemini/sim/chiplets.h"
+#include "gemini/sim/dram_model.h"
+#include "gemini/sim/energy.h"
+#include "gemini/sim/noc_model.h"
+#include "gemini/sim/silicon.h"
 
 namespace gemini::sim {
 
@@ -24,8 +29,23 @@ std::optional<ir::HardwareConfig> load_hw_config(const std::string& path,
 std::optional<ir::HardwareConfig> parse_hw_config(const std::string& text,
                                                   const std::string& origin,
                                                   std::vector<std::string>& errors);
-// Reads the `dram`, `noc` and `energy` components ir keeps raw; false with one line
-// per problem ("file:pointer: message"). simulate() checks them too.
+// The simulator's sections of a configuration, each read and checked by
+// its one reader: the DRAM ports and model, the NoC and its model, the
+// energy costs, the chiplet cut and D2D interface, and the silicon model
+// when the configuration has one. nullopt with one line per problem
+// ("file:pointer: message"); a cut that does not divide the mesh is one
+// when the configuration gives the mesh (simulate() checks it again on
+// the IR's mesh).
+struct SimSections {
+  DramSetup dram;
+  NocSetup noc;
+  EnergyCosts energy;
+  ChipletSetup chiplets;
+  std::optional<SiliconParams> silicon;
+};
+std::optional<SimSections> read_sim_sections(const ir::HardwareConfig& hw,
+                                             std::vector<std::string>& errors);
+// read_sim_sections(hw, errors) has a value.
 bool check_hw_config(const ir::HardwareConfig& hw, std::vector<std::string>& errors);
 
 // Every parameter the `dram` and `noc` components and their models declare,

@@ -6,37 +6,24 @@
 // unit and description (`g.add("bytes_read", &s.bytes_read, Unit::bytes,
 // "bytes read at this port")`); nothing looks a name up while the
 // simulation runs. At the end the System takes a snapshot of every group
-// into the Report, and every form of the report walks the snapshots: the
-// text report's statistics (summed per unit kind), the JSON `stats`
-// section (per instance), the sweep's `stats.<kind>.<stat>` columns and
-// the statistics table of docs/timing-model.md. A new statistic is a
-// counter and one add() line in its unit's file; a group outside the
-// model's units (an observer's) joins through SimOptions::stat_groups.
+// into the Report (stat_snapshot.h), and every form of the report walks
+// the snapshots: the text report's statistics and the JSON `stats`
+// section's `by_kind` (both through sum_by_kind), the JSON's `groups` (per
+// instance, each counter with its unit), the sweep's `stats.<kind>.<stat>`
+// columns and Python (from `by_kind`), and the statistics table of
+// docs/timing-model.md. A new statistic is a counter and one add() line in
+// its unit's file; a group outside the model's units (an observer's) joins
+// through SimOptions::stat_groups.
 
 #include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "gemini/sim/stat_snapshot.h"
 #include "gemini/sim/unit.h"
 
 namespace gemini::sim {
-
-// One statistic's value at the end of a run, with its declaration.
-struct StatValue {
-  std::string name;
-  std::int64_t value = 0;
-  Unit unit = Unit::count;
-  const char* description = "";  // static text (a literal, a table's)
-};
-
-// A group's values at the end of a run. `kind` names the unit type ("core",
-// "l2", "wl0", "noc", "dram"); `name` the instance ("core_3.l2"); the kind
-// is stat_kind_of(name) (report_metrics.h).
-struct StatSnapshot {
-  std::string kind, name;
-  std::vector<StatValue> values;  // in registration order
-};
 
 class StatGroup {
  public:

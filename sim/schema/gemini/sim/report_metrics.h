@@ -15,14 +15,15 @@
 // tests) instantiates it.
 //
 // The statistics (stats.h) need no declaration here: the JSON `stats`
-// section holds every unit's group under its instance name, and
-// stat_kind_of() gives the unit kind the sweep sums a statistic over.
+// section holds every unit's group with its kind and each counter with its
+// unit, and their sums by kind (stat_snapshot.h), which the sweep reads.
 
 #include <string>
 #include <string_view>
 #include <tuple>
 
 #include "gemini/sim/energy_table.h"
+#include "gemini/sim/stat_snapshot.h"
 #include "gemini/sim/unit.h"
 
 namespace gemini::sim {
@@ -258,19 +259,6 @@ inline EnergyComponentMetric energy_component(Component c) {
   const std::string_view total = metric::energy_pj.pointer;
   return {std::string("energy_") + to_string(c) + "_pj",
           std::string(total.substr(0, total.rfind('/') + 1)) + to_string(c)};
-}
-
-// The JSON report's statistics section: every unit's group (stats.h) by its
-// instance name.
-inline constexpr std::string_view kStatsSection = "stats";
-// The unit kind of a statistics group from its instance name: the last
-// dot-separated part up to its first '_' ("core_3" and "dram_west0": core
-// and dram; "core_3.l2": l2; "noc": noc). Every StatGroup's kind is this
-// of its name (tests/sim/test_report_metrics.cpp).
-constexpr std::string_view stat_kind_of(std::string_view instance) {
-  const std::size_t dot = instance.rfind('.');
-  const std::string_view last = dot == std::string_view::npos ? instance : instance.substr(dot + 1);
-  return last.substr(0, last.find('_'));
 }
 
 }  // namespace gemini::sim
