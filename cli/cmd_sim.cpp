@@ -16,7 +16,7 @@ namespace gemini::cli {
 namespace {
 
 struct SimCliOptions {
-  std::string in, hw, dialect, report, trace, csv, allocation;
+  std::string in, hw, dialect, report, trace, dram_trace, csv, allocation;
   std::int64_t expect = -1;
   double expect_energy = -1;  // pJ
   std::int64_t until = 0;
@@ -39,7 +39,7 @@ int run_sim(const SimCliOptions& opt) {
   if (!hw) return kExitUnreadable;
   // Where the outputs go must exist before a long run starts (exit 2 as
   // for any output that cannot be written).
-  for (const std::string* out : {&opt.report, &opt.trace, &opt.csv}) {
+  for (const std::string* out : {&opt.report, &opt.trace, &opt.dram_trace, &opt.csv}) {
     std::string error;
     if (!out->empty() && !output_dir_exists(*out, error)) {
       std::cerr << "gemini sim: " << error << "\n";
@@ -68,6 +68,7 @@ int run_sim(const SimCliOptions& opt) {
   sim::SimOptions so;
   so.input_name = opt.in;
   so.trace_path = opt.trace;
+  so.dram_trace_path = opt.dram_trace;
   so.progress = isatty(STDERR_FILENO) != 0;
   so.progress_since = line.since();
   line.phase("simulating");
@@ -89,7 +90,8 @@ int run_sim(const SimCliOptions& opt) {
     record_refusal(opt.in, "not simulated: " + error);
     // The trace writer names its file first: an output that cannot be
     // written, not an invalid input.
-    const bool trace_failed = !opt.trace.empty() && error.starts_with(opt.trace + ": ");
+    const bool trace_failed = (!opt.trace.empty() && error.starts_with(opt.trace + ": ")) ||
+                              (!opt.dram_trace.empty() && error.starts_with(opt.dram_trace));
     return trace_failed ? kExitUnreadable : kExitInvalid;
   }
   timer.mark("simulate");
@@ -157,6 +159,9 @@ Command add_sim(CLI::App& app) {
   add_allocation_option(*s, opt->allocation);
   s->add_option("--report", opt->report, "write the JSON report here");
   s->add_option("--trace", opt->trace, "write a Chrome trace-event JSON here (Perfetto)");
+  s->add_option("--dram-trace", opt->dram_trace,
+                "write every DRAM request here (time, port, R/W, address, bytes) and each "
+                "port's Ramulator 2 LoadStoreTrace beside it (FILE.portP.trace)");
   s->add_option("--csv", opt->csv, "write one line per workload here");
   add_unsigned_option(*s, "--expect-cycles", opt->expect, 0, INT64_MAX,
                       "the scheduler's whole-network estimate, to compare with");

@@ -11,6 +11,7 @@ set(GEMINI_DATA_FILES
   configs/README.md
   configs/set-polar.json
   configs/set-polar-ddr4.json
+  configs/set-polar-lpddr5.json
   configs/set-polar-unicast.json
   configs/gemini-hpca24.json
   configs/gemini-hpca24-7nm.json
@@ -18,6 +19,7 @@ set(GEMINI_DATA_FILES
   configs/sweeps/chiplets.json
   configs/sweeps/example.json
   configs/sweeps/corpus-dram-multicast.json
+  configs/sweeps/corpus-dram-models.json
   configs/sweeps/functional-seeds.json
 )
 set(GEMINI_SCRIPT_FILES

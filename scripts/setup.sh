@@ -11,6 +11,9 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev zlib1g-dev
   python3-matplotlib
   python3-dev pybind11-dev python3-numpy python3-pytest
+  # Ramulator 2's dependencies (cmake/ramulator2.cmake builds it from
+  # ../shared/third_party for dram.model "ramulator2")
+  libyaml-cpp-dev libspdlog-dev libfmt-dev
 )
 # (Slurm and munge, for the one-node test cluster, are installed by
 # scripts/slurm_local.sh when its test starts it.)

@@ -1,5 +1,6 @@
 // "banked" DRAM: one channel of `banks` banks with an open-row policy,
-// FR-FCFS scheduling at burst granularity and periodic all-bank refresh. All
+// FR-FCFS scheduling at burst granularity and periodic all-bank refresh
+// (precharging the open banks first). All
 // times inside are in DRAM clocks (tck_ps); see docs/timing-model.md.
 //
 // Address map (row : bank : column): column = addr % row_bytes,
@@ -24,7 +25,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <deque>
-#include <type_traits>
 #include <vector>
 
 #include "gemini/sim/dram_model.h"
@@ -141,8 +141,10 @@ class BankedDram final : public DramModel {
     return k;
   }
 
-  // Refreshes due by `t` (all banks precharged, then tRFC). Refreshes that
-  // fell in an idle stretch long ago are counted but cost nothing now.
+  // Refreshes due by `t`: the open banks precharged (tRP, once they may
+  // be), then tRFC; with every bank closed the refresh starts at once.
+  // Refreshes that fell in an idle stretch long ago are counted but cost
+  // nothing now.
   void refresh(std::int64_t t) {
     if (t - next_refresh_ >= t_.trefi) {
       const std::int64_t n = (t - next_refresh_) / t_.trefi;
@@ -151,11 +153,15 @@ class BankedDram final : public DramModel {
       for (Bank& b : banks_) b.open_row = -1;
     }
     std::int64_t start = std::max(next_refresh_, bus_free_);
+    bool open = false;
     for (const Bank& b : banks_)
-      if (b.open_row >= 0) start = std::max(start, b.ready_pre);
+      if (b.open_row >= 0) {
+        start = std::max(start, b.ready_pre);
+        open = true;
+      }
     for (Bank& b : banks_) {
       b.open_row = -1;
-      b.ready_act = start + t_.trp + t_.trfc;
+      b.ready_act = start + (open ? t_.trp : 0) + t_.trfc;
     }
     next_refresh_ += t_.trefi;
     ++rows_.refreshes;
@@ -284,42 +290,6 @@ class BankedDram final : public DramModel {
   bool last_write_ = false, any_ = false;
 };
 
-// The preset's timing with each field of `timing` overriding it.
-DramTiming read_timing(ParamReader& r, const DramTiming& preset) {
-  ParamReader tr = r.section("timing", "the preset's timing, any field overridden");
-  DramTiming t = preset;
-  auto field = [&](const char* name, auto& v, std::int64_t lo, std::int64_t hi, const char* unit,
-                   const char* what) {
-    using T = std::remove_reference_t<decltype(v)>;
-    v = tr.param<T>(name)
-            .range(static_cast<T>(lo), static_cast<T>(hi))
-            .fallback(v)
-            .unit(unit)
-            .describe(what)
-            .get();
-  };
-  field("tck_ps", t.tck_ps, 1, 1 << 20, "ps", "the DRAM clock period");
-  field("cl", t.cl, 1, 1 << 16, "clocks", "read command to data (CAS latency)");
-  field("cwl", t.cwl, 1, 1 << 16, "clocks", "write command to data");
-  field("trcd", t.trcd, 1, 1 << 16, "clocks", "activate to column command");
-  field("trp", t.trp, 1, 1 << 16, "clocks", "precharge to activate");
-  field("tras", t.tras, 1, 1 << 16, "clocks", "activate to precharge");
-  field("twr", t.twr, 0, 1 << 16, "clocks", "end of write data to precharge");
-  field("trfc", t.trfc, 0, 1 << 20, "clocks", "one refresh (below trefi)");
-  field("trefi", t.trefi, 0, 1 << 24, "clocks", "refresh interval (0: no refresh)");
-  field("tburst", t.tburst, 1, 1 << 16, "clocks", "one burst on the data bus");
-  field("tccd", t.tccd, 1, 1 << 16, "clocks", "column command to column command");
-  field("twtr", t.twtr, 0, 1 << 16, "clocks", "bus turnaround after a write");
-  field("trtw", t.trtw, 0, 1 << 16, "clocks", "bus turnaround after a read");
-  field("burst_bytes", t.burst_bytes, 1, 1 << 16, "bytes", "data of one burst");
-  field("banks", t.banks, 1, 1024, "", "banks of the channel");
-  field("row_bytes", t.row_bytes, 1, 1 << 24, "bytes", "one row of a bank");
-  if (t.trefi > 0 && t.trfc >= t.trefi)
-    tr.fail("trfc", "must be below trefi (" + std::to_string(t.trefi) + ")");
-  tr.finish();
-  return t;
-}
-
 // Declares and reads the model's parameters.
 DramBuilder configure(ParamReader& r) {
   const std::string preset = r.param<std::string>("preset")
@@ -327,7 +297,7 @@ DramBuilder configure(ParamReader& r) {
                                  .fallback("ddr4_3200")
                                  .describe("the channel's timing (timing overrides any field)")
                                  .get();
-  const DramTiming t = read_timing(r, *dram_preset(preset));
+  const DramTiming t = read_dram_timing(r, *dram_preset(preset));
   const std::int32_t window = r.param<std::int32_t>("commit_window")
                                   .unit("DRAM clocks")
                                   .range(1, 1 << 20)

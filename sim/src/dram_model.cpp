@@ -10,6 +10,9 @@ namespace gemini::sim {
 // elsewhere registers itself instead (DramModelRegistration).
 DramModelInfo simple_dram_model();  // dram_simple.cpp
 DramModelInfo banked_dram_model();  // dram_banked.cpp
+// dram_ramulator2.cpp, or dram_ramulator2_absent.cpp (saying why) in a build
+// without Ramulator 2.
+DramModelInfo ramulator2_dram_model();
 
 void DramModel::register_stats(StatGroup& g) const {
   g.add("bytes_read", &stats_.bytes_read, Unit::bytes, "bytes read at the port");
@@ -21,7 +24,8 @@ void DramModel::register_stats(StatGroup& g) const {
 namespace {
 
 ModelRegistry<DramModelInfo>& registry() {
-  static ModelRegistry<DramModelInfo> r("DRAM model", {simple_dram_model(), banked_dram_model()});
+  static ModelRegistry<DramModelInfo> r(
+      "DRAM model", {simple_dram_model(), banked_dram_model(), ramulator2_dram_model()});
   return r;
 }
 

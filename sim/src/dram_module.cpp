@@ -23,6 +23,7 @@ DramModule::DramModule(const sc_core::sc_module_name& name, std::int32_t port,
 
 void DramModule::enqueue(const DramRequest& r, std::uint64_t owner) {
   model_->enqueue(r);
+  if (ctx_.dram_tracing) ctx_.dram_trace.push_back({r.arrival, port_, r.write, r.addr, r.bytes});
   // What it finds at the port: a request not yet done (the latest), else
   // the one whose last bytes are done after its arrival (models report
   // ahead of time).

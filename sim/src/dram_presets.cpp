@@ -3,8 +3,10 @@
 // in the device clock tck_ps; one preset is one channel (HBM2: one pseudo
 // channel).
 #include <array>
+#include <type_traits>
 
 #include "gemini/sim/dram_timing.h"
+#include "gemini/sim/params.h"
 
 namespace gemini::sim {
 namespace {
@@ -45,6 +47,41 @@ std::vector<std::string> dram_preset_names() {
   std::vector<std::string> out;
   for (const Preset& p : kPresets) out.emplace_back(p.name);
   return out;
+}
+
+DramTiming read_dram_timing(ParamReader& r, const DramTiming& preset) {
+  ParamReader tr = r.section("timing", "the preset's timing, any field overridden");
+  DramTiming t = preset;
+  auto field = [&](const char* name, auto& v, std::int64_t lo, std::int64_t hi, const char* unit,
+                   const char* what) {
+    using T = std::remove_reference_t<decltype(v)>;
+    v = tr.param<T>(name)
+            .range(static_cast<T>(lo), static_cast<T>(hi))
+            .fallback(v)
+            .unit(unit)
+            .describe(what)
+            .get();
+  };
+  field("tck_ps", t.tck_ps, 1, 1 << 20, "ps", "the DRAM clock period");
+  field("cl", t.cl, 1, 1 << 16, "clocks", "read command to data (CAS latency)");
+  field("cwl", t.cwl, 1, 1 << 16, "clocks", "write command to data");
+  field("trcd", t.trcd, 1, 1 << 16, "clocks", "activate to column command");
+  field("trp", t.trp, 1, 1 << 16, "clocks", "precharge to activate");
+  field("tras", t.tras, 1, 1 << 16, "clocks", "activate to precharge");
+  field("twr", t.twr, 0, 1 << 16, "clocks", "end of write data to precharge");
+  field("trfc", t.trfc, 0, 1 << 20, "clocks", "one refresh (below trefi)");
+  field("trefi", t.trefi, 0, 1 << 24, "clocks", "refresh interval (0: no refresh)");
+  field("tburst", t.tburst, 1, 1 << 16, "clocks", "one burst on the data bus");
+  field("tccd", t.tccd, 1, 1 << 16, "clocks", "column command to column command");
+  field("twtr", t.twtr, 0, 1 << 16, "clocks", "bus turnaround after a write");
+  field("trtw", t.trtw, 0, 1 << 16, "clocks", "bus turnaround after a read");
+  field("burst_bytes", t.burst_bytes, 1, 1 << 16, "bytes", "data of one burst");
+  field("banks", t.banks, 1, 1024, "", "banks of the channel");
+  field("row_bytes", t.row_bytes, 1, 1 << 24, "bytes", "one row of a bank");
+  if (t.trefi > 0 && t.trfc >= t.trefi)
+    tr.fail("trfc", "must be below trefi (" + std::to_string(t.trefi) + ")");
+  tr.finish();
+  return t;
 }
 
 }  // namespace gemini::sim

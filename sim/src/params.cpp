@@ -115,9 +115,22 @@ std::string ParamReader::read_choice(ParamInfo info, const std::vector<std::stri
   info.fallback = "\"" + fallback + "\"";
   const json::value* v = declare(info);
   if (!v) return fallback;
+  if (choices.empty()) return values(info.name).string(*v, info.name).value_or(fallback);
   const auto i = values(info.name).choice(*v, info.name, choices);
   return i ? choices[*i] : fallback;
 }
+
+const json::object* ParamReader::object(const std::string& name, std::string description) {
+  ParamInfo info;
+  info.name = name;
+  info.type = "object";
+  info.fallback = "{}";
+  info.description = std::move(description);
+  const json::value* v = declare(info);
+  return values(name).object(v, name, "an object");
+}
+
+bool ParamReader::reading() const { return shared_->errors != nullptr; }
 
 ParamReader ParamReader::section(const std::string& name, std::string description) {
   ParamInfo info;

@@ -12,6 +12,7 @@
 #include "gemini/ir/hw_config.h"
 #include "gemini/sim/chiplets.h"
 #include "gemini/sim/dram_model.h"
+#include "gemini/sim/dram_trace.h"
 #include "gemini/sim/energy.h"
 #include "gemini/sim/noc_model.h"
 #include "gemini/sim/silicon.h"
@@ -117,6 +118,8 @@ struct SimContext {
   Functional* functional = nullptr;  // gemini sim --functional; null: timing only
   bool tracing = false;
   std::vector<TraceEvent> trace;
+  bool dram_tracing = false;  // every DRAM request into dram_trace
+  std::vector<DramTraceRecord> dram_trace;
   std::int64_t retired = 0;
   Progress progress{false, 0};
 };

@@ -1,5 +1,6 @@
 #include "gemini/sim/simulator.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
@@ -93,6 +94,7 @@ bool simulate(const assembler::Program& program, const ir::HardwareConfig& hw,
     ctx.functional = functional.get();
   }
   ctx.tracing = !options.trace_path.empty();
+  ctx.dram_tracing = !options.dram_trace_path.empty();
   ctx.progress = Progress(options.progress, total, options.progress_since);
   report = Report{};
   report.input = options.input_name;
@@ -113,6 +115,16 @@ bool simulate(const assembler::Program& program, const ir::HardwareConfig& hw,
   report.dram_unique_read_bytes = unique_dram_reads(images);
   if (functional) report.functional = functional->finish();
   if (ctx.tracing && !write_chrome_trace(options.trace_path, ctx, images, error)) return false;
+  // Ports receive requests at their own times: in arrival order, ports in
+  // order at one time.
+  std::stable_sort(ctx.dram_trace.begin(), ctx.dram_trace.end(),
+                   [](const DramTraceRecord& a, const DramTraceRecord& b) {
+                     return a.arrival < b.arrival;
+                   });
+  if (ctx.dram_tracing &&
+      !write_dram_trace(options.dram_trace_path, ctx.dram_trace,
+                        static_cast<std::int32_t>(ctx.params.port_rows.size()), 64, error))
+    return false;
   report.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return true;

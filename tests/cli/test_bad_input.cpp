@@ -388,7 +388,7 @@ TEST(SimCli, BothDialectsAndBadInput) {
       gemini("sim --hw " + hw.string() + " " + (test::data_dir() / "spec_minimal.json").string());
   EXPECT_EQ(badhw.status, 2) << badhw.out;
   EXPECT_NE(badhw.out.find("parameter \"model\" of component \"dram\": expected one of simple, "
-                           "banked, got string \"fast\""),
+                           "banked, ramulator2, got string \"fast\""),
             std::string::npos)
       << badhw.out;
 }

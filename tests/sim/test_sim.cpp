@@ -593,6 +593,30 @@ TEST(Sim, BankedDramChangesTheTiming) {
   EXPECT_DOUBLE_EQ(a.dram_ports[0].row_hit_rate.value_or(0), 7.0 / 8.0);
 }
 
+TEST(Sim, Ramulator2DramTimesTheSameTransferWithBankGroups) {
+  if (!ramulator2_built())
+    GTEST_SKIP() << "Ramulator 2 is not built into this gemini (cmake/ramulator2.cmake)";
+  ir::HardwareConfig hw = test_hw();
+  hw.dram.raw.json = {{"model", "ramulator2"}};
+  const Report a = run(program({std::string(".core 0\n") + kDmaIn + "end\n"}), 1, 1, hw);
+  // As banked's above, DDR4-3200 on the same channel: the request arrives at
+  // 4667 ps, clock 8; activate at 8, first read at 8 + tRCD 22 = 30. The 8
+  // bursts share one row of one bank, so one bank group: Ramulator spaces
+  // their reads tCCD_L 8 apart (banked, without bank groups, tCCD 4), the
+  // last at 30 + 7 * 8 = 86, its last beat at 86 + CL 22 + 4 = 112 clocks =
+  // 70000 ps; the data arrives at 70000 + 4000 + 21334 = 95334, + 2000 =
+  // 97334 ps -> cycle 98.
+  EXPECT_EQ(a.total_cycles, 98);
+  EXPECT_EQ(a.dram_model, "ramulator2");
+  const StatSnapshot& port = a.stats.at(a.dram_ports[0].stats);
+  EXPECT_EQ(port.value_or("bursts", -1), 8);
+  EXPECT_EQ(port.value_or("row_hits", -1), 7);
+  EXPECT_EQ(port.value_or("row_misses", -1), 1);
+  EXPECT_GT(port.value_or("busy_clocks", -1), 0);
+  EXPECT_TRUE(a.dram_has_rows());
+  EXPECT_DOUBLE_EQ(a.dram_row_hit_rate, 7.0 / 8.0);
+}
+
 TEST(Sim, ShippedExampleIsRepeatable) {
   // The same input twice in one process: identical reports (SystemC gets a
   // fresh context per run).

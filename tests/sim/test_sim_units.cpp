@@ -8,46 +8,16 @@
 #include <vector>
 
 #include "gemini/sim/compute_timing.h"
+#include "dram_drive.h"
 #include "gemini/sim/dram_model.h"
 #include "gemini/sim/mesh_noc.h"
 
 namespace gemini::sim {
 namespace {
 
-struct Recorder : DramSink {
-  std::map<std::uint64_t, std::vector<std::pair<std::int64_t, Tick>>> seen;
-  std::vector<std::uint64_t> order;  // tags in completion order
-  void progress(std::uint64_t tag, std::int64_t done, Tick t) override {
-    seen[tag].emplace_back(done, t);
-    if (order.empty() || order.back() != tag) order.push_back(tag);
-  }
-  Tick done_at(std::uint64_t tag) const { return seen.at(tag).back().second; }
-};
-
-// The model a `dram` section chooses, for one port.
-std::unique_ptr<DramModel> dram(const boost::json::object& section) {
-  std::string error;
-  auto m = make_dram_model(section, DramContext{}, error);
-  EXPECT_NE(m, nullptr) << error;
-  return m;
-}
-
-// A model's counter, as the reports read it: from the statistics it
-// registers (-1 when it has none of that name).
-std::int64_t stat(const DramModel& m, const char* name) {
-  StatGroup g("dram", "dram_west0");
-  m.register_stats(g);
-  return g.snapshot().value_or(name, -1);
-}
-
 // DDR4-3200, refresh off unless a test wants it.
 boost::json::object banked_ddr4() {
   return {{"model", "banked"}, {"preset", "ddr4_3200"}, {"timing", {{"trefi", 0}}}};
-}
-
-void drain(DramModel& m, Recorder& r) {
-  Tick now = 0;
-  for (Tick next = m.advance(now, r); next != kNever; next = m.advance(now, r)) now = next;
 }
 
 TEST(DramBanked, ClosedBankReadIsTrcdPlusClPlusBurst) {

@@ -113,6 +113,9 @@ const std::vector<DramModelInfo>& dram_models();
 // Their names, in registration order; `builtin_only`: the models gemini
 // ships, not those a test registered.
 std::vector<std::string> dram_model_names(bool builtin_only = false);
+// Whether "ramulator2" is Ramulator 2 (cmake/ramulator2.cmake built it) or
+// the stand-in that says why it is missing.
+bool ramulator2_built();
 
 // The `dram` section read: the ports' own parameters (every model has them)
 // and the chosen model's builder.

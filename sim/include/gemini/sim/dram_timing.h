@@ -17,11 +17,18 @@ struct DramTiming {
   std::int32_t tburst = 4, tccd = 4, twtr = 12, trtw = 12;
   std::int32_t burst_bytes = 64, banks = 16;
   std::int32_t row_bytes = 8192;
+  bool operator==(const DramTiming&) const = default;
   // Peak data-bus bandwidth in GB/s.
   double peak_gbps() const {
     return static_cast<double>(burst_bytes) * 1000.0 / (static_cast<double>(tburst) * tck_ps);
   }
 };
+
+class ParamReader;
+// The `timing` section of the `dram` component: `preset` with any field
+// overridden, each declared, range-checked and read through `r` (banked and
+// ramulator2 read the same section).
+DramTiming read_dram_timing(ParamReader& r, const DramTiming& preset);
 
 // JEDEC-derived presets: "ddr4_3200", "lpddr5_6400", "hbm2"; nullptr if unknown.
 const DramTiming* dram_preset(const std::string& name);

@@ -78,7 +78,7 @@ class Param {
     zero_ok_ = true;
     return *this;
   }
-  // Strings: the accepted values.
+  // Strings: the accepted values (none: any string).
   Param& choices(std::vector<std::string> c) {
     choices_ = std::move(c);
     return *this;
@@ -129,6 +129,13 @@ class ParamReader {
   // returned reader (its own finish()); declared here as type "object".
   ParamReader section(const std::string& name, std::string description);
 
+  // A free-form object (another tool's configuration passed through, e.g.
+  // Ramulator's), declared as type "object": the section's value, or null
+  // when absent or not an object (reported). Its keys are not checked here.
+  const boost::json::object* object(const std::string& name, std::string description);
+  // False for a reader that only declares (listings): a model may skip
+  // checks that cost more than reading its values.
+  bool reading() const;
   // An error about parameter `name` found by the component itself (e.g. two
   // values that clash), worded as a bad value is.
   void fail(std::string_view name, const std::string& what);

@@ -34,6 +34,9 @@ WorkloadTable workload_table(const ir::Model& m);
 struct SimOptions {
   std::string input_name;  // shown in the report
   std::string trace_path;  // Chrome trace-event JSON; empty: none
+  // Every DRAM request, and each port's Ramulator 2 trace beside it
+  // (dram_trace.h); empty: none.
+  std::string dram_trace_path;
   // Progress bar on stderr once `progress_since` is a second old (the CLI
   // passes its own start, so the whole run counts).
   bool progress = false;

@@ -1,0 +1,185 @@
+#!/usr/bin/env python3
+"""DRAM against Ramulator 2 (docs/calibration.md): every corpus schedule and
+every Gemini-scheduler schedule simulated with dram.model simple, banked and
+ramulator2 on one configuration where DRAM decides (default
+configs/set-polar-lpddr5.json: two LPDDR5-6400 ports), everything else
+unchanged; `simple` runs at the preset's peak per port with its default
+latency. Prints one markdown table: total cycles, achieved DRAM bandwidth,
+the DRAM share of the critical path and the host seconds of each model, and
+banked / ramulator2 in cycles, then the summary (how many files banked is
+within 5% of ramulator2, the median ratio, the host-time ratio).
+
+With --replay DIR it also writes each file's DRAM request trace (banked's
+run, gemini sim --dram-trace) and synthetic sequential and strided streams
+there, replays every stream open loop through banked and ramulator2
+(gemini dram-replay) and prints their read latency (mean, p50, p99) side by
+side.
+
+  python3 scripts/dram_compare.py [--corpus ../shared/ir-corpus/set]
+      [--gemini-corpus ../shared/ir-corpus/gemini] [--gemini build/cli/gemini]
+      [--hw configs/set-polar-lpddr5.json] [--preset lpddr5_6400]
+      [--only SUBSTRING] [--replay DIR]
+Runs one simulation at a time (-j1): a corpus-wide run takes hours here.
+"""
+import argparse
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+
+from corpus_runs import Failed, manifest, simulate, write_hw
+
+MODELS = ["simple", "banked", "ramulator2"]
+
+
+def with_model(model, preset):
+    def change(hw):
+        d = hw["dram"]
+        for k in ("gbps_per_tops", "port_gbps", "latency_ns", "commit_window", "queue_depth",
+                  "timing"):
+            d.pop(k, None)
+        d["model"] = model
+        d["preset"] = preset
+    return change
+
+
+def figures(rep):
+    total = rep["total_cycles"]
+    cp = rep.get("critical_path") or {}
+    share = cp.get("dram", 0) / total if total else 0.0
+    return {"cycles": total, "gbps": rep["dram"]["achieved_gbps"], "share": share,
+            "host": (rep.get("host") or {}).get("wall_seconds", float("nan"))}
+
+
+def inputs(a):
+    out = []
+    if os.path.exists(os.path.join(a.corpus, "manifest.csv")):
+        out += [os.path.join(a.corpus, r["file"]) for r in manifest(a.corpus)]
+    if os.path.isdir(a.gemini_corpus):
+        out += sorted(os.path.join(a.gemini_corpus, f) for f in os.listdir(a.gemini_corpus)
+                      if f.endswith(".json.gz"))
+    return [f for f in out if a.only in os.path.basename(f)]
+
+
+def synthetic(path, kind, n=20000, size=64, every_ps=10000):
+    """A stream of n reads of `size` bytes, one every 10 ns (6.4 GB/s, half
+    of an LPDDR5 channel): sequential, or strided by 64 KiB + 64 bytes (a
+    new row each time, the bank moving on)."""
+    with open(path, "w") as f:
+        f.write("# gemini DRAM trace: time_ps port R|W address bytes\n")
+        for i in range(n):
+            addr = i * size if kind == "sequential" else i * (65536 + 64)
+            f.write(f"{i * every_ps} 0 R 0x{addr:x} {size}\n")
+
+
+def replay(gemini, trace, hw):
+    p = subprocess.run([gemini, "dram-replay", trace, "--hw", hw], capture_output=True, text=True)
+    if p.returncode != 0:
+        raise Failed(p.stderr.strip().splitlines()[-1] if p.stderr.strip() else "failed")
+    out = []  # per port: (reads, mean, p50, p99, host)
+    host = None
+    for line in p.stdout.splitlines():
+        m = re.search(r"host ([0-9.]+) s", line)
+        if m:
+            host = float(m.group(1))
+        m = re.match(r"\s+reads (\d+), latency ns mean ([0-9.]+) p50 ([0-9.]+) p99 ([0-9.]+)", line)
+        if m and int(m.group(1)) > 0:
+            out.append((int(m.group(1)), float(m.group(2)), float(m.group(3)), float(m.group(4)),
+                        host))
+    return out
+
+
+def main():
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--corpus", default=os.path.join(root, "..", "shared", "ir-corpus", "set"))
+    ap.add_argument("--gemini-corpus",
+                    default=os.path.join(root, "..", "shared", "ir-corpus", "gemini"))
+    ap.add_argument("--gemini", default=os.path.join(root, "build", "cli", "gemini"))
+    ap.add_argument("--hw", default=os.path.join(root, "configs", "set-polar-lpddr5.json"))
+    ap.add_argument("--preset", default="lpddr5_6400")
+    ap.add_argument("--only", default="")
+    ap.add_argument("--replay", help="write traces here and replay them")
+    ap.add_argument("--replay-only", action="store_true",
+                    help="no simulations: replay the synthetic streams and the traces (*.dram) "
+                         "already in the --replay folder")
+    a = ap.parse_args()
+    files = inputs(a)
+    if not files:
+        sys.exit("no corpus files (../shared/ir-corpus is not here)")
+    tmp = tempfile.mkdtemp(prefix="gemini_dram_compare_")
+    hws = {m: write_hw(a.hw, tmp, m, with_model(m, a.preset)) for m in MODELS}
+    if a.replay_only:
+        replay_all(a, hws, sorted((f[:-5], os.path.join(a.replay, f))
+                                  for f in os.listdir(a.replay) if f.endswith(".dram")
+                                  and f[:-5] not in ("sequential", "strided")))
+        return
+    print(f"Configuration {os.path.basename(a.hw)}, preset {a.preset}.\n")
+    print("| file | " + " | ".join(f"{m} cycles" for m in MODELS) + " | banked / ramulator2 | "
+          + " | ".join(f"{m} GB/s" for m in MODELS) + " | "
+          + " | ".join(f"{m} DRAM share" for m in MODELS) + " | "
+          + " | ".join(f"{m} host s" for m in MODELS) + " |")
+    print("|---" * (2 + 4 * len(MODELS)) + "|")
+    ratios, host_ratios, traces = [], [], []
+    for f in files:
+        name = os.path.basename(f).replace("_IR.json.gz", "")
+        got = {}
+        for m in MODELS:
+            extra = []
+            if m == "banked" and a.replay:
+                os.makedirs(a.replay, exist_ok=True)
+                t = os.path.join(a.replay, name + ".dram")
+                extra = ["--dram-trace", t]
+                traces.append((name, t))
+            try:
+                got[m] = figures(simulate(a.gemini, f, hws[m],
+                                          os.path.join(tmp, f"{name}.{m}.json"), extra))
+            except Failed as e:
+                got[m] = None
+                print(f"<!-- {name} {m}: {e} -->", file=sys.stderr)
+        cells = lambda key, fmt: " | ".join(fmt(got[m][key]) if got[m] else "--" for m in MODELS)
+        ratio = "--"
+        if got["banked"] and got["ramulator2"]:
+            r = got["banked"]["cycles"] / got["ramulator2"]["cycles"]
+            ratios.append(r)
+            host_ratios.append(got["ramulator2"]["host"] / max(got["banked"]["host"], 1e-9))
+            ratio = f"{r:.3f}"
+        print(f"| {name} | {cells('cycles', lambda x: f'{x:,}')} | {ratio} | "
+              f"{cells('gbps', lambda x: f'{x:.2f}')} | "
+              f"{cells('share', lambda x: f'{100 * x:.0f}%')} | "
+              f"{cells('host', lambda x: f'{x:.1f}')} |", flush=True)
+    if ratios:
+        within = sum(1 for r in ratios if abs(r - 1) <= 0.05)
+        print(f"\nbanked within 5% of ramulator2 in total cycles: {within} of {len(ratios)}; "
+              f"banked / ramulator2 median {statistics.median(ratios):.3f}, "
+              f"min {min(ratios):.3f}, max {max(ratios):.3f}; ramulator2 / banked host time "
+              f"median {statistics.median(host_ratios):.1f}x")
+    if a.replay:
+        replay_all(a, hws, traces)
+
+
+def replay_all(a, hws, traces):
+    """The latency table of every stream through banked and ramulator2."""
+    for kind in ("strided", "sequential"):
+        t = os.path.join(a.replay, kind + ".dram")
+        synthetic(t, kind)
+        traces.insert(0, (kind, t))
+    print("\n| stream | port | reads | banked mean / p50 / p99 ns | ramulator2 mean / p50 / p99 ns "
+          "| banked / ramulator2 mean | host s banked / ramulator2 |")
+    print("|---|---|---|---|---|---|---|")
+    for name, t in traces:
+        try:
+            b, r = replay(a.gemini, t, hws["banked"]), replay(a.gemini, t, hws["ramulator2"])
+        except Failed as e:
+            print(f"| {name} | -- | {e} | | | | |")
+            continue
+        for port, (x, y) in enumerate(zip(b, r)):
+            print(f"| {name} | {port} | {x[0]} | {x[1]:.1f} / {x[2]:.1f} / {x[3]:.1f} | "
+                  f"{y[1]:.1f} / {y[2]:.1f} / {y[3]:.1f} | {x[1] / y[1]:.3f} | "
+                  f"{x[4]:.2f} / {y[4]:.2f} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
