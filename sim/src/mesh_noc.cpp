@@ -300,28 +300,12 @@ void MeshNoc::multicast_stream(Tick t, std::int32_t src, const std::vector<std::
   d2d_byte_hops_ += bytes * out.d2d_links;
 }
 
-template <typename F>
-void MeshNoc::for_each_link(F&& f) const {
-  auto at = [&](std::int32_t x, std::int32_t y, Dir dir) {
-    f(links_.link(x, y, dir), NodePos{x, y}, MeshLinks::next(x, y, dir));
-  };
-  for (std::int32_t y = 0; y < ylen_; ++y)
-    for (std::int32_t x = -1; x <= xlen_; ++x) {
-      if (x < xlen_) at(x, y, MeshLinks::kEast);  // to x + 1
-      if (x > -1) at(x, y, MeshLinks::kWest);     // to x - 1
-      if (x >= 0 && x < xlen_) {
-        if (y + 1 < ylen_) at(x, y, MeshLinks::kSouth);
-        if (y > 0) at(x, y, MeshLinks::kNorth);
-      }
-    }
-}
-
 std::string MeshNoc::link_name(std::int32_t link) const { return links_.name(link); }
 
 MeshNoc::LinkUse MeshNoc::link_use(bool d2d) const {
   LinkUse u;
   double sum = 0;
-  for_each_link([&](std::int32_t link, NodePos from, NodePos to) {
+  links_.for_each_link([&](std::int32_t link, NodePos from, NodePos to) {
     if (is_d2d(link) != d2d) return;
     const Tick b = busy_[static_cast<std::size_t>(link)];
     if (b > u.max_busy) {
@@ -336,9 +320,18 @@ MeshNoc::LinkUse MeshNoc::link_use(bool d2d) const {
   return u;
 }
 
+std::vector<NocModel::LinkLoad> MeshNoc::router_link_loads() const {
+  std::vector<LinkLoad> out;
+  links_.for_each_link([&](std::int32_t link, NodePos from, NodePos to) {
+    const auto k = static_cast<std::size_t>(link);
+    out.push_back({from, to, d2d_bytes_.empty() ? 0 : d2d_bytes_[k], busy_[k]});
+  });
+  return out;
+}
+
 std::vector<NocModel::LinkLoad> MeshNoc::d2d_link_loads() const {
   std::vector<LinkLoad> out;
-  for_each_link([&](std::int32_t link, NodePos from, NodePos to) {
+  links_.for_each_link([&](std::int32_t link, NodePos from, NodePos to) {
     if (!is_d2d(link)) return;
     const auto k = static_cast<std::size_t>(link);
     out.push_back({from, to, d2d_bytes_[k], busy_[k]});
@@ -346,32 +339,38 @@ std::vector<NocModel::LinkLoad> MeshNoc::d2d_link_loads() const {
   return out;
 }
 
-namespace {
-
-// Declares and reads the mesh's parameters.
-NocBuilder configure(ParamReader& r) {
-  const double link_gbps = r.param<double>("link_gbps")
-                               .unit("GB/s")
-                               .range(1e-3, 1e6)
-                               .fallback(24.0)
-                               .describe("per link and direction (1 GB/s = 1 byte per ns)")
-                               .get();
-  const std::int32_t router_cycles = r.param<std::int32_t>("router_cycles")
-                                         .unit("cycles")
-                                         .range(0, 1 << 16)
-                                         .fallback(2)
-                                         .describe("a packet header's time through one router")
-                                         .get();
-  const std::int32_t buffer_packets =
+MeshNocParams read_mesh_noc_params(ParamReader& r) {
+  MeshNocParams p;
+  p.link_gbps = r.param<double>("link_gbps")
+                    .unit("GB/s")
+                    .range(1e-3, 1e6)
+                    .fallback(24.0)
+                    .describe("per link and direction (1 GB/s = 1 byte per ns)")
+                    .get();
+  p.router_cycles = r.param<std::int32_t>("router_cycles")
+                        .unit("cycles")
+                        .range(0, 1 << 16)
+                        .fallback(2)
+                        .describe("a packet header's time through one router")
+                        .get();
+  p.buffer_packets =
       r.param<std::int32_t>("buffer_packets")
           .unit("packets")
           .range(0, 1 << 16)
           .fallback(0)
           .describe("packets each router input buffer holds (0: unbounded, no backpressure)")
           .get();
-  return [=](const NocLayout& l) -> std::unique_ptr<NocModel> {
-    auto m = std::make_unique<MeshNoc>(l.xlen, l.ylen, link_gbps, router_cycles * l.period,
-                                       buffer_packets);
+  return p;
+}
+
+namespace {
+
+// Declares and reads the mesh's parameters.
+NocBuilder configure(ParamReader& r) {
+  const MeshNocParams p = read_mesh_noc_params(r);
+  return [=](const NocLayout& l, std::string&) -> std::unique_ptr<NocModel> {
+    auto m = std::make_unique<MeshNoc>(l.xlen, l.ylen, p.link_gbps, p.router_cycles * l.period,
+                                       p.buffer_packets);
     m->place_ports(l.ports);
     if (l.x_cut * l.y_cut > 1)
       m->set_chiplets(l.x_cut, l.y_cut, l.io_die, l.d2d_gbps, l.d2d_latency);

@@ -42,6 +42,16 @@
 
 namespace gemini::sim {
 
+// The mesh's parameters (noc.link_gbps, router_cycles, buffer_packets),
+// declared once: the booksim2 model reads the same three with the same
+// meaning, so that switching noc.model keeps the configuration.
+struct MeshNocParams {
+  double link_gbps = 24;
+  std::int32_t router_cycles = 2;
+  std::int32_t buffer_packets = 0;
+};
+MeshNocParams read_mesh_noc_params(ParamReader& r);
+
 // The mesh NoC model, registered as "mesh" (noc_model.cpp; its parameters
 // link_gbps, router_cycles and buffer_packets are declared in mesh_noc.cpp).
 class MeshNoc final : public NocModel {
@@ -98,9 +108,11 @@ class MeshNoc final : public NocModel {
   std::string link_name(std::int32_t link) const override;
   LinkUse d2d_link_use() const override { return link_use(true); }
   std::vector<LinkLoad> d2d_link_loads() const override;
+  std::vector<LinkLoad> router_link_loads() const override;
   std::int64_t packets() const override { return packets_; }
   std::int64_t bytes() const override { return bytes_; }
   std::string name() const override { return "mesh"; }
+  double peak_link_gbps() const override { return 1000.0 / ps_per_byte_; }
   // Registers the NoC's counters (packets, bytes) in `g`.
   void register_stats(StatGroup& g) const override {
     g.add("packets", &packets_, Unit::count, "packets: data, tokens, DMA requests, write acks");
@@ -143,9 +155,6 @@ class MeshNoc final : public NocModel {
     return d2d_latency_;
   }
   LinkUse link_use(bool d2d) const;
-  // Calls f(link, from, to) for every router-to-router link.
-  template <typename F>
-  void for_each_link(F&& f) const;
   // Buffers: when the packet that entered link's downstream buffer B
   // packets ago has left it (0 when unbounded or not yet B packets), and the
   // record of the current packet's leaving.
