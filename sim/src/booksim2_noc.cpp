@@ -109,7 +109,7 @@ class Booksim2Noc final : public NocModel, private Booksim2Network::Sink {
   Tick next_advance() const override {
     if (net_->idle()) return kNever;
     const Tick start = clock_.time(net_->cycle());
-    return read_done_ ? start + 1 : start;
+    return read_done_ ? start + 1 : start;  // its step just after time(c)
   }
 
   LinkUse router_link_use() const override { return link_use(false); }
@@ -126,7 +126,7 @@ class Booksim2Noc final : public NocModel, private Booksim2Network::Sink {
     g.add("packets", &packets_, Unit::count, "packets: data, tokens, DMA requests, write acks");
     g.add("bytes", &bytes_, Unit::bytes, "bytes of every packet");
     g.add("byte_hops", &byte_hops_, Unit::byte_hops,
-          "bytes x router-to-router links crossed (a multicast's every copy)");
+          "bytes x router-to-router links crossed");
     g.add("d2d_byte_hops", &d2d_byte_hops_, Unit::byte_hops,
           "bytes x die-to-die links crossed (of byte_hops)");
     g.add("flits", &flits_, Unit::count, "BookSim flits written into the network");
@@ -209,7 +209,7 @@ void Booksim2Noc::enqueue(Tick t, std::uint64_t tag, std::int32_t src,
   const std::int64_t ready = std::max(clock_.ready(t), net_->cycle());
   if (net_->idle() && ready > net_->cycle()) {
     net_->skip_to(ready);
-    read_done_ = false;
+    read_done_ = true;  // an idle network ejects nothing
   }
   const std::uint32_t p = take(packets_pool_, free_packets_);
   packets_pool_[p].tag = tag;
@@ -247,25 +247,29 @@ void Booksim2Noc::enqueue(Tick t, std::uint64_t tag, std::int32_t src,
   copies_ += static_cast<std::int64_t>(dsts.size()) - 1;
 }
 
+// Cycle c's ejections are taken as soon as cycle c - 1 has run (the
+// network's state then is final) and reported for time(c) or later; its
+// injections and its step wait until time has passed time(c), so that a
+// packet handed over at time(c) in reply to an arrival then still goes in
+// it. One wake per BookSim cycle while anything is in flight.
 void Booksim2Noc::advance(Tick now, Events& ev) {
   ev_ = &ev;
   while (!net_->idle()) {
     const std::int64_t c = net_->cycle();
-    const Tick start = clock_.time(c);
-    if (!read_done_) {
-      if (start > now) break;
-      net_->read(*this);  // the cycle's start: its arrivals
+    if (!read_done_) {  // the first cycle
+      if (clock_.time(c) > now) break;
+      net_->read(*this);
       read_done_ = true;
-    } else {
-      if (start >= now) break;
-      if (c >= Booksim2Network::clock_limit()) {
-        std::fprintf(stderr, "gemini: booksim2: the run passed BookSim 2's clock (2^31 cycles)\n");
-        std::exit(1);
-      }
-      net_->step(*this);  // just after it: its injections and the network's cycle
-      read_done_ = false;
-      ++cycles_;
+      continue;
     }
+    if (clock_.time(c) >= now) break;
+    if (c >= Booksim2Network::clock_limit()) {
+      std::fprintf(stderr, "gemini: booksim2: the run passed BookSim 2's clock (2^31 cycles)\n");
+      std::exit(1);
+    }
+    net_->step(*this);  // cycle c's injections and the network's cycle
+    ++cycles_;
+    net_->read(*this);  // cycle c + 1's ejections, at time(c + 1) or later
   }
   ev_ = nullptr;
 }

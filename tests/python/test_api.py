@@ -183,3 +183,21 @@ def test_simulate_the_issues_example(gemini, data, cli_report, tmp_path):
     with pytest.raises(gemini.InputError) as e:
         gemini.simulate(f, set={"chiplets.x_cut": 3})
     assert "x_cut" in e.value.message
+
+
+def test_simulate_with_booksim2(gemini, data, cli_report, tmp_path):
+    # noc.model "booksim2" (BookSim 2's routers) from Python as from the CLI,
+    # its link statistics and counters in the report as the mesh's are.
+    f = str(data / "set_minimal.json")
+    try:
+        r = gemini.simulate(f, hw="set-polar", set={"noc.model": "booksim2"})
+    except gemini.InputError as e:
+        if "built without BookSim 2" in e.message:
+            pytest.skip(e.message)
+        raise
+    h = gemini.hw("set-polar")
+    h["noc"]["model"] = "booksim2"
+    (tmp_path / "bs.json").write_text(json.dumps(h))
+    assert without_host(r) == cli_report(f, "--hw", tmp_path / "bs.json")
+    assert r.data["noc"]["link_utilisation_max"] > 0
+    assert r.data["stats"]["noc"]["flits"] > 0

@@ -11,9 +11,12 @@
 #include <string>
 #include <vector>
 
+#include "fixture.h"
 #include "gemini/sim/booksim2_config.h"
 #include "gemini/sim/noc_model.h"
 #include "gemini/sim/noc_traffic.h"
+#include "gemini/sim/sim_config.h"
+#include "gemini/sim/simulator.h"
 
 namespace gemini::sim {
 namespace {
@@ -211,6 +214,70 @@ TEST(Booksim2Model, ADieToDieLinkAddsItsLatencyAsInTheMesh) {
     ASSERT_TRUE(run_traffic(*noc, spec, r, error)) << error;
     EXPECT_DOUBLE_EQ(r.mean, 18) << model;
   }
+}
+
+// A simulation's hardware: `model`, router_cycles 1, 24 GB/s, 480-byte
+// packets (20 cycles of a link, 60 flits of 8 bytes in BookSim).
+ir::HardwareConfig sim_hw(const std::string& model) {
+  std::vector<std::string> errors;
+  auto hw = parse_hw_config(R"({"noc": {"model": ")" + model +
+                                R"(", "router_cycles": 1, "link_gbps": 24, "packet_bytes": 480}})",
+                            "b.json", errors);
+  EXPECT_TRUE(hw.has_value()) << (errors.empty() ? "" : errors.front());
+  return *hw;
+}
+
+TEST(Booksim2Model, ASimulationsTransfersTakeTheMeshsTimeAtZeroLoad) {
+  REQUIRE_BOOKSIM2();
+  // A 3x1 mesh: core 0 reads 960 bytes from DRAM (a request to its west
+  // port, two data packets back) and sends 480 bytes to core 2, which waits
+  // for them; the request and the send leave core 0 one after the other in
+  // both models, and every packet is a whole number of flits: the same
+  // cycles.
+  const assembler::Program p = test::parse_programs(
+      {".core 0\n"
+       "dma_in l2=0 bytes=960 dram=0 transfer=1 dst_box=[0,0,0,0]:[0,0,0,0] "
+       "src_box=[0,0,0,0]:[0,0,0,0]\n"
+       "noc_send src=0 dst=0 bytes=480 to=2 transfer=3 src_box=[0,0,0,0]:[0,0,0,0] "
+       "dst_box=[0,0,0,0]:[0,0,0,0]\n"
+       "end\n",
+       ".core 2\nwait_token q=pe kind=data transfer=3 from=0 count=1\nend\n"});
+  const Report mesh = test::simulate_programs(p, 3, 1, sim_hw("mesh"));
+  const Report bs = test::simulate_programs(p, 3, 1, sim_hw("booksim2"));
+  EXPECT_GT(mesh.total_cycles, 40);
+  EXPECT_EQ(bs.total_cycles, mesh.total_cycles);
+  EXPECT_EQ(bs.cores[0].finish_cycles, mesh.cores[0].finish_cycles);
+  EXPECT_EQ(bs.noc_packets, mesh.noc_packets);
+  EXPECT_EQ(bs.noc_packets, 4);  // the request, two data packets, the send
+}
+
+TEST(Booksim2Model, AMulticastGoesAsItsUnicasts) {
+  REQUIRE_BOOKSIM2();
+  // 480 bytes from core 0 to cores 1 and 2 of a 3x1 mesh as a NoC multicast
+  // (members=2), handed to the NoC when the last member issues, at cycle 1.
+  // The mesh forks it along the XY tree: core 1's ejection from 3 to 23,
+  // core 2's from 4 to 24. BookSim has no multicast: a copy to core 1, 1 +
+  // (1 + 1) * 1 + 20 = 23, then, its head leaving after the first copy's
+  // tail (cycle 21), a copy to core 2: 21 + (2 + 1) * 1 + 20 = 44.
+  const std::string send =
+      "noc_send src=0 dst=0 bytes=480 to=%d transfer=3 src_box=[0,0,0,0]:[0,0,0,0] "
+      "dst_box=[0,0,0,0]:[0,0,0,0]";
+  auto to = [&](int core, const std::string& extra) {
+    std::string t = send;
+    t.replace(t.find("%d"), 2, std::to_string(core));
+    return t + extra + "\n";
+  };
+  const std::string recv = "wait_token q=pe kind=data transfer=3 from=0 count=1\nend\n";
+  const assembler::Program p = test::parse_programs(
+      {".core 0\n" + to(1, " members=2") + to(2, " members=2 part=1") + "end\n",
+       ".core 1\n" + recv, ".core 2\n" + recv});
+  const Report mesh = test::simulate_programs(p, 3, 1, sim_hw("mesh"));
+  EXPECT_EQ(mesh.cores[1].finish_cycles, 23);
+  EXPECT_EQ(mesh.cores[2].finish_cycles, 24);
+  const Report bs = test::simulate_programs(p, 3, 1, sim_hw("booksim2"));
+  EXPECT_EQ(bs.cores[1].finish_cycles, 23);
+  EXPECT_EQ(bs.cores[2].finish_cycles, 44);
+  EXPECT_EQ(bs.noc_packets, 1);  // one packet handed over, sent as two copies
 }
 
 TEST(Booksim2Model, ItsParametersAreCheckedAndBookSimsOtherKeysReached) {
