@@ -7,8 +7,9 @@
 namespace gemini::sim {
 
 MeshNoc::MeshNoc(std::int32_t xlen, std::int32_t ylen, double link_gbps, Tick router_ps,
-                 std::int32_t buffer_packets)
-    : xlen_(xlen),
+                 std::int32_t buffer_packets, bool fill_gaps)
+    : fill_gaps_(fill_gaps && buffer_packets <= 0),
+      xlen_(xlen),
       ylen_(ylen),
       links_(xlen, ylen),
       ps_per_byte_(1000.0 / link_gbps),
@@ -23,6 +24,10 @@ MeshNoc::MeshNoc(std::int32_t xlen, std::int32_t ylen, double link_gbps, Tick ro
   if (buffer_ > 0) {
     left_.assign(links * static_cast<std::size_t>(buffer_), 0);
     slot_.assign(links, 0);
+  }
+  if (fill_gaps_) {
+    slots_.resize(links);
+    slot_first_.assign(links, 0);
   }
 }
 
@@ -106,7 +111,33 @@ void MeshNoc::note_wait(std::int32_t link, Tick waited, std::uint64_t whose) {
   }
 }
 
+Tick MeshNoc::cross_gap(std::int32_t link, Tick head, Tick ser, Tick& start, Tick min_end) {
+  std::vector<Slot>& v = slots_[static_cast<std::size_t>(link)];
+  std::uint32_t& first = slot_first_[static_cast<std::size_t>(link)];
+  while (first < v.size() && v[first].end <= now_) ++first;  // before every head from now on
+  if (first > 64 && 2 * first > v.size()) {
+    v.erase(v.begin(), v.begin() + first);
+    first = 0;
+  }
+  // The earliest idle interval from `head` on that holds the packet whole.
+  std::size_t k = first;
+  while (k < v.size() && v[k].end <= head) ++k;
+  Tick at = head;
+  for (; k < v.size(); ++k) {
+    if (std::max(at + ser, min_end) <= v[k].start) break;
+    at = std::max(at, v[k].end);
+  }
+  start = at;
+  if (start > head && k > first && v[k - 1].owner != owner_)
+    note_wait(link, start - head, v[k - 1].owner);
+  const Tick end = std::max(start + ser, min_end);
+  v.insert(v.begin() + static_cast<std::ptrdiff_t>(k), Slot{start, end, owner_});
+  busy_[link] += end - start;
+  return end;
+}
+
 inline Tick MeshNoc::cross(std::int32_t link, Tick head, Tick ser, Tick& start, Tick min_end) {
+  if (fill_gaps_) return cross_gap(link, head, ser, start, min_end);
   start = std::max({head, free_[link], buffer_free(link)});
   std::uint64_t& holder = holder_[static_cast<std::size_t>(link)];
   if (start > head && holder != owner_) note_wait(link, start - head, holder);
@@ -118,6 +149,7 @@ inline Tick MeshNoc::cross(std::int32_t link, Tick head, Tick ser, Tick& start, 
 }
 
 MeshNoc::Timing MeshNoc::send(Tick t, std::int32_t src, std::int32_t dst, std::int64_t bytes) {
+  now_ = t;
   const Tick ser = serialisation(bytes);
   const NodePos s = pos(src);
   Tick start = 0;
@@ -241,6 +273,7 @@ void MeshNoc::multicast_stream(Tick t, std::int32_t src, const std::vector<std::
     out.wait_owner = tm.wait_owner;
     return;
   }
+  now_ = t;
   const Tree& tr = tree(src, dsts, memo);
   const Tick ser = serialisation(bytes);
   wait_ = {};
@@ -368,9 +401,19 @@ namespace {
 // Declares and reads the mesh's parameters.
 NocBuilder configure(ParamReader& r) {
   const MeshNocParams p = read_mesh_noc_params(r);
+  const bool fill_gaps =
+      r.param<bool>("fill_gaps")
+          .fallback(false)
+          .describe("a packet may take a link's idle time before packets reserved earlier, where "
+                    "it ends before them (as a router lets the packet there first go first); "
+                    "with unbounded buffers")
+          .get();
+  if (fill_gaps && p.buffer_packets > 0)
+    r.fail("fill_gaps", "needs unbounded buffers (buffer_packets 0): a finite buffer is entered "
+                        "in the order packets are sent");
   return [=](const NocLayout& l, std::string&) -> std::unique_ptr<NocModel> {
     auto m = std::make_unique<MeshNoc>(l.xlen, l.ylen, p.link_gbps, p.router_cycles * l.period,
-                                       p.buffer_packets);
+                                       p.buffer_packets, fill_gaps);
     m->place_ports(l.ports);
     if (l.x_cut * l.y_cut > 1)
       m->set_chiplets(l.x_cut, l.y_cut, l.io_die, l.d2d_gbps, l.d2d_latency);

@@ -56,8 +56,12 @@ MeshNocParams read_mesh_noc_params(ParamReader& r);
 // link_gbps, router_cycles and buffer_packets are declared in mesh_noc.cpp).
 class MeshNoc final : public NocModel {
  public:
+  // fill_gaps (unbounded buffers only): a packet may take a link in an idle
+  // interval before packets reserved earlier, where it ends before the next
+  // of them begins; otherwise a link serves packets in the order they were
+  // sent.
   MeshNoc(std::int32_t xlen, std::int32_t ylen, double link_gbps, Tick router_ps,
-          std::int32_t buffer_packets = 0);
+          std::int32_t buffer_packets = 0, bool fill_gaps = false);
 
   std::int32_t core_count() const { return xlen_ * ylen_; }
   // Node ids: cores first, then the ends of the rows (2 per row: west,
@@ -134,6 +138,10 @@ class MeshNoc final : public NocModel {
   [[gnu::always_inline]] inline Tick cross(std::int32_t link, Tick head, Tick ser, Tick& start,
                                            Tick min_end = 0);
   [[gnu::noinline]] void note_wait(std::int32_t link, Tick waited, std::uint64_t whose);
+  // cross() with fill_gaps: the earliest idle interval of the link's
+  // reservations from `head` on that holds the packet whole.
+  [[gnu::noinline]] Tick cross_gap(std::int32_t link, Tick head, Tick ser, Tick& start,
+                                   Tick min_end);
   struct Wait {
     Tick total = 0, longest = 0;
     std::int32_t link = -1;
@@ -200,6 +208,17 @@ class MeshNoc final : public NocModel {
   const Tree& tree(std::int32_t src, const std::vector<std::int32_t>& dsts, MulticastMemo& memo);
   void build_tree(std::int32_t src, const std::vector<std::int32_t>& dsts, Tree& t);
 
+  // fill_gaps: per link, its reservations in time order (those from
+  // slot_first_ on can still matter: they end after now_, the latest send's
+  // time, and every later head is at or after it).
+  struct Slot {
+    Tick start, end;
+    std::uint64_t owner;
+  };
+  bool fill_gaps_;
+  Tick now_ = 0;
+  std::vector<std::vector<Slot>> slots_;
+  std::vector<std::uint32_t> slot_first_;
   std::int32_t xlen_, ylen_;
   MeshLinks links_;                       // the numbering and naming of the links
   std::vector<std::int32_t> port_nodes_;  // per DRAM port
