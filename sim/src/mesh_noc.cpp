@@ -259,6 +259,30 @@ void MeshNoc::multicast_stream(Tick t, std::int32_t src, const std::vector<std::
   out = MulticastTiming{};
   out.arrived = std::move(arrived);
   out.arrived.resize(dsts.size());
+  if (copies_ && dsts.size() > 1) {
+    // As its unicasts, one after the other from the source (booksim2's).
+    Tick at = t;
+    Tick longest = -1;
+    for (std::size_t i = 0; i < dsts.size(); ++i) {
+      const Timing tm = send(at, src, dsts[i], bytes);
+      out.arrived[i] = tm.arrived;
+      out.last = std::max(out.last, tm.arrived);
+      out.links += tm.links;
+      out.d2d_links += tm.d2d_links;
+      out.waited += tm.waited;
+      if (tm.waited > longest) {
+        longest = tm.waited;
+        out.wait_link = tm.wait_link;
+        out.wait_owner = tm.wait_owner;
+      }
+      at = tm.injected;
+    }
+    out.injected = at;
+    const auto extra = static_cast<std::int64_t>(dsts.size()) - 1;  // one packet handed over
+    packets_ -= extra;
+    bytes_ -= bytes * extra;
+    return;
+  }
   if (dsts.size() == 1) {
     // A tree of one route is crossed as send() crosses it (the buffers it
     // leaves belong to distinct links, so when within the packet does not
@@ -408,6 +432,12 @@ NocBuilder configure(ParamReader& r) {
                     "it ends before them (as a router lets the packet there first go first); "
                     "with unbounded buffers")
           .get();
+  const bool copies =
+      r.param<bool>("multicast_copies")
+          .fallback(false)
+          .describe("a multicast packet goes as one unicast per destination, one after the "
+                    "other from the source, as booksim2 sends it (for comparing the two)")
+          .get();
   if (fill_gaps && p.buffer_packets > 0)
     r.fail("fill_gaps", "needs unbounded buffers (buffer_packets 0): a finite buffer is entered "
                         "in the order packets are sent");
@@ -417,6 +447,7 @@ NocBuilder configure(ParamReader& r) {
     m->place_ports(l.ports);
     if (l.x_cut * l.y_cut > 1)
       m->set_chiplets(l.x_cut, l.y_cut, l.io_die, l.d2d_gbps, l.d2d_latency);
+    m->set_multicast_copies(copies);
     return m;
   };
 }

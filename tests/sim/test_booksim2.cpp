@@ -278,6 +278,17 @@ TEST(Booksim2Model, AMulticastGoesAsItsUnicasts) {
   EXPECT_EQ(bs.cores[1].finish_cycles, 23);
   EXPECT_EQ(bs.cores[2].finish_cycles, 44);
   EXPECT_EQ(bs.noc_packets, 1);  // one packet handed over, sent as two copies
+  // The mesh sends it so with multicast_copies (to compare the two).
+  std::vector<std::string> errors;
+  const auto copies = parse_hw_config(
+      R"({"noc": {"router_cycles": 1, "link_gbps": 24, "packet_bytes": 480, )"
+      R"("multicast_copies": true}})",
+      "c.json", errors);
+  ASSERT_TRUE(copies.has_value());
+  const Report mc = test::simulate_programs(p, 3, 1, *copies);
+  EXPECT_EQ(mc.cores[1].finish_cycles, 23);
+  EXPECT_EQ(mc.cores[2].finish_cycles, 44);
+  EXPECT_EQ(mc.noc_packets, 1);
 }
 
 TEST(Booksim2Model, ItsParametersAreCheckedAndBookSimsOtherKeysReached) {

@@ -76,6 +76,10 @@ class MeshNoc final : public NocModel {
   // ports' links being D2D links too with io_die (NocLayout).
   void set_chiplets(std::int32_t x_cut, std::int32_t y_cut, bool io_die, double d2d_gbps,
                     Tick d2d_latency);
+  // A multicast packet goes as one unicast per destination, each sent
+  // when the one before has left the source (booksim2's way: it has no
+  // multicast), instead of along the XY tree.
+  void set_multicast_copies(bool on) { copies_ = on; }
   std::int32_t port_node(std::int32_t port) const override {
     return port_nodes_[static_cast<std::size_t>(port)];
   }
@@ -216,6 +220,7 @@ class MeshNoc final : public NocModel {
     std::uint64_t owner;
   };
   bool fill_gaps_;
+  bool copies_ = false;  // set_multicast_copies
   Tick now_ = 0;
   std::vector<std::vector<Slot>> slots_;
   std::vector<std::uint32_t> slot_first_;
