@@ -81,27 +81,59 @@ boost::json::object point_json(double load, const sim::TrafficResult& r, double 
   return o;
 }
 
-int run_noc(const NocOptions& opt) {
-  auto hw = load_hw(opt.hw);
-  if (!hw) return kExitUnreadable;
-  boost::json::object& noc = hw->noc.raw.json;
+// The configuration's `noc` section with --model and --set over it, read;
+// `status` says why not.
+std::optional<sim::NocSetup> noc_setup(const NocOptions& opt, ir::HardwareConfig& hw, int& status) {
+  boost::json::object& noc = hw.noc.raw.json;
   if (!opt.model.empty()) noc["model"] = opt.model;
   for (const std::string& kv : opt.set) {
     const auto eq = kv.find('=');
     if (eq == std::string::npos || eq == 0) {
       std::cerr << "gemini noc: --set " << kv << ": expected KEY=VALUE (a noc parameter)\n";
-      return kExitUnreadable;
+      status = kExitUnreadable;
+      return std::nullopt;
     }
     boost::system::error_code ec;
     boost::json::value v = boost::json::parse(kv.substr(eq + 1), ec);
     noc[kv.substr(0, eq)] = ec ? boost::json::value(kv.substr(eq + 1)) : v;
   }
   std::vector<std::string> errors;
-  const std::optional<sim::NocSetup> setup = sim::read_noc_setup(hw->noc.raw, errors);
+  std::optional<sim::NocSetup> setup = sim::read_noc_setup(hw.noc.raw, errors);
   if (!setup) {
     for (const std::string& e : errors) std::cerr << e << "\n";
+    status = kExitInvalid;
+  }
+  return setup;
+}
+
+// --booksim-config: the configuration the model runs in its own
+// simulator's terms.
+template <typename Build>
+int print_config(const Build& build) {
+  std::string error;
+  const auto m = build(error);
+  if (!m) {
+    std::cerr << "gemini noc: " << error << "\n";
     return kExitInvalid;
   }
+  const std::string text = m->config_text();
+  if (text.empty()) {
+    std::cerr << "gemini noc: NoC model \"" << m->name()
+              << "\" has no configuration of another simulator (--booksim-config is for "
+                 "booksim2)\n";
+    return kExitInvalid;
+  }
+  std::cout << text;
+  return kExitOk;
+}
+
+int run_noc(const NocOptions& opt) {
+  auto hw = load_hw(opt.hw);
+  if (!hw) return kExitUnreadable;
+  int status = kExitOk;
+  const std::optional<sim::NocSetup> setup = noc_setup(opt, *hw, status);
+  if (!setup) return status;
+  const boost::json::object& noc = hw->noc.raw.json;
   sim::TrafficSpec spec;
   if (!parse_mesh(opt.mesh, spec.xlen, spec.ylen)) {
     std::cerr << "gemini noc: --mesh " << opt.mesh << ": expected XxY (e.g. 8x8, at most 256)\n";
@@ -142,23 +174,7 @@ int run_noc(const NocOptions& opt) {
     sim::NocLayout layout = sim::traffic_layout(spec);
     return setup->build(layout, error);
   };
-  if (opt.booksim_config) {
-    std::string error;
-    const auto m = build(error);
-    if (!m) {
-      std::cerr << "gemini noc: " << error << "\n";
-      return kExitInvalid;
-    }
-    const std::string text = m->config_text();
-    if (text.empty()) {
-      std::cerr << "gemini noc: NoC model \"" << m->name()
-                << "\" has no configuration of another simulator (--booksim-config is for "
-                   "booksim2)\n";
-      return kExitInvalid;
-    }
-    std::cout << text;
-    return kExitOk;
-  }
+  if (opt.booksim_config) return print_config(build);
   boost::json::array points;
   std::string model_name;
   if (!opt.json) {

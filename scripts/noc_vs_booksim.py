@@ -77,12 +77,45 @@ def simulate(gemini, path, hw, tmp, tag):
             "stats": {k: v for k, v in r["stats"].get("noc", {}).items()}}
 
 
+# The mesh as configured, and with what booksim2 does or lacks: multicasts
+# as their unicasts (multicast_copies, booksim2's way), links used in their
+# idle time (fill_gaps, as a router does).
+MESH_VARIANTS = {"mesh_copies": {"multicast_copies": True},
+                 "mesh_copies_gaps": {"multicast_copies": True, "fill_gaps": True},
+                 "mesh_gaps": {"fill_gaps": True}}
+
+
 def with_model(hw, model, d2d_at_noc=False):
     h = json.loads(json.dumps(hw))
-    h["noc"]["model"] = model
+    h["noc"]["model"] = "mesh" if model.startswith("mesh") else model
+    h["noc"].update(MESH_VARIANTS.get(model, {}))
     if d2d_at_noc and "chiplets" in h:
         h["chiplets"]["d2d_gbps"] = h["noc"].get("link_gbps", 24)
     return h
+
+
+def variants_table(results):
+    """Total cycles of every model and mesh variant, against booksim2."""
+    names = ["mesh", "mesh_gaps", "mesh_copies", "mesh_copies_gaps", "booksim2"]
+    rows = ["| schedule | variant | " + " | ".join(names) + " |",
+            "|---|---|" + "---:|" * len(names)]
+    for key in sorted(results):
+        r = results[key]
+        b = r.get("booksim2", {})
+        if "total_cycles" not in b:
+            continue
+        cells = []
+        for n in names:
+            x = r.get(n, {})
+            if "total_cycles" not in x:
+                cells.append("-")
+            elif n == "booksim2":
+                cells.append(f"{x['total_cycles']:,}")
+            else:
+                cells.append(f"{x['total_cycles']:,} ({x['total_cycles'] / b['total_cycles']:.3f})")
+        name, variant = key.split("|")
+        rows.append(f"| {name} | {variant} | " + " | ".join(cells) + " |")
+    return "\n".join(rows) + "\n"
 
 
 def table(results):
@@ -110,7 +143,7 @@ def table(results):
             f"{b['total_cycles'] / m['total_cycles']:.3f} | {m['noc_share']:.0%} / {b['noc_share']:.0%} | "
             f"{m['busiest_link']} {m['busiest_utilisation']:.0%} / {b['busiest_link']} "
             f"{b['busiest_utilisation']:.0%} | {m['host_seconds']:.1f} / {b['host_seconds']:.0f} |")
-    return "\n".join(rows) + "\n"
+    return "\n".join(rows) + "\n\n" + variants_table(results)
 
 
 def main():
@@ -158,9 +191,14 @@ def main():
         b = results[key]["booksim2"]
         print(f"{name}: booksim2 {b.get('total_cycles', b.get('error'))} "
               f"({b['host_seconds']:.0f} s)", flush=True)
+        for model in MESH_VARIANTS:
+            if model not in results[key]:
+                results[key][model] = simulate(args.gemini, f, with_model(hw, model), args.out,
+                                               f"{name}.{model}")
+                save()
         if "error" in b and "d2d_gbps" in b["error"]:
             k2 = f"{name}|d2d=noc"
-            for model in ("mesh", "booksim2"):
+            for model in ("mesh", *MESH_VARIANTS, "booksim2"):
                 if model not in results.get(k2, {}):
                     results.setdefault(k2, {})[model] = simulate(
                         args.gemini, f, with_model(hw, model, True), args.out,
