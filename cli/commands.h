@@ -21,5 +21,6 @@ Command add_xcheck(CLI::App& app);
 Command add_plan(CLI::App& app);
 Command add_sweep(CLI::App& app);  // sweep run, point, slurm, collect, plot
 Command add_dram_replay(CLI::App& app);
+Command add_noc(CLI::App& app);    // synthetic traffic on a NoC model
 
 }  // namespace gemini::cli

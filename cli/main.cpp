@@ -20,7 +20,7 @@ int run_command(CLI::App& app, int argc, char** argv) {
       gemini::cli::add_validate(app), gemini::cli::add_info(app),   gemini::cli::add_import(app),
       gemini::cli::add_asm(app),      gemini::cli::add_sim(app),    gemini::cli::add_golden(app),
       gemini::cli::add_ref(app),      gemini::cli::add_xcheck(app), gemini::cli::add_plan(app),
-      gemini::cli::add_sweep(app),    gemini::cli::add_dram_replay(app)};
+      gemini::cli::add_sweep(app),    gemini::cli::add_dram_replay(app), gemini::cli::add_noc(app)};
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -7,6 +7,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake pkg-config
+  flex bison  # BookSim 2's configuration parser (noc.model "booksim2", cmake/booksim2.cmake)
   libsystemc-dev libboost-json1.81-dev libeigen3-dev
   libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev zlib1g-dev
   python3-matplotlib

@@ -7,8 +7,9 @@
 namespace gemini::sim {
 
 MeshNoc::MeshNoc(std::int32_t xlen, std::int32_t ylen, double link_gbps, Tick router_ps,
-                 std::int32_t buffer_packets)
-    : xlen_(xlen),
+                 std::int32_t buffer_packets, bool fill_gaps)
+    : fill_gaps_(fill_gaps && buffer_packets <= 0),
+      xlen_(xlen),
       ylen_(ylen),
       links_(xlen, ylen),
       link_gbps_(link_gbps),
@@ -24,6 +25,10 @@ MeshNoc::MeshNoc(std::int32_t xlen, std::int32_t ylen, double link_gbps, Tick ro
   if (buffer_ > 0) {
     left_.assign(links * static_cast<std::size_t>(buffer_), 0);
     slot_.assign(links, 0);
+  }
+  if (fill_gaps_) {
+    slots_.resize(links);
+    slot_first_.assign(links, 0);
   }
 }
 
@@ -107,7 +112,33 @@ void MeshNoc::note_wait(std::int32_t link, Tick waited, std::uint64_t whose) {
   }
 }
 
+Tick MeshNoc::cross_gap(std::int32_t link, Tick head, Tick ser, Tick& start, Tick min_end) {
+  std::vector<Slot>& v = slots_[static_cast<std::size_t>(link)];
+  std::uint32_t& first = slot_first_[static_cast<std::size_t>(link)];
+  while (first < v.size() && v[first].end <= now_) ++first;  // before every head from now on
+  if (first > 64 && 2 * first > v.size()) {
+    v.erase(v.begin(), v.begin() + first);
+    first = 0;
+  }
+  // The earliest idle interval from `head` on that holds the packet whole.
+  std::size_t k = first;
+  while (k < v.size() && v[k].end <= head) ++k;
+  Tick at = head;
+  for (; k < v.size(); ++k) {
+    if (std::max(at + ser, min_end) <= v[k].start) break;
+    at = std::max(at, v[k].end);
+  }
+  start = at;
+  if (start > head && k > first && v[k - 1].owner != owner_)
+    note_wait(link, start - head, v[k - 1].owner);
+  const Tick end = std::max(start + ser, min_end);
+  v.insert(v.begin() + static_cast<std::ptrdiff_t>(k), Slot{start, end, owner_});
+  busy_[link] += end - start;
+  return end;
+}
+
 inline Tick MeshNoc::cross(std::int32_t link, Tick head, Tick ser, Tick& start, Tick min_end) {
+  if (fill_gaps_) return cross_gap(link, head, ser, start, min_end);
   start = std::max({head, free_[link], buffer_free(link)});
   std::uint64_t& holder = holder_[static_cast<std::size_t>(link)];
   if (start > head && holder != owner_) note_wait(link, start - head, holder);
@@ -119,6 +150,7 @@ inline Tick MeshNoc::cross(std::int32_t link, Tick head, Tick ser, Tick& start, 
 }
 
 MeshNoc::Timing MeshNoc::send(Tick t, std::int32_t src, std::int32_t dst, std::int64_t bytes) {
+  now_ = t;
   const Tick ser = serialisation(bytes);
   const NodePos s = pos(src);
   Tick start = 0;
@@ -228,6 +260,30 @@ void MeshNoc::multicast_stream(Tick t, std::int32_t src, const std::vector<std::
   out = MulticastTiming{};
   out.arrived = std::move(arrived);
   out.arrived.resize(dsts.size());
+  if (copies_ && dsts.size() > 1) {
+    // As its unicasts, one after the other from the source (booksim2's).
+    Tick at = t;
+    Tick longest = -1;
+    for (std::size_t i = 0; i < dsts.size(); ++i) {
+      const Timing tm = send(at, src, dsts[i], bytes);
+      out.arrived[i] = tm.arrived;
+      out.last = std::max(out.last, tm.arrived);
+      out.links += tm.links;
+      out.d2d_links += tm.d2d_links;
+      out.waited += tm.waited;
+      if (tm.waited > longest) {
+        longest = tm.waited;
+        out.wait_link = tm.wait_link;
+        out.wait_owner = tm.wait_owner;
+      }
+      at = tm.injected;
+    }
+    out.injected = at;
+    const auto extra = static_cast<std::int64_t>(dsts.size()) - 1;  // one packet handed over
+    packets_ -= extra;
+    bytes_ -= bytes * extra;
+    return;
+  }
   if (dsts.size() == 1) {
     // A tree of one route is crossed as send() crosses it (the buffers it
     // leaves belong to distinct links, so when within the packet does not
@@ -242,6 +298,7 @@ void MeshNoc::multicast_stream(Tick t, std::int32_t src, const std::vector<std::
     out.wait_owner = tm.wait_owner;
     return;
   }
+  now_ = t;
   const Tree& tr = tree(src, dsts, memo);
   const Tick ser = serialisation(bytes);
   wait_ = {};
@@ -301,28 +358,12 @@ void MeshNoc::multicast_stream(Tick t, std::int32_t src, const std::vector<std::
   d2d_byte_hops_ += bytes * out.d2d_links;
 }
 
-template <typename F>
-void MeshNoc::for_each_link(F&& f) const {
-  auto at = [&](std::int32_t x, std::int32_t y, Dir dir) {
-    f(links_.link(x, y, dir), NodePos{x, y}, MeshLinks::next(x, y, dir));
-  };
-  for (std::int32_t y = 0; y < ylen_; ++y)
-    for (std::int32_t x = -1; x <= xlen_; ++x) {
-      if (x < xlen_) at(x, y, MeshLinks::kEast);  // to x + 1
-      if (x > -1) at(x, y, MeshLinks::kWest);     // to x - 1
-      if (x >= 0 && x < xlen_) {
-        if (y + 1 < ylen_) at(x, y, MeshLinks::kSouth);
-        if (y > 0) at(x, y, MeshLinks::kNorth);
-      }
-    }
-}
-
 std::string MeshNoc::link_name(std::int32_t link) const { return links_.name(link); }
 
 MeshNoc::LinkUse MeshNoc::link_use(bool d2d) const {
   LinkUse u;
   double sum = 0;
-  for_each_link([&](std::int32_t link, NodePos from, NodePos to) {
+  links_.for_each_link([&](std::int32_t link, NodePos from, NodePos to) {
     if (is_d2d(link) != d2d) return;
     const Tick b = busy_[static_cast<std::size_t>(link)];
     if (b > u.max_busy) {
@@ -337,9 +378,18 @@ MeshNoc::LinkUse MeshNoc::link_use(bool d2d) const {
   return u;
 }
 
+std::vector<NocModel::LinkLoad> MeshNoc::router_link_loads() const {
+  std::vector<LinkLoad> out;
+  links_.for_each_link([&](std::int32_t link, NodePos from, NodePos to) {
+    const auto k = static_cast<std::size_t>(link);
+    out.push_back({from, to, d2d_bytes_.empty() ? 0 : d2d_bytes_[k], busy_[k]});
+  });
+  return out;
+}
+
 std::vector<NocModel::LinkLoad> MeshNoc::d2d_link_loads() const {
   std::vector<LinkLoad> out;
-  for_each_link([&](std::int32_t link, NodePos from, NodePos to) {
+  links_.for_each_link([&](std::int32_t link, NodePos from, NodePos to) {
     if (!is_d2d(link)) return;
     const auto k = static_cast<std::size_t>(link);
     out.push_back({from, to, d2d_bytes_[k], busy_[k]});
@@ -347,35 +397,58 @@ std::vector<NocModel::LinkLoad> MeshNoc::d2d_link_loads() const {
   return out;
 }
 
-namespace {
-
-// Declares and reads the mesh's parameters.
-NocBuilder configure(ParamReader& r) {
-  const double link_gbps = r.param<double>("link_gbps")
-                               .unit("GB/s")
-                               .range(1e-3, 1e6)
-                               .fallback(24.0)
-                               .describe("per link and direction (1 GB/s = 1 byte per ns)")
-                               .get();
-  const std::int32_t router_cycles = r.param<std::int32_t>("router_cycles")
-                                         .unit("cycles")
-                                         .range(0, 1 << 16)
-                                         .fallback(2)
-                                         .describe("a packet header's time through one router")
-                                         .get();
-  const std::int32_t buffer_packets =
+MeshNocParams read_mesh_noc_params(ParamReader& r) {
+  MeshNocParams p;
+  p.link_gbps = r.param<double>("link_gbps")
+                    .unit("GB/s")
+                    .range(1e-3, 1e6)
+                    .fallback(24.0)
+                    .describe("per link and direction (1 GB/s = 1 byte per ns)")
+                    .get();
+  p.router_cycles = r.param<std::int32_t>("router_cycles")
+                        .unit("cycles")
+                        .range(0, 1 << 16)
+                        .fallback(2)
+                        .describe("a packet header's time through one router")
+                        .get();
+  p.buffer_packets =
       r.param<std::int32_t>("buffer_packets")
           .unit("packets")
           .range(0, 1 << 16)
           .fallback(0)
           .describe("packets each router input buffer holds (0: unbounded, no backpressure)")
           .get();
-  return [=](const NocLayout& l) -> std::unique_ptr<NocModel> {
-    auto m = std::make_unique<MeshNoc>(l.xlen, l.ylen, link_gbps, router_cycles * l.period,
-                                       buffer_packets);
+  return p;
+}
+
+namespace {
+
+// Declares and reads the mesh's parameters.
+NocBuilder configure(ParamReader& r) {
+  const MeshNocParams p = read_mesh_noc_params(r);
+  const bool fill_gaps =
+      r.param<bool>("fill_gaps")
+          .fallback(false)
+          .describe("a packet may take a link's idle time before packets reserved earlier, where "
+                    "it ends before them (as a router lets the packet there first go first); "
+                    "with unbounded buffers")
+          .get();
+  const bool copies =
+      r.param<bool>("multicast_copies")
+          .fallback(false)
+          .describe("a multicast packet goes as one unicast per destination, one after the "
+                    "other from the source, as booksim2 sends it (for comparing the two)")
+          .get();
+  if (fill_gaps && p.buffer_packets > 0)
+    r.fail("fill_gaps", "needs unbounded buffers (buffer_packets 0): a finite buffer is entered "
+                        "in the order packets are sent");
+  return [=](const NocLayout& l, std::string&) -> std::unique_ptr<NocModel> {
+    auto m = std::make_unique<MeshNoc>(l.xlen, l.ylen, p.link_gbps, p.router_cycles * l.period,
+                                       p.buffer_packets, fill_gaps);
     m->place_ports(l.ports);
     if (l.x_cut * l.y_cut > 1)
       m->set_chiplets(l.x_cut, l.y_cut, l.io_die, l.d2d_gbps, l.d2d_latency);
+    m->set_multicast_copies(copies);
     return m;
   };
 }

@@ -8,12 +8,13 @@ namespace gemini::sim {
 
 // The built-in models, each defined in its own file. A model defined
 // elsewhere registers itself instead (NocModelRegistration).
-NocModelInfo mesh_noc_model();  // mesh_noc.cpp
+NocModelInfo mesh_noc_model();      // mesh_noc.cpp
+NocModelInfo booksim2_noc_model();  // booksim2_noc.cpp
 
 namespace {
 
 ModelRegistry<NocModelInfo>& registry() {
-  static ModelRegistry<NocModelInfo> r("NoC model", {mesh_noc_model()});
+  static ModelRegistry<NocModelInfo> r("NoC model", {mesh_noc_model(), booksim2_noc_model()});
   return r;
 }
 
@@ -80,7 +81,7 @@ std::unique_ptr<NocModel> make_noc_model(const boost::json::object& noc, const N
     error = errors.empty() ? "the noc section does not read" : ir::config_text(errors.front());
     return nullptr;
   }
-  return setup->build(layout);
+  return setup->build(layout, error);
 }
 
 }  // namespace gemini::sim

@@ -22,6 +22,7 @@ NocModule::NocModule(const sc_core::sc_module_name& name, SimContext& ctx)
   opt.dont_initialize();
   sc_core::sc_spawn([this] { run(); }, "router", &opt);
   noc_->register_stats(stats_);
+  closed_ = noc_->closed_loop();
 }
 
 void NocModule::attach(std::vector<CoreModule*> cores, std::vector<DramModule*> ports) {
@@ -143,6 +144,7 @@ void NocModule::send_multicast(std::int32_t src, std::uint8_t engine,
 void NocModule::run() {
   running_ = true;
   const Tick now = now_ps();
+  if (closed_) noc_->advance(now, *this);  // its reports queue items from now on
   while (!queue_.empty() && queue_.top().t <= now) {
     const Item it = queue_.top();
     queue_.pop();
@@ -164,7 +166,9 @@ void NocModule::run() {
     }
   }
   running_ = false;
-  if (!queue_.empty()) ev_.notify(ps(queue_.top().t - now));
+  Tick next = queue_.empty() ? kNever : queue_.top().t;
+  if (closed_) next = std::min(next, noc_->next_advance());
+  if (next != kNever) ev_.notify(ps(next - now));
 }
 
 // Multicast data at its receiver `i`: the bytes land before the token that
@@ -201,6 +205,7 @@ void NocModule::inject(std::uint32_t id, Tick now) {
     MsgWait& mw = msg_waits_[id];
     if (m.sent == 0) mw.owner = owner_of(m);
     noc_->set_owner(mw.owner);
+    if (enqueue_closed(id, now, -1, 0, pkt)) return;
     NocModel::MulticastTiming& mt = multicast_timing_;
     noc_->multicast_stream(now, m.src, m.receiver_nodes, pkt, m.route, mt);
     count_hops(m, pkt, mt.links, mt.d2d_links);
@@ -226,6 +231,7 @@ void NocModule::inject(std::uint32_t id, Tick now) {
   if (m.sent == 0) mw.owner = owner_of(m);
   noc_->set_owner(mw.owner);
   if (m.kind == Kind::multicast_request) {
+    if (enqueue_closed(id, now, m.dst, m.port, pkt)) return;
     const NocModel::Timing tm = noc_->send(now, m.src, m.dst, pkt);
     count_hops(m, pkt, tm.links, tm.d2d_links);
     schedule(tm.arrived, id, Ev::arrive);
@@ -245,6 +251,7 @@ void NocModule::inject(std::uint32_t id, Tick now) {
     if (m.sent == 0) ++incoming_[static_cast<std::size_t>(m.core)];
     if (!l2_ps_per_byte_.empty()) set_l2_write_rate(m.core);
   }
+  if (enqueue_closed(id, now, dst, port, pkt)) return;
   const NocModel::Timing tm = noc_->send(now, m.src, dst, pkt);
   count_hops(m, pkt, tm.links, tm.d2d_links);
   add_link_wait(mw, tm.arrived, tm.waited, tm.wait_link, tm.wait_owner);

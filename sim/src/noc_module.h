@@ -56,7 +56,7 @@ namespace gemini::sim {
 class CoreModule;
 class DramModule;
 
-class NocModule : public sc_core::sc_module {
+class NocModule : public sc_core::sc_module, private NocModel::Events {
  public:
   NocModule(const sc_core::sc_module_name& name, SimContext& ctx);
   void attach(std::vector<CoreModule*> cores, std::vector<DramModule*> ports);
@@ -193,6 +193,15 @@ class NocModule : public sc_core::sc_module {
 
   void run();
   void schedule(Tick t, std::uint32_t msg, Ev ev, std::int64_t aux = 0);
+  // A closed-loop model (noc_model.h; noc_module_closed.cpp): hands packet
+  // `pkt` of message `id` over at `now` to `dst` (a multicast's and a
+  // read's: its receivers) instead of timing it with send(); false when
+  // the model is not closed-loop. Its reports (NocModel::Events) then do
+  // what send()'s timing does.
+  bool enqueue_closed(std::uint32_t id, Tick now, std::int32_t dst, std::int32_t port,
+                      std::int64_t pkt);
+  void injected(std::uint64_t tag, Tick t) override;
+  void arrived(const NocModel::Arrival& a) override;
   std::uint32_t alloc(Kind k);
   // A message from a core to its DRAM port.
   std::uint32_t to_port(Kind k, std::int32_t core, std::uint8_t engine, std::uint32_t op,
@@ -273,6 +282,27 @@ class NocModule : public sc_core::sc_module {
   void read_started(std::int32_t core, std::uint32_t seq, Tick now);
   std::uint64_t seq_ = 0;
   bool running_ = false;
+  // A closed-loop model's packets in flight (by the tag they were handed
+  // over with): their message, size, write port, when handed over, copies
+  // not yet arrived and whether the source is still sending it; per message,
+  // packets handed over and, per receiver, arrived.
+  bool closed_ = false;
+  struct Pending {
+    std::uint32_t msg = 0;
+    std::int64_t bytes = 0;
+    std::int32_t port = 0;
+    Tick handed = 0;
+    std::uint32_t copies = 0;
+    bool injecting = false;
+  };
+  struct ClosedMsg {
+    std::uint32_t enqueued = 0;
+    std::vector<std::uint32_t> arrived;
+  };
+  std::vector<Pending> pending_;
+  std::vector<std::uint32_t> free_pending_;
+  std::vector<ClosedMsg> closed_msgs_;
+  std::vector<std::int32_t> one_dst_{0};
   sc_core::sc_event ev_;
   StatGroup stats_{"noc", "noc"};
 };

@@ -131,6 +131,24 @@ const json::object* ParamReader::object(const std::string& name, std::string des
 }
 
 bool ParamReader::reading() const { return shared_->errors != nullptr; }
+std::string ParamReader::read_text(ParamInfo info, const std::string& fallback) {
+  info.type = "string";
+  info.fallback = "\"" + fallback + "\"";
+  const json::value* v = declare(info);
+  if (!v) return fallback;
+  return values(info.name).string(*v, info.name).value_or(fallback);
+}
+
+std::vector<std::string> ParamReader::keys() const {
+  std::vector<std::string> out;
+  if (section_)
+    for (const auto& kv : *section_) out.emplace_back(kv.key());
+  return out;
+}
+
+const json::value* ParamReader::peek(const std::string& key) const {
+  return section_ ? section_->if_contains(key) : nullptr;
+}
 
 ParamReader ParamReader::section(const std::string& name, std::string description) {
   ParamInfo info;

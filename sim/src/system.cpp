@@ -57,8 +57,9 @@ bool build_models(const ir::HardwareConfig& hw, const DramSetup& dram, const Noc
   layout.io_die = p.io_die;
   layout.d2d_gbps = p.chiplets.d2d_gbps;
   layout.d2d_latency = static_cast<Tick>(std::llround(p.chiplets.d2d_latency_ns * 1000.0));
-  p.noc = noc.build(layout);
-  return true;
+  layout.packet_bytes = noc.packet_bytes;
+  p.noc = noc.build(layout, error);
+  return p.noc != nullptr;
 }
 
 }  // namespace

@@ -270,3 +270,21 @@ def test_reference_without_numpy_says_what_to_install(gemini, data, monkeypatch)
     with pytest.raises(ImportError) as e:
         gemini.reference(data / "set_minimal.model.json")
     assert "numpy" in str(e.value) and "python3-numpy" in str(e.value)
+
+
+def test_simulate_with_booksim2(gemini, data, cli_report, tmp_path):
+    # noc.model "booksim2" (BookSim 2's routers) from Python as from the CLI,
+    # its link statistics and counters in the report as the mesh's are.
+    f = str(data / "set_minimal.json")
+    try:
+        r = gemini.simulate(f, hw="set-polar", set={"noc.model": "booksim2"})
+    except gemini.InputError as e:
+        if "built without BookSim 2" in e.message:
+            pytest.skip(e.message)
+        raise
+    h = gemini.hw("set-polar")
+    h["noc"]["model"] = "booksim2"
+    (tmp_path / "bs.json").write_text(json.dumps(h))
+    assert without_host(r) == cli_report(f, "--hw", tmp_path / "bs.json")
+    assert r.data["noc"]["link_utilisation_max"] > 0
+    assert r.data["stats"]["groups"]["noc"]["stats"]["flits"]["value"] > 0

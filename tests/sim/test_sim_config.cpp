@@ -107,7 +107,8 @@ TEST(SimConfig, AParameterOfAnotherModelIsAnErrorNamingTheModel) {
   const std::string typo = errors_of(R"({"noc": {"link_gbs": 12}})");
   EXPECT_NE(typo.find("t.json:/noc/link_gbs: parameter \"link_gbs\" of component \"noc\": unknown "
                       "parameter of NoC model \"mesh\" (it has: model, packet_bytes, "
-                      "control_bytes, multicast, link_gbps, router_cycles, buffer_packets)"),
+                      "control_bytes, multicast, link_gbps, router_cycles, buffer_packets, "
+                      "fill_gaps, multicast_copies)"),
             std::string::npos)
       << typo;
 }

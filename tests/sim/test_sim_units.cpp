@@ -241,6 +241,37 @@ std::pair<Tick, Tick> two_flows(bool both, int packets) {
   return {done[0], done[1]};
 }
 
+TEST(MeshNoc, FillGapsLetsAPacketTakeALinksIdleTimeBeforeAnEarlierReservation) {
+  // 3x1 mesh, 1 byte per ns, 10 ns routers. A: 2 bytes from core 0 to 2
+  // at 0: the link (1,0)->(2,0) from 20 to 22 ns, core 2's ejection from
+  // 30 to 32. B: 2 bytes from core 1 to 2 at 1 ns, its header at (1,0) at
+  // 11. Sent in that order, the link serves A first: B from 22 to 24, its
+  // ejection 32 to 34. With fill_gaps B takes the link while it is idle,
+  // 11 to 13 (its tail has come in at 3 + 10), and the ejection 21 to 23:
+  // it ends before A's reservations, which keep their times. A 12-byte B
+  // would need the link until 23 (its tail in at 13 + 10): it does not fit
+  // before A's 20 and goes after it in both modes, 22 to 34, its ejection 32
+  // to 44.
+  for (const bool gaps : {false, true}) {
+    MeshNoc noc(3, 1, 1.0, 10000, 0, gaps);
+    noc.set_owner(1);
+    const auto a = noc.send(0, 0, 2, 2);
+    noc.set_owner(2);
+    const auto b = noc.send(1000, 1, 2, 2);
+    EXPECT_EQ(a.arrived, 32000) << gaps;
+    EXPECT_EQ(b.arrived, gaps ? 23000 : 34000) << gaps;
+    EXPECT_EQ(b.waited, gaps ? 0 : 11000) << gaps;
+    MeshNoc big(3, 1, 1.0, 10000, 0, gaps);
+    EXPECT_EQ(big.send(0, 0, 2, 2).arrived, 32000);
+    EXPECT_EQ(big.send(1000, 1, 2, 12).arrived, 44000) << gaps;
+  }
+  // A finite buffer is entered in the order packets are sent: refused.
+  std::string error;
+  EXPECT_EQ(make_noc_model({{"fill_gaps", true}, {"buffer_packets", 2}}, NocLayout{}, error),
+            nullptr);
+  EXPECT_NE(error.find("\"fill_gaps\""), std::string::npos) << error;
+}
+
 TEST(MeshNoc, TwoFlowsSharingALinkEachGetHalf) {
   // Flows 0->2 and 1->2 share the link (1,0)->(2,0) and core 2's ejection.
   const int n = 200;

@@ -68,7 +68,7 @@ NocBuilder configure(ParamReader& r) {
                             .describe("from any node to any other, before serialisation")
                             .get();
   const auto hop = static_cast<Tick>(std::llround(hop_ns * 1000.0));
-  return [hop](const NocLayout& l) -> std::unique_ptr<NocModel> {
+  return [hop](const NocLayout& l, std::string&) -> std::unique_ptr<NocModel> {
     return std::make_unique<Crossbar>(l, hop);
   };
 }
@@ -113,7 +113,7 @@ TEST(ToyNocModel, ItsParameterIsCheckedAndTheMeshsDoNotApply) {
   errors.clear();
   EXPECT_FALSE(config(R"({"model": "crossbar", "router_cycles": 1})", errors));
   EXPECT_NE(errors.find("xbar.json:/noc/router_cycles: parameter \"router_cycles\" of component "
-                        "\"noc\": does not apply to NoC model \"crossbar\" (only to mesh); it has: "
+                        "\"noc\": does not apply to NoC model \"crossbar\" (only to mesh, booksim2); it has: "
                         "model, packet_bytes, control_bytes, multicast, hop_ns"),
             std::string::npos)
       << errors;

@@ -11,6 +11,7 @@
 #include <set>
 
 #include "fixture.h"
+#include "gemini/sim/booksim2_config.h"
 #include "gemini/sim/sim_config.h"
 #include "gemini/sweep/plan.h"
 #include "gemini/sweep/spec.h"
@@ -112,6 +113,32 @@ TEST(Sweep, LocalSweepEqualsSeparateSimRuns) {
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 7);
   EXPECT_EQ(csv.rfind("id,input,noc.link_gbps,status,exit_code,total_cycles,time_us,", 0), 0u)
       << csv.substr(0, 200);
+}
+
+TEST(Sweep, ANocModelAxisRunsBooksim2) {
+  std::string why;
+  if (!sim::booksim2_built(&why)) GTEST_SKIP() << "BookSim 2 is not built: " << why;
+  // noc.model as an axis: booksim2 keeps the mesh's link rate, router
+  // cycles and buffers (its parameters too), and its points carry the NoC's
+  // link statistics and its own counters as the mesh's do.
+  const fs::path sweep = write_sweep("models", R"({"noc.model": ["mesh", "booksim2"]})");
+  const fs::path dir = test::temp_path("sweep-models");
+  test::CliRun r = gemini("sweep run " + sweep.string() + " -o " + dir.string() + " --jobs 1");
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("4 points: 4 ok, 0 failed"), std::string::npos) << r.out;
+  const json::value results = read_json(dir / "results.json");
+  int booksim = 0;
+  for (const json::value& pv : results.at("points").as_array()) {
+    const json::object& p = pv.as_object();
+    const json::value point =
+        read_json(dir / "points" / (std::string(p.at("id").as_string()) + ".json"));
+    EXPECT_GT(p.at("metrics").at("noc_link_util_max").to_number<double>(), 0);
+    if (p.at("params").at("noc.model").as_string() != "booksim2") continue;
+    ++booksim;
+    EXPECT_GT(point.at("report").at("stats").at("noc").at("flits").to_number<double>(), 0);
+  }
+  EXPECT_EQ(booksim, 2);
+  EXPECT_NE(test::read_file(dir / "results.csv").find("stats.noc.flits"), std::string::npos);
 }
 
 TEST(Sweep, RerunAfterDeletingOnePointRerunsThatPointOnly) {

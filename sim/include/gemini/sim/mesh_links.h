@@ -49,6 +49,26 @@ class MeshLinks {
     }
   }
 
+  // Calls f(link, from, to) for every link between routers: neighbouring
+  // routers of the grid, and each row end's router (-1 and xlen, where DRAM
+  // ports sit) with its row's first and last (no injection or ejection
+  // links). The order every model's link listing follows.
+  template <class F>
+  void for_each_link(F&& f) const {
+    auto at = [&](std::int32_t x, std::int32_t y, Dir dir) {
+      f(link(x, y, dir), NodePos{x, y}, next(x, y, dir));
+    };
+    for (std::int32_t y = 0; y < ylen_; ++y)
+      for (std::int32_t x = -1; x <= xlen_; ++x) {
+        if (x < xlen_) at(x, y, kEast);  // to x + 1
+        if (x > -1) at(x, y, kWest);     // to x - 1
+        if (x >= 0 && x < xlen_) {
+          if (y + 1 < ylen_) at(x, y, kSouth);
+          if (y > 0) at(x, y, kNorth);
+        }
+      }
+  }
+
   // "(x,y)->(x',y')", or a router's injection or ejection link "(x,y)
   // in/out"; "-" for no link.
   std::string name(std::int32_t link) const {

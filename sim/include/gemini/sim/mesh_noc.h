@@ -42,12 +42,26 @@
 
 namespace gemini::sim {
 
+// The mesh's parameters (noc.link_gbps, router_cycles, buffer_packets),
+// declared once: the booksim2 model reads the same three with the same
+// meaning, so that switching noc.model keeps the configuration.
+struct MeshNocParams {
+  double link_gbps = 24;
+  std::int32_t router_cycles = 2;
+  std::int32_t buffer_packets = 0;
+};
+MeshNocParams read_mesh_noc_params(ParamReader& r);
+
 // The mesh NoC model, registered as "mesh" (noc_model.cpp; its parameters
 // link_gbps, router_cycles and buffer_packets are declared in mesh_noc.cpp).
 class MeshNoc final : public NocModel {
  public:
+  // fill_gaps (unbounded buffers only): a packet may take a link in an idle
+  // interval before packets reserved earlier, where it ends before the next
+  // of them begins; otherwise a link serves packets in the order they were
+  // sent.
   MeshNoc(std::int32_t xlen, std::int32_t ylen, double link_gbps, Tick router_ps,
-          std::int32_t buffer_packets = 0);
+          std::int32_t buffer_packets = 0, bool fill_gaps = false);
 
   std::int32_t core_count() const { return xlen_ * ylen_; }
   // Node ids: cores first, then the ends of the rows (2 per row: west,
@@ -62,6 +76,10 @@ class MeshNoc final : public NocModel {
   // ports' links being D2D links too with io_die (NocLayout).
   void set_chiplets(std::int32_t x_cut, std::int32_t y_cut, bool io_die, double d2d_gbps,
                     Tick d2d_latency);
+  // A multicast packet goes as one unicast per destination, each sent
+  // when the one before has left the source (booksim2's way: it has no
+  // multicast), instead of along the XY tree.
+  void set_multicast_copies(bool on) { copies_ = on; }
   std::int32_t port_node(std::int32_t port) const override {
     return port_nodes_[static_cast<std::size_t>(port)];
   }
@@ -99,6 +117,7 @@ class MeshNoc final : public NocModel {
   LinkUse d2d_link_use() const override { return link_use(true); }
   std::vector<LinkLoad> d2d_link_loads() const override;
   double peak_link_gbps() const override { return link_gbps_; }
+  std::vector<LinkLoad> router_link_loads() const override;
   std::int64_t packets() const override { return packets_; }
   std::int64_t bytes() const override { return bytes_; }
   std::string name() const override { return "mesh"; }
@@ -123,6 +142,10 @@ class MeshNoc final : public NocModel {
   [[gnu::always_inline]] inline Tick cross(std::int32_t link, Tick head, Tick ser, Tick& start,
                                            Tick min_end = 0);
   [[gnu::noinline]] void note_wait(std::int32_t link, Tick waited, std::uint64_t whose);
+  // cross() with fill_gaps: the earliest idle interval of the link's
+  // reservations from `head` on that holds the packet whole.
+  [[gnu::noinline]] Tick cross_gap(std::int32_t link, Tick head, Tick ser, Tick& start,
+                                   Tick min_end);
   struct Wait {
     Tick total = 0, longest = 0;
     std::int32_t link = -1;
@@ -144,9 +167,6 @@ class MeshNoc final : public NocModel {
     return d2d_latency_;
   }
   LinkUse link_use(bool d2d) const;
-  // Calls f(link, from, to) for every router-to-router link.
-  template <typename F>
-  void for_each_link(F&& f) const;
   // Buffers: when the packet that entered link's downstream buffer B
   // packets ago has left it (0 when unbounded or not yet B packets), and the
   // record of the current packet's leaving.
@@ -192,6 +212,18 @@ class MeshNoc final : public NocModel {
   const Tree& tree(std::int32_t src, const std::vector<std::int32_t>& dsts, MulticastMemo& memo);
   void build_tree(std::int32_t src, const std::vector<std::int32_t>& dsts, Tree& t);
 
+  // fill_gaps: per link, its reservations in time order (those from
+  // slot_first_ on can still matter: they end after now_, the latest send's
+  // time, and every later head is at or after it).
+  struct Slot {
+    Tick start, end;
+    std::uint64_t owner;
+  };
+  bool fill_gaps_;
+  bool copies_ = false;  // set_multicast_copies
+  Tick now_ = 0;
+  std::vector<std::vector<Slot>> slots_;
+  std::vector<std::uint32_t> slot_first_;
   std::int32_t xlen_, ylen_;
   MeshLinks links_;                       // the numbering and naming of the links
   std::vector<std::int32_t> port_nodes_;  // per DRAM port

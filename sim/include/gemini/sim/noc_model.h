@@ -11,6 +11,14 @@
 // send and multicast reserve the packet's route when called and never report
 // a time earlier than `t`; the counters registered by register_stats are
 // final once the last packet is sent.
+//
+// A closed-loop model (closed_loop(): a flit-level network, where a packet
+// sent later may still delay one sent earlier) cannot time a packet when it
+// is sent: its caller hands packets over with enqueue() instead of send()
+// and multicast(), and learns their timing through NocModel::Events as
+// advance() runs the network, calling advance(next_advance()) whenever that
+// is not kNever (and may call it at any time in between). Reports are never
+// earlier than the `now` of the advance() that makes them.
 
 #include <boost/json/object.hpp>
 #include <cstdint>
@@ -111,11 +119,50 @@ class NocModel {
   // what the layer roofline and the silicon model take as the NoC's
   // bandwidth, as DramModel::peak_gbps is the DRAM's.
   virtual double peak_link_gbps() const = 0;
+  // Each link between routers (DRAM port links included, injection and
+  // ejection links not), in the mesh's order (MeshLinks::for_each_link):
+  // its ends and busy time; bytes where the model counts them.
+  virtual std::vector<LinkLoad> router_link_loads() const { return {}; }
+
+  // ---- Closed-loop models (above) ----
+  // One destination's arrival of a packet handed over with enqueue():
+  // `dst` its index in the packet's dsts; links, d2d_links and `waited`
+  // (its delay beyond the packet's zero-load latency, from enqueue() on) as
+  // Timing's.
+  struct Arrival {
+    std::uint64_t tag = 0;
+    std::size_t dst = 0;
+    Tick t = 0;
+    std::int32_t links = 0, d2d_links = 0;
+    Tick waited = 0;
+  };
+  class Events {
+   public:
+    virtual ~Events() = default;
+    // Packet `tag` has left its source at `t`: the source may hand over its
+    // next (t >= now).
+    virtual void injected(std::uint64_t tag, Tick t) = 0;
+    virtual void arrived(const Arrival& a) = 0;
+  };
+  virtual bool closed_loop() const { return false; }
+  // Hands over a packet of `bytes` from `src` to every node of `dsts`
+  // (distinct, none `src`) at `t` (no earlier than the last advance()'s
+  // `now`): it leaves no earlier than `t`, after the source's packets
+  // handed over before it. `tag` is the caller's, echoed in the reports.
+  virtual void enqueue(Tick /*t*/, std::uint64_t /*tag*/, std::int32_t /*src*/,
+                       const std::vector<std::int32_t>& /*dsts*/, std::int64_t /*bytes*/) {}
+  // Runs the network through `now`, reporting to `ev`.
+  virtual void advance(Tick /*now*/, Events& /*ev*/) {}
+  // When advance() must run next (kNever: nothing in flight).
+  virtual Tick next_advance() const { return kNever; }
   virtual std::int64_t packets() const = 0;
   virtual std::int64_t bytes() const = 0;
   // Registers the model's counters in `g`.
   virtual void register_stats(StatGroup& g) const = 0;
   virtual std::string name() const = 0;
+  // The model's configuration in its own simulator's terms, where it has
+  // one (booksim2: BookSim's configuration file); empty otherwise.
+  virtual std::string config_text() const { return {}; }
 
  protected:
   std::uint64_t owner_ = ~std::uint64_t{0};
@@ -127,6 +174,7 @@ struct NocLayout {
   std::int32_t xlen = 1, ylen = 1;
   std::vector<NodePos> ports;
   Tick period = 1000;  // the core clock (ps), for parameters in cycles
+  std::int32_t packet_bytes = 512;  // noc.packet_bytes: a data packet's payload
   // Die-to-die links (chiplets.h): the mesh cut into x_cut x y_cut equal
   // dies (1 x 1: one die, no D2D links); with io_die the ports' links into
   // a cut mesh are D2D links too (an IO die). Each D2D link carries
@@ -137,8 +185,10 @@ struct NocLayout {
   Tick d2d_latency = 0;
 };
 
-// Builds the model from the parameter values it holds.
-using NocBuilder = std::function<std::unique_ptr<NocModel>(const NocLayout& layout)>;
+// Builds the model from the parameter values it holds; nullptr with `error`
+// when they do not fit the layout (naming the parameter).
+using NocBuilder =
+    std::function<std::unique_ptr<NocModel>(const NocLayout& layout, std::string& error)>;
 
 // A NoC model by the name `noc.model` gives: `configure` declares and reads
 // the model's parameters from the `noc` section (params.h) and returns the

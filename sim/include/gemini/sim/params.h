@@ -145,6 +145,11 @@ class ParamReader {
 
   // The errors reported so far (for a caller that stops at the first).
   std::size_t error_count() const;
+  // A free-form section (e.g. another simulator's keys, noc.booksim): the
+  // keys it holds, in order, and a key's raw value (null when absent), so
+  // that the component can declare each as what it is.
+  std::vector<std::string> keys() const;
+  const boost::json::value* peek(const std::string& key) const;
   // Every parameter declared so far, this reader's and its sections'.
   const std::vector<ParamInfo>& declared() const { return shared_->decls; }
 
@@ -155,6 +160,7 @@ class ParamReader {
   bool read_flag(ParamInfo info, bool fallback);
   std::string read_choice(ParamInfo info, const std::vector<std::string>& choices,
                           const std::string& fallback);
+  std::string read_text(ParamInfo info, const std::string& fallback);
 
  private:
   struct Shared {
@@ -227,7 +233,8 @@ T Param<T>::get() {
   } else {
     static_assert(std::is_same_v<T, std::string>,
                   "a parameter is an integer, number, flag or string");
-    return r_.read_choice(std::move(info), choices_, fallback_);
+    return choices_.empty() ? r_.read_text(std::move(info), fallback_)
+                            : r_.read_choice(std::move(info), choices_, fallback_);
   }
 }
 

@@ -1,0 +1,152 @@
+#!/usr/bin/env python3
+"""Latency against offered load for NoC models, per traffic pattern and mesh
+(docs/calibration.md, "NoC against BookSim 2"): `gemini noc` runs the same
+packets through each model; this script sweeps the load, finds each curve's
+zero-load latency, saturation throughput and the load at which its latency
+doubles, and draws the curves.
+
+    python3 scripts/noc_curves.py --out noc-curves          # 8x8 and 16x16, every pattern
+    python3 scripts/noc_curves.py --meshes 4x4 --patterns uniform --packets 50 --out /tmp/c
+
+Writes OUT/curves.json (every point), OUT/summary.csv and OUT/curves.png, and
+prints the summary. A curve stops two points after it saturates (accepted
+below 90% of offered). The configuration is --hw's (default set-polar), each
+model with its defaults for it (booksim2_config.h: the mesh's link rate,
+router cycles and buffers)."""
+import argparse
+import csv
+import json
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PATTERNS = ["uniform", "transpose", "bitcomp", "hotspot", "neighbor"]
+LOADS = [0.02, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0]
+
+
+def gemini_noc(args, *extra):
+    cmd = [args.gemini, "noc", "--json", "--hw", args.hw, "--packets", str(args.packets),
+           "--warmup", str(args.warmup), "--seed", str(args.seed), *extra]
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode != 0:
+        sys.exit(f"noc_curves: {' '.join(cmd)} failed: {p.stderr.strip()}")
+    return json.loads(p.stdout)
+
+
+def curve(args, model, mesh, pattern):
+    """Zero load, then the loads in turn until two points past saturation."""
+    base = ["--model", model, "--mesh", mesh, "--pattern", pattern]
+    zero = gemini_noc(args, *base, "--zero-load")["points"][0]
+    points, saturated = [], 0
+    for load in LOADS:
+        p = gemini_noc(args, *base, "--load", str(load))["points"][0]
+        points.append(p)
+        print(f"  {model:9s} {mesh:6s} {pattern:9s} load {load:5.2f}: accepted {p['accepted']:.3f}"
+              f" latency {p['latency_mean']:9.1f} ({p['host_seconds']:.1f} s)", flush=True)
+        if p["accepted"] < 0.9 * p["offered"]:
+            saturated += 1
+            if saturated >= 2:
+                break
+    return {"model": model, "mesh": mesh, "pattern": pattern, "zero_load": zero,
+            "points": points}
+
+
+def summarise(c):
+    """Zero-load latency, saturation throughput (the most accepted), the
+    offered load at which mean latency reaches twice zero load
+    (interpolated), host seconds."""
+    z = c["zero_load"]["latency_mean"]
+    sat = max(p["accepted"] for p in c["points"])
+    double = None
+    prev = None
+    for p in c["points"]:
+        if p["latency_mean"] >= 2 * z:
+            if prev is None:
+                double = p["offered"]
+            else:
+                f = (2 * z - prev["latency_mean"]) / (p["latency_mean"] - prev["latency_mean"])
+                double = prev["offered"] + f * (p["offered"] - prev["offered"])
+            break
+        prev = p
+    host = c["zero_load"]["host_seconds"] + sum(p["host_seconds"] for p in c["points"])
+    return {"model": c["model"], "mesh": c["mesh"], "pattern": c["pattern"],
+            "zero_load_latency": z, "saturation_throughput": sat, "load_latency_doubles": double,
+            "host_seconds": host}
+
+
+def plot(curves, path):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    meshes = sorted({c["mesh"] for c in curves}, key=lambda m: int(m.split("x")[0]))
+    patterns = [p for p in PATTERNS if any(c["pattern"] == p for c in curves)]
+    fig, axes = plt.subplots(len(meshes), len(patterns), figsize=(3.6 * len(patterns), 3.2 * len(meshes)),
+                             squeeze=False)
+    styles = {"mesh": ("tab:blue", "o-"), "booksim2": ("tab:red", "s--")}
+    for i, mesh in enumerate(meshes):
+        for j, pattern in enumerate(patterns):
+            ax = axes[i][j]
+            for c in curves:
+                if c["mesh"] != mesh or c["pattern"] != pattern:
+                    continue
+                colour, style = styles.get(c["model"], ("black", "x-"))
+                xs = [p["offered"] for p in c["points"]]
+                ys = [p["latency_mean"] for p in c["points"]]
+                ax.plot(xs, ys, style, color=colour, markersize=3, label=c["model"])
+                ax.axhline(c["zero_load"]["latency_mean"], color=colour, lw=0.6, ls=":")
+            z = min((c["zero_load"]["latency_mean"] for c in curves
+                     if c["mesh"] == mesh and c["pattern"] == pattern), default=10)
+            ax.set_ylim(0, 6 * z)
+            ax.set_title(f"{pattern}, {mesh}", fontsize=9)
+            ax.set_xlabel("offered load (fraction of a link per core)", fontsize=8)
+            if j == 0:
+                ax.set_ylabel("mean packet latency (cycles)", fontsize=8)
+            ax.tick_params(labelsize=7)
+            ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--gemini", default=os.path.join(HERE, "..", "build", "cli", "gemini"))
+    ap.add_argument("--hw", default="set-polar")
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--meshes", default="8x8,16x16")
+    ap.add_argument("--patterns", default=",".join(PATTERNS))
+    ap.add_argument("--models", default="mesh,booksim2")
+    ap.add_argument("--packets", type=int, default=100, help="measured packets per source")
+    ap.add_argument("--warmup", type=int, default=30, help="packets per source before those")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--replot", action="store_true", help="redraw OUT/curves.json, run nothing")
+    args = ap.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    data = os.path.join(args.out, "curves.json")
+    if args.replot:
+        curves = json.load(open(data))
+    else:
+        curves = []
+        for mesh in args.meshes.split(","):
+            for pattern in args.patterns.split(","):
+                for model in args.models.split(","):
+                    curves.append(curve(args, model, mesh, pattern))
+                    json.dump(curves, open(data, "w"), indent=1)
+    rows = [summarise(c) for c in curves]
+    with open(os.path.join(args.out, "summary.csv"), "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
+        w.writeheader()
+        w.writerows(rows)
+    print(f"{'mesh':6s} {'pattern':9s} {'model':9s} {'zero-load':>9s} {'saturation':>10s} "
+          f"{'2x latency at':>13s} {'host s':>8s}")
+    for r in rows:
+        d = "-" if r["load_latency_doubles"] is None else f"{r['load_latency_doubles']:.3f}"
+        print(f"{r['mesh']:6s} {r['pattern']:9s} {r['model']:9s} {r['zero_load_latency']:9.2f} "
+              f"{r['saturation_throughput']:10.3f} {d:>13s} {r['host_seconds']:8.1f}")
+    plot(curves, os.path.join(args.out, "curves.png"))
+    print(f"wrote {data}, {os.path.join(args.out, 'summary.csv')}, "
+          f"{os.path.join(args.out, 'curves.png')}")
+
+
+if __name__ == "__main__":
+    main()

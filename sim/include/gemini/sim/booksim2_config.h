@@ -1,0 +1,110 @@
+#pragma once
+// BookSim 2's configuration for a gemini NoC (noc.model "booksim2",
+// docs/timing-model.md, "NoC: booksim2"): the one function that maps the
+// `noc` section's values and the layout onto BookSim's keys, so that the
+// network the booksim2 model drives, the configuration `gemini noc
+// --booksim-config` prints and the synthetic-traffic harness's runs cannot
+// drift apart. Plain C++; no BookSim types (it is available in a build
+// without BookSim 2).
+//
+// The mapping (defaults reproduce the mesh model's configuration):
+//   - topology "mesh", routing "dor" (dimension order: X, then Y, as the
+//     mesh's XY), k = max(xlen + 2, ylen) when DRAM ports sit at the row
+//     ends (x = -1 and x = xlen become BookSim columns 0 and xlen + 1), else
+//     max(xlen, ylen); a router BookSim has beyond these carries nothing.
+//   - clock: BookSim runs `clock_ratio` cycles per core cycle; a flit is the
+//     bytes one link carries in one of them, link_gbps * period / ratio.
+//   - router: BookSim's fastest input-queued pipeline (lookahead routing,
+//     speculative VC and switch allocation of one cycle each, one cycle of
+//     switch traversal) and its one-cycle channel take 3 cycles per hop;
+//     routing_delay adds the rest, so that a hop takes router_cycles core
+//     cycles: routing_delay = router_cycles * ratio - 3, the ratio the
+//     smallest that makes it >= 0 (router_cycles 1: ratio 3; 2: ratio 2; 3
+//     and more: ratio 1). Zero-load latency of a packet of L flits over h
+//     hops, in BookSim cycles (the driver writing a flit before the network
+//     reads its inputs, booksim2_network.h): (h + 1) * 3 + routing_delay *
+//     (h + 1) + L = (h + 1) * router_cycles * ratio + L -- the mesh's
+//     (h + 1) * router + ser(b) whenever b is a whole number of flits.
+//   - buffers: vc_buf_size = buffer_packets packets of packet_bytes per VC,
+//     or `deep_packets` packets when buffer_packets is 0 (the mesh's
+//     unbounded buffers).
+//   - the D2D links of a chiplet cut: their latency is their channels'
+//     (1 + d2d_latency in BookSim cycles); BookSim's channels all carry one
+//     flit per cycle, so a cut whose D2D rate differs from link_gbps is
+//     refused, naming chiplets.d2d_gbps.
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "gemini/sim/noc_model.h"
+
+namespace gemini::sim {
+
+// The booksim2 model's parameters (its declared ones, booksim2_noc.cpp).
+struct Booksim2Params {
+  double link_gbps = 24;
+  std::int32_t router_cycles = 2;
+  std::int32_t buffer_packets = 0;     // 0: deep buffers (deep_packets)
+  std::int32_t deep_packets = 64;      // packets per VC buffer when buffer_packets is 0
+  std::int32_t num_vcs = 1;
+  std::int32_t clock_ratio = 0;        // 0: the smallest that fits router_cycles
+  std::int32_t routing_delay = -1;     // -1: derived (above)
+  std::int32_t vc_alloc_delay = 1, sw_alloc_delay = 1, st_final_delay = 1;
+  bool speculative = true;
+  std::string vc_allocator = "separable_input_first", sw_allocator = "separable_input_first";
+  std::int32_t alloc_iters = 1;
+  std::string arb_type = "round_robin";
+  std::int32_t seed = 1;
+  // Any other BookSim key (noc.booksim), as BookSim's parser would take it:
+  // (key, value, kind) with kind 'i' integer, 'f' number, 's' string.
+  struct Extra {
+    std::string key, value;
+    char kind = 's';
+  };
+  std::vector<Extra> extra;
+};
+
+// What BookSim is configured with, and how gemini's nodes and times map
+// onto it.
+struct Booksim2Setup {
+  std::int32_t k = 1;                 // the BookSim mesh is k x k
+  std::int32_t xlen = 1, ylen = 1;    // gemini's grid
+  std::int32_t column_offset = 0;     // BookSim column of gemini's x = 0 (1 with ports)
+  std::vector<std::int32_t> port_x;   // per DRAM port, its gemini position
+  std::vector<std::int32_t> port_y;
+  std::int32_t clock_ratio = 1;       // BookSim cycles per core cycle
+  Tick period = 1000;                 // the core clock (ps)
+  double flit_bytes = 24;             // one link's bytes per BookSim cycle
+  std::int32_t packet_flits = 1;      // a packet of packet_bytes
+  std::int32_t hop_cycles = 3;        // BookSim cycles per hop (zero load)
+  // The D2D links' extra channel cycles, and which channels they are:
+  // (BookSim node, direction 0 east / 1 west / 2 south / 3 north) per link.
+  std::int32_t d2d_cycles = 0;
+  std::vector<std::pair<std::int32_t, std::int32_t>> d2d_channels;
+  // BookSim's keys, in order: (key, value, kind: 'i', 'f' or 's'); the
+  // first `own_keys` gemini's, the rest Booksim2Params::extra.
+  std::vector<Booksim2Params::Extra> keys;
+  std::size_t own_keys = 0;
+
+  // The BookSim node of gemini's grid position (x = -1 and x = xlen: the
+  // row ends, where ports sit).
+  std::int32_t node(std::int32_t x, std::int32_t y) const { return y * k + x + column_offset; }
+  // Flits of a packet of `bytes` (at least one).
+  std::int32_t flits(std::int64_t bytes) const;
+  // The configuration as a BookSim configuration file (key = value;).
+  std::string text() const;
+};
+
+// Maps `p` and `layout` onto BookSim: false with `error` naming the
+// parameter when they cannot be (router_cycles 0; a cut with another D2D
+// rate, or a D2D latency that is not a whole number of BookSim cycles).
+bool booksim2_config(const Booksim2Params& p, const NocLayout& layout, Booksim2Setup& out,
+                     std::string& error);
+
+// Whether this build has BookSim 2 (cmake/booksim2.cmake); when not, `why`
+// says why (e.g. "configured with -DGEMINI_BOOKSIM2=OFF").
+bool booksim2_built(std::string* why = nullptr);
+
+}  // namespace gemini::sim

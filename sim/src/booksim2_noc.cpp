@@ -1,0 +1,475 @@
+// noc.model "booksim2" (docs/timing-model.md, "NoC: booksim2"): the
+// simulator's packets injected into BookSim 2's routers and stepped cycle by
+// cycle, closed loop (noc_model.h): virtual channels, credits, allocators and
+// the router pipeline as BookSim models them. Its configuration comes from
+// booksim2_config() (one function, booksim2_config.h); the network from the
+// driver (booksim2_network.h).
+//
+// Contract and timing: a closed-loop model. A packet handed over at t leaves
+// in the first BookSim cycle that starts at or after t (BookSim cycle c
+// starts at ceil(c * period / ratio) ps); each BookSim cycle c runs in two
+// halves, the ejections at its start (arrivals reported at that time, or
+// when the node has drained the packet's flits) and the injections and the
+// network's cycle just after it, so that a packet handed over at that very
+// time, in reply to an arrival, still leaves in it. A multicast is sent as
+// its unicasts (BookSim 2 has no multicast): one copy per destination,
+// each after the last from the same source; `injected` is when the last has
+// left. Link statistics: flits over each channel times a BookSim cycle.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "gemini/sim/booksim2_config.h"
+#include "gemini/sim/mesh_links.h"
+#include "gemini/sim/mesh_noc.h"
+#include "gemini/sim/noc_model.h"
+
+#ifdef GEMINI_HAVE_BOOKSIM2
+#include "booksim2_network.h"
+#endif
+
+namespace gemini::sim {
+
+namespace {
+
+const std::vector<std::string> kAllocators = {
+    "separable_input_first", "separable_output_first", "islip", "pim", "loa",
+    "wavefront",             "rr_wavefront",           "max_size"};
+
+// Keys of BookSim's own traffic manager and output files: without effect on a
+// network gemini drives, refused in noc.booksim.
+bool traffic_manager_key(const std::string& k) {
+  static const std::set<std::string> keys = {
+      "traffic", "injection_rate", "injection_rate_uses_flits", "injection_process",
+      "packet_size", "packet_size_rate", "sim_type", "warmup_periods", "sample_period",
+      "max_samples", "sim_count", "batch_size", "batch_count", "max_outstanding_requests",
+      "use_read_write", "write_fraction", "read_request_size", "write_request_size",
+      "read_reply_size", "write_reply_size", "burst_alpha", "burst_beta", "burst_r1",
+      "include_queuing", "measure_stats", "pair_stats", "latency_thres", "warmup_thres",
+      "acc_warmup_thres", "stopping_thres", "acc_stopping_thres", "print_csv_results",
+      "deadlock_warn_timeout", "watch_file", "watch_flits", "watch_packets",
+      "watch_transactions", "watch_out", "sim_power", "power_output_file", "tech_file",
+      "perm_seed", "hotspot_nodes", "hotspot_rates", "priority", "class_priority",
+      "print_activity", "viewer_trace", "subnets", "classes", "topology", "k", "n", "c",
+      "routing_function", "router", "use_noc_latency", "network_file", "channel_file"};
+  return keys.count(k) != 0 || (k.size() > 4 && k.compare(k.size() - 4, 4, "_out") == 0);
+}
+
+#ifdef GEMINI_HAVE_BOOKSIM2
+
+// BookSim cycle c starts at ceil(c * period / ratio) ps.
+class Clock {
+ public:
+  Clock(Tick period, std::int32_t ratio) : period_(period), ratio_(ratio) {}
+  Tick time(std::int64_t c) const { return (c * period_ + ratio_ - 1) / ratio_; }
+  Tick time(double c) const {
+    return ceil_tick(c * static_cast<double>(period_) / ratio_ - 1e-6);
+  }
+  // The first cycle that starts at or after t.
+  std::int64_t ready(Tick t) const { return t <= 0 ? 0 : (t - 1) * ratio_ / period_ + 1; }
+  double ps_per_cycle() const { return static_cast<double>(period_) / ratio_; }
+
+ private:
+  Tick period_;
+  std::int32_t ratio_;
+};
+
+class Booksim2Noc final : public NocModel, private Booksim2Network::Sink {
+ public:
+  Booksim2Noc(Booksim2Setup s, std::unique_ptr<Booksim2Network> net)
+      : s_(std::move(s)), net_(std::move(net)), clock_(s_.period, s_.clock_ratio),
+        links_(s_.xlen, s_.ylen) {
+    d2d_.assign(static_cast<std::size_t>(4 * s_.k * s_.k), 0);
+    for (const auto& [node, dir] : s_.d2d_channels)
+      d2d_[static_cast<std::size_t>(4 * node + dir)] = 1;
+    eject_cpf_.assign(static_cast<std::size_t>(s_.xlen * s_.ylen) + s_.port_x.size(), 1.0);
+  }
+
+  bool closed_loop() const override { return true; }
+  std::int32_t port_node(std::int32_t port) const override { return s_.xlen * s_.ylen + port; }
+  void set_eject_ps_per_byte(std::int32_t node, double ps_per_byte) override {
+    const double cpf = ps_per_byte > 0 ? ps_per_byte * s_.flit_bytes / clock_.ps_per_cycle() : 1;
+    eject_cpf_[static_cast<std::size_t>(node)] = std::max(1.0, cpf);
+    net_->set_eject_cycles_per_flit(bs_node(node), cpf);
+  }
+  Timing send(Tick, std::int32_t, std::int32_t, std::int64_t) override { misuse("send"); }
+  MulticastTiming multicast(Tick, std::int32_t, const std::vector<std::int32_t>&,
+                            std::int64_t) override {
+    misuse("multicast");
+  }
+
+  void enqueue(Tick t, std::uint64_t tag, std::int32_t src, const std::vector<std::int32_t>& dsts,
+               std::int64_t bytes) override;
+  void advance(Tick now, Events& ev) override;
+  Tick next_advance() const override {
+    if (net_->idle()) return kNever;
+    const Tick start = clock_.time(net_->cycle());
+    return read_done_ ? start + 1 : start;  // its step just after time(c)
+  }
+
+  LinkUse router_link_use() const override { return link_use(false); }
+  LinkUse d2d_link_use() const override { return link_use(true); }
+  std::vector<LinkLoad> router_link_loads() const override { return loads(false, true); }
+  std::vector<LinkLoad> d2d_link_loads() const override { return loads(true, false); }
+  std::int64_t packets() const override { return packets_; }
+  std::int64_t bytes() const override { return bytes_; }
+  std::string name() const override { return "booksim2"; }
+  std::string config_text() const override { return s_.text(); }
+  std::string link_name(std::int32_t link) const override { return links_.name(link); }
+  double peak_link_gbps() const override { return s_.flit_bytes / clock_.ps_per_cycle() * 1000; }
+  void register_stats(StatGroup& g) const override {
+    g.add("packets", &packets_, Unit::count, "packets: data, tokens, DMA requests, write acks");
+    g.add("bytes", &bytes_, Unit::bytes, "bytes of every packet");
+    g.add("byte_hops", &byte_hops_, Unit::byte_hops,
+          "bytes x router-to-router links crossed");
+    g.add("d2d_byte_hops", &d2d_byte_hops_, Unit::byte_hops,
+          "bytes x die-to-die links crossed (of byte_hops)");
+    g.add("flits", &flits_, Unit::count, "BookSim flits written into the network");
+    g.add("multicast_copies", &copies_, Unit::count,
+          "unicast copies sent for multicast packets beyond one per packet");
+    g.add("booksim_cycles", &cycles_, Unit::count, "BookSim cycles stepped");
+  }
+
+ private:
+  [[noreturn]] static void misuse(const char* what) {
+    std::fprintf(stderr, "gemini: internal error: %s on the closed-loop booksim2 NoC model\n",
+                 what);
+    std::abort();
+  }
+  NodePos pos(std::int32_t node) const {
+    const std::int32_t cores = s_.xlen * s_.ylen;
+    if (node < cores) return {node % s_.xlen, node / s_.xlen};
+    const auto p = static_cast<std::size_t>(node - cores);
+    return {s_.port_x[p], s_.port_y[p]};
+  }
+  std::int32_t bs_node(std::int32_t node) const {
+    const NodePos p = pos(node);
+    return s_.node(p.x, p.y);
+  }
+  // BookSim's channel of the link from a to its neighbour b.
+  std::int32_t channel(NodePos a, NodePos b) const {
+    const std::int32_t dir = b.x > a.x ? 0 : b.x < a.x ? 1 : b.y > a.y ? 2 : 3;
+    return 4 * s_.node(a.x, a.y) + dir;
+  }
+  bool on_grid(NodePos p) const {
+    return s_.column_offset > 0 || (p.x >= 0 && p.x < s_.xlen);
+  }
+  LinkUse link_use(bool d2d) const;
+  std::vector<LinkLoad> loads(bool d2d, bool all) const;
+
+  // Booksim2Network::Sink
+  void injected(std::uint32_t id, std::int64_t cycle) override;
+  void arrived(std::uint32_t id, double cycle) override;
+
+  // A packet handed over, and its copies (one per destination).
+  struct Packet {
+    std::uint64_t tag = 0;
+    std::int32_t to_inject = 0, to_arrive = 0;
+  };
+  struct Copy {
+    std::uint32_t packet = 0;
+    std::size_t dst = 0;
+    std::int32_t links = 0, d2d_links = 0;
+    double ideal = 0;  // its zero-load arrival, in BookSim cycles
+  };
+  template <typename T>
+  static std::uint32_t take(std::vector<T>& pool, std::vector<std::uint32_t>& free) {
+    if (!free.empty()) {
+      const std::uint32_t i = free.back();
+      free.pop_back();
+      pool[i] = T{};
+      return i;
+    }
+    pool.emplace_back();
+    return static_cast<std::uint32_t>(pool.size() - 1);
+  }
+
+  Booksim2Setup s_;
+  std::unique_ptr<Booksim2Network> net_;
+  Clock clock_;
+  MeshLinks links_;
+  std::vector<std::uint8_t> d2d_;  // per BookSim channel
+  std::vector<double> eject_cpf_;  // per node: BookSim cycles per flit it takes off
+  bool read_done_ = false;         // the current cycle's ejections are taken
+  Events* ev_ = nullptr;           // advance()'s
+  std::vector<Packet> packets_pool_;
+  std::vector<Copy> copies_pool_;
+  std::vector<std::uint32_t> free_packets_, free_copies_;
+  std::int64_t packets_ = 0, bytes_ = 0, byte_hops_ = 0, d2d_byte_hops_ = 0;
+  std::int64_t flits_ = 0, copies_ = 0, cycles_ = 0;
+};
+
+void Booksim2Noc::enqueue(Tick t, std::uint64_t tag, std::int32_t src,
+                          const std::vector<std::int32_t>& dsts, std::int64_t bytes) {
+  const std::int64_t ready = std::max(clock_.ready(t), net_->cycle());
+  if (net_->idle() && ready > net_->cycle()) {
+    net_->skip_to(ready);
+    read_done_ = true;  // an idle network ejects nothing
+  }
+  const std::uint32_t p = take(packets_pool_, free_packets_);
+  packets_pool_[p].tag = tag;
+  packets_pool_[p].to_inject = packets_pool_[p].to_arrive = static_cast<std::int32_t>(dsts.size());
+  const std::int32_t flits = s_.flits(bytes);
+  const NodePos a = pos(src);
+  for (std::size_t i = 0; i < dsts.size(); ++i) {
+    const std::uint32_t c = take(copies_pool_, free_copies_);
+    Copy& cp = copies_pool_[c];
+    cp.packet = p;
+    cp.dst = i;
+    const NodePos b = pos(dsts[i]);
+    links_.xy_route(a, b, [&](std::int32_t) { ++cp.links; });
+    NodePos at = a;
+    while (at.x != b.x || at.y != b.y) {  // the D2D links of the XY route
+      NodePos next = at;
+      if (at.x != b.x)
+        next.x += b.x > at.x ? 1 : -1;
+      else
+        next.y += b.y > at.y ? 1 : -1;
+      cp.d2d_links += d2d_[static_cast<std::size_t>(channel(at, next))];
+      at = next;
+    }
+    // Zero load: the head at its ejection channel's end (h + 1) hops after
+    // it left, the flits drained behind it.
+    cp.ideal = static_cast<double>(ready + (cp.links + 1) * s_.hop_cycles + s_.d2d_cycles * cp.d2d_links) +
+               flits * eject_cpf_[static_cast<std::size_t>(dsts[i])];
+    net_->enqueue(c, bs_node(src), bs_node(dsts[i]), flits, ready);
+    byte_hops_ += bytes * cp.links;
+    d2d_byte_hops_ += bytes * cp.d2d_links;
+    flits_ += flits;
+  }
+  ++packets_;
+  bytes_ += bytes;
+  copies_ += static_cast<std::int64_t>(dsts.size()) - 1;
+}
+
+// Cycle c's ejections are taken as soon as cycle c - 1 has run (the
+// network's state then is final) and reported for time(c) or later; its
+// injections and its step wait until time has passed time(c), so that a
+// packet handed over at time(c) in reply to an arrival then still goes in
+// it. One wake per BookSim cycle while anything is in flight.
+void Booksim2Noc::advance(Tick now, Events& ev) {
+  ev_ = &ev;
+  while (!net_->idle()) {
+    const std::int64_t c = net_->cycle();
+    if (!read_done_) {  // the first cycle
+      if (clock_.time(c) > now) break;
+      net_->read(*this);
+      read_done_ = true;
+      continue;
+    }
+    if (clock_.time(c) >= now) break;
+    if (c >= Booksim2Network::clock_limit()) {
+      std::fprintf(stderr, "gemini: booksim2: the run passed BookSim 2's clock (2^31 cycles)\n");
+      std::exit(1);
+    }
+    net_->step(*this);  // cycle c's injections and the network's cycle
+    ++cycles_;
+    net_->read(*this);  // cycle c + 1's ejections, at time(c + 1) or later
+  }
+  ev_ = nullptr;
+}
+
+void Booksim2Noc::injected(std::uint32_t id, std::int64_t cycle) {
+  Packet& p = packets_pool_[copies_pool_[id].packet];
+  if (--p.to_inject == 0) ev_->injected(p.tag, clock_.time(cycle));
+}
+
+void Booksim2Noc::arrived(std::uint32_t id, double cycle) {
+  const Copy cp = copies_pool_[id];
+  free_copies_.push_back(id);
+  Packet& p = packets_pool_[cp.packet];
+  Arrival a;
+  a.tag = p.tag;
+  a.dst = cp.dst;
+  a.t = clock_.time(cycle);
+  a.links = cp.links;
+  a.d2d_links = cp.d2d_links;
+  a.waited = std::max<Tick>(0, a.t - clock_.time(cp.ideal));
+  if (--p.to_arrive == 0) free_packets_.push_back(cp.packet);
+  ev_->arrived(a);
+}
+
+std::vector<NocModel::LinkLoad> Booksim2Noc::loads(bool d2d, bool all) const {
+  std::vector<LinkLoad> out;
+  links_.for_each_link([&](std::int32_t, NodePos from, NodePos to) {
+    LinkLoad l{from, to, 0, 0};
+    if (on_grid(from) && on_grid(to)) {
+      const std::int32_t ch = channel(from, to);
+      if (!all && (d2d_[static_cast<std::size_t>(ch)] != 0) != d2d) return;
+      const std::int64_t flits = net_->channel_flits(ch / 4, ch % 4);
+      l.bytes = static_cast<std::int64_t>(std::llround(static_cast<double>(flits) * s_.flit_bytes));
+      l.busy = static_cast<Tick>(std::llround(static_cast<double>(flits) * clock_.ps_per_cycle()));
+    } else if (!all) {
+      return;
+    }
+    out.push_back(l);
+  });
+  return out;
+}
+
+NocModel::LinkUse Booksim2Noc::link_use(bool d2d) const {
+  LinkUse u;
+  double sum = 0;
+  for (const LinkLoad& l : loads(d2d, false)) {
+    if (l.busy > u.max_busy) {
+      u.max_busy = l.busy;
+      u.max_from = l.from;
+      u.max_to = l.to;
+    }
+    sum += static_cast<double>(l.busy);
+    ++u.links;
+  }
+  u.mean_busy = u.links ? sum / u.links : 0;
+  return u;
+}
+
+#endif  // GEMINI_HAVE_BOOKSIM2
+
+// Declares and reads the model's parameters: the mesh's three (the same
+// meaning, so that switching noc.model keeps them), then BookSim's.
+NocBuilder configure(ParamReader& r) {
+  Booksim2Params p;
+  const MeshNocParams mesh = read_mesh_noc_params(r);
+  p.link_gbps = mesh.link_gbps;
+  p.router_cycles = mesh.router_cycles;
+  p.buffer_packets = mesh.buffer_packets;
+  p.num_vcs = r.param<std::int32_t>("num_vcs")
+                  .unit("VCs")
+                  .range(1, 64)
+                  .fallback(p.num_vcs)
+                  .describe("virtual channels per router port")
+                  .get();
+  p.deep_packets = r.param<std::int32_t>("deep_packets")
+                       .unit("packets")
+                       .range(1, 1 << 12)
+                       .fallback(p.deep_packets)
+                       .describe("packets each VC buffer holds when buffer_packets is 0 (unbounded)")
+                       .get();
+  p.clock_ratio = r.param<std::int32_t>("clock_ratio")
+                      .range(0, 64)
+                      .fallback(0)
+                      .describe("BookSim cycles per core cycle (0: the fewest that fit "
+                                "router_cycles: a hop takes 3 BookSim cycles at least)")
+                      .get();
+  p.routing_delay = r.param<std::int32_t>("routing_delay")
+                        .unit("BookSim cycles")
+                        .range(-1, 1 << 10)
+                        .fallback(-1)
+                        .describe("route computation (0: lookahead; -1: what makes a hop "
+                                  "router_cycles)")
+                        .get();
+  // The router pipeline's stages (BookSim's minimum, 1, each).
+  auto stage = [&r](const char* name, const char* what) {
+    return r.param<std::int32_t>(name).unit("BookSim cycles").range(1, 1 << 10).fallback(1)
+        .describe(what).get();
+  };
+  p.vc_alloc_delay = stage("vc_alloc_delay", "VC allocation");
+  p.sw_alloc_delay = stage("sw_alloc_delay", "switch allocation");
+  p.st_final_delay = stage("st_final_delay", "switch traversal");
+  p.speculative = r.param<bool>("speculative")
+                      .fallback(true)
+                      .describe("switch allocation speculatively alongside VC allocation")
+                      .get();
+  p.vc_allocator = r.param<std::string>("vc_allocator")
+                       .choices(kAllocators)
+                       .fallback(p.vc_allocator)
+                       .describe("BookSim's VC allocator")
+                       .get();
+  p.sw_allocator = r.param<std::string>("sw_allocator")
+                       .choices(kAllocators)
+                       .fallback(p.sw_allocator)
+                       .describe("BookSim's switch allocator")
+                       .get();
+  p.alloc_iters = r.param<std::int32_t>("alloc_iters")
+                      .range(1, 16)
+                      .fallback(1)
+                      .describe("iterations of the iterative allocators (islip, pim)")
+                      .get();
+  p.arb_type = r.param<std::string>("arb_type")
+                   .choices({"round_robin", "matrix"})
+                   .fallback(p.arb_type)
+                   .describe("the separable allocators' arbiters")
+                   .get();
+  p.seed = r.param<std::int32_t>("seed")
+               .range(0, 1 << 30)
+               .fallback(1)
+               .describe("BookSim's random seed (random arbitration)")
+               .get();
+  ParamReader extra =
+      r.section("booksim", "any other BookSim 2 key, as its manual names it (e.g. "
+                           "\"vc_busy_when_full\": 1); BookSim checks the value");
+#ifdef GEMINI_HAVE_BOOKSIM2
+  // Each key as what BookSim declares it; gemini's own and BookSim's
+  // traffic manager's refused.
+  for (const std::string& key : extra.keys()) {
+    const boost::json::value* v = extra.peek(key);
+    if (traffic_manager_key(key) || key == "num_vcs" || key == "vc_buf_size" ||
+        key == "routing_delay" || key == "vc_alloc_delay" || key == "sw_alloc_delay" ||
+        key == "st_final_delay" || key == "speculative" || key == "vc_allocator" ||
+        key == "sw_allocator" || key == "alloc_iters" || key == "arb_type" || key == "seed") {
+      extra.fail(key, "set by gemini (noc.* or the mesh), or not used by a network gemini drives");
+      continue;
+    }
+    const char kind = Booksim2Network::key_kind(key, v->is_number());
+    if (kind == 0) {
+      extra.fail(key, std::string("BookSim 2 has no ") + (v->is_number() ? "numeric" : "string") +
+                          " key \"" + key + "\"");
+      continue;
+    }
+    Booksim2Params::Extra e{key, "", kind};
+    if (kind == 'i') {
+      e.value = std::to_string(extra.param<std::int32_t>(key).describe("BookSim 2's").get());
+    } else if (kind == 'f') {
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "%.17g", extra.param<double>(key).describe("BookSim 2's").get());
+      e.value = buf;
+      if (e.value.find_first_of(".eE") == std::string::npos) e.value += ".0";
+    } else {
+      e.value = extra.param<std::string>(key).describe("BookSim 2's").get();
+    }
+    p.extra.push_back(std::move(e));
+  }
+  return [p](const NocLayout& l, std::string& error) -> std::unique_ptr<NocModel> {
+    Booksim2Setup s;
+    if (!booksim2_config(p, l, s, error)) return nullptr;
+    auto net = Booksim2Network::create(s, error);
+    if (!net) return nullptr;
+    return std::make_unique<Booksim2Noc>(std::move(s), std::move(net));
+  };
+#else
+  (void)extra;
+  r.fail("model", "this gemini was built without BookSim 2 (" GEMINI_BOOKSIM2_MISSING
+                  "): rebuild with its source and flex and bison at hand "
+                  "(scripts/setup.sh, docs/timing-model.md), or use noc.model \"mesh\"");
+  return [](const NocLayout&, std::string& error) -> std::unique_ptr<NocModel> {
+    error = "noc.model \"booksim2\": this gemini was built without BookSim 2";
+    return nullptr;
+  };
+#endif
+}
+
+}  // namespace
+
+bool booksim2_built(std::string* why) {
+#ifdef GEMINI_HAVE_BOOKSIM2
+  if (why) why->clear();
+  return true;
+#else
+  if (why) *why = GEMINI_BOOKSIM2_MISSING;
+  return false;
+#endif
+}
+
+NocModelInfo booksim2_noc_model() {
+  return {"booksim2",
+          "BookSim 2's input-queued routers on a mesh, flit by flit, closed loop (DOR, VCs, "
+          "credits)",
+          configure};
+}
+
+}  // namespace gemini::sim
