@@ -111,10 +111,12 @@ class Progress {
 };
 
 class Functional;
+class PowerRecorder;
 
 struct SimContext {
   Params params;
   Functional* functional = nullptr;  // gemini sim --functional; null: timing only
+  PowerRecorder* power = nullptr;    // power over time (power.h); null: not asked for
   bool tracing = false;
   std::vector<TraceEvent> trace;
   std::int64_t retired = 0;
