@@ -80,6 +80,9 @@ void CoreModule::register_stats() {
 void CoreModule::wake(std::uint8_t e, Tick delay) { ev_[e].notify(ps(delay)); }
 
 void CoreModule::record_power(Event e, std::int64_t n) {
+  // DRAM bytes are counted when their request reaches the port; their
+  // power goes where the port moves them (NocModule::dram_progress).
+  if (e == Event::dram_byte) return;
   const Tick now = now_ps();
   power_->add(static_cast<std::size_t>(index_), e, n, now, std::max(now, span_to_));
 }

@@ -144,6 +144,25 @@ TEST(Power, TheSerdesLanesAreSplitOverTheDiesTheyJoin) {
               6 * 0.19488 * 8000, 1e-6);
 }
 
+TEST(Power, DramBytesAreSpentWhenThePortMovesThem) {
+  // A 512-byte read at a 1 GB/s port: the bytes reach the core at 544 ns
+  // (tests/sim/test_energy.cpp), the port moving them from the request's
+  // arrival; their 512 x 64 pJ are in the window of the port's delivery,
+  // not in the first (where the request reached the port).
+  ir::HardwareConfig hw = mac_only_hw();
+  hw.energy.json["dram_pj_per_byte"] = 64;
+  const Report r = test::simulate_programs(
+      test::parse_programs({".core 0\ndma_in l2=0 bytes=512 dram=0 transfer=1 "
+                            "dst_box=[0,0,0,0]:[0,0,0,0] src_box=[0,0,0,0]:[0,0,0,0]\nend\n"}),
+      1, 1, hw, with_power(100));
+  const PowerReport& p = *r.power;
+  EXPECT_DOUBLE_EQ(p.dram.energy_pj, 512 * 64.0);
+  EXPECT_EQ(window_pj(p.dram, 0), 0);
+  EXPECT_EQ(window_pj(p.dram, 5), 512 * 64.0);  // [500, 544): the delivery
+  EXPECT_EQ(p.dram.peak_window, 5);
+  EXPECT_EQ(p.dies[0].energy_pj, 0) << "DRAM is no die's";
+}
+
 TEST(Power, TheDefaultWindowCutsTheRunIntoAtMost200) {
   // 10 ns x 2^k: 10 ns cuts 308 ns into 31 windows.
   const Report r = burst(mac_only_hw(), 0);

@@ -8,9 +8,10 @@
 //
 // Where an event's energy goes in time: a PE run's, a VP run's and a WL0
 // fill from L2's own events are spread evenly over the operation's time on
-// its engine (start to completion); every other event (a DMA's L2 write, a
-// packet's NoC and D2D byte-hops, a DRAM request's bytes) is counted at the
-// instant the simulator counts it. A window's power is its energy over its
+// its engine (start to completion); DRAM bytes when their port has moved
+// them (each chunk of a read as the model delivers it, each packet of a
+// write as it is written); every other event (a DMA's L2 write, a packet's
+// NoC and D2D byte-hops) at the instant the simulator counts it. A window's power is its energy over its
 // length (the last window ends with the run); static power -- every core's
 // leakage (energy.static_mw_per_core) and the XSR SerDes lanes
 // (chiplets.lane_mw) -- is the constant it is in every window.
