@@ -16,13 +16,15 @@ namespace gemini::cli {
 namespace {
 
 struct SimCliOptions {
-  std::string in, hw, dialect, report, trace, dram_trace, csv, allocation;
+  std::string in, hw, dialect, report, trace, dram_trace, csv, allocation, power_csv;
   std::int64_t expect = -1;
   double expect_energy = -1;  // pJ
   std::int64_t until = 0;
   bool quiet = false;
   SemanticsOptions semantics;
   bool functional = false;
+  bool power = false;
+  double power_window_ns = 0;  // 0: the default
 };
 
 template <typename Fn>
@@ -39,7 +41,7 @@ int run_sim(const SimCliOptions& opt) {
   if (!hw) return kExitUnreadable;
   // Where the outputs go must exist before a long run starts (exit 2 as
   // for any output that cannot be written).
-  for (const std::string* out : {&opt.report, &opt.trace, &opt.dram_trace, &opt.csv}) {
+  for (const std::string* out : {&opt.report, &opt.trace, &opt.dram_trace, &opt.csv, &opt.power_csv}) {
     std::string error;
     if (!out->empty() && !output_dir_exists(*out, error)) {
       std::cerr << "gemini sim: " << error << "\n";
@@ -77,6 +79,8 @@ int run_sim(const SimCliOptions& opt) {
   so.ylen = lowered->model.ylen;
   so.memory_limit = opt.semantics.memory_limit;
   so.model = &lowered->model;
+  so.power.enabled = opt.power || opt.power_window_ns > 0 || !opt.power_csv.empty();
+  so.power.window_ns = opt.power_window_ns;
   if (opt.functional) {
     so.network = &semantics->net;
     so.reference = &semantics->ref;
@@ -118,6 +122,9 @@ int run_sim(const SimCliOptions& opt) {
     return kExitUnreadable;
   if (!opt.csv.empty() &&
       !write_file(opt.csv, [&](std::ostream& os) { sim::write_workload_csv(os, report); }))
+    return kExitUnreadable;
+  if (!opt.power_csv.empty() &&
+      !write_file(opt.power_csv, [&](std::ostream& os) { sim::write_power_csv(os, report); }))
     return kExitUnreadable;
   if (report.deadlock) {
     std::cerr << opt.in << ": deadlock at cycle " << report.total_cycles
@@ -163,6 +170,15 @@ Command add_sim(CLI::App& app) {
                 "write every DRAM request here (time, port, R/W, address, bytes) and each "
                 "port's Ramulator 2 LoadStoreTrace beside it (FILE.portP.trace)");
   s->add_option("--csv", opt->csv, "write one line per workload here");
+  s->add_flag("--power", opt->power,
+              "power over time: the energy in windows per core, die and package; peak and "
+              "average in the report, counter tracks in --trace (docs/timing-model.md)");
+  s->add_option("--power-window", opt->power_window_ns,
+                "the power windows' length in ns (implies --power; default: the run in at most "
+                "200 windows of 10 ns x 2^k)")
+      ->check(CLI::Range(1e-3, 1e15));
+  s->add_option("--power-csv", opt->power_csv,
+                "write the power windows here, per package, DRAM, die and core (implies --power)");
   add_unsigned_option(*s, "--expect-cycles", opt->expect, 0, INT64_MAX,
                       "the scheduler's whole-network estimate, to compare with");
   s->add_option("--expect-energy", opt->expect_energy,

@@ -20,6 +20,7 @@
 #include "gemini/sweep/plan.h"
 #include "gemini/sweep/results.h"
 #include "gemini/sweep/slurm.h"
+#include "gemini/sweep/study.h"
 #include "install_paths.h"
 
 extern char** environ;
@@ -88,6 +89,14 @@ void list_points(const std::vector<sweep::Row>& rows, std::size_t limit) {
 
 int exit_for(const sweep::Tally& t) { return t.failed || t.missing ? kExitInvalid : kExitOk; }
 
+// A study (inputs with the scheduler's figures): DIR/study.json and .md
+// beside the results; true when there is none.
+bool write_study_of(const std::string& dir, const sweep::Plan& plan,
+                    const std::vector<sweep::Row>& rows, std::string& error) {
+  const auto study = sweep::make_study(plan, rows);
+  return !study || sweep::write_study(dir, *study, error);
+}
+
 int run_sweep(const SweepCliOptions& o) {
   auto plan = plan_sweep(o);
   if (!plan) return kExitUnreadable;
@@ -104,7 +113,8 @@ int run_sweep(const SweepCliOptions& o) {
   sigaction(SIGTERM, &sa, nullptr);
   sweep::LocalSummary s;
   std::string error;
-  const bool written = sweep::run_local(o.dir, *plan, lo, std::cerr, s, error);
+  bool written = sweep::run_local(o.dir, *plan, lo, std::cerr, s, error);
+  if (written) written = write_study_of(o.dir, *plan, sweep::collect(o.dir, *plan), error);
   std::cout << "sweep " << plan->name << ": " << plan->points.size() << " points: " << s.tally.ok
             << " ok, " << s.tally.failed << " failed, " << s.tally.missing << " missing (ran "
             << s.ran << ", " << s.kept << " already done) in " << seconds_text(s.seconds)
@@ -159,6 +169,11 @@ int collect_cmd(const SweepCliOptions& o, bool quiet) {
     std::cerr << "gemini sweep: " << error << "\n";
     return kExitUnreadable;
   }
+  // A study (inputs with the scheduler's figures): its ranking too.
+  if (!write_study_of(o.dir, *plan, rows, error)) {
+    std::cerr << "gemini sweep: " << error << "\n";
+    return kExitUnreadable;
+  }
   const sweep::Tally t = sweep::tally(rows);
   if (quiet) return kExitOk;
   std::cout << "sweep " << plan->name << ": " << rows.size() << " points: " << t.ok << " ok, "
@@ -209,18 +224,17 @@ int slurm_cmd(SweepCliOptions o) {
   return kExitOk;
 }
 
-int plot_cmd(const SweepCliOptions& o) {
-  if (const int s = collect_cmd(o, true); s != kExitOk) return s;
-  const std::string script = (fs::path(data_dir()) / "scripts" / "plot_sweep.py").string();
+// Runs one of the installed plot scripts on a file of the sweep directory.
+int run_plot_script(const SweepCliOptions& o, const char* name, const std::string& input) {
+  const std::string script = (fs::path(data_dir()) / "scripts" / name).string();
   std::error_code ec;
   if (!fs::exists(script, ec)) {
-    std::cerr << "gemini sweep plot: " << script
-              << " is missing (it is installed with gemini; or run scripts/plot_sweep.py)\n";
+    std::cerr << "gemini sweep plot: " << script << " is missing (it is installed with gemini; or "
+              << "run scripts/" << name << ")\n";
     return kExitUnreadable;
   }
   std::vector<std::string> args{
-      script,     (fs::path(o.dir) / "results.json").string(),
-      "-o",       o.plot_out.empty() ? (fs::path(o.dir) / "plots").string() : o.plot_out,
+      script, input, "-o", o.plot_out.empty() ? (fs::path(o.dir) / "plots").string() : o.plot_out,
       "--format", o.plot_format};
   std::vector<char*> argv;
   argv.reserve(args.size() + 1);
@@ -236,6 +250,44 @@ int plot_cmd(const SweepCliOptions& o) {
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
   return WIFEXITED(status) ? WEXITSTATUS(status) : kExitUnreadable;
+}
+
+int plot_cmd(const SweepCliOptions& o) {
+  if (const int s = collect_cmd(o, true); s != kExitOk) return s;
+  if (const int s = run_plot_script(o, "plot_sweep.py", (fs::path(o.dir) / "results.json").string());
+      s != kExitOk)
+    return s;
+  // A study: the design points side by side, ours and the scheduler's.
+  const fs::path study = fs::path(o.dir) / "study.json";
+  std::error_code ec;
+  if (!fs::exists(study, ec)) return kExitOk;
+  return run_plot_script(o, "plot_study.py", study.string());
+}
+
+int study_cmd(const SweepCliOptions& o) {
+  std::string error;
+  auto plan = sweep::read_plan(o.dir, error);
+  if (!plan) {
+    std::cerr << "gemini sweep study: " << error << "\n";
+    return kExitUnreadable;
+  }
+  const std::vector<sweep::Row> rows = sweep::collect(o.dir, *plan);
+  const auto study = sweep::make_study(*plan, rows);
+  if (!study) {
+    std::cerr << "gemini sweep study: " << o.dir
+              << " is not a study: no input brings the scheduler's figures (an input's "
+                 "\"hardware\" with its manifest, docs/sweeps.md)\n";
+    return kExitInvalid;
+  }
+  if (!sweep::write_results(o.dir, *plan, rows, error) ||
+      !sweep::write_study(o.dir, *study, error)) {
+    std::cerr << "gemini sweep study: " << error << "\n";
+    return kExitUnreadable;
+  }
+  sweep::print_study(std::cout, *study);
+  std::cout << "study: " << (fs::path(o.dir) / "study.md").string() << ", "
+            << (fs::path(o.dir) / "study.json").string() << "\n";
+  return kExitOk;
 }
 
 }  // namespace
@@ -294,14 +346,23 @@ Command add_sweep(CLI::App& app) {
   collect->add_option("dir", o->dir, "sweep directory")->required()->check(CLI::ExistingDirectory);
 
   CLI::App* plot = s->add_subcommand(
-      "plot", "Plot each metric against each axis, one line per input (python3-matplotlib).");
+      "plot",
+      "Plot each metric against each axis, one line per input, and a study's design points "
+      "(python3-matplotlib).");
   plot->add_option("dir", o->dir, "sweep directory")->required()->check(CLI::ExistingDirectory);
   plot->add_option("-o,--out", o->plot_out, "where the plots go (default DIR/plots)");
   plot->add_option("--format", o->plot_format, "png, svg or png,svg (default)")
       ->check(CLI::IsMember({"png", "svg", "png,svg", "svg,png"}));
 
+  CLI::App* study = s->add_subcommand(
+      "study",
+      "Rank a study's design points (inputs with the scheduler's own figures) ours and its way: "
+      "the tables, the rank correlations and DIR/study.json, .md.");
+  study->add_option("dir", o->dir, "sweep directory")->required()->check(CLI::ExistingDirectory);
+
   return [=] {
     if (!s->parsed()) return -1;
+    if (study->parsed()) return study_cmd(*o);
     if (run->parsed()) return run_sweep(*o);
     if (point->parsed()) return run_point_cmd(*o);
     if (slurm->parsed()) return slurm_cmd(*o);

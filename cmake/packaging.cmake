@@ -17,6 +17,7 @@ set(GEMINI_DATA_FILES
   configs/gemini-hpca24-7nm.json
   configs/sweeps/README.md
   configs/sweeps/chiplets.json
+  configs/sweeps/gemini-study.json
   configs/sweeps/example.json
   configs/sweeps/corpus-dram-multicast.json
   configs/sweeps/corpus-dram-models.json
@@ -26,6 +27,7 @@ set(GEMINI_SCRIPT_FILES
   scripts/plot_sweep.py
   scripts/plot_report.py
   scripts/plot_chiplets.py
+  scripts/plot_study.py
   scripts/slurm_local.sh
 )
 

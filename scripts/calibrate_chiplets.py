@@ -1,8 +1,12 @@
 #!/usr/bin/env python3
-"""Runs `gemini sim` on every schedule of the Gemini scheduler's corpus
-(../shared/ir-corpus/gemini, manifest.csv) with configs/gemini-hpca24.json
-(gemini-hpca24-7nm.json for the 7 nm rows), each file's chiplet grid, D2D
-and NoC link bandwidth and DRAM bandwidth, and prints the chiplet tables of
+"""Simulates every schedule of the Gemini scheduler's corpus
+(../shared/ir-corpus/gemini, manifest.csv; or --corpus another folder with
+the same columns: gemini-study, gemini-timing) on the hardware it was made
+for -- one `gemini sweep` whose inputs take each file's chiplet grid, D2D
+interface and bandwidth, NoC and DRAM bandwidth and clock from the manifest
+("hardware": "gemini", the sweep's conversion of the scheduler's units),
+on configs/gemini-hpca24.json (gemini-hpca24-7nm.json for the 7 nm rows) --
+and prints the chiplet tables of
 docs/calibration.md (markdown) on stdout: latency, energy and each energy
 component against the scheduler's, the D2D energy taken apart into the
 figures that make it, and the silicon area and cost.
@@ -14,7 +18,7 @@ x int(97.44) mW (both truncated to integers in its code) x its SerDes count
 (ylen*2 + 2*ylen*x_cut + 2*xlen*y_cut) x its latency.
 
   python3 scripts/calibrate_chiplets.py [--corpus ../shared/ir-corpus/gemini]
-                                        [--gemini build/cli/gemini] [--check]
+                                        [--gemini build/cli/gemini] [--check] [--jobs N]
 
 --check exits non-zero when a file is outside the tolerances of
 docs/calibration.md (latency 0.8-1.3x, energy without D2D 0.8-1.25x, area and
@@ -22,28 +26,56 @@ cost within 2%).
 """
 import argparse
 import csv
+import gzip
 import json
+import re
 import os
 import subprocess
 import sys
 import tempfile
 
 
-def hw_for(row, root):
-    tech = row["tech"]
-    base = os.path.join(root, "configs",
-                        "gemini-hpca24-7nm.json" if tech == "7" else "gemini-hpca24.json")
-    with open(base) as f:
-        hw = json.load(f)
-    ghz = float(row["freq_mhz"]) / 1000.0
-    cores = int(row["xlen"]) * int(row["ylen"])
-    hw["noc"]["link_gbps"] = float(row["noc_gbps"]) * ghz
-    hw["chiplets"]["x_cut"] = int(row["xcut"])
-    hw["chiplets"]["y_cut"] = int(row["ycut"])
-    hw["chiplets"]["d2d_gbps"] = float(row["nop_gbps"]) * ghz
-    # bytes per cycle -> GB/s at the clock, over the mesh's TOPS at that clock
-    hw["dram"]["gbps_per_tops"] = float(row["dram_gbps"]) / (cores * 2.048)
-    return hw
+# The base configuration of each process node the scheduler's manifests use
+# (its `tech` column): the hardware point of a row goes on top of it.
+BASE_BY_TECH = {"12": "gemini-hpca24", "7": "gemini-hpca24-7nm"}
+
+
+def sweep_reports(gemini, corpus, rows, root, tmp, jobs):
+    """Every row's file simulated on the hardware its schedule was made for:
+    one `gemini sweep` whose inputs take their hardware point from the
+    manifest ("hardware": "gemini": gemini's one conversion of the
+    scheduler's units, sweep/src/scheduler_point.cpp; docs/chiplets.md,
+    "A study"), each process node on its own base configuration. Returns
+    {file name: report or None}, {file name: why it failed}."""
+    inputs = []
+    for tech in sorted({r["tech"] for r in rows}):
+        if tech not in BASE_BY_TECH:
+            raise SystemExit(f"calibrate_chiplets.py: no base configuration for {tech} nm "
+                             f"(known: {', '.join(BASE_BY_TECH)})")
+        files = [r["file"] for r in rows if r["tech"] == tech]
+        ir = os.path.join(corpus, files[0] if len(files) == 1 else "{" + ",".join(files) + "}")
+        inputs.append({"ir": ir, "manifest": os.path.join(corpus, "manifest.csv"),
+                       "hardware": "gemini",
+                       "hw": os.path.join(root, "configs", BASE_BY_TECH[tech] + ".json")})
+    spec = os.path.join(tmp, "chiplets.sweep.json")
+    with open(spec, "w") as f:
+        json.dump({"name": "calibrate-chiplets", "inputs": inputs}, f)
+    out = os.path.join(tmp, "sweep")
+    p = subprocess.run([gemini, "sweep", "run", spec, "-o", out, "--jobs", str(jobs)],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if p.returncode not in (0, 1):
+        raise SystemExit(f"calibrate_chiplets.py: gemini sweep run failed:\n{p.stderr}")
+    with open(os.path.join(out, "results.json")) as f:
+        results = json.load(f)
+    reports, why = {}, {}
+    for pt in results["points"]:
+        name = os.path.basename(pt["input"])
+        if pt["status"] != "ok":
+            reports[name], why[name] = None, pt.get("message") or pt["status"]
+            continue
+        with open(os.path.join(out, "points", pt["id"] + ".json")) as f:
+            reports[name] = json.load(f)["report"]
+    return reports, why
 
 
 def sched_xsr(row):
@@ -61,17 +93,59 @@ def sched_xsr(row):
     return lanes, sides, mw
 
 
-def run(gemini, path, hw, tmp, name):
-    cfg = os.path.join(tmp, name + ".hw.json")
-    rep = os.path.join(tmp, name + ".report.json")
-    with open(cfg, "w") as f:
-        json.dump(hw, f)
-    p = subprocess.run([gemini, "sim", path, "--hw", cfg, "--report", rep],
-                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    if p.returncode != 0:
-        return None, p.stderr.strip().splitlines()[-1] if p.stderr else "failed"
-    with open(rep) as f:
-        return json.load(f), ""
+def scheduler_schedule(path):
+    """The final schedule of the scheduler's summary (its standard output,
+    summaries/<name>_out.txt.gz; the part after "Schtree_spm"): {layer: its
+    time T} and its segments, each [its T, its layers]."""
+    layers, segments = {}, []
+    try:
+        with gzip.open(path, "rt") as f:
+            text = f.read()
+    except OSError:
+        return None, None
+    if "Schtree_spm" not in text:
+        return None, None
+    for line in text[text.index("Schtree_spm"):].splitlines():
+        t = re.search(r" T:([0-9.e+]+),", line)
+        if not t:
+            continue
+        if line.startswith("\t\tS "):
+            segments.append([float(t.group(1)), []])
+        elif line.startswith("\t\t\t") and "Computing_time" in line and segments:
+            name = line.split()[0]
+            layers[name] = float(t.group(1))
+            segments[-1][1].append(name)
+    return layers, segments
+
+
+def roofline_row(name, row, r, corpus):
+    """The layer roofline under the scheduler's rules (the report's per-layer
+    bounds and its segments) against its estimate and the simulation, and
+    against its own per-layer costs where its summary is there."""
+    ghz = float(row["freq_mhz"]) / 1000.0
+    est = float(row["latency_cycles"]) * ghz
+    sim = r["total_cycles"]
+    lay = r.get("roofline_cycles_sum", 0)
+    seg = r.get("roofline_segments_cycles_sum", 0)
+    peak = r["dram"]["peak_gbps"] / ghz  # bytes per cycle
+    ours_b, its_b = r["dram"]["bytes"], float(row["dram_bytes"])
+    its_layers, its_segs = scheduler_schedule(
+        os.path.join(corpus, "summaries", row["file"].replace("_IR.json.gz", "_out.txt.gz")))
+    agree = segs = "--"
+    if its_layers:
+        mine = {l["name"]: l["roofline"]["bound_cycles"] for l in r["layers"] if "roofline" in l}
+        # its times are ns (divided by its clock): ours are cycles
+        close = sum(1 for n, t in its_layers.items() if n in mine and t > 0
+                    and abs(mine[n] / (t * ghz) - 1) <= 0.1)
+        agree = f"{close} of {len(its_layers)}"
+        ours_segs = [set(s["layers"]) for s in r.get("roofline_segments", [])]
+        same = sum(1 for _, ls in its_segs if set(ls) in ours_segs)
+        segs = f"{same} of {len(its_segs)}"
+    f = lambda x: f"{x:.3f}" if x else "--"
+    return (f"| {name} | {est:,.0f} | {sim:,} | {sim / est:.3f} | {f(lay / est)} | "
+            f"{f(sim / lay if lay else 0)} | {f(seg / est)} | {f(sim / seg if seg else 0)} | "
+            f"{agree} | {segs} | {ours_b / 1e6:.2f} / {its_b / 1e6:.2f} | "
+            f"{its_b / peak / est:.3f} | {ours_b / peak / est:.3f} |")
 
 
 def ratio(a, b):
@@ -85,6 +159,7 @@ def main():
     ap.add_argument("--corpus", default=os.path.join(root, "..", "shared", "ir-corpus", "gemini"))
     ap.add_argument("--gemini", default=os.path.join(root, "build", "cli", "gemini"))
     ap.add_argument("--check", action="store_true")
+    ap.add_argument("--jobs", type=int, default=2, help="points simulated at once")
     a = ap.parse_args()
     manifest = os.path.join(a.corpus, "manifest.csv")
     if not os.path.exists(manifest):
@@ -93,12 +168,12 @@ def main():
         return 77
     rows = list(csv.DictReader(open(manifest)))
     bad = []
-    lat, energy, d2d, silicon = [], [], [], []
+    lat, energy, d2d, silicon, roof = [], [], [], [], []
     with tempfile.TemporaryDirectory() as tmp:
+        reports, failed = sweep_reports(a.gemini, a.corpus, rows, root, tmp, a.jobs)
         for row in rows:
             name = row["file"].replace("_IR.json.gz", "")
-            r, why = run(a.gemini, os.path.join(a.corpus, row["file"]), hw_for(row, root), tmp,
-                         name)
+            r, why = reports.get(row["file"]), failed.get(row["file"], "not run")
             if r is None:
                 lat.append(f"| {name} | does not simulate: {why} | | | |")
                 bad.append(name)
@@ -109,6 +184,7 @@ def main():
             e = r["energy_pj"]
             ch = r.get("chiplets", {})
             lat_r = ratio(ns, s_ns)
+            roof.append(roofline_row(name, row, r, a.corpus))
             lat.append(f"| {name} | {r['total_cycles']:,} | {ns:,.0f} | {s_ns:,.0f} | {lat_r:.3f} |")
             ours_wo = e["total"] - e["d2d"]
             s_wo = float(row["energy_pj"]) - float(row["e_nop"])
@@ -124,7 +200,14 @@ def main():
                           f" | {ratio(e['total'], float(row['energy_pj'])):.2f}"
                           f" | {ratio(ours_wo, s_wo):.3f} | {cells} | {hops:.2f} |")
             ok = 0.8 <= lat_r <= 1.3 and 0.8 <= ratio(ours_wo, s_wo) <= 1.25
-            if ch:
+            if ch and row["d2d"] != "XSR":  # per byte in both models: no lanes to count
+                d2d.append(
+                    f"| {name} ({row['d2d']}) | {e['d2d'] / 1e6:,.1f} | "
+                    f"{float(row['e_nop']) / 1e6:,.1f} | "
+                    f"{ratio(e['d2d'], float(row['e_nop'])):.3f} | -- | -- | -- | {lat_r:.3f} | -- | "
+                    f"{ch['byte_hops']:,} / {int(row['nop_hops']):,} | "
+                    f"{ch['link_utilisation_max'] * 100:.1f}% |")
+            elif ch:
                 lanes, sides, mw = sched_xsr(row)
                 ours_lanes = ch["links"] * ch["lanes_per_link"]
                 d2d.append(
@@ -160,6 +243,11 @@ def main():
         print("\n| file | compute die mm² | IO die mm² | total mm² | overall USD | worst |\n"
               "|---|---|---|---|---|---|")
         print("\n".join(silicon))
+    print("\n| file | scheduler cycles | simulated | sim / est | layer roofline / est | "
+          "sim / layer roofline | segment roofline / est | sim / segment roofline | layers at "
+          "its cost (10%) | segments as its | DRAM MB ours / its | its DRAM at peak / est | "
+          "ours at peak / est |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print("\n".join(roof))
     if a.check and bad:
         print("outside the tolerances: " + ", ".join(bad), file=sys.stderr)
         return 1

@@ -21,9 +21,11 @@ from typing import Any, Mapping, Optional, Union
 from . import _hw, _run
 from ._errors import Diagnostic, InputError
 from ._report import Record, Report
+from ._sweep import Sweep
 
-__all__ = ["Diagnostic", "InputError", "Record", "Report", "Result", "SimulationError",
-           "hw", "hw_names", "info", "reference", "simulate", "validate", "executable"]
+__all__ = ["Diagnostic", "InputError", "Record", "Report", "Result", "SimulationError", "Sweep",
+           "hw", "hw_names", "info", "reference", "simulate", "sweep", "sweep_results",
+           "validate", "executable"]
 
 PathLike = Union[str, "os.PathLike[str]"]
 HwLike = Union[str, "os.PathLike[str]", Mapping[str, Any], None]
@@ -163,13 +165,16 @@ def simulate(path: PathLike, hw: HwLike = "set-polar", set: Optional[Mapping[str
              dialect: Optional[str] = None, until_cycles: Optional[int] = None,
              expect_cycles: Optional[int] = None, expect_energy: Optional[float] = None,
              l2_allocation: Optional[str] = None, memory_limit: Optional[str] = None,
-             timeout: Optional[float] = None) -> Report:
+             timeout: Optional[float] = None, power: bool = False,
+             power_window: Optional[float] = None) -> Report:
     """Simulates an IR file as `gemini sim PATH --report R --csv W` does, in
     a child process, and returns the report. `hw`: a dict, a name or a path
     (None: the built-in defaults); `set`: parameters by dotted path
     ({"noc.link_gbps": 12}; None removes one). A bad input or configuration
     raises InputError; a deadlock or a failed functional check still gives
-    the report (report.deadlock, report.functional.passed)."""
+    the report (report.deadlock, report.functional.passed). `power` (or a
+    `power_window` in ns) bins the energy over time: report.power (peak and
+    average per die and package) and report.power_windows (every window)."""
     p = _path(path, "path")
     text = _hw.resolve(hw, set)
     if functional and model is None:
@@ -200,10 +205,18 @@ def simulate(path: PathLike, hw: HwLike = "set-polar", set: Optional[Mapping[str
             args += ["--l2-allocation", str(l2_allocation)]
         if memory_limit is not None:
             args += ["--memory-limit", str(memory_limit)]
+        if power_window is not None:
+            if isinstance(power_window, bool) or not isinstance(power_window, (int, float)) \
+                    or not power_window > 0:
+                raise InputError(f"power_window: expected a number of ns > 0, got {power_window!r}")
+            args += ["--power-window", repr(float(power_window))]
+        if power or power_window is not None:
+            args += ["--power-csv", os.path.join(tmp, "power.csv")]
         done = _run.run(args, timeout=timeout)
         report = os.path.join(tmp, "report.json")
         if os.path.exists(report):
-            return Report.from_files(report, os.path.join(tmp, "workloads.csv"), done.stderr)
+            return Report.from_files(report, os.path.join(tmp, "workloads.csv"), done.stderr,
+                                     os.path.join(tmp, "power.csv"))
         if done.returncode in (1, 2):  # invalid, unreadable (a usage error is 2 too)
             raise _refusal(p, diagnostics, done.stderr)
         raise SimulationError(f"{p}: gemini sim ended with status {done.returncode}: "
@@ -245,3 +258,51 @@ def reference(model: PathLike, seed: int = 1, memory_limit: Optional[str] = None
             a = np.fromfile(os.path.join(out, t["file"]), dtype=np.int8)
             out[t["name"]] = a.reshape(t["shape"])
         return out
+
+
+def sweep(spec: Union[PathLike, Mapping[str, Any]], out: PathLike, jobs: Optional[int] = None,
+          force: bool = False, retry_failed: bool = False,
+          timeout: Optional[float] = None) -> Sweep:
+    """Runs a sweep as `gemini sweep run SPEC -o OUT` does (docs/sweeps.md)
+    and returns its results: `spec` is a sweep file or the same as a dict
+    (written to OUT/sweep.json; its relative paths are then relative to
+    OUT). A study -- inputs with "hardware": "gemini" and their manifest --
+    has its ranking in `Sweep.study`. Points already done are kept (as the
+    CLI keeps them); a bad sweep file raises InputError; failed points are
+    results (`Sweep.summary.failed`, their `message`)."""
+    o = _path(out, "out")
+    path = _hw_write_spec(spec, o) if isinstance(spec, Mapping) else _path(spec, "spec")
+    args = ["sweep", "run", path, "-o", o]
+    if jobs is not None:
+        args += ["--jobs", _checked_int(jobs, "jobs", 1)]
+    if force:
+        args.append("--force")
+    if retry_failed:
+        args.append("--retry-failed")
+    done = _run.run(args, timeout=timeout)
+    if done.returncode in (0, 1) and os.path.exists(os.path.join(o, "results.json")):
+        return Sweep(o)
+    if done.returncode == 2:
+        raise _refusal(path, done.stderr)
+    raise SimulationError(f"{path}: gemini sweep run ended with status {done.returncode}: "
+                          f"{done.stderr.strip()[-2000:]}", done.returncode, done.stderr)
+
+
+def sweep_results(directory: PathLike, collect: bool = True) -> Sweep:
+    """The results of a sweep directory (a sweep run here or on a Slurm
+    cluster); with `collect`, gathered first as `gemini sweep collect DIR`
+    does (the points finished since, a study's ranking)."""
+    d = _path(directory, "directory")
+    if collect:
+        done = _run.run(["sweep", "collect", d])
+        if done.returncode not in (0, 1):
+            raise InputError(done.stderr.strip().splitlines()[-1] if done.stderr.strip()
+                             else f"{d}: not a sweep directory", file=d)
+    if not os.path.exists(os.path.join(d, "results.json")):
+        raise InputError(f"{d}: no results.json (not a sweep directory)", file=d)
+    return Sweep(d)
+
+
+def _hw_write_spec(spec: Mapping[str, Any], out: str) -> str:
+    from ._sweep import write_spec
+    return write_spec(spec, out)

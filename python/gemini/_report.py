@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 from typing import Any, Iterable, Iterator, Mapping
 
 try:  # optional
@@ -98,18 +99,20 @@ class Report:
     functional verdict, with each wrong layer's provenance) as Records."""
 
     def __init__(self, data: dict[str, Any], workload_rows: list[dict[str, Any]] | None = None,
-                 stderr: str = ""):
+                 stderr: str = "", power_rows: list[dict[str, Any]] | None = None):
         self.data = data
         self.workload_rows = workload_rows or []
+        self.power_rows = power_rows or []
         self.stderr = stderr
 
     @classmethod
     def from_files(cls, report_json: str, workload_csv: str | None = None,
-                   stderr: str = "") -> "Report":
+                   stderr: str = "", power_csv: str | None = None) -> "Report":
         with open(report_json, encoding="utf-8") as f:
             data = json.load(f)
         rows = read_csv(workload_csv) if workload_csv else []
-        return cls(data, rows, stderr=stderr)
+        power = read_csv(power_csv) if power_csv and os.path.exists(power_csv) else []
+        return cls(data, rows, stderr=stderr, power_rows=power)
 
     # The JSON, by key.
     def __getitem__(self, key: str) -> Any:
@@ -150,6 +153,20 @@ class Report:
     def functional(self) -> Record | None:
         f = self.data.get("functional")
         return Record(f) if f is not None else None
+
+    @property
+    def power(self) -> Record | None:
+        """Power over time (simulate(power=True) or power_window=NS): the
+        windows' length, the package's, DRAM's and each die's peak and
+        average power (W), the peak's window and the series."""
+        p = self.data.get("power")
+        return Record(p) if isinstance(p, Mapping) else None
+
+    @property
+    def power_windows(self) -> Any:
+        """The --power-csv lines: one per window and scope (package, dram,
+        io_die, die, core), W whole and by component; empty without power."""
+        return table(self.power_rows)
 
     @property
     def stats(self) -> Record | None:

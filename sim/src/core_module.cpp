@@ -24,6 +24,7 @@ CoreModule::CoreModule(const sc_core::sc_module_name& name, std::int32_t index,
       ctx_(ctx),
       noc_(noc),
       dispatch_width_(static_cast<std::uint32_t>(ctx.params.hw->core.dispatch_per_cycle)),
+      power_(ctx.power),
       core_stats_("core", basename()),
       l2_stats_("l2", std::string(basename()) + ".l2"),
       wl0_stats_("wl0", std::string(basename()) + ".wl0") {
@@ -77,6 +78,14 @@ void CoreModule::register_stats() {
 }
 
 void CoreModule::wake(std::uint8_t e, Tick delay) { ev_[e].notify(ps(delay)); }
+
+void CoreModule::record_power(Event e, std::int64_t n) {
+  // DRAM bytes are counted when their request reaches the port; their
+  // power goes where the port moves them (NocModule::dram_progress).
+  if (e == Event::dram_byte) return;
+  const Tick now = now_ps();
+  power_->add(static_cast<std::size_t>(index_), e, n, now, std::max(now, span_to_));
+}
 
 void CoreModule::account(Tick now) {
   Act cur = kDone;
@@ -297,26 +306,33 @@ void CoreModule::start(std::uint8_t e, const OpRec& o, Slot& s, Tick now) {
       {
         EventCounts n{};
         pe_run_events(hw, img_.pe_tiles[o.pe], n);
+        span_to_ = s.done_at;  // its events over its time (power over time)
         for (std::size_t k = 0; k < kEvents; ++k)
           if (n[k] != 0) count(s.instr, static_cast<Event>(k), n[k]);
+        span_to_ = 0;
       }
       break;
     case Opcode::vp_run:
       s.act = kCompute;
       if (o.wl >= 0) wl_compute_[o.wl] = std::min(wl_compute_[o.wl], now);
       run_for(s, e, vp_run_cycles(hw.vp, o.vp_elements, o.vp_l2_bytes, stream()), now);
+      span_to_ = s.done_at;
       count(s.instr, Event::vp_op, o.vp_elements);
       count(s.instr, Event::l2_read, o.vp_l2_bytes);
+      span_to_ = 0;
       break;
     case Opcode::wl0_load:
-      count(s.instr, Event::wl0_write, o.bytes);
-      if (!o.flag) count(s.instr, Event::l2_read, o.bytes);
       if (o.flag) {
+        count(s.instr, Event::wl0_write, o.bytes);
         s.act = kDram;
         noc_.dram_read(index_, e, s.instr, o.dram, o.bytes, now);
       } else {
         s.act = kCompute;
         run_for(s, e, wl0_fill_cycles(hw, o.bytes, stream()), now);
+        span_to_ = s.done_at;
+        count(s.instr, Event::wl0_write, o.bytes);
+        count(s.instr, Event::l2_read, o.bytes);
+        span_to_ = 0;
       }
       break;
     case Opcode::dma_in:

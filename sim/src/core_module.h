@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "gemini/sim/energy.h"
+#include "power_recorder.h"
 #include "gemini/sim/stats.h"
 #include "program_image.h"
 #include "sc_include.h"
@@ -101,7 +102,11 @@ class CoreModule : public sc_core::sc_module {
     spend(e, n);
     cause(op, e, n);
   }
-  void spend(Event e, std::int64_t n) { events_[static_cast<std::size_t>(e)] += n; }
+  void spend(Event e, std::int64_t n) {
+    events_[static_cast<std::size_t>(e)] += n;
+    if (power_ != nullptr) [[unlikely]]
+      record_power(e, n);
+  }
   void cause(std::uint32_t op, Event e, std::int64_t n) {
     const std::int32_t wl = img_.ops[op].wl;
     (wl >= 0 ? wl_events_[static_cast<std::size_t>(wl)] : no_wl_)[static_cast<std::size_t>(e)] += n;
@@ -185,6 +190,12 @@ class CoreModule : public sc_core::sc_module {
   // The NoC multicast being gathered: (receiving core, noc_send) so far.
   std::vector<std::pair<std::int32_t, std::uint32_t>> multicast_;
   EventCounts events_{}, no_wl_{};
+  // Power over time (power.h), when asked for: each event spent goes to the
+  // recorder at the time it is spent, or spread until span_to_ (set while
+  // an operation with a duration counts its events; 0 otherwise).
+  PowerRecorder* power_ = nullptr;
+  Tick span_to_ = 0;
+  void record_power(Event e, std::int64_t n);
   std::vector<EventCounts> wl_events_;
   std::int64_t instructions_ = 0;
   StatGroup core_stats_, l2_stats_, wl0_stats_;

@@ -75,32 +75,11 @@ void MeshNoc::set_chiplets(std::int32_t x_cut, std::int32_t y_cut, bool io_die, 
   tree_entry_.clear();  // their links' d2d flags
   trees_.clear();
   if (x_cut * y_cut <= 1) return;
-  d2d_.assign(free_.size(), 0);
   d2d_bytes_.assign(free_.size(), 0);
   d2d_ps_per_byte_ = 1000.0 / d2d_gbps;
   d2d_latency_ = d2d_latency;
-  const std::int32_t xs = xlen_ / x_cut, ys = ylen_ / y_cut;
-  // Between columns x and x + 1 (x = -1: the west port, x = xlen - 1: the
-  // east port); between rows y and y + 1.
-  auto column_boundary = [&](std::int32_t x) {
-    if (x < 0 || x + 1 >= xlen_) return io_die;
-    return (x + 1) % xs == 0;
-  };
-  auto mark = [&](std::int32_t x, std::int32_t y, Dir d) {
-    d2d_[static_cast<std::size_t>(links_.link(x, y, d))] = 1;
-  };
-  for (std::int32_t y = 0; y < ylen_; ++y)
-    for (std::int32_t x = -1; x < xlen_; ++x)
-      if (column_boundary(x)) {
-        mark(x, y, MeshLinks::kEast);
-        mark(x + 1, y, MeshLinks::kWest);
-      }
-  for (std::int32_t x = 0; x < xlen_; ++x)
-    for (std::int32_t y = 0; y + 1 < ylen_; ++y)
-      if ((y + 1) % ys == 0) {
-        mark(x, y, MeshLinks::kSouth);
-        mark(x, y + 1, MeshLinks::kNorth);
-      }
+  d2d_ = links_.d2d_flags(x_cut, y_cut, io_die);
+  d2d_.resize(free_.size(), 0);
 }
 
 void MeshNoc::note_wait(std::int32_t link, Tick waited, std::uint64_t whose) {

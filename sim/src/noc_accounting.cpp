@@ -9,6 +9,7 @@
 
 #include "core_module.h"
 #include "noc_module.h"
+#include "power_recorder.h"
 
 namespace gemini::sim {
 
@@ -44,6 +45,23 @@ void NocModule::count_shared(const std::vector<Member>& members, Event e, std::i
     const Member& m = members[static_cast<std::size_t>(i)];
     const std::int64_t share = n / k + (i < n % k ? 1 : 0);
     if (share > 0) cores_[static_cast<std::size_t>(m.core)]->count(m.op, e, share);
+  }
+}
+
+void NocModule::power_dram(const Message& m, std::int64_t done, Tick t) {
+  if (m.kind != Kind::read_data) {  // a write: `done` bytes of one packet
+    ctx_.power->add(static_cast<std::size_t>(m.core), Event::dram_byte, done, t, t);
+    return;
+  }
+  // A read: `done` bytes so far; the new ones, shared as count_shared
+  // shares the request's.
+  const std::int64_t n = done - (m.ready.empty() ? 0 : m.ready.back().first);
+  const auto k = static_cast<std::int64_t>(m.receivers.size());
+  for (std::int64_t i = 0; i < k && n > 0; ++i) {
+    const std::int64_t share = n / k + (i < n % k ? 1 : 0);
+    if (share > 0)
+      ctx_.power->add(static_cast<std::size_t>(m.receivers[static_cast<std::size_t>(i)].core),
+                      Event::dram_byte, share, t, t);
   }
 }
 

@@ -148,6 +148,7 @@ void NocModule::try_read_packet(std::uint32_t id, Tick earliest) {
 
 void NocModule::dram_progress(std::uint32_t id, std::int64_t done, Tick t) {
   Message& m = msgs_[id];
+  if (ctx_.power) power_dram(m, done, t);
   if (m.kind == Kind::read_data) {
     m.ready.emplace_back(done, t);
     if (done >= m.bytes) forks_[m.fork].dram_ready = std::max(forks_[m.fork].dram_ready, t);

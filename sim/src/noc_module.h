@@ -249,6 +249,9 @@ class NocModule : public sc_core::sc_module, private NocModel::Events {
   // A packet of `bytes` over `links` router links, `d2d_links` of them
   // die-to-die: the NoC and D2D byte-hops, counted for its owner.
   void count_hops(const Message& m, std::int64_t bytes, std::int32_t links, std::int32_t d2d_links);
+  // Power over time (power.h): `done` DRAM bytes of `m` moved at its port
+  // by time t (a read's so far, a write packet's), spent then.
+  void power_dram(const Message& m, std::int64_t done, Tick t);
 
   SimContext& ctx_;
   std::unique_ptr<NocModel> noc_;

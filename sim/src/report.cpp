@@ -12,6 +12,7 @@
 #include "critical_path_report.h"
 #include "gemini/ir/json_writer.h"
 #include "report_energy.h"
+#include "report_power.h"
 #include "text_format.h"
 
 namespace gemini::sim {
@@ -58,6 +59,12 @@ std::int64_t Report::roofline_total() const {
   return s;
 }
 
+std::int64_t Report::roofline_segments_total() const {
+  std::int64_t s = 0;
+  for (const SegmentRoofline& x : roofline_segments) s += x.bound_cycles();
+  return s;
+}
+
 void print_report(std::ostream& os, const Report& r) {
   os << fmt("%s: %dx%d mesh, %s, %g MHz, DRAM %s\n", r.input.c_str(), r.xlen, r.ylen,
             r.hw_name.c_str(), r.frequency_mhz, r.dram_model.c_str());
@@ -73,6 +80,17 @@ void print_report(std::ostream& os, const Report& r) {
               roof, static_cast<double>(r.total_cycles) / static_cast<double>(roof));
     if (r.expect_cycles && *r.expect_cycles > 0)
       os << fmt("; roofline / estimate = %.3f",
+                static_cast<double>(roof) / static_cast<double>(*r.expect_cycles));
+    os << "\n";
+  }
+  if (const std::int64_t roof = r.roofline_segments_total(); roof > 0) {
+    os << fmt("segment roofline (the same rules, the scheduler's %zu segments: stages x their "
+              "largest layer, or their summed traffic): %" PRId64
+              " cycles; simulated / segment roofline = %.3f",
+              r.roofline_segments.size(), roof,
+              static_cast<double>(r.total_cycles) / static_cast<double>(roof));
+    if (r.expect_cycles && *r.expect_cycles > 0)
+      os << fmt("; segment roofline / estimate = %.3f",
                 static_cast<double>(roof) / static_cast<double>(*r.expect_cycles));
     os << "\n";
   }
@@ -159,6 +177,7 @@ void print_report(std::ostream& os, const Report& r) {
   print_energy_summary(os, r);
   print_layer_table(os, r);
   print_energy_tables(os, r);
+  if (r.power) print_power(os, *r.power);
   print_critical_path(os, r.critical_path);
   print_stats(os, r);
   print_functional(os, r.functional);

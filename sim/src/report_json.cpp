@@ -13,6 +13,7 @@
 #include "gemini/sim/report_metrics.h"
 #include "json_kv.h"
 #include "report_energy.h"
+#include "report_power.h"
 
 namespace gemini::sim {
 
@@ -31,6 +32,8 @@ void write_summary_json(ir::JsonWriter& w, const Report& r) {
   kv("instructions", r.instructions);
   kv("predicted_cycles_sum", r.predicted_total());
   if (const std::int64_t roof = r.roofline_total(); roof > 0) kv("roofline_cycles_sum", roof);
+  if (const std::int64_t roof = r.roofline_segments_total(); roof > 0)
+    kv("roofline_segments_cycles_sum", roof);
   write_energy_json(w, r);
   if (r.expect_cycles) {
     kv("expect_cycles", *r.expect_cycles);
@@ -219,10 +222,30 @@ void write_layers_json(ir::JsonWriter& w, const Report& r) {
       kv("link_cycles", roof->link_cycles);
       kv("link_bytes", roof->link_bytes);
       kv("link", std::string_view(roof->link));
+      if (roof->link_d2d) kv("link_d2d", true);
       kv("dram_cycles", roof->dram_cycles);
       kv("dram_bytes", roof->dram_bytes);
       w.end_object();
     }
+    w.end_object();
+  }
+  w.end_array();
+  if (r.roofline_segments.empty()) return;
+  w.key("roofline_segments");
+  w.begin_array();
+  for (const SegmentRoofline& s : r.roofline_segments) {
+    w.begin_object();
+    kv("bound_cycles", s.bound_cycles());
+    kv("limit", std::string_view(s.limit()));
+    kv("stages", s.stages);
+    kv("layer_cycles", s.layer_cycles);
+    kv("link_cycles", s.link_cycles);
+    kv("link", std::string_view(s.link));
+    kv("dram_cycles", s.dram_cycles);
+    w.key("layers");
+    w.begin_array();
+    for (const std::string& l : s.layers) w.value(std::string_view(l));
+    w.end_array();
     w.end_object();
   }
   w.end_array();
@@ -233,12 +256,14 @@ void write_critical_path_json(ir::JsonWriter& w, const Report& r) {
   const JsonKv kv{w};
   if (r.critical_path.traced) {
     const CriticalPath& p = r.critical_path;
+    static_assert(std::size(metric::kPathKindNames) == kPathKinds,
+                  "report_metrics.h names every kind of the critical path");
     auto kinds = [&](const std::array<std::int64_t, kPathKinds>& c) {
-      for (std::size_t k = 0; k < kPathKinds; ++k) kv(to_string(static_cast<PathKind>(k)), c[k]);
+      for (std::size_t k = 0; k < kPathKinds; ++k) kv(metric::kPathKindNames[k], c[k]);
     };
     w.key("critical_path");
     w.begin_object();
-    kv("cycles", p.total());
+    kv(metric::critical_path_cycles, r);
     kinds(p.cycles);
     kv("instructions", p.steps);
     write_path_waits_json(w, p);
@@ -412,6 +437,7 @@ void write_report_json(std::ostream& os, const Report& r, bool host) {
   write_layers_json(w, r);
   write_critical_path_json(w, r);
   write_functional_json(w, r);
+  if (r.power) write_power_json(w, *r.power);
   if (host) {
     w.key("host");
     w.begin_object();

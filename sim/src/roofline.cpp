@@ -18,14 +18,29 @@ const char* LayerRoofline::limit() const {
   return compute_cycles == b ? "compute" : link_cycles == b ? "links" : "dram";
 }
 
+std::int64_t SegmentRoofline::bound_cycles() const {
+  return std::max({stages * layer_cycles, link_cycles, dram_cycles});
+}
+
+const char* SegmentRoofline::limit() const {
+  const std::int64_t b = bound_cycles();
+  return stages * layer_cycles == b ? "stages" : link_cycles == b ? "links" : "dram";
+}
+
 namespace {
 
 // Link loads of one layer at a time on the mesh with its row-end ports
-// (MeshLinks: the numbering and the routes of the mesh NoC model).
+// (MeshLinks: the numbering and the routes of the mesh NoC model), each
+// link at its rate: a die-to-die link's on a cut mesh.
 class LinkLoads {
  public:
   explicit LinkLoads(const RooflineInput& in)
-      : links_(in.xlen, in.ylen), bytes_(links_.count(), 0.0), stamp_(bytes_.size(), 0) {}
+      : links_(in.xlen, in.ylen),
+        bytes_(links_.count(), 0.0),
+        stamp_(bytes_.size(), 0),
+        d2d_(links_.d2d_flags(in.x_cut, in.y_cut, in.io_die)),
+        rate_(in.link_bytes_per_cycle),
+        d2d_rate_(in.d2d_bytes_per_cycle > 0 ? in.d2d_bytes_per_cycle : in.link_bytes_per_cycle) {}
 
   // A new tree: links already loaded by it are not loaded again.
   void new_tree() { ++tree_; }
@@ -35,14 +50,29 @@ class LinkLoads {
     links_.xy_route(a, b,
                     [&](std::int32_t link) { add(static_cast<std::size_t>(link), bytes, tree); });
   }
-  // The most loaded link and its bytes; clears the loads for the next layer.
-  std::pair<std::size_t, double> take_max() {
+  // The slowest link of `bytes` (bytes over its rate): its index.
+  std::size_t slowest(const std::vector<double>& bytes) const {
     std::size_t at = 0;
-    for (std::size_t k = 1; k < bytes_.size(); ++k)
-      if (bytes_[k] > bytes_[at]) at = k;
+    for (std::size_t k = 1; k < bytes.size(); ++k)
+      if (bytes[k] / rate(k) > bytes[at] / rate(at)) at = k;
+    return at;
+  }
+  // The layer's slowest link and its bytes; adds the loads to `segment`
+  // (when given) and clears them for the next layer.
+  std::pair<std::size_t, double> take_max(std::vector<double>* segment) {
+    const std::size_t at = slowest(bytes_);
     const double b = bytes_[at];
+    if (segment) {
+      segment->resize(bytes_.size(), 0.0);
+      for (std::size_t k = 0; k < bytes_.size(); ++k) (*segment)[k] += bytes_[k];
+    }
     std::fill(bytes_.begin(), bytes_.end(), 0.0);
     return {at, b};
+  }
+  double rate(std::size_t link) const { return d2d_[link] ? d2d_rate_ : rate_; }
+  bool d2d(std::size_t link) const { return d2d_[link] != 0; }
+  std::int64_t cycles(std::size_t link, double bytes) const {
+    return static_cast<std::int64_t>(std::ceil(bytes / rate(link) - 1e-9));
   }
   std::string name(std::size_t link) const { return links_.name(static_cast<std::int32_t>(link)); }
 
@@ -58,6 +88,8 @@ class LinkLoads {
   std::vector<double> bytes_;
   std::vector<std::uint64_t> stamp_;
   std::uint64_t tree_ = 0;
+  std::vector<std::uint8_t> d2d_;
+  double rate_, d2d_rate_;
 };
 
 // What one layer receives: per transfer, its receiving cores (each once).
@@ -73,6 +105,49 @@ struct LayerTraffic {
   std::unordered_map<ir::TransferId, std::size_t> index;      // into received
   std::vector<std::pair<std::int32_t, std::int64_t>> stores;  // (core, bytes)
 };
+
+// The file's segments (roofline.h): per layer name its place in the order
+// of layers of every core that runs it; empty when some layer has two
+// places (or a core runs a layer twice apart).
+std::unordered_map<std::string, std::int32_t> segments_of(const ir::Model& m) {
+  std::unordered_map<std::string, std::int32_t> place;
+  for (const ir::Core& c : m.cores) {
+    std::vector<const std::string*> order;
+    for (const ir::Workload& w : c.workloads)
+      if (order.empty() || *order.back() != w.layer_name) order.push_back(&w.layer_name);
+    for (std::size_t i = 0; i < order.size(); ++i) {
+      auto [it, fresh] = place.emplace(*order[i], static_cast<std::int32_t>(i));
+      if (!fresh && it->second != static_cast<std::int32_t>(i)) return {};
+      for (std::size_t j = 0; j < i; ++j)
+        if (*order[j] == *order[i]) return {};
+    }
+  }
+  return place;
+}
+
+// The longest chain of `edges` (layer indices, producer -> consumer) among
+// `members`, in layers.
+std::int32_t longest_chain(const std::vector<std::size_t>& members,
+                           const std::vector<std::pair<std::size_t, std::size_t>>& edges) {
+  std::unordered_map<std::size_t, std::int32_t> depth;
+  for (std::size_t l : members) depth[l] = 1;
+  // Relax as often as there are members: any chain is that long at most.
+  for (std::size_t round = 0; round < members.size(); ++round) {
+    bool changed = false;
+    for (const auto& [a, b] : edges) {
+      auto ia = depth.find(a), ib = depth.find(b);
+      if (ia == depth.end() || ib == depth.end() || a == b) continue;
+      if (ib->second < ia->second + 1 && ia->second < static_cast<std::int32_t>(members.size())) {
+        ib->second = ia->second + 1;
+        changed = true;
+      }
+    }
+    if (!changed) break;
+  }
+  std::int32_t d = 1;
+  for (const auto& [l, x] : depth) d = std::max(d, x);
+  return d;
+}
 
 // The layers' workloads, receptions and stores, layers in order of first
 // appearance.
@@ -106,8 +181,10 @@ std::vector<LayerTraffic> gather(const ir::Model& m) {
 
 }  // namespace
 
-std::vector<LayerRoofline> layer_roofline(const ir::Model& m, const RooflineInput& in) {
+std::vector<LayerRoofline> layer_roofline(const ir::Model& m, const RooflineInput& in,
+                                          std::vector<SegmentRoofline>* segments) {
   std::vector<LayerRoofline> out;
+  if (segments) segments->clear();
   if (in.xlen <= 0 || in.ylen <= 0 || in.ports.empty() || in.link_bytes_per_cycle <= 0 ||
       in.port_bytes_per_cycle <= 0)
     return out;
@@ -130,7 +207,23 @@ std::vector<LayerRoofline> layer_roofline(const ir::Model& m, const RooflineInpu
     }
     return ps;
   };
-  for (LayerTraffic& l : gather(m)) {
+  std::vector<LayerTraffic> layers = gather(m);
+  // The segments, when asked for and the file gives them: each one's
+  // summed link and port loads, its members and its core-to-core edges.
+  std::unordered_map<std::string, std::int32_t> seg_of;
+  if (segments) seg_of = segments_of(m);
+  std::unordered_map<std::string, std::size_t> layer_index;
+  for (std::size_t i = 0; i < layers.size(); ++i) layer_index.emplace(layers[i].name, i);
+  std::int32_t nseg = 0;
+  for (const auto& [name, s] : seg_of) nseg = std::max(nseg, s + 1);
+  std::vector<std::vector<double>> seg_links(static_cast<std::size_t>(nseg));
+  std::vector<std::vector<double>> seg_ports(static_cast<std::size_t>(nseg),
+                                             std::vector<double>(in.ports.size(), 0.0));
+  std::vector<std::pair<std::size_t, std::size_t>> edges;
+  for (std::size_t li = 0; li < layers.size(); ++li) {
+    LayerTraffic& l = layers[li];
+    const auto seg_it = seg_of.find(l.name);
+    const std::int32_t seg = seg_it == seg_of.end() ? -1 : seg_it->second;
     for (const Reception& r : l.received) {
       const auto* producers = transfers.producers(r.transfer);
       if (!producers || producers->empty()) continue;
@@ -163,6 +256,9 @@ std::vector<LayerRoofline> layer_roofline(const ir::Model& m, const RooflineInpu
         continue;
       }
       const std::int32_t from = m.cores[p.core_index].core_id;
+      if (const auto e = layer_index.find(transfers.workload(p).layer_name);
+          seg >= 0 && e != layer_index.end())
+        edges.emplace_back(e->second, li);
       if (!on_mesh(from)) continue;
       const auto bytes = static_cast<double>(transfers.ofmap(p).size);
       links.new_tree();
@@ -181,15 +277,18 @@ std::vector<LayerRoofline> layer_roofline(const ir::Model& m, const RooflineInpu
     LayerRoofline lr;
     lr.name = l.name;
     lr.compute_cycles = l.compute;
-    const auto [link, link_bytes] = links.take_max();
+    const auto [link, link_bytes] =
+        links.take_max(seg >= 0 ? &seg_links[static_cast<std::size_t>(seg)] : nullptr);
     if (link_bytes > 0) {
       lr.link = links.name(link);
       lr.link_bytes = std::llround(link_bytes);
-      lr.link_cycles =
-          static_cast<std::int64_t>(std::ceil(link_bytes / in.link_bytes_per_cycle - 1e-9));
+      lr.link_cycles = links.cycles(link, link_bytes);
+      lr.link_d2d = links.d2d(link);
     }
     double dram = 0, busiest = 0;
-    for (double& b : port_bytes) {
+    for (std::size_t k = 0; k < port_bytes.size(); ++k) {
+      double& b = port_bytes[k];
+      if (seg >= 0) seg_ports[static_cast<std::size_t>(seg)][k] += b;
       dram += b;
       busiest = std::max(busiest, b);
       b = 0;
@@ -197,6 +296,30 @@ std::vector<LayerRoofline> layer_roofline(const ir::Model& m, const RooflineInpu
     lr.dram_bytes = std::llround(dram);
     lr.dram_cycles = static_cast<std::int64_t>(std::ceil(busiest / in.port_bytes_per_cycle - 1e-9));
     out.push_back(std::move(lr));
+  }
+  if (!segments || nseg == 0) return out;
+  segments->resize(static_cast<std::size_t>(nseg));
+  std::vector<std::vector<std::size_t>> members(static_cast<std::size_t>(nseg));
+  for (std::size_t li = 0; li < out.size(); ++li)
+    if (const auto s = seg_of.find(out[li].name); s != seg_of.end())
+      members[static_cast<std::size_t>(s->second)].push_back(li);
+  for (std::size_t s = 0; s < segments->size(); ++s) {
+    SegmentRoofline& sr = (*segments)[s];
+    for (std::size_t li : members[s]) {
+      sr.layers.push_back(out[li].name);
+      sr.layer_cycles = std::max(sr.layer_cycles, out[li].bound_cycles());
+    }
+    sr.stages = longest_chain(members[s], edges);
+    if (!seg_links[s].empty()) {
+      const std::size_t at = links.slowest(seg_links[s]);
+      if (seg_links[s][at] > 0) {
+        sr.link = links.name(at);
+        sr.link_cycles = links.cycles(at, seg_links[s][at]);
+      }
+    }
+    double busiest = 0;
+    for (double b : seg_ports[s]) busiest = std::max(busiest, b);
+    sr.dram_cycles = static_cast<std::int64_t>(std::ceil(busiest / in.port_bytes_per_cycle - 1e-9));
   }
   return out;
 }

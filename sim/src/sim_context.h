@@ -112,10 +112,12 @@ class Progress {
 };
 
 class Functional;
+class PowerRecorder;
 
 struct SimContext {
   Params params;
   Functional* functional = nullptr;  // gemini sim --functional; null: timing only
+  PowerRecorder* power = nullptr;    // power over time (power.h); null: not asked for
   bool tracing = false;
   std::vector<TraceEvent> trace;
   bool dram_tracing = false;  // every DRAM request into dram_trace

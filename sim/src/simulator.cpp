@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <fstream>
 
 #include "functional.h"
+#include "power_recorder.h"
 #include "system.h"
 #include "trace_writer.h"
 
@@ -54,7 +56,11 @@ void attach_rooflines(const ir::Model& m, const assembler::Program& program, con
   in.interleave = p.dram_interleave;
   in.noc_multicast = p.hw->noc.multicast;
   in.dram_multicast = p.hw->dram.multicast;
-  std::vector<LayerRoofline> roofs = layer_roofline(m, in);
+  in.x_cut = p.chiplets.x_cut;
+  in.y_cut = p.chiplets.y_cut;
+  in.io_die = p.io_die;
+  in.d2d_bytes_per_cycle = p.chiplets.cut() ? p.chiplets.d2d_gbps / ghz : 0;
+  std::vector<LayerRoofline> roofs = layer_roofline(m, in, &r.roofline_segments);
   for (LayerReport& l : r.layers)
     for (LayerRoofline& x : roofs)
       if (x.name == l.name) {
@@ -95,6 +101,13 @@ bool simulate(const assembler::Program& program, const ir::HardwareConfig& hw,
   }
   ctx.tracing = !options.trace_path.empty();
   ctx.dram_tracing = !options.dram_trace_path.empty();
+  std::unique_ptr<PowerRecorder> power;
+  if (options.power.enabled) {
+    power = std::make_unique<PowerRecorder>(
+        images.size(), ctx.params.energy,
+        static_cast<Tick>(std::llround(std::max(0.0, options.power.window_ns) * 1000.0)));
+    ctx.power = power.get();
+  }
   ctx.progress = Progress(options.progress, total, options.progress_since);
   report = Report{};
   report.input = options.input_name;
@@ -111,10 +124,11 @@ bool simulate(const assembler::Program& program, const ir::HardwareConfig& hw,
   }
   ctx.progress.done();
   if (options.model) attach_rooflines(*options.model, program, ctx.params, report);
+  if (report.power) report.power->asked_window_ns = options.power.window_ns;
   for (const StatGroup* g : options.stat_groups) report.stats.push_back(g->snapshot());
   report.dram_unique_read_bytes = unique_dram_reads(images);
   if (functional) report.functional = functional->finish();
-  if (ctx.tracing && !write_chrome_trace(options.trace_path, ctx, images, error)) return false;
+  if (ctx.tracing && !write_chrome_trace(options.trace_path, ctx, images, report.power, error)) return false;
   // Ports receive requests at their own times: in arrival order, ports in
   // order at one time.
   std::stable_sort(ctx.dram_trace.begin(), ctx.dram_trace.end(),

@@ -166,6 +166,7 @@ void System::run_and_report(const WorkloadTable& workloads, Tick until, Report& 
   report_dram(r, end);
   report_noc(r, end);
   report_energy(r, end);
+  if (ctx_.power) report_power(r, end);
   report_workloads(workloads, r);
   if (all_done) {
     std::vector<PathCore> pcs;
@@ -334,6 +335,39 @@ void System::report_energy(Report& r, Tick end) const {
     r.energy.pj[static_cast<std::size_t>(Component::d2d)] += lanes_pj;
     r.unattributed.pj[static_cast<std::size_t>(Component::d2d)] += lanes_pj;
   }
+}
+
+// Power over time (power.h): the recorder's windows per core, die, DRAM and
+// package; the static power of the cores and of each die's halves of its
+// D2D links' SerDes lanes.
+void System::report_power(Report& r, Tick end) const {
+  PowerLayout layout;
+  const ChipletSetup& c = ctx_.params.chiplets;
+  layout.xlen = ctx_.params.xlen;
+  layout.ylen = ctx_.params.ylen;
+  layout.x_cut = c.x_cut;
+  layout.y_cut = c.y_cut;
+  for (const auto& core : cores_) layout.core_ids.push_back(core->image().core_id);
+  layout.leakage_w_per_core = ctx_.params.energy.static_mw_per_core / 1000.0;
+  layout.lanes_w_per_die.assign(static_cast<std::size_t>(c.dies()), 0.0);
+  if (c.cut()) {
+    layout.io_die = ctx_.params.io_die;
+    const double lane_w =
+        static_cast<double>(c.interface.lanes(c.d2d_gbps)) * c.interface.lane_mw / 1000.0;
+    const std::int32_t die_w = layout.xlen / c.x_cut, die_h = layout.ylen / c.y_cut;
+    auto half_to = [&](NodePos n) {
+      if (n.x < 0 || n.x >= layout.xlen)
+        layout.lanes_w_io += lane_w / 2;
+      else
+        layout.lanes_w_per_die[static_cast<std::size_t>((n.y / die_h) * c.x_cut + n.x / die_w)] +=
+            lane_w / 2;
+    };
+    for (const NocModel::LinkLoad& l : noc_->noc().d2d_link_loads()) {
+      half_to(l.from);
+      half_to(l.to);
+    }
+  }
+  r.power = make_power_report(*ctx_.power, layout, end, 0.0);
 }
 
 // Every unit's statistics group: the cores' (engines, L2, WL0), the NoC's,

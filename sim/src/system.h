@@ -31,6 +31,7 @@ class System : public sc_core::sc_module {
   void report_noc(Report& r, Tick end) const;
   void report_chiplets(Report& r, Tick end) const;
   void report_energy(Report& r, Tick end) const;
+  void report_power(Report& r, Tick end) const;
   void report_workloads(const WorkloadTable& workloads, Report& r) const;
   static void report_layers(Report& r);
   const assembler::Program& program_;

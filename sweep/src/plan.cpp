@@ -12,8 +12,8 @@ namespace json = boost::json;
 namespace fs = std::filesystem;
 
 std::vector<std::string> Point::sim_args(const std::string& dir, const std::string& report) const {
-  std::vector<std::string> a{"sim",      input.ir, "--hw",   (fs::path(dir) / hw_file).string(),
-                             "--report", report,   "--quiet"};
+  std::vector<std::string> a{"sim",      input.ir, "--hw",    (fs::path(dir) / hw_file).string(),
+                             "--report", report,   "--quiet", "--power"};
   if (!input.model.empty()) {
     a.push_back("--model");
     a.push_back(input.model);
@@ -35,6 +35,38 @@ json::object identity(const Point& p) {
   for (const auto& [name, v] : p.params) params[name] = v;
   o["params"] = std::move(params);
   return o;
+}
+
+json::object scheduler_json(const SchedulerFigures& f) {
+  json::object o;
+  auto opt = [&](const char* k, const std::optional<double>& v) {
+    o[k] = v ? json::value(*v) : json::value();
+  };
+  opt("cycles", f.cycles);
+  opt("time_us", f.time_us);
+  opt("energy_pj", f.energy_pj);
+  opt("overall_usd", f.overall_usd);
+  json::object parts;
+  for (const auto& [name, v] : f.energy_components) parts[name] = v;
+  o["energy_components_pj"] = std::move(parts);
+  return o;
+}
+
+SchedulerFigures scheduler_figures(const json::object& o) {
+  SchedulerFigures f;
+  auto opt = [&](const char* k) -> std::optional<double> {
+    const json::value* v = o.if_contains(k);
+    return v && v->is_number() ? std::optional<double>(v->to_number<double>()) : std::nullopt;
+  };
+  f.cycles = opt("cycles");
+  f.time_us = opt("time_us");
+  f.energy_pj = opt("energy_pj");
+  f.overall_usd = opt("overall_usd");
+  if (const json::value* parts = o.if_contains("energy_components_pj"); parts && parts->is_object())
+    for (const auto& kv : parts->get_object())
+      if (kv.value().is_number())
+        f.energy_components.emplace_back(std::string(kv.key()), kv.value().to_number<double>());
+  return f;
 }
 
 const Point* Plan::find(const std::string& id) const {
@@ -93,7 +125,7 @@ std::optional<Plan> expand(const SweepSpec& spec, std::vector<std::string>& erro
         pick[d] = rest % dims[d].size();
         rest /= dims[d].size();
       }
-      json::object hw = spec.base_hw;
+      json::object hw = in.base_hw ? *in.base_hw : spec.base_hw;
       std::vector<std::pair<const Axis*, std::size_t>> chosen;
       for (std::size_t d = 0; d < dims.size(); ++d)
         for (const Axis* a : dims[d].axes) chosen.emplace_back(a, pick[d]);
@@ -105,6 +137,13 @@ std::optional<Plan> expand(const SweepSpec& spec, std::vector<std::string>& erro
         if (a->name == "hw") hw = a->hw_configs[i];
       std::string error;
       bool ok = true;
+      if (!in.hardware.empty()) {
+        const auto point = gemini_hardware_point(in.manifest_row, hw, error);
+        if (point) p.hardware = point->params;
+        ok = point.has_value();
+        for (const auto& [path, v] : p.hardware)
+          ok = ok && detail::set_param(hw, path, v, error);
+      }
       for (const auto& [a, i] : chosen) {
         if (a->name == "functional") {
           p.functional = a->values[i].get_bool();
@@ -171,6 +210,12 @@ bool write_plan(const std::string& dir, const Plan& plan, std::string& error) {
     x["functional"] = p.functional;
     x["seed"] = p.seed ? json::value(*p.seed) : json::value();
     x["hw"] = p.hw_file;
+    if (!p.hardware.empty()) {
+      json::object h;
+      for (const auto& [path, v] : p.hardware) h[path] = v;
+      x["hardware"] = std::move(h);
+    }
+    if (p.input.scheduler) x["scheduler"] = scheduler_json(*p.input.scheduler);
     points.emplace_back(std::move(x));
   }
   o["points"] = std::move(points);
@@ -206,6 +251,10 @@ std::optional<Plan> read_plan(const std::string& dir, std::string& error) {
       p.functional = x.at("functional").as_bool();
       if (!x.at("seed").is_null()) p.seed = x.at("seed").to_number<std::uint64_t>();
       p.hw_file = std::string(x.at("hw").as_string());
+      if (const json::value* h = x.if_contains("hardware"))
+        for (const auto& kv : h->as_object()) p.hardware.emplace_back(std::string(kv.key()), kv.value());
+      if (const json::value* f = x.if_contains("scheduler"))
+        p.input.scheduler = scheduler_figures(f->as_object());
       plan.points.push_back(std::move(p));
     }
     return plan;

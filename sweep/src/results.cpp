@@ -71,6 +71,86 @@ MetricColumn share_column(const Share& s) {
   return share_column(s.key, s.pointer, s.description);
 }
 
+// The scheduler's figure of a study's point (Input::scheduler; null
+// without one), for an ok point.
+std::optional<double> scheduler(R r, P p, std::optional<double> SchedulerFigures::*figure) {
+  if (!r.ok || !p.input.scheduler) return std::nullopt;
+  return (*p.input.scheduler).*figure;
+}
+json::value maybe(std::optional<double> v) { return v ? json::value(*v) : json::value(); }
+double our(R r, std::string_view pointer) { return num(at(r.report, pointer)); }
+
+// A study's columns (docs/sweeps.md, "Studies"): the scheduler's figures
+// for each point beside ours, and ours over its.
+void add_scheduler_columns(std::vector<MetricColumn>& c) {
+  namespace m = sim::metric;
+  using sim::Unit;
+  auto edp = [](R r, P p) -> std::optional<double> {
+    const auto e = scheduler(r, p, &SchedulerFigures::energy_pj);
+    const auto t = scheduler(r, p, &SchedulerFigures::cycles);
+    if (!e || !t) return std::nullopt;
+    return *e * *t;
+  };
+  c.push_back({"scheduler_time_us", sim::to_string(Unit::microseconds),
+               "the scheduler's latency for the point (its manifest's, at its clock)", false, "",
+               [](R r, P p) { return maybe(scheduler(r, p, &SchedulerFigures::time_us)); }});
+  c.push_back({"scheduler_energy_pj", sim::to_string(Unit::picojoules),
+               "the scheduler's energy for the point", false, "",
+               [](R r, P p) { return maybe(scheduler(r, p, &SchedulerFigures::energy_pj)); }});
+  c.push_back({"scheduler_overall_usd", sim::to_string(Unit::usd),
+               "the scheduler's cost for the point (cost_overall)", false, "",
+               [](R r, P p) { return maybe(scheduler(r, p, &SchedulerFigures::overall_usd)); }});
+  c.push_back({"scheduler_edp_pj_cycles", sim::to_string(Unit::pj_cycles),
+               "the scheduler's energy x its latency in cycles of its clock", false, "",
+               [edp](R r, P p) { return maybe(edp(r, p)); }});
+  c.push_back({"scheduler_cost_edp_usd_pj_cycles", sim::to_string(Unit::usd_pj_cycles),
+               "the scheduler's cost x its EDP: its objective", false, "", [edp](R r, P p) {
+                 const auto usd = scheduler(r, p, &SchedulerFigures::overall_usd);
+                 const auto e = edp(r, p);
+                 return usd && e ? json::value(*usd * *e) : json::value();
+               }});
+  for (const auto& [name, column] : kSchedulerEnergyComponents)
+    c.push_back({std::string("scheduler_energy_") + name + "_pj",
+                 sim::to_string(Unit::picojoules),
+                 std::string("the scheduler's energy: its ") + column + " column", false, "",
+                 [name = std::string(name)](R r, P p) {
+                   if (!r.ok || !p.input.scheduler) return json::value();
+                   for (const auto& [n, v] : p.input.scheduler->energy_components)
+                     if (n == name) return json::value(v);
+                   return json::value();
+                 }});
+  auto over = [](std::string_view pointer, std::optional<double> SchedulerFigures::*figure) {
+    return [pointer, figure](R r, P p) {
+      const auto s = scheduler(r, p, figure);
+      return s ? ratio(our(r, pointer), *s) : json::value();
+    };
+  };
+  c.push_back({"time_over_scheduler", sim::to_string(Unit::ratio),
+               "simulated time / the scheduler's latency", true, "study",
+               over(m::time_us.pointer, &SchedulerFigures::time_us)});
+  c.push_back({"energy_over_scheduler", sim::to_string(Unit::ratio),
+               "simulated energy / the scheduler's", true, "study",
+               over(m::energy_pj.pointer, &SchedulerFigures::energy_pj)});
+  c.push_back({"overall_usd_over_scheduler", sim::to_string(Unit::ratio),
+               "our cost / the scheduler's", true, "study",
+               over(m::silicon_overall_usd.pointer, &SchedulerFigures::overall_usd)});
+}
+
+// The critical path's cycles of each kind over its whole.
+void add_path_columns(std::vector<MetricColumn>& c) {
+  namespace m = sim::metric;
+  const std::string_view whole = m::critical_path_cycles.pointer;
+  const std::string_view object = whole.substr(0, whole.rfind('/') + 1);
+  for (const std::string_view kind : m::kPathKindNames)
+    c.push_back({"path_" + std::string(kind) + "_share", sim::to_string(sim::Unit::fraction),
+                 "the critical path's " + std::string(kind) + " cycles / its cycles", true,
+                 "critical path",
+                 [pointer = std::string(object) + std::string(kind), whole](R r, P) {
+                   return r.ok && at(r.report, whole) ? ratio(our(r, pointer), our(r, whole))
+                                                      : json::value();
+                 }});
+}
+
 std::vector<MetricColumn> make_columns() {
   namespace m = sim::metric;
   using sim::Unit;
@@ -110,9 +190,11 @@ std::vector<MetricColumn> make_columns() {
       column(m::silicon_total_die_mm2),
       column(m::silicon_overall_usd),
       column(m::cost_edp),
-      share_column(m::core_busy),
   };
+  add_scheduler_columns(c);
+  c.push_back(share_column(m::core_busy));
   sim::for_each_metric(sim::kCoreStalls, [&](const auto& s) { c.push_back(share_column(s)); });
+  add_path_columns(c);
   c.push_back(column(m::energy_pj));
   c.push_back(column(m::edp));
   for (std::size_t k = 0; k < sim::kComponents; ++k) {
@@ -121,6 +203,12 @@ std::vector<MetricColumn> make_columns() {
                  std::string("energy: ") + sim::kComponentTable[k].description, true, "energy",
                  [pointer = e.pointer](R r, P) { return reported(r, pointer); }});
   }
+  // Power over time (sweep points run with --power).
+  c.push_back(column(m::power_peak_w));
+  c.push_back(column(m::power_average_w));
+  c.push_back(column(m::die_power_peak_w));
+  c.push_back(column(m::die_power_average_w));
+  c.push_back(column(m::power_window_ns));
   // The functional figures of a run that failed (a mismatch) still count.
   c.push_back({"functional_verdict", "", "functional verdict: pass, fail, or empty when not run",
                false, "", [](R r, P) {
@@ -239,6 +327,19 @@ StatColumns stat_columns(const std::vector<Row>& rows) {
   return out;
 }
 
+// The parameters the inputs' hardware points set (Plan's Point::hardware;
+// not those they remove), in the order first met, but those an axis sets too (its column shows
+// the value the point ran with): one column each, after the axes.
+std::vector<std::string> hardware_columns(const Plan& plan) {
+  std::vector<std::string> out;
+  for (const Point& p : plan.points)
+    for (const auto& [path, v] : p.hardware)
+      if (!v.is_null() && std::find(out.begin(), out.end(), path) == out.end() &&
+          std::find(plan.axes.begin(), plan.axes.end(), path) == plan.axes.end())
+        out.push_back(path);
+  return out;
+}
+
 // results.json's `columns`: every metric's, then every statistic's.
 json::array column_list(const std::vector<MetricColumn>& metrics, const StatColumns& stats) {
   json::array columns;
@@ -266,9 +367,11 @@ bool write_results(const std::string& dir, const Plan& plan, const std::vector<R
                    std::string& error) {
   const auto& metrics = metric_columns();
   const StatColumns stats = stat_columns(rows);
+  const std::vector<std::string> hardware = hardware_columns(plan);
   std::ostringstream csv;
   csv << "id,input";
   for (const std::string& a : plan.axes) csv << "," << csv_cell(a);
+  for (const std::string& h : hardware) csv << "," << csv_cell(h);
   csv << ",status,exit_code";
   for (const MetricColumn& m : metrics) csv << "," << m.name;
   for (std::size_t c = 0; c < stats.names.size(); ++c) csv << "," << stats.name(c);
@@ -279,6 +382,12 @@ bool write_results(const std::string& dir, const Plan& plan, const std::vector<R
     const Point& p = *row.point;
     csv << p.id << "," << csv_cell(p.input.label);
     for (const auto& [name, v] : p.params) csv << "," << csv_cell(detail::cell(v));
+    json::object point_hw;
+    for (const auto& [path, v] : p.hardware) point_hw[path] = v;
+    for (const std::string& h : hardware) {
+      const json::value* v = point_hw.if_contains(h);
+      csv << "," << csv_cell(v ? detail::cell(*v) : std::string());
+    }
     csv << "," << status_of(row) << ",";
     if (row.record && row.record->exit_code >= 0) csv << row.record->exit_code;
     json::object x = identity(p);
@@ -286,6 +395,8 @@ bool write_results(const std::string& dir, const Plan& plan, const std::vector<R
     x["exit_code"] = row.record && row.record->exit_code >= 0 ? json::value(row.record->exit_code)
                                                               : json::value();
     x["message"] = row.record ? row.record->message : std::string();
+    if (!p.hardware.empty()) x["hardware"] = std::move(point_hw);
+    if (p.input.scheduler) x["scheduler"] = scheduler_json(*p.input.scheduler);
     json::object values;
     for (const MetricColumn& m : metrics) {
       const json::value v = row.record ? m.get(*row.record, p) : json::value();
@@ -306,6 +417,7 @@ bool write_results(const std::string& dir, const Plan& plan, const std::vector<R
   o["sweep"] = plan.name;
   o["description"] = plan.description;
   o["axes"] = detail::strings(plan.axes);
+  o["hardware"] = detail::strings(hardware);
   o["columns"] = column_list(metrics, stats);
   const Tally t = tally(rows);
   json::object summary;

@@ -89,6 +89,47 @@ std::optional<std::pair<json::object, std::string>> Reader::config(const std::st
   return std::make_pair(std::move(cv.get_object()), found);
 }
 
+std::optional<std::pair<json::object, std::string>> Reader::input_hw(const std::string& pointer,
+                                                                     const json::value& v) {
+  std::optional<std::pair<json::object, std::string>> c;
+  if (v.is_object()) {
+    c = std::make_pair(v.get_object(), file + ":" + pointer);
+  } else if (v.is_string()) {
+    c = config(pointer, std::string(v.get_string()));
+  } else {
+    fail(pointer, "expected a configuration name, a file or an object, got " + json::serialize(v));
+  }
+  if (!c) return std::nullopt;
+  std::vector<std::string> errs;
+  if (!detail::hw_ok(options.check_hw, json::serialize(c->first), c->second, errs)) {
+    for (const std::string& e : errs) errors.push_back(e);
+    return std::nullopt;
+  }
+  return c;
+}
+
+bool Reader::hardware_point(const std::string& at, Input& in, const std::string& dialect,
+                            Manifest::const_iterator row, Manifest::const_iterator none,
+                            const SweepSpec& spec) {
+  const std::string name = fs::path(in.ir).filename().string();
+  if (row == none) {
+    fail(at + "/manifest", "the manifest has no row for " + name +
+                               " (its hardware point: \"hardware\": \"" + dialect + "\")");
+    return false;
+  }
+  in.hardware = dialect;
+  in.manifest_row = row->second;
+  std::string error;
+  const auto p = gemini_hardware_point(in.manifest_row, in.base_hw ? *in.base_hw : spec.base_hw,
+                                       error);
+  if (!p) {
+    fail(at + "/manifest", name + ": " + error);
+    return false;
+  }
+  in.scheduler = p->figures;
+  return true;
+}
+
 void Reader::load_inputs(const json::value* v, SweepSpec& spec) {
   if (!v || !v->is_array() || v->get_array().empty()) {
     fail("/inputs", "expected a non-empty list of inputs (IR files or globs)");
@@ -98,8 +139,9 @@ void Reader::load_inputs(const json::value* v, SweepSpec& spec) {
   const json::array& a = v->get_array();
   for (std::size_t i = 0; i < a.size(); ++i) {
     const std::string at = "/inputs/" + std::to_string(i);
-    std::string ir_pattern, model_pattern, manifest_path, estimate_column = "set_latency_cycles";
+    std::string ir_pattern, model_pattern, manifest_path, estimate_column, hardware;
     std::optional<std::int64_t> estimate;
+    std::optional<std::pair<json::object, std::string>> own_hw;
     if (a[i].is_string()) {
       ir_pattern = std::string(a[i].get_string());
     } else if (a[i].is_object()) {
@@ -108,22 +150,32 @@ void Reader::load_inputs(const json::value* v, SweepSpec& spec) {
         const std::string k(kv.key());
         const json::value& x = kv.value();
         const std::string kat = at + "/" + token(k);
-        if (k == "ir" || k == "model" || k == "manifest" || k == "estimate_column") {
+        if (k == "ir" || k == "model" || k == "manifest" || k == "estimate_column" ||
+            k == "hardware") {
           auto str = values().string(x, kat);
           if (!str) continue;
-          (k == "ir"         ? ir_pattern
-           : k == "model"    ? model_pattern
-           : k == "manifest" ? manifest_path
-                             : estimate_column) = std::move(*str);
+          (k == "ir"                ? ir_pattern
+           : k == "model"           ? model_pattern
+           : k == "manifest"        ? manifest_path
+           : k == "estimate_column" ? estimate_column
+                                    : hardware) = std::move(*str);
         } else if (k == "estimate_cycles") {
           if (auto e = values().integer(x, kat, 0)) estimate = *e;
+        } else if (k == "hw") {
+          own_hw = input_hw(kat, x);
         } else {
           fail(kat, "unknown member \"" + k +
                         "\" of an input (known: ir, model, manifest, estimate_column, "
-                        "estimate_cycles)");
+                        "estimate_cycles, hw, hardware)");
         }
       }
       if (ir_pattern.empty()) fail(at, "an input needs \"ir\" (an IR file or a glob)");
+      if (!hardware.empty() && hardware != kGeminiHardware)
+        fail(at + "/hardware", "expected \"" + std::string(kGeminiHardware) +
+                                   "\" (the Gemini scheduler's manifest columns), got \"" +
+                                   hardware + "\"");
+      if (!hardware.empty() && manifest_path.empty())
+        fail(at + "/hardware", "the hardware points come from a manifest: give \"manifest\"");
     } else {
       fail(at, "expected an IR file, a glob or an object {\"ir\": ..., \"model\": ...}");
       continue;
@@ -172,10 +224,19 @@ void Reader::load_inputs(const json::value* v, SweepSpec& spec) {
       const auto row = manifest.find(fs::path(f).filename().string());
       if (row != manifest.end()) vars.insert(row->second.begin(), row->second.end());
       in.estimate_cycles = estimate;
+      if (own_hw) {
+        in.base_hw = own_hw->first;
+        in.base_hw_origin = own_hw->second;
+      }
+      if (!hardware.empty() && !hardware_point(at, in, hardware, row, manifest.end(), spec))
+        continue;
+      if (!in.estimate_cycles && in.scheduler && in.scheduler->cycles && estimate_column.empty())
+        in.estimate_cycles = std::llround(*in.scheduler->cycles);
       if (!in.estimate_cycles && row != manifest.end()) {
-        const auto e = row->second.find(estimate_column);
+        const std::string column = estimate_column.empty() ? "set_latency_cycles" : estimate_column;
+        const auto e = row->second.find(column);
         if (e == row->second.end()) {
-          fail(at + "/manifest", "the manifest has no column \"" + estimate_column + "\"");
+          fail(at + "/manifest", "the manifest has no column \"" + column + "\"");
         } else {
           char* end = nullptr;
           const long long n = std::strtoll(e->second.c_str(), &end, 10);

@@ -15,6 +15,7 @@
 
 #include "gemini/ir/json_reader.h"
 #include "gemini/sweep/spec.h"
+#include "manifest.h"
 
 namespace gemini::sweep::detail {
 
@@ -45,6 +46,15 @@ struct Reader {
   std::optional<std::pair<boost::json::object, std::string>> config(const std::string& pointer,
                                                                     const std::string& name);
   void load_inputs(const boost::json::value* v, SweepSpec& spec);
+  // An input's own base configuration (its `hw`: a name, a file or an
+  // object), checked; nullopt when it is not one (reported).
+  std::optional<std::pair<boost::json::object, std::string>> input_hw(const std::string& pointer,
+                                                                      const boost::json::value& v);
+  // The hardware point of `in` from its manifest row (`dialect`: the
+  // columns), checked on its base; false when it has none (reported).
+  bool hardware_point(const std::string& at, Input& in, const std::string& dialect,
+                      Manifest::const_iterator row, Manifest::const_iterator none,
+                      const SweepSpec& spec);
   void load_axes(const boost::json::value* v, SweepSpec& spec);  // axes.cpp
   bool axis_values(const std::string& pointer, const std::string& name, const boost::json::value& v,
                    Axis& axis);

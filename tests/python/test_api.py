@@ -288,3 +288,53 @@ def test_simulate_with_booksim2(gemini, data, cli_report, tmp_path):
     assert without_host(r) == cli_report(f, "--hw", tmp_path / "bs.json")
     assert r.data["noc"]["link_utilisation_max"] > 0
     assert r.data["stats"]["groups"]["noc"]["stats"]["flits"]["value"] > 0
+
+
+# A study (docs/sweeps.md, "Studies"): the two 2x1 fixtures, each with its
+# own hardware point in the Gemini scheduler's manifest columns.
+STUDY_MANIFEST = (
+    "file,network,batch,xlen,ylen,xcut,ycut,d2d,tech,freq_mhz,nop_gbps,noc_gbps,dram_gbps,"
+    "latency_cycles,energy_pj,e_l2,e_core_buffers,e_bus,e_mac,e_noc,e_nop,e_dram,cost_overall\n"
+    "spec_minimal.json,net,1,2,1,1,1,XSR,12,1000,16,32,2,1000,2e6,1,1,0,1,1,0,1,10.5\n"
+    "set_minimal.json,net,1,2,1,2,1,UCIe,12,1000,16,32,2,2000,3e6,1,1,0,1,1,2,1,12.25\n")
+
+
+def study_spec(data, tmp_path):
+    (tmp_path / "manifest.csv").write_text(STUDY_MANIFEST)
+    return {"name": "py-study", "hw": str(data.parent.parent / "configs" / "gemini-hpca24.json"),
+            "inputs": [{"ir": str(data / "{spec,set}_minimal.json"),
+                        "manifest": str(tmp_path / "manifest.csv"), "hardware": "gemini"}]}
+
+
+def test_sweep_study_is_the_clis(gemini, data, tmp_path):
+    spec = study_spec(data, tmp_path)
+    s = gemini.sweep(spec, tmp_path / "py", jobs=1)
+    assert s.summary.ok == 2 and s.study is not None
+    rows = s.points if isinstance(s.points, list) else s.points.to_dict("records")
+    two = [r for r in rows if r["label"] == "set_minimal"][0]
+    assert two["chiplets.interface"] == "UCIe" and two["scheduler_time_us"] == 2.0
+    assert two["time_over_scheduler"] == pytest.approx(two["time_us"] / 2.0)
+    assert [r["metric"] for r in s.study.groups[0].rankings] == \
+        ["latency", "energy", "cost", "edp", "cost_edp"]
+    # The same sweep from the command line: the same results and study.
+    (tmp_path / "cli.sweep.json").write_text(json.dumps(spec))
+    subprocess.run([gemini.executable(), "sweep", "run", str(tmp_path / "cli.sweep.json"), "-o",
+                    str(tmp_path / "cli"), "--jobs", "1"], check=True, capture_output=True)
+    cli = json.loads((tmp_path / "cli" / "study.json").read_text())
+    assert cli["groups"][0]["rankings"] == s.study_data["groups"][0]["rankings"]
+    again = gemini.sweep_results(tmp_path / "cli")
+    assert [p["id"] for p in again.data["points"]] == [p["id"] for p in s.data["points"]]
+    with pytest.raises(gemini.InputError):
+        gemini.sweep({"inputs": []}, tmp_path / "bad")
+
+
+def test_simulate_power(gemini, data):
+    r = gemini.simulate(data / "set_minimal.json", hw="set-polar", power_window=100)
+    assert r.power.window_ns == 100 and r.power.windows >= 1
+    assert r.power.package.energy_pj == pytest.approx(r.energy.total, rel=1e-9)
+    rows = r.power_windows if isinstance(r.power_windows, list) else \
+        r.power_windows.to_dict("records")
+    assert {x["scope"] for x in rows} >= {"package", "dram", "die", "core"}
+    assert gemini.simulate(data / "set_minimal.json", hw="set-polar").power is None
+    with pytest.raises(gemini.InputError):
+        gemini.simulate(data / "set_minimal.json", power_window=-1)

@@ -77,6 +77,21 @@ TEST(ReportMetrics, EveryDeclaredFigureIsAtItsPointer) {
   }
 }
 
+TEST(ReportMetrics, TheCriticalPathsKindsAreNamedAsDeclared) {
+  const Reported& r = reported();
+  ASSERT_TRUE(r.report.critical_path.traced);
+  expect_at(r.json, sim::metric::critical_path_cycles.pointer,
+            sim::metric::critical_path_cycles.read(r.report));
+  const std::string_view whole = sim::metric::critical_path_cycles.pointer;
+  const std::string object(whole.substr(0, whole.rfind('/') + 1));
+  for (std::size_t k = 0; k < sim::kPathKinds; ++k) {
+    EXPECT_EQ(std::string_view(sim::to_string(static_cast<sim::PathKind>(k))),
+              sim::metric::kPathKindNames[k]);
+    expect_at(r.json, object + std::string(sim::metric::kPathKindNames[k]),
+              r.report.critical_path.cycles[k]);
+  }
+}
+
 TEST(ReportMetrics, EveryCoresTimeIsAtItsPointer) {
   const Reported& r = reported();
   const json::array& cores = r.json.at_pointer(sim::metric::kCoresPointer).as_array();

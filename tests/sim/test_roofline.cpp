@@ -151,6 +151,68 @@ TEST(Roofline, ATransferWithoutProducerCarriesNothing) {
   EXPECT_EQ(b.link_bytes, 2400);
 }
 
+TEST(Roofline, DieToDieLinksCarryTheirOwnRate) {
+  // Cut into three dies of one core, DRAM on the IO die, 12 bytes per cycle
+  // over a D2D link: every link of "b" is one. (0,0)->(1,0) carries 3200
+  // bytes: ceil(3200 / 12) = 267 cycles, above the port's 150: the links
+  // set the bound, on a D2D link. Uncut, the same load took 134.
+  RooflineInput in = input(true);
+  in.x_cut = 3;
+  in.io_die = true;
+  in.d2d_bytes_per_cycle = 12;
+  const LayerRoofline b = layer_roofline(model(), in)[1];
+  EXPECT_EQ(b.link, "(0,0)->(1,0)");
+  EXPECT_EQ(b.link_bytes, 3200);
+  EXPECT_EQ(b.link_cycles, 267);
+  EXPECT_TRUE(b.link_d2d);
+  EXPECT_STREQ(b.limit(), "links");
+  // The port links alone are D2D when the cut leaves the cores one die: the
+  // 3200 bytes on (0,0)->(1,0) at 24 per cycle (134), the west port's 800
+  // at 12 (67).
+  in.x_cut = 1;
+  in.y_cut = 1;
+  const LayerRoofline uncut = layer_roofline(model(), in)[1];
+  EXPECT_EQ(uncut.link_cycles, 134);
+  EXPECT_FALSE(uncut.link_d2d);
+}
+
+TEST(Roofline, SegmentsFromTheCoresOrderOfLayers) {
+  // Every core runs "a" or "b" first: one segment {a, b}; "a" feeds "b"
+  // core to core, so it has 2 stages. Its bound: 2 x its largest layer
+  // bound (b's 150) = 300, above its summed link (134) and port (150) time.
+  std::vector<SegmentRoofline> segs;
+  layer_roofline(model(), input(true), &segs);
+  ASSERT_EQ(segs.size(), 1u);
+  EXPECT_EQ(segs[0].layers, (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(segs[0].stages, 2);
+  EXPECT_EQ(segs[0].layer_cycles, 150);
+  EXPECT_EQ(segs[0].link_cycles, 134);
+  EXPECT_EQ(segs[0].dram_cycles, 150);
+  EXPECT_EQ(segs[0].bound_cycles(), 300);
+  EXPECT_STREQ(segs[0].limit(), "stages");
+  // A second segment: "d" (40 cycles, no traffic) after them on every core.
+  ir::Model m = model();
+  for (ir::Core& c : m.cores) {
+    ir::Workload d;
+    d.workload_id = 9;
+    d.layer_name = "d";
+    d.time = 40;
+    c.workloads.push_back(d);
+  }
+  layer_roofline(m, input(true), &segs);
+  ASSERT_EQ(segs.size(), 2u);
+  EXPECT_EQ(segs[1].layers, (std::vector<std::string>{"d"}));
+  EXPECT_EQ(segs[1].stages, 1);
+  EXPECT_EQ(segs[1].bound_cycles(), 40);
+  // A layer at two places (core 0 runs "b" after "a", cores 1 and 2 first):
+  // the order gives no segments.
+  m = model();
+  ir::Workload b2 = m.cores[1].workloads[0];
+  m.cores[0].workloads.push_back(b2);
+  layer_roofline(m, input(true), &segs);
+  EXPECT_TRUE(segs.empty());
+}
+
 TEST(Roofline, SimReportsEachLayersBoundAndTheirSum) {
   const auto report = test::temp_path("roofline_report.json");
   const test::CliRun run =
@@ -173,6 +235,17 @@ TEST(Roofline, SimReportsEachLayersBoundAndTheirSum) {
   }
   EXPECT_GT(sum, 0);
   EXPECT_EQ(r.at("roofline_cycles_sum").as_int64(), sum);
+  // Its segments (every core's first layer, and so on), each bound summed.
+  ASSERT_TRUE(r.contains("roofline_segments"));
+  std::int64_t segments = 0;
+  for (const auto& s : r.at("roofline_segments").as_array()) {
+    const auto& o = s.as_object();
+    EXPECT_EQ(o.at("bound_cycles").as_int64(),
+              std::max({o.at("stages").as_int64() * o.at("layer_cycles").as_int64(),
+                        o.at("link_cycles").as_int64(), o.at("dram_cycles").as_int64()}));
+    segments += o.at("bound_cycles").as_int64();
+  }
+  EXPECT_EQ(r.at("roofline_segments_cycles_sum").as_int64(), segments);
 }
 
 }  // namespace

@@ -397,7 +397,11 @@ assembler::Program parse_programs(const std::vector<std::string>& texts) {
 
 sim::Report simulate_programs(const assembler::Program& p, std::int32_t xlen, std::int32_t ylen,
                               const ir::HardwareConfig& hw) {
-  sim::SimOptions o;
+  return simulate_programs(p, xlen, ylen, hw, sim::SimOptions{});
+}
+
+sim::Report simulate_programs(const assembler::Program& p, std::int32_t xlen, std::int32_t ylen,
+                              const ir::HardwareConfig& hw, sim::SimOptions o) {
   o.xlen = xlen;
   o.ylen = ylen;
   sim::Report r;

@@ -14,6 +14,7 @@
 #include "gemini/ir/diagnostics.h"
 #include "gemini/ir/hw_config.h"
 #include "gemini/sim/report.h"
+#include "gemini/sim/simulator.h"
 
 namespace gemini::test {
 
@@ -96,4 +97,8 @@ assembler::Program parse_programs(const std::vector<std::string>& texts);
 // Simulates `p` on an xlen x ylen mesh; a run that cannot start fails the test.
 sim::Report simulate_programs(const assembler::Program& p, std::int32_t xlen, std::int32_t ylen,
                               const ir::HardwareConfig& hw);
+// The same with the simulator's other options (power, a trace); its mesh
+// is xlen x ylen.
+sim::Report simulate_programs(const assembler::Program& p, std::int32_t xlen, std::int32_t ylen,
+                              const ir::HardwareConfig& hw, sim::SimOptions options);
 }  // namespace gemini::test

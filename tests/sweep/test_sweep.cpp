@@ -93,7 +93,7 @@ TEST(Sweep, LocalSweepEqualsSeparateSimRuns) {
     const fs::path hw_file =
         test::write_temp("hw-" + std::to_string(gbps) + ".json", json::serialize(hw));
     const fs::path report = test::temp_path("separate.json");
-    test::CliRun s = gemini("sim " + std::string(p.at("input").as_string()) + " -q --hw " +
+    test::CliRun s = gemini("sim " + std::string(p.at("input").as_string()) + " -q --power --hw " +
                             hw_file.string() + " --report " + report.string());
     ASSERT_EQ(s.status, 0) << s.out;
     const json::value separate = read_json(report);

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "gemini/sim/noc_model.h"
 
@@ -67,6 +68,37 @@ class MeshLinks {
           if (y > 0) at(x, y, kNorth);
         }
       }
+  }
+
+  // Per link: 1 where a mesh cut into x_cut x y_cut equal dies has a
+  // die-to-die link (chiplets.h): between two dies, and with `io_die`
+  // between a DRAM port (x = -1, xlen) and its row's edge router.
+  std::vector<std::uint8_t> d2d_flags(std::int32_t x_cut, std::int32_t y_cut, bool io_die) const {
+    std::vector<std::uint8_t> d2d(count(), 0);
+    if (x_cut * y_cut <= 1) return d2d;
+    const std::int32_t xs = xlen_ / x_cut, ys = ylen_ / y_cut;
+    // Between columns x and x + 1 (x = -1: the west port, x = xlen - 1:
+    // the east port); between rows y and y + 1.
+    auto column_boundary = [&](std::int32_t x) {
+      if (x < 0 || x + 1 >= xlen_) return io_die;
+      return (x + 1) % xs == 0;
+    };
+    auto mark = [&](std::int32_t x, std::int32_t y, Dir d) {
+      d2d[static_cast<std::size_t>(link(x, y, d))] = 1;
+    };
+    for (std::int32_t y = 0; y < ylen_; ++y)
+      for (std::int32_t x = -1; x < xlen_; ++x)
+        if (column_boundary(x)) {
+          mark(x, y, kEast);
+          mark(x + 1, y, kWest);
+        }
+    for (std::int32_t x = 0; x < xlen_; ++x)
+      for (std::int32_t y = 0; y + 1 < ylen_; ++y)
+        if ((y + 1) % ys == 0) {
+          mark(x, y, kSouth);
+          mark(x, y + 1, kNorth);
+        }
+    return d2d;
   }
 
   // "(x,y)->(x',y')", or a router's injection or ejection link "(x,y)

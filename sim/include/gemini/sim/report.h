@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "gemini/sim/energy.h"
+#include "gemini/sim/power.h"
 #include "gemini/sim/roofline.h"
 #include "gemini/sim/silicon.h"
 #include "gemini/sim/stats.h"
@@ -321,6 +322,9 @@ struct Report {
   std::optional<ChipletReport> chiplets;
   std::int64_t peak_l2_bytes = 0;
   std::vector<LayerReport> layers;  // in order of first appearance
+  // The file's segments under the scheduler's rules (roofline.h), when the
+  // run had the IR and its order of layers gives them.
+  std::vector<SegmentRoofline> roofline_segments;
   std::vector<WorkloadReport> workloads;
   CriticalPath critical_path;
   std::optional<L2AllocationSummary> l2_allocation;
@@ -338,6 +342,8 @@ struct Report {
   // `silicon` section; the Gemini scheduler's objective is overall_usd x EDP.
   std::optional<SiliconReport> silicon;
   double cost_edp() const { return silicon ? silicon->overall_usd * edp() : 0; }
+  // Power over time (power.h), when it was asked for.
+  std::optional<PowerReport> power;
   // Runtime deadlock: every blocked instruction when nothing could progress.
   bool deadlock = false;
   bool stopped = false;  // SimOptions::until_cycles ended the run with work left
@@ -351,6 +357,8 @@ struct Report {
   std::int64_t predicted_total() const;
   // The layers' roofline bounds summed (roofline.h); 0 when the run had no IR.
   std::int64_t roofline_total() const;
+  // The segments' bounds summed; 0 without segments.
+  std::int64_t roofline_segments_total() const;
   double time_us() const { return static_cast<double>(total_cycles) / frequency_mhz; }
 };
 
@@ -360,5 +368,9 @@ void print_functional(std::ostream& os, const FunctionalReport& f);
 // `host`: include the wall-time fields (golden files leave them out).
 void write_report_json(std::ostream& os, const Report& r, bool host);
 void write_workload_csv(std::ostream& os, const Report& r);
+// Power over time (gemini sim --power-csv): one line per window and scope
+// (package, dram, io_die, each die, each core) with its power in W, whole
+// and by component; only the header without Report::power.
+void write_power_csv(std::ostream& os, const Report& r);
 
 }  // namespace gemini::sim

@@ -17,6 +17,7 @@
 #include "gemini/ir/model.h"
 #include "gemini/model/network.h"
 #include "gemini/model/reference.h"
+#include "gemini/sim/power.h"
 #include "gemini/sim/report.h"
 #include "gemini/sim/tile_hook.h"
 
@@ -65,6 +66,9 @@ struct SimOptions {
   // The IR the program was lowered from: with it, every layer of the report
   // gets its roofline (roofline.h).
   const ir::Model* model = nullptr;
+  // Power over time (power.h): with `power.enabled`, the energy binned into
+  // windows (Report::power) and, with a trace, its counter tracks.
+  PowerOptions power;
 };
 
 // Returns false (with `error`) when the program cannot be simulated on this

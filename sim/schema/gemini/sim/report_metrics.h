@@ -192,6 +192,59 @@ inline constexpr auto functional_mismatches =
                .description = "elements that differ from the reference"},
               [](const auto& r) { return r.functional.mismatches(); });
 
+// The critical path (runs that finished; absent otherwise): its cycles, and
+// beside them its cycles by kind, one member per PathKind (report.h) named
+// as kPathKindNames has it, in its order; the sweep's columns
+// "path_<kind>_share" are each over the whole.
+inline constexpr auto critical_path_cycles =
+    metric_of({.key = "critical_path_cycles",
+               .pointer = "/critical_path/cycles",
+               .unit = Unit::cycles,
+               .description = "cycles of the critical path (the total)"},
+              [](const auto& r) { return r.critical_path.total(); });
+inline constexpr std::string_view kPathKindNames[] = {"compute", "dram", "noc", "token", "other"};
+
+// Power over time (runs with --power; absent otherwise): read from the
+// report's PowerReport (power.h).
+inline constexpr auto power_peak_w = metric_of(
+    {.key = "power_peak_w",
+     .pointer = "/power/package/peak_w",
+     .unit = Unit::watts,
+     .description = "the package's peak power: its most energetic window over its length",
+     .plot = true,
+     .group = "power"},
+    [](const auto& p) { return p.package.peak_w; });
+inline constexpr auto power_average_w =
+    metric_of({.key = "power_average_w",
+               .pointer = "/power/package/average_w",
+               .unit = Unit::watts,
+               .description = "the package's average power: its energy over the run's time",
+               .plot = true,
+               .group = "power"},
+              [](const auto& p) { return p.package.average_w; });
+inline constexpr auto die_power_peak_w =
+    metric_of({.key = "die_power_peak_w",
+               .pointer = "/power/die_peak_w",
+               .unit = Unit::watts,
+               .description = "the hottest die's peak power (DRAM not included)",
+               .plot = true,
+               .group = "power"},
+              [](const auto& p) { return p.die_peak_w(); });
+inline constexpr auto die_power_average_w =
+    metric_of({.key = "die_power_average_w",
+               .pointer = "/power/die_average_w",
+               .unit = Unit::watts,
+               .description = "the highest average power of a die (DRAM not included)",
+               .plot = true,
+               .group = "power"},
+              [](const auto& p) { return p.die_average_w(); });
+inline constexpr auto power_window_ns =
+    metric_of({.key = "power_window_ns",
+               .pointer = "/power/window_ns",
+               .unit = Unit::nanoseconds,
+               .description = "the power windows' length"},
+              [](const auto& p) { return p.window_ns; });
+
 // Per core, in each element of kCoresPointer.
 inline constexpr std::string_view kCoresPointer = "/cores";
 inline constexpr auto core_finish = metric_of({.key = "finish_cycles",

@@ -26,6 +26,8 @@ enum class Unit : std::uint8_t {
   mm2,            // square millimetres of silicon
   usd,            // US dollars
   usd_pj_cycles,  // monetary cost x energy-delay product
+  watts,
+  nanoseconds,
 };
 
 constexpr const char* to_string(Unit u) {
@@ -66,6 +68,10 @@ constexpr const char* to_string(Unit u) {
       return "USD";
     case Unit::usd_pj_cycles:
       return "USD x pJ x cycles";
+    case Unit::watts:
+      return "W";
+    case Unit::nanoseconds:
+      return "ns";
   }
   return "";
 }

@@ -24,6 +24,9 @@ struct Point {
   Input input;
   // The axis values of this point, in the sweep's axis order.
   std::vector<std::pair<std::string, boost::json::value>> params;
+  // The input's hardware point (Input::hardware), as applied to this
+  // point's base before the axes: parameters by path.
+  std::vector<std::pair<std::string, boost::json::value>> hardware;
   bool functional = false;
   std::optional<std::uint64_t> seed;  // --seed when given
   std::string hw_file;                // relative to the sweep directory: "hw/<hash>.json"
@@ -37,6 +40,12 @@ struct Point {
 // of its record and of its row in results.json.
 boost::json::object identity(const Point& p);
 
+// The scheduler's figures of a point as plan.json and results.json hold
+// them ({"cycles", "time_us", "energy_pj", "overall_usd",
+// "energy_components_pj": {...}}; null where the manifest lacks one), and back.
+boost::json::object scheduler_json(const SchedulerFigures& f);
+SchedulerFigures scheduler_figures(const boost::json::object& o);
+
 struct Plan {
   std::string name, description, sweep_file;
   std::vector<std::string> axes;  // names, in order
@@ -46,7 +55,10 @@ struct Plan {
 
 // Expands the grid (inputs x axes, zip groups together) and checks every
 // point's configuration as a whole (values that pass alone may clash, e.g.
-// trfc and trefi). Returns nullopt with `errors` naming the point's values.
+// trfc and trefi). A point's configuration is its base (an `hw` axis's
+// value, else its input's own `hw`, else the sweep's), then its input's
+// hardware point, then the other axes' values. Returns nullopt with
+// `errors` naming the point's values.
 std::optional<Plan> expand(const SweepSpec& spec, std::vector<std::string>& errors);
 
 // DIR/plan.json and DIR/hw/*.json (written atomically).

@@ -7,25 +7,38 @@
 // configuration does not know or a value it would reject is an error that
 // names the axis and the value, before any point runs.
 
+#include <boost/json/object.hpp>
 #include <boost/json/value.hpp>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "gemini/ir/diagnostics.h"
+#include "gemini/sweep/scheduler_point.h"
 
 namespace gemini::sweep {
 
 // One schedule to simulate: an IR file (a glob in the sweep file expands to
 // one Input per match, sorted), with its optional model file and the
-// scheduler's whole-network estimate when the sweep file gives one.
+// scheduler's whole-network estimate when the sweep file gives one. An
+// input may bring its own base configuration (`hw`), and the hardware
+// point its schedule was made for (`hardware`: its manifest row, converted
+// by gemini_hardware_point), applied on that base before the axes; the
+// scheduler's figures for that point are then the results' `scheduler_*`
+// columns.
 struct Input {
   std::string ir;     // absolute path
   std::string label;  // the file name without .gz / .json: a results column and a plot line
   std::string model;  // absolute path; empty: none
   std::optional<std::int64_t> estimate_cycles;
+  std::optional<boost::json::object> base_hw;  // its own base; none: the sweep's
+  std::string base_hw_origin;
+  std::string hardware;                             // the manifest's dialect ("gemini"); empty: none
+  std::map<std::string, std::string> manifest_row;  // with `hardware`: its row
+  std::optional<SchedulerFigures> scheduler;        // with `hardware`: the scheduler's figures
 };
 
 // An axis: a hardware parameter by its configuration path ("dram.model",
