@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "commands.h"
+#include "diagnostics_out.h"
 #include "common.h"
 #include "gemini/sim/sim_config.h"
 #include "gemini/sweep/local.h"
@@ -50,7 +51,10 @@ std::optional<sweep::Plan> plan_sweep(const SweepCliOptions& o) {
   auto spec = sweep::load_sweep(o.sweep_file, lo, errors);
   std::optional<sweep::Plan> plan;
   if (spec) plan = sweep::expand(*spec, errors);
-  for (const std::string& e : errors) std::cerr << e << "\n";
+  for (const std::string& e : errors) {
+    std::cerr << e << "\n";
+    record_refusal(o.sweep_file, e);
+  }
   if (!plan) {
     std::cerr << o.sweep_file << ": the sweep file is invalid; nothing was run\n";
     return std::nullopt;

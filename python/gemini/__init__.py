@@ -253,11 +253,11 @@ def reference(model: PathLike, seed: int = 1, memory_limit: Optional[str] = None
                                   done.returncode, done.stderr)
         with open(index, encoding="utf-8") as f:
             idx = json.load(f)
-        out: dict[str, Any] = {}
+        arrays: dict[str, Any] = {}
         for t in idx["tensors"]:
             a = np.fromfile(os.path.join(out, t["file"]), dtype=np.int8)
-            out[t["name"]] = a.reshape(t["shape"])
-        return out
+            arrays[t["name"]] = a.reshape(t["shape"])
+        return arrays
 
 
 def sweep(spec: Union[PathLike, Mapping[str, Any]], out: PathLike, jobs: Optional[int] = None,
@@ -272,18 +272,20 @@ def sweep(spec: Union[PathLike, Mapping[str, Any]], out: PathLike, jobs: Optiona
     results (`Sweep.summary.failed`, their `message`)."""
     o = _path(out, "out")
     path = _hw_write_spec(spec, o) if isinstance(spec, Mapping) else _path(spec, "spec")
-    args = ["sweep", "run", path, "-o", o]
-    if jobs is not None:
-        args += ["--jobs", _checked_int(jobs, "jobs", 1)]
-    if force:
-        args.append("--force")
-    if retry_failed:
-        args.append("--retry-failed")
-    done = _run.run(args, timeout=timeout)
-    if done.returncode in (0, 1) and os.path.exists(os.path.join(o, "results.json")):
-        return Sweep(o)
-    if done.returncode == 2:
-        raise _refusal(path, done.stderr)
+    with tempfile.TemporaryDirectory(prefix="gemini-py-sweep-") as tmp:
+        diagnostics = os.path.join(tmp, "diagnostics.json")
+        args = ["--diagnostics-json", diagnostics, "sweep", "run", path, "-o", o]
+        if jobs is not None:
+            args += ["--jobs", _checked_int(jobs, "jobs", 1)]
+        if force:
+            args.append("--force")
+        if retry_failed:
+            args.append("--retry-failed")
+        done = _run.run(args, timeout=timeout)
+        if done.returncode in (0, 1) and os.path.exists(os.path.join(o, "results.json")):
+            return Sweep(o)
+        if done.returncode == 2:
+            raise _refusal(path, diagnostics, done.stderr)
     raise SimulationError(f"{path}: gemini sweep run ended with status {done.returncode}: "
                           f"{done.stderr.strip()[-2000:]}", done.returncode, done.stderr)
 

@@ -46,10 +46,10 @@ struct Recipe {
   const char* standard;
   const char* org_preset;
   const char* timing_preset;
-  int prefetch;         // Ramulator's internal prefetch for the standard
-  int device_dq;        // the org preset's DQ
-  int density_mb;       // the org preset's density
-  bool rank_in_density; // HBM2 counts its pseudo channels in the density
+  int prefetch;          // Ramulator's internal prefetch for the standard
+  int device_dq;         // the org preset's DQ
+  int density_mb;        // the org preset's density
+  bool rank_in_density;  // HBM2 counts its pseudo channels in the density
   const char* rank_level;
 };
 
@@ -151,8 +151,7 @@ std::string preset_dram(const Recipe& x, const DramTiming& t, std::int32_t chann
   const std::int64_t cw = t.burst_bytes * 8 / x.prefetch;
   const std::int64_t cols = t.row_bytes / t.burst_bytes * x.prefetch;
   const std::int64_t bg = std::min<std::int64_t>(4, t.banks), ba = t.banks / bg;
-  const std::int64_t per_row =
-      bg * ba * cols * x.device_dq * (x.rank_in_density ? ranks : 1);
+  const std::int64_t per_row = bg * ba * cols * x.device_dq * (x.rank_in_density ? ranks : 1);
   const std::int64_t bits = std::int64_t{x.density_mb} << 20;
   if (bits % per_row != 0 || !pow2(bits / per_row))
     return "row_bytes: " + std::to_string(t.row_bytes) + " bytes x " + std::to_string(t.banks) +
@@ -195,101 +194,160 @@ std::string preset_dram(const Recipe& x, const DramTiming& t, std::int32_t chann
   return "";
 }
 
-}  // namespace
+// The model's parameters as the configuration gives them.
+struct Knobs {
+  std::string preset;
+  DramTiming t;
+  std::string std_name, org_preset, timing_preset;
+  std::int32_t channels = 1, ranks_set = 0, ranks = 1;
+  std::string scheduler, row_policy;
+  std::int32_t cap = 4;
+  std::string mapping;
+  bool refresh = true;
+  double high = 0.8, low = 0.2;
+  const json::object* extra = nullptr;
+};
 
-Ramulator2Config read_ramulator2_config(ParamReader& r) {
-  const std::size_t before = r.error_count();
-  const std::string preset =
-      r.param<std::string>("preset")
-          .choices(dram_preset_names())
-          .fallback("ddr4_3200")
-          .describe("banked's channel as Ramulator's standard (timing overrides any field)")
-          .get();
-  const DramTiming t = read_dram_timing(r, *dram_preset(preset));
-  const std::string std_name =
+// Declares and reads every parameter (docs/timing-model.md lists them).
+Knobs read_knobs(ParamReader& r) {
+  Knobs k;
+  k.preset = r.param<std::string>("preset")
+                 .choices(dram_preset_names())
+                 .fallback("ddr4_3200")
+                 .describe("banked's channel as Ramulator's standard (timing overrides any field)")
+                 .get();
+  k.t = read_dram_timing(r, *dram_preset(k.preset));
+  k.std_name =
       r.param<std::string>("standard")
           .choices(standard_names())
           .fallback("preset")
           .describe("Ramulator's DRAM standard with its own presets, or \"preset\": banked's")
           .get();
-  std::string org_preset = r.param<std::string>("org_preset")
-                               .fallback("")
-                               .describe("Ramulator's organisation preset of `standard` "
-                                         "(\"\": DDR4_8Gb_x8, DDR5_16Gb_x8, LPDDR5_16Gb_x16, "
-                                         "GDDR6_8Gb_x16, HBM2_8Gb, HBM3_8Gb)")
-                               .get();
-  std::string timing_preset = r.param<std::string>("timing_preset")
-                                  .fallback("")
-                                  .describe("Ramulator's timing preset of `standard` (\"\": "
-                                            "DDR4_3200AA, DDR5_3200AN, LPDDR5_6400, "
-                                            "GDDR6_2000_1350mV_quad, HBM2_2Gbps, HBM3_2Gbps)")
-                                  .get();
-  const auto channels = r.param<std::int32_t>("channels")
-                            .range(1, 64)
-                            .fallback(1)
-                            .describe("channels per port (a power of two; `preset`: each the "
-                                      "preset's channel), interleaved by address_mapping")
-                            .get();
-  const auto ranks_set = r.param<std::int32_t>("ranks")
-                             .range(0, 16)
-                             .fallback(0)
-                             .describe("ranks per channel (HBM: pseudo channels; a power of "
-                                       "two; 0: one, or with `standard` its org preset's)")
-                             .get();
-  const std::int32_t ranks = ranks_set > 0 ? ranks_set : 1;
-  const std::string scheduler = r.param<std::string>("scheduler")
-                                    .choices({"FRFCFS"})
-                                    .fallback("FRFCFS")
-                                    .describe("the controller's scheduler (Ramulator's Generic "
-                                              "controller has FR-FCFS)")
-                                    .get();
-  const std::string row_policy = r.param<std::string>("row_policy")
-                                     .choices({"open", "closed"})
-                                     .fallback("open")
-                                     .describe("open rows, or closed after `closed_cap` hits")
-                                     .get();
-  const auto cap = r.param<std::int32_t>("closed_cap")
-                       .range(1, 1 << 16)
-                       .fallback(4)
-                       .describe("row_policy closed: column accesses before a row is closed")
-                       .get();
-  const std::string mapping =
-      r.param<std::string>("address_mapping")
-          .choices({"RoBaRaCoCh", "ChRaBaRoCo", "MOP4CLXOR"})
-          .fallback("RoBaRaCoCh")
-          .describe("Ramulator's address mapper, most significant field first (RoBaRaCoCh: "
-                    "banked's row:bank:column)")
-          .get();
-  const bool refresh = r.param<bool>("refresh").fallback(true).describe("all-bank refresh").get();
-  const double high = r.param<double>("write_high_watermark")
-                          .range(0.01, 1)
-                          .fallback(0.8)
-                          .describe("write queue share that switches the controller to writes")
-                          .get();
-  const double low = r.param<double>("write_low_watermark")
-                         .range(0, 1)
-                         .fallback(0.2)
-                         .describe("write queue share that switches it back to reads")
-                         .get();
-  const json::object* extra = r.object(
-      "ramulator", "any other Ramulator key, merged over the configuration gemini makes (e.g. "
-                   "{\"MemorySystem\": {\"DRAM\": {\"timing\": {\"nFAW\": 40}}}})");
+  k.org_preset = r.param<std::string>("org_preset")
+                     .fallback("")
+                     .describe(
+                         "Ramulator's organisation preset of `standard` "
+                         "(\"\": DDR4_8Gb_x8, DDR5_16Gb_x8, LPDDR5_16Gb_x16, "
+                         "GDDR6_8Gb_x16, HBM2_8Gb, HBM3_8Gb)")
+                     .get();
+  k.timing_preset = r.param<std::string>("timing_preset")
+                        .fallback("")
+                        .describe(
+                            "Ramulator's timing preset of `standard` (\"\": "
+                            "DDR4_3200AA, DDR5_3200AN, LPDDR5_6400, "
+                            "GDDR6_2000_1350mV_quad, HBM2_2Gbps, HBM3_2Gbps)")
+                        .get();
+  k.channels = r.param<std::int32_t>("channels")
+                   .range(1, 64)
+                   .fallback(1)
+                   .describe(
+                       "channels per port (a power of two; `preset`: each the "
+                       "preset's channel), interleaved by address_mapping")
+                   .get();
+  k.ranks_set = r.param<std::int32_t>("ranks")
+                    .range(0, 16)
+                    .fallback(0)
+                    .describe(
+                        "ranks per channel (HBM: pseudo channels; a power of "
+                        "two; 0: one, or with `standard` its org preset's)")
+                    .get();
+  k.ranks = k.ranks_set > 0 ? k.ranks_set : 1;
+  k.scheduler = r.param<std::string>("scheduler")
+                    .choices({"FRFCFS"})
+                    .fallback("FRFCFS")
+                    .describe(
+                        "the controller's scheduler (Ramulator's Generic "
+                        "controller has FR-FCFS)")
+                    .get();
+  k.row_policy = r.param<std::string>("row_policy")
+                     .choices({"open", "closed"})
+                     .fallback("open")
+                     .describe("open rows, or closed after `closed_cap` hits")
+                     .get();
+  k.cap = r.param<std::int32_t>("closed_cap")
+              .range(1, 1 << 16)
+              .fallback(4)
+              .describe("row_policy closed: column accesses before a row is closed")
+              .get();
+  k.mapping = r.param<std::string>("address_mapping")
+                  .choices({"RoBaRaCoCh", "ChRaBaRoCo", "MOP4CLXOR"})
+                  .fallback("RoBaRaCoCh")
+                  .describe(
+                      "Ramulator's address mapper, most significant field first (RoBaRaCoCh: "
+                      "banked's row:bank:column)")
+                  .get();
+  k.refresh = r.param<bool>("refresh").fallback(true).describe("all-bank refresh").get();
+  k.high = r.param<double>("write_high_watermark")
+               .range(0.01, 1)
+               .fallback(0.8)
+               .describe("write queue share that switches the controller to writes")
+               .get();
+  k.low = r.param<double>("write_low_watermark")
+              .range(0, 1)
+              .fallback(0.2)
+              .describe("write queue share that switches it back to reads")
+              .get();
+  k.extra = r.object("ramulator",
+                     "any other Ramulator key, merged over the configuration gemini makes (e.g. "
+                     "{\"MemorySystem\": {\"DRAM\": {\"timing\": {\"nFAW\": 40}}}})");
+  return k;
+}
+
+// What the parameters cannot be together.
+void check_knobs(ParamReader& r, const Knobs& k) {
+  if (!pow2(k.channels))
+    r.fail("channels", "must be a power of two, got " + std::to_string(k.channels));
+  if (!pow2(k.ranks)) r.fail("ranks", "must be a power of two, got " + std::to_string(k.ranks));
+  if (k.std_name != "preset" && !(k.t == *dram_preset(k.preset)))
+    r.fail("timing", "applies to banked's presets only (standard \"preset\"); with standard \"" +
+                         k.std_name + "\" the ramulator object sets Ramulator's timing keys");
+  if (k.std_name == "preset" && !(k.org_preset.empty() && k.timing_preset.empty()))
+    r.fail(k.org_preset.empty() ? "timing_preset" : "org_preset",
+           "applies to a named standard only (standard is \"preset\": banked's " + k.preset + ")");
+  if (k.std_name == "preset" && k.t.trtw != dram_preset(k.preset)->trtw)
+    r.fail("timing",
+           "trtw applies to banked only: Ramulator's standards derive the read-to-write "
+           "turnaround from CL, CWL and the burst");
+  if (k.low >= k.high)
+    r.fail("write_low_watermark",
+           "must be below write_high_watermark (" + std::to_string(k.high) + ")");
+}
+
+// The controller: FR-FCFS with the write watermarks, all-bank refresh, the
+// row policy and the probe that counts row hits (dram_ramulator2.cpp).
+void controller_yaml(const Knobs& k, YAML::Node ctrl) {
+  ctrl["impl"] = "Generic";
+  ctrl["wr_high_watermark"] = k.high;
+  ctrl["wr_low_watermark"] = k.low;
+  ctrl["Scheduler"]["impl"] = k.scheduler;
+  ctrl["RefreshManager"]["impl"] = "AllBank";
+  if (k.row_policy == "open") {
+    ctrl["RowPolicy"]["impl"] = "OpenRowPolicy";
+  } else {
+    ctrl["RowPolicy"]["impl"] = "ClosedRowPolicy";
+    ctrl["RowPolicy"]["cap"] = k.cap;
+  }
+  YAML::Node probe;
+  probe["ControllerPlugin"]["impl"] = "GeminiProbe";
+  ctrl["plugins"].push_back(probe);
+}
+
+}  // namespace
+
+Ramulator2Config read_ramulator2_config(ParamReader& r) {
+  const std::size_t before = r.error_count();
+  Knobs k = read_knobs(r);
+  check_knobs(r, k);
+  const DramTiming& t = k.t;
+  const std::string& preset = k.preset;
+  const std::string& std_name = k.std_name;
+  const std::int32_t channels = k.channels, ranks_set = k.ranks_set, ranks = k.ranks;
+  const bool refresh = k.refresh;
+  const json::object* extra = k.extra;
+  std::string& org_preset = k.org_preset;
+  std::string& timing_preset = k.timing_preset;
 
   Ramulator2Config c;
-  if (!pow2(channels)) r.fail("channels", "must be a power of two, got " + std::to_string(channels));
-  if (!pow2(ranks)) r.fail("ranks", "must be a power of two, got " + std::to_string(ranks));
-  if (std_name != "preset" && !(t == *dram_preset(preset)))
-    r.fail("timing", "applies to banked's presets only (standard \"preset\"); with standard \"" +
-                         std_name + "\" the ramulator object sets Ramulator's timing keys");
-  if (std_name == "preset" && !(org_preset.empty() && timing_preset.empty()))
-    r.fail(org_preset.empty() ? "timing_preset" : "org_preset",
-           "applies to a named standard only (standard is \"preset\": banked's " + preset + ")");
-  if (std_name == "preset" && t.trtw != dram_preset(preset)->trtw)
-    r.fail("timing", "trtw applies to banked only: Ramulator's standards derive the read-to-write "
-                     "turnaround from CL, CWL and the burst");
-  if (low >= high)
-    r.fail("write_low_watermark", "must be below write_high_watermark (" +
-                                      std::to_string(high) + ")");
 
   YAML::Node root;
   root["Frontend"]["impl"] = "GEM5";
@@ -322,22 +380,8 @@ Ramulator2Config read_ramulator2_config(ParamReader& r) {
     if (std_name == "DDR5") dram["RFM"]["BRC"] = 2;
     c.label = std_name + " (" + org_preset + ", " + timing_preset + ")";
   }
-  YAML::Node ctrl = ms["Controller"];
-  ctrl["impl"] = "Generic";
-  ctrl["wr_high_watermark"] = high;
-  ctrl["wr_low_watermark"] = low;
-  ctrl["Scheduler"]["impl"] = scheduler;
-  ctrl["RefreshManager"]["impl"] = "AllBank";
-  if (row_policy == "open") {
-    ctrl["RowPolicy"]["impl"] = "OpenRowPolicy";
-  } else {
-    ctrl["RowPolicy"]["impl"] = "ClosedRowPolicy";
-    ctrl["RowPolicy"]["cap"] = cap;
-  }
-  YAML::Node probe;
-  probe["ControllerPlugin"]["impl"] = "GeminiProbe";
-  ctrl["plugins"].push_back(probe);
-  ms["AddrMapper"]["impl"] = mapping;
+  controller_yaml(k, ms["Controller"]);
+  ms["AddrMapper"]["impl"] = k.mapping;
   if (extra) merge(root, json::value(*extra));
   c.yaml = YAML::Dump(root);
 

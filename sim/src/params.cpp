@@ -120,17 +120,19 @@ std::string ParamReader::read_choice(ParamInfo info, const std::vector<std::stri
   return i ? choices[*i] : fallback;
 }
 
-const json::object* ParamReader::object(const std::string& name, std::string description) {
+const json::object* ParamReader::object(const std::string& name, std::string description,
+                                        const char* what) {
   ParamInfo info;
   info.name = name;
   info.type = "object";
   info.fallback = "{}";
   info.description = std::move(description);
   const json::value* v = declare(info);
-  return values(name).object(v, name, "an object");
+  return values(name).object(v, name, what);
 }
 
 bool ParamReader::reading() const { return shared_->errors != nullptr; }
+
 std::string ParamReader::read_text(ParamInfo info, const std::string& fallback) {
   info.type = "string";
   info.fallback = "\"" + fallback + "\"";
@@ -151,13 +153,7 @@ const json::value* ParamReader::peek(const std::string& key) const {
 }
 
 ParamReader ParamReader::section(const std::string& name, std::string description) {
-  ParamInfo info;
-  info.name = name;
-  info.type = "object";
-  info.fallback = "{}";
-  info.description = std::move(description);
-  const json::value* v = declare(info);
-  const json::object* inner = values(name).object(v, name, "an object of parameters");
+  const json::object* inner = object(name, std::move(description), "an object of parameters");
   ParamReader child(inner, origin_, pointer_ + "/" + ir::json_pointer_token(name),
                     component_ + "/" + name, shared_);
   child.model_kind_ = model_kind_;

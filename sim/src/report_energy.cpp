@@ -7,15 +7,10 @@
 #include <vector>
 
 #include "gemini/sim/report_metrics.h"
+#include "text_format.h"
 
 namespace gemini::sim {
 namespace {
-
-std::string num(const char* f, double x) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, f, x);
-  return buf;
-}
 
 // "mac 1.2%, core_buffers 20.3%, ..." over the components.
 std::string shares(const Energy& e) {
@@ -24,14 +19,14 @@ std::string shares(const Energy& e) {
   for (std::size_t c = 0; c < kComponents; ++c) {
     if (!out.empty()) out += ", ";
     out += std::string(to_string(static_cast<Component>(c))) + " " +
-           num("%.1f%%", t > 0 ? 100.0 * e.pj[c] / t : 0.0);
+           fmt("%.1f%%", t > 0 ? 100.0 * e.pj[c] / t : 0.0);
   }
   return out;
 }
 
 std::string row(const Energy& e) {
-  std::string out = num(" %12.4e", e.total());
-  for (double x : e.pj) out += num(" %12.4e", x);
+  std::string out = fmt(" %12.4e", e.total());
+  for (double x : e.pj) out += fmt(" %12.4e", x);
   return out;
 }
 
@@ -56,13 +51,13 @@ std::string event_key(Event e) {
 
 void print_energy_summary(std::ostream& os, const Report& r) {
   const double t = r.energy.total();
-  os << "energy: " << num("%.4e", t) << " pJ = " << num("%.3f", t / 1e6) << " uJ; EDP "
-     << num("%.4e", r.edp()) << " pJ x cycles\n";
+  os << "energy: " << fmt("%.4e", t) << " pJ = " << fmt("%.3f", t / 1e6) << " uJ; EDP "
+     << fmt("%.4e", r.edp()) << " pJ x cycles\n";
   os << "  " << shares(r.energy) << "\n";
   if (r.expect_energy_pj)
-    os << "scheduler energy estimate: " << num("%.4e", *r.expect_energy_pj)
+    os << "scheduler energy estimate: " << fmt("%.4e", *r.expect_energy_pj)
        << " pJ; simulated / estimate = "
-       << num("%.3f", *r.expect_energy_pj > 0 ? t / *r.expect_energy_pj : 0.0) << "\n";
+       << fmt("%.3f", *r.expect_energy_pj > 0 ? t / *r.expect_energy_pj : 0.0) << "\n";
 }
 
 void print_energy_tables(std::ostream& os, const Report& r) {
@@ -70,7 +65,7 @@ void print_energy_tables(std::ostream& os, const Report& r) {
         "the run):\n";
   os << " core" << heading() << "\n";
   for (const CoreReport& c : r.cores)
-    os << num("%5.0f", static_cast<double>(c.core_id)) << row(c.energy) << "\n";
+    os << fmt("%5.0f", static_cast<double>(c.core_id)) << row(c.energy) << "\n";
   os << "\nenergy per layer (pJ: caused by its workloads, wherever spent; static not "
         "attributed):\n";
   char name[40];
@@ -191,9 +186,9 @@ std::string energy_csv_header() {
 }
 
 std::string energy_csv(const Energy& e) {
-  std::string out = num(",%.3f", e.total());
+  std::string out = fmt(",%.3f", e.total());
   for (std::size_t c = 0; c < kComponents; ++c)
-    if (kComponentTable[c].attributed) out += num(",%.3f", e.pj[c]);
+    if (kComponentTable[c].attributed) out += fmt(",%.3f", e.pj[c]);
   return out;
 }
 

@@ -7,15 +7,10 @@
 
 #include "gemini/sim/report_metrics.h"
 #include "json_kv.h"
+#include "text_format.h"
 
 namespace gemini::sim {
 namespace {
-
-std::string num(const char* f, double x) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, f, x);
-  return buf;
-}
 
 // The scopes in the order every output lists them: package, DRAM, the IO
 // die, the dies.
@@ -30,16 +25,15 @@ void for_each_scope(const PowerReport& p, F&& f) {
 }  // namespace
 
 void print_power(std::ostream& os, const PowerReport& p) {
-  os << "\npower over time (" << p.windows << " windows of " << num("%g", p.window_ns) << " ns"
-     << (p.widened ? ", widened from the " + num("%g", p.asked_window_ns) + " ns asked" : "")
+  os << "\npower over time (" << p.windows << " windows of " << fmt("%g", p.window_ns) << " ns"
+     << (p.widened ? ", widened from the " + fmt("%g", p.asked_window_ns) + " ns asked" : "")
      << "; W): peak in its window, average, static\n";
   for_each_scope(p, [&](const PowerScope& s) {
     char name[24];
     std::snprintf(name, sizeof name, "  %-16s", s.name.c_str());
-    os << name << num("%10.4f", s.peak_w) << " in ["
-       << num("%.0f", p.start_ns(s.peak_window)) << ", " << num("%.0f", p.end_ns_of(s.peak_window))
-       << ") ns, average " << num("%.4f", s.average_w) << ", static "
-       << num("%.4f", s.static_w) << "\n";
+    os << name << fmt("%10.4f", s.peak_w) << " in [" << fmt("%.0f", p.start_ns(s.peak_window))
+       << ", " << fmt("%.0f", p.end_ns_of(s.peak_window)) << ") ns, average "
+       << fmt("%.4f", s.average_w) << ", static " << fmt("%.4f", s.static_w) << "\n";
   });
 }
 
@@ -104,10 +98,10 @@ void write_power_csv(std::ostream& os, const Report& r) {
     for (std::int64_t k = 0; k < p.windows; ++k) {
       const double ps = (p.end_ns_of(k) - p.start_ns(k)) * 1000.0;
       const Energy& e = s.windows[static_cast<std::size_t>(k)];
-      os << k << "," << num("%.3f", p.start_ns(k)) << "," << num("%.3f", p.end_ns_of(k)) << ","
+      os << k << "," << fmt("%.3f", p.start_ns(k)) << "," << fmt("%.3f", p.end_ns_of(k)) << ","
          << kind << "," << (s.id >= 0 ? std::to_string(s.id) : std::string()) << ","
-         << num("%.9g", ps > 0 ? e.total() / ps : 0.0);
-      for (double x : e.pj) os << "," << num("%.9g", ps > 0 ? x / ps : 0.0);
+         << fmt("%.9g", ps > 0 ? e.total() / ps : 0.0);
+      for (double x : e.pj) os << "," << fmt("%.9g", ps > 0 ? x / ps : 0.0);
       os << "\n";
     }
   };

@@ -179,6 +179,40 @@ std::vector<LayerTraffic> gather(const ir::Model& m) {
   return layers;
 }
 
+// Each segment's figures from its layers' (`out`), the loads summed over
+// them and the longest chain of its core-to-core edges.
+void summarize_segments(const std::vector<LayerRoofline>& out,
+                        const std::unordered_map<std::string, std::int32_t>& seg_of,
+                        const std::vector<std::pair<std::size_t, std::size_t>>& edges,
+                        const std::vector<std::vector<double>>& seg_links,
+                        const std::vector<std::vector<double>>& seg_ports, const LinkLoads& links,
+                        const RooflineInput& in, std::vector<SegmentRoofline>& segments) {
+  const std::size_t nseg = seg_links.size();
+  segments.resize(nseg);
+  std::vector<std::vector<std::size_t>> members(nseg);
+  for (std::size_t li = 0; li < out.size(); ++li)
+    if (const auto s = seg_of.find(out[li].name); s != seg_of.end())
+      members[static_cast<std::size_t>(s->second)].push_back(li);
+  for (std::size_t s = 0; s < segments.size(); ++s) {
+    SegmentRoofline& sr = segments[s];
+    for (std::size_t li : members[s]) {
+      sr.layers.push_back(out[li].name);
+      sr.layer_cycles = std::max(sr.layer_cycles, out[li].bound_cycles());
+    }
+    sr.stages = longest_chain(members[s], edges);
+    if (!seg_links[s].empty()) {
+      const std::size_t at = links.slowest(seg_links[s]);
+      if (seg_links[s][at] > 0) {
+        sr.link = links.name(at);
+        sr.link_cycles = links.cycles(at, seg_links[s][at]);
+      }
+    }
+    double busiest = 0;
+    for (double b : seg_ports[s]) busiest = std::max(busiest, b);
+    sr.dram_cycles = static_cast<std::int64_t>(std::ceil(busiest / in.port_bytes_per_cycle - 1e-9));
+  }
+}
+
 }  // namespace
 
 std::vector<LayerRoofline> layer_roofline(const ir::Model& m, const RooflineInput& in,
@@ -298,29 +332,7 @@ std::vector<LayerRoofline> layer_roofline(const ir::Model& m, const RooflineInpu
     out.push_back(std::move(lr));
   }
   if (!segments || nseg == 0) return out;
-  segments->resize(static_cast<std::size_t>(nseg));
-  std::vector<std::vector<std::size_t>> members(static_cast<std::size_t>(nseg));
-  for (std::size_t li = 0; li < out.size(); ++li)
-    if (const auto s = seg_of.find(out[li].name); s != seg_of.end())
-      members[static_cast<std::size_t>(s->second)].push_back(li);
-  for (std::size_t s = 0; s < segments->size(); ++s) {
-    SegmentRoofline& sr = (*segments)[s];
-    for (std::size_t li : members[s]) {
-      sr.layers.push_back(out[li].name);
-      sr.layer_cycles = std::max(sr.layer_cycles, out[li].bound_cycles());
-    }
-    sr.stages = longest_chain(members[s], edges);
-    if (!seg_links[s].empty()) {
-      const std::size_t at = links.slowest(seg_links[s]);
-      if (seg_links[s][at] > 0) {
-        sr.link = links.name(at);
-        sr.link_cycles = links.cycles(at, seg_links[s][at]);
-      }
-    }
-    double busiest = 0;
-    for (double b : seg_ports[s]) busiest = std::max(busiest, b);
-    sr.dram_cycles = static_cast<std::int64_t>(std::ceil(busiest / in.port_bytes_per_cycle - 1e-9));
-  }
+  summarize_segments(out, seg_of, edges, seg_links, seg_ports, links, in, *segments);
   return out;
 }
 

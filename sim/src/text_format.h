@@ -1,6 +1,7 @@
 #pragma once
 // printf-style formatting into a std::string for the text reports
-// (report.cpp, report_functional.cpp, critical_path_report.cpp).
+// (report.cpp, report_functional.cpp, critical_path_report.cpp,
+// report_energy.cpp, report_power.cpp).
 
 #include <cstdarg>
 #include <cstdio>

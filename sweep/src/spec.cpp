@@ -100,9 +100,9 @@ std::optional<std::pair<json::object, std::string>> Reader::input_hw(const std::
     fail(pointer, "expected a configuration name, a file or an object, got " + json::serialize(v));
   }
   if (!c) return std::nullopt;
-  std::vector<std::string> errs;
+  ir::ConfigErrors errs;
   if (!detail::hw_ok(options.check_hw, json::serialize(c->first), c->second, errs)) {
-    for (const std::string& e : errs) errors.push_back(e);
+    for (const ir::Diagnostic& e : errs) errors.push_back(ir::config_text(e));
     return std::nullopt;
   }
   return c;
@@ -120,13 +120,122 @@ bool Reader::hardware_point(const std::string& at, Input& in, const std::string&
   in.hardware = dialect;
   in.manifest_row = row->second;
   std::string error;
-  const auto p = gemini_hardware_point(in.manifest_row, in.base_hw ? *in.base_hw : spec.base_hw,
-                                       error);
+  const auto p =
+      gemini_hardware_point(in.manifest_row, in.base_hw ? *in.base_hw : spec.base_hw, error);
   if (!p) {
     fail(at + "/manifest", name + ": " + error);
     return false;
   }
   in.scheduler = p->figures;
+  return true;
+}
+
+// One entry of `inputs`: a pattern, or an object's members; false where
+// it names no file pattern (reported).
+bool Reader::input_entry(const std::string& at, const json::value& v, InputEntry& e) {
+  if (v.is_string()) {
+    e.ir_pattern = std::string(v.get_string());
+    return true;
+  }
+  if (!v.is_object()) {
+    fail(at, "expected an IR file, a glob or an object {\"ir\": ..., \"model\": ...}");
+    return false;
+  }
+  for (const auto& kv : v.get_object()) {
+    const std::string k(kv.key());
+    const json::value& x = kv.value();
+    const std::string kat = at + "/" + token(k);
+    if (k == "ir" || k == "model" || k == "manifest" || k == "estimate_column" || k == "hardware") {
+      auto str = values().string(x, kat);
+      if (!str) continue;
+      (k == "ir"                ? e.ir_pattern
+       : k == "model"           ? e.model_pattern
+       : k == "manifest"        ? e.manifest_path
+       : k == "estimate_column" ? e.estimate_column
+                                : e.hardware) = std::move(*str);
+    } else if (k == "estimate_cycles") {
+      if (auto n = values().integer(x, kat, 0)) e.estimate = *n;
+    } else if (k == "hw") {
+      e.own_hw = input_hw(kat, x);
+    } else {
+      fail(kat, "unknown member \"" + k +
+                    "\" of an input (known: ir, model, manifest, estimate_column, "
+                    "estimate_cycles, hw, hardware)");
+    }
+  }
+  if (e.ir_pattern.empty()) fail(at, "an input needs \"ir\" (an IR file or a glob)");
+  if (!e.hardware.empty() && e.hardware != kGeminiHardware)
+    fail(at + "/hardware", "expected \"" + std::string(kGeminiHardware) +
+                               "\" (the Gemini scheduler's manifest columns), got \"" + e.hardware +
+                               "\"");
+  if (!e.hardware.empty() && e.manifest_path.empty())
+    fail(at + "/hardware", "the hardware points come from a manifest: give \"manifest\"");
+  return !e.ir_pattern.empty();
+}
+
+// The regular files `pattern` matches, sorted (none: reported).
+std::vector<std::string> Reader::matching_files(const std::string& at, const std::string& pattern) {
+  std::vector<std::string> files;
+  glob_t g{};
+  const int rc = ::glob(pattern.c_str(), GLOB_NOSORT | GLOB_BRACE, nullptr, &g);
+  if (rc == 0)
+    for (std::size_t k = 0; k < g.gl_pathc; ++k) files.emplace_back(g.gl_pathv[k]);
+  globfree(&g);
+  std::sort(files.begin(), files.end());
+  std::error_code ec;
+  files.erase(std::remove_if(files.begin(), files.end(),
+                             [&](const std::string& f) { return !fs::is_regular_file(f, ec); }),
+              files.end());
+  if (files.empty()) fail(at, "\"" + pattern + "\" matches no file");
+  return files;
+}
+
+// The input of file `f` of entry `e` (its manifest row, estimate, hardware
+// point and model); false where it is none (reported).
+bool Reader::input_of(const std::string& at, const InputEntry& e, const std::string& f,
+                      const Manifest& manifest, const SweepSpec& spec, Input& in) {
+  in.ir = fs::absolute(f).lexically_normal().string();
+  in.label = label_of(f);
+  std::map<std::string, std::string> vars{{"stem", in.label},
+                                          {"name", fs::path(f).filename().string()}};
+  const auto row = manifest.find(fs::path(f).filename().string());
+  if (row != manifest.end()) vars.insert(row->second.begin(), row->second.end());
+  in.estimate_cycles = e.estimate;
+  if (e.own_hw) {
+    in.base_hw = e.own_hw->first;
+    in.base_hw_origin = e.own_hw->second;
+  }
+  if (!e.hardware.empty() && !hardware_point(at, in, e.hardware, row, manifest.end(), spec))
+    return false;
+  if (!in.estimate_cycles && in.scheduler && in.scheduler->cycles && e.estimate_column.empty())
+    in.estimate_cycles = std::llround(*in.scheduler->cycles);
+  if (!in.estimate_cycles && row != manifest.end()) {
+    const std::string column = e.estimate_column.empty() ? "set_latency_cycles" : e.estimate_column;
+    const auto c = row->second.find(column);
+    if (c == row->second.end()) {
+      fail(at + "/manifest", "the manifest has no column \"" + column + "\"");
+    } else {
+      char* end = nullptr;
+      const long long n = std::strtoll(c->second.c_str(), &end, 10);
+      if (end && *end == '\0' && !c->second.empty() && n >= 0) in.estimate_cycles = n;
+    }
+  }
+  if (e.model_pattern.empty()) return true;
+  std::string missing;
+  const auto m = substitute(e.model_pattern, vars, missing);
+  if (!m) {
+    fail(at + "/model", "no value for {" + missing + "} for " + in.label +
+                            " ({stem}, {name} or a column of the manifest row)");
+    return false;
+  }
+  const auto mp = path(at + "/model", *m);
+  if (!mp) return false;
+  std::error_code ec;
+  if (!fs::is_regular_file(*mp, ec)) {
+    fail(at + "/model", "model file " + *mp + " (for " + in.label + ") does not exist");
+    return false;
+  }
+  in.model = fs::absolute(*mp).lexically_normal().string();
   return true;
 }
 
@@ -139,68 +248,15 @@ void Reader::load_inputs(const json::value* v, SweepSpec& spec) {
   const json::array& a = v->get_array();
   for (std::size_t i = 0; i < a.size(); ++i) {
     const std::string at = "/inputs/" + std::to_string(i);
-    std::string ir_pattern, model_pattern, manifest_path, estimate_column, hardware;
-    std::optional<std::int64_t> estimate;
-    std::optional<std::pair<json::object, std::string>> own_hw;
-    if (a[i].is_string()) {
-      ir_pattern = std::string(a[i].get_string());
-    } else if (a[i].is_object()) {
-      const json::object& o = a[i].get_object();
-      for (const auto& kv : o) {
-        const std::string k(kv.key());
-        const json::value& x = kv.value();
-        const std::string kat = at + "/" + token(k);
-        if (k == "ir" || k == "model" || k == "manifest" || k == "estimate_column" ||
-            k == "hardware") {
-          auto str = values().string(x, kat);
-          if (!str) continue;
-          (k == "ir"                ? ir_pattern
-           : k == "model"           ? model_pattern
-           : k == "manifest"        ? manifest_path
-           : k == "estimate_column" ? estimate_column
-                                    : hardware) = std::move(*str);
-        } else if (k == "estimate_cycles") {
-          if (auto e = values().integer(x, kat, 0)) estimate = *e;
-        } else if (k == "hw") {
-          own_hw = input_hw(kat, x);
-        } else {
-          fail(kat, "unknown member \"" + k +
-                        "\" of an input (known: ir, model, manifest, estimate_column, "
-                        "estimate_cycles, hw, hardware)");
-        }
-      }
-      if (ir_pattern.empty()) fail(at, "an input needs \"ir\" (an IR file or a glob)");
-      if (!hardware.empty() && hardware != kGeminiHardware)
-        fail(at + "/hardware", "expected \"" + std::string(kGeminiHardware) +
-                                   "\" (the Gemini scheduler's manifest columns), got \"" +
-                                   hardware + "\"");
-      if (!hardware.empty() && manifest_path.empty())
-        fail(at + "/hardware", "the hardware points come from a manifest: give \"manifest\"");
-    } else {
-      fail(at, "expected an IR file, a glob or an object {\"ir\": ..., \"model\": ...}");
-      continue;
-    }
-    if (ir_pattern.empty()) continue;
-    const auto pattern = path(at, ir_pattern);
+    InputEntry e;
+    if (!input_entry(at, a[i], e)) continue;
+    const auto pattern = path(at, e.ir_pattern);
     if (!pattern) continue;
-    std::vector<std::string> files;
-    glob_t g{};
-    const int rc = ::glob(pattern->c_str(), GLOB_NOSORT | GLOB_BRACE, nullptr, &g);
-    if (rc == 0)
-      for (std::size_t k = 0; k < g.gl_pathc; ++k) files.emplace_back(g.gl_pathv[k]);
-    globfree(&g);
-    std::sort(files.begin(), files.end());
-    std::error_code ec;
-    files.erase(std::remove_if(files.begin(), files.end(),
-                               [&](const std::string& f) { return !fs::is_regular_file(f, ec); }),
-                files.end());
-    if (files.empty()) {
-      fail(at, "\"" + *pattern + "\" matches no file");
-      continue;
-    }
+    const std::vector<std::string> files = matching_files(at, *pattern);
+    if (files.empty()) continue;
     Manifest manifest;
-    if (!manifest_path.empty()) {
-      const auto mp = path(at + "/manifest", manifest_path);
+    if (!e.manifest_path.empty()) {
+      const auto mp = path(at + "/manifest", e.manifest_path);
       std::string error;
       if (!mp) continue;
       if (!read_manifest(*mp, manifest, error)) {
@@ -208,58 +264,16 @@ void Reader::load_inputs(const json::value* v, SweepSpec& spec) {
         continue;
       }
     }
-    if (estimate && files.size() > 1)
+    if (e.estimate && files.size() > 1)
       fail(at + "/estimate_cycles", "one estimate for " + std::to_string(files.size()) +
                                         " files: give each its own input, or a manifest");
     for (const std::string& f : files) {
+      if (!seen.insert(fs::absolute(f).lexically_normal().string()).second) {
+        fail(at, fs::absolute(f).lexically_normal().string() + " is an input twice");
+        continue;
+      }
       Input in;
-      in.ir = fs::absolute(f).lexically_normal().string();
-      in.label = label_of(f);
-      if (!seen.insert(in.ir).second) {
-        fail(at, in.ir + " is an input twice");
-        continue;
-      }
-      std::map<std::string, std::string> vars{{"stem", in.label},
-                                              {"name", fs::path(f).filename().string()}};
-      const auto row = manifest.find(fs::path(f).filename().string());
-      if (row != manifest.end()) vars.insert(row->second.begin(), row->second.end());
-      in.estimate_cycles = estimate;
-      if (own_hw) {
-        in.base_hw = own_hw->first;
-        in.base_hw_origin = own_hw->second;
-      }
-      if (!hardware.empty() && !hardware_point(at, in, hardware, row, manifest.end(), spec))
-        continue;
-      if (!in.estimate_cycles && in.scheduler && in.scheduler->cycles && estimate_column.empty())
-        in.estimate_cycles = std::llround(*in.scheduler->cycles);
-      if (!in.estimate_cycles && row != manifest.end()) {
-        const std::string column = estimate_column.empty() ? "set_latency_cycles" : estimate_column;
-        const auto e = row->second.find(column);
-        if (e == row->second.end()) {
-          fail(at + "/manifest", "the manifest has no column \"" + column + "\"");
-        } else {
-          char* end = nullptr;
-          const long long n = std::strtoll(e->second.c_str(), &end, 10);
-          if (end && *end == '\0' && !e->second.empty() && n >= 0) in.estimate_cycles = n;
-        }
-      }
-      if (!model_pattern.empty()) {
-        std::string missing;
-        const auto m = substitute(model_pattern, vars, missing);
-        if (!m) {
-          fail(at + "/model", "no value for {" + missing + "} for " + in.label +
-                                  " ({stem}, {name} or a column of the manifest row)");
-          continue;
-        }
-        const auto mp = path(at + "/model", *m);
-        if (!mp) continue;
-        if (!fs::is_regular_file(*mp, ec)) {
-          fail(at + "/model", "model file " + *mp + " (for " + in.label + ") does not exist");
-          continue;
-        }
-        in.model = fs::absolute(*mp).lexically_normal().string();
-      }
-      spec.inputs.push_back(std::move(in));
+      if (input_of(at, e, f, manifest, spec, in)) spec.inputs.push_back(std::move(in));
     }
   }
 }

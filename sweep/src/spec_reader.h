@@ -6,6 +6,7 @@
 
 #include <boost/json/object.hpp>
 #include <boost/json/value.hpp>
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -46,6 +47,16 @@ struct Reader {
   std::optional<std::pair<boost::json::object, std::string>> config(const std::string& pointer,
                                                                     const std::string& name);
   void load_inputs(const boost::json::value* v, SweepSpec& spec);
+  // An entry of `inputs` as written (spec.cpp).
+  struct InputEntry {
+    std::string ir_pattern, model_pattern, manifest_path, estimate_column, hardware;
+    std::optional<std::int64_t> estimate;
+    std::optional<std::pair<boost::json::object, std::string>> own_hw;
+  };
+  bool input_entry(const std::string& at, const boost::json::value& v, InputEntry& e);
+  std::vector<std::string> matching_files(const std::string& at, const std::string& pattern);
+  bool input_of(const std::string& at, const InputEntry& e, const std::string& f,
+                const Manifest& manifest, const SweepSpec& spec, Input& in);
   // An input's own base configuration (its `hw`: a name, a file or an
   // object), checked; nullopt when it is not one (reported).
   std::optional<std::pair<boost::json::object, std::string>> input_hw(const std::string& pointer,

@@ -2,7 +2,11 @@
 // the component and the parameter.
 #include <gtest/gtest.h>
 
+#include <set>
+#include <string>
+
 #include "fixture.h"
+#include "gemini/ir/diagnostics.h"
 #include "gemini/ir/hw_config.h"
 
 using namespace gemini;  // NOLINT(google-build-using-namespace): test file
@@ -52,6 +56,34 @@ TEST(HwConfig, UnknownParameterNamesComponentAndParameter) {
                 "unknown parameter"),
             std::string::npos)
       << ir::config_text(e[0]);
+}
+
+TEST(HwConfig, ProblemsAreH001DiagnosticsWithFileAndPointer) {
+  // The structure every output takes them from (the terminal text, the
+  // CLI's --diagnostics-json, Python's InputError): code H001, an error,
+  // the configuration's file and the JSON pointer of the value.
+  ir::ConfigErrors e;
+  EXPECT_FALSE(parse(R"({"l2": {"size_bytes": -1}, "gpu": {}})", e));
+  ASSERT_EQ(e.size(), 2u);
+  std::set<std::string> pointers;
+  for (const ir::Diagnostic& d : e) {
+    EXPECT_STREQ(d.code(), "H001");
+    EXPECT_EQ(d.severity, ir::Severity::error);
+    EXPECT_EQ(d.file, "t.json");
+    EXPECT_EQ(ir::config_text(d).rfind("t.json:" + d.pointer + ": ", 0), 0u) << ir::config_text(d);
+    const boost::json::object j = ir::diagnostic_json(d);
+    EXPECT_EQ(j.at("code").as_string(), "H001");
+    EXPECT_EQ(j.at("file").as_string(), "t.json");
+    EXPECT_EQ(j.at("pointer").as_string(), d.pointer);
+    pointers.insert(d.pointer);
+  }
+  EXPECT_EQ(pointers, (std::set<std::string>{"/l2/size_bytes", "/gpu"}));
+  // Unreadable JSON: a line and column instead of a pointer.
+  ir::ConfigErrors syntax;
+  EXPECT_FALSE(parse("{\"l2\": ", syntax));
+  ASSERT_EQ(syntax.size(), 1u);
+  EXPECT_STREQ(syntax[0].code(), "H001");
+  EXPECT_TRUE(syntax[0].line.has_value()) << ir::config_text(syntax[0]);
 }
 
 TEST(HwConfig, UnknownComponent) {

@@ -6,6 +6,7 @@ import subprocess
 
 import numpy as np
 import pytest
+from pathlib import Path
 
 from conftest import without_host
 
@@ -211,7 +212,7 @@ def test_refusals_come_from_the_diagnostics_file(gemini, data, tmp_path):
     assert {d["code"] for d in written["diagnostics"]} >= codes - {""}
 
 
-def test_the_stubs_are_the_module(gemini):
+def test_the_stubs_are_the_module(gemini, tmp_path):
     # __init__.pyi declares exactly the public API: every function with its
     # parameters, every class with its public members, and nothing more.
     import ast
@@ -231,7 +232,9 @@ def test_the_stubs_are_the_module(gemini):
         assert params(node) == list(inspect.signature(real).parameters), name
     examples = {"InputError": lambda: gemini.InputError("m", "/p", [], "f"),
                 "SimulationError": lambda: gemini.SimulationError("m", 1, ""),
-                "Report": lambda: gemini.Report({}, [], ""), "Record": lambda: gemini.Record({})}
+                "Report": lambda: gemini.Report({}, [], ""), "Record": lambda: gemini.Record({}),
+                "Sweep": lambda: (tmp_path / "results.json").write_text("{}")
+                and gemini.Sweep(str(tmp_path))}
     for name, node in classes.items():
         real = getattr(gemini, name)
         declared = set()

@@ -50,8 +50,7 @@ json::value without_host(json::value v) {
 std::optional<sweep::Plan> plan_of(const std::string& text, std::vector<std::string>& errors) {
   const fs::path p = test::write_temp("lib.sweep.json", text);
   sweep::LoadOptions lo;
-  lo.check_hw = [](const std::string& hw, const std::string& origin,
-                   ir::ConfigErrors& errs) {
+  lo.check_hw = [](const std::string& hw, const std::string& origin, ir::ConfigErrors& errs) {
     return sim::parse_hw_config(hw, origin, errs).has_value();
   };
   auto spec = sweep::load_sweep(p.string(), lo, errors);
@@ -135,7 +134,15 @@ TEST(Sweep, ANocModelAxisRunsBooksim2) {
     EXPECT_GT(p.at("metrics").at("noc_link_util_max").to_number<double>(), 0);
     if (p.at("params").at("noc.model").as_string() != "booksim2") continue;
     ++booksim;
-    EXPECT_GT(point.at("report").at("stats").at("noc").at("flits").to_number<double>(), 0);
+    EXPECT_GT(point.at("report")
+                  .at("stats")
+                  .at("groups")
+                  .at("noc")
+                  .at("stats")
+                  .at("flits")
+                  .at("value")
+                  .to_number<double>(),
+              0);
   }
   EXPECT_EQ(booksim, 2);
   EXPECT_NE(test::read_file(dir / "results.csv").find("stats.noc.flits"), std::string::npos);

@@ -47,8 +47,7 @@ std::string study_sweep(const fs::path& manifest, const std::string& hw,
 std::optional<sweep::Plan> plan_of(const std::string& text, std::vector<std::string>& errors) {
   const fs::path p = test::write_temp("study.sweep.json", text);
   sweep::LoadOptions lo;
-  lo.check_hw = [](const std::string& hw, const std::string& origin,
-                   std::vector<std::string>& errs) {
+  lo.check_hw = [](const std::string& hw, const std::string& origin, ir::ConfigErrors& errs) {
     return sim::parse_hw_config(hw, origin, errs).has_value();
   };
   auto spec = sweep::load_sweep(p.string(), lo, errors);
@@ -63,20 +62,27 @@ std::string joined(const std::vector<std::string>& v) {
 }
 
 // Rows: one die at 12 nm, and two dies over UCIe at 7 nm / 1.3 GHz.
-const std::string kOneDie =
-    "net,1,2,1,1,1,XSR,12,1000,16,32,2,1000,2e6,1,1,0,1,1,0,1,10.5";
-const std::string kUcie7nm =
-    "net,1,2,1,2,1,UCIe,7,1300,16,32,2,2000,3e6,1,1,0,1,1,2,1,12.25";
+const std::string kOneDie = "net,1,2,1,1,1,XSR,12,1000,16,32,2,1000,2e6,1,1,0,1,1,0,1,10.5";
+const std::string kUcie7nm = "net,1,2,1,2,1,UCIe,7,1300,16,32,2,2000,3e6,1,1,0,1,1,2,1,12.25";
 
 }  // namespace
 
 TEST(SchedulerPoint, TheSchedulersUnitsConvertedOnceOnTopOfTheBase) {
   const json::object base = json::parse(test::read_file(config("gemini-hpca24-7nm"))).as_object();
-  const std::map<std::string, std::string> row{
-      {"xlen", "6"},     {"ylen", "6"},         {"xcut", "3"},        {"ycut", "3"},
-      {"d2d", "UCIe"},   {"tech", "7"},         {"freq_mhz", "1300"}, {"nop_gbps", "16"},
-      {"noc_gbps", "32"}, {"dram_gbps", "36.0"}, {"latency_cycles", "1125632"},
-      {"energy_pj", "1.2e10"}, {"cost_overall", "32.7124"}, {"e_nop", "6.5e9"}};
+  const std::map<std::string, std::string> row{{"xlen", "6"},
+                                               {"ylen", "6"},
+                                               {"xcut", "3"},
+                                               {"ycut", "3"},
+                                               {"d2d", "UCIe"},
+                                               {"tech", "7"},
+                                               {"freq_mhz", "1300"},
+                                               {"nop_gbps", "16"},
+                                               {"noc_gbps", "32"},
+                                               {"dram_gbps", "36.0"},
+                                               {"latency_cycles", "1125632"},
+                                               {"energy_pj", "1.2e10"},
+                                               {"cost_overall", "32.7124"},
+                                               {"e_nop", "6.5e9"}};
   std::string error;
   const auto p = sweep::gemini_hardware_point(row, base, error);
   ASSERT_TRUE(p) << error;
@@ -130,8 +136,8 @@ TEST(SweepStudy, EachInputRunsOnItsOwnHardwarePointAndAxesMultiplyOnTop) {
             std::string::npos)
       << joined(errors);
   errors.clear();
-  const fs::path m12 = write_manifest("own12", kOneDie,
-                                      "net,1,2,1,2,1,UCIe,12,1000,16,32,2,2000,3e6,1,1,0,1,1,2,1,12.25");
+  const fs::path m12 = write_manifest(
+      "own12", kOneDie, "net,1,2,1,2,1,UCIe,12,1000,16,32,2,2000,3e6,1,1,0,1,1,2,1,12.25");
   auto plan = plan_of(study_sweep(m12, "", R"({"dram.multicast": [false, true]})"), errors);
   ASSERT_TRUE(plan) << joined(errors);
   ASSERT_EQ(plan->points.size(), 4u);
@@ -148,15 +154,15 @@ TEST(SweepStudy, EachInputRunsOnItsOwnHardwarePointAndAxesMultiplyOnTop) {
   // The id covers the hardware point: another D2D bandwidth, another id
   // (the glob's files sorted: set_minimal's two points first).
   ASSERT_EQ(plan->points[0].input.label, "set_minimal");
-  const fs::path m32 = write_manifest("own32", kOneDie,
-                                      "net,1,2,1,2,1,UCIe,12,1000,32,32,2,2000,3e6,1,1,0,1,1,2,1,12.25");
+  const fs::path m32 = write_manifest(
+      "own32", kOneDie, "net,1,2,1,2,1,UCIe,12,1000,32,32,2,2000,3e6,1,1,0,1,1,2,1,12.25");
   auto plan32 = plan_of(study_sweep(m32, "", R"({"dram.multicast": [false, true]})"), errors);
   ASSERT_TRUE(plan32) << joined(errors);
   EXPECT_EQ(plan->points[2].id, plan32->points[2].id) << "the one-die point did not change";
   EXPECT_NE(plan->points[0].id, plan32->points[0].id);
   // The input's own base at 7 nm takes the 7 nm row (and is its base: 1.3 GHz).
-  const fs::path m7 = write_manifest("own7", "net,1,2,1,1,1,XSR,7,1300,16,32,2,1000,2e6,1,1,0,1,1,0,1,10.5",
-                                     kUcie7nm);
+  const fs::path m7 = write_manifest(
+      "own7", "net,1,2,1,1,1,XSR,7,1300,16,32,2,1000,2e6,1,1,0,1,1,0,1,10.5", kUcie7nm);
   plan = plan_of(study_sweep(m7, R"(, "hw": ")" + config("gemini-hpca24-7nm") + "\""), errors);
   ASSERT_TRUE(plan) << joined(errors);
   ASSERT_EQ(plan->points[0].input.label, "set_minimal");  // the UCIe row
@@ -186,9 +192,8 @@ TEST(SweepStudy, ProblemsNameTheInputAndTheManifest) {
   };
   for (const Case& c : cases) {
     std::vector<std::string> errors;
-    EXPECT_FALSE(plan_of(R"({"hw": ")" + config("gemini-hpca24") + R"(", "inputs": )" + c.inputs +
-                             "}",
-                         errors));
+    EXPECT_FALSE(plan_of(
+        R"({"hw": ")" + config("gemini-hpca24") + R"(", "inputs": )" + c.inputs + "}", errors));
     EXPECT_NE(joined(errors).find(c.want), std::string::npos) << c.inputs << "\n" << joined(errors);
   }
 }
@@ -234,7 +239,8 @@ TEST(SweepStudy, ResultsPutTheSchedulersFiguresBesideOursAndRankBothWays) {
     if (two) EXPECT_EQ(rec.at("report").at("chiplets").at("interface"), "UCIe");
   }
   const std::string csv = test::read_file(dir / "results.csv");
-  EXPECT_NE(csv.find("id,input,clock.frequency_mhz,noc.link_gbps,chiplets.x_cut,"), std::string::npos)
+  EXPECT_NE(csv.find("id,input,clock.frequency_mhz,noc.link_gbps,chiplets.x_cut,"),
+            std::string::npos)
       << csv.substr(0, 300);
   // The study: both figures per point, the ranks, the correlations.
   const json::value study = json::parse(test::read_file(dir / "study.json"));

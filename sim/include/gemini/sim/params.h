@@ -132,7 +132,8 @@ class ParamReader {
   // A free-form object (another tool's configuration passed through, e.g.
   // Ramulator's), declared as type "object": the section's value, or null
   // when absent or not an object (reported). Its keys are not checked here.
-  const boost::json::object* object(const std::string& name, std::string description);
+  const boost::json::object* object(const std::string& name, std::string description,
+                                    const char* what = "an object");
   // False for a reader that only declares (listings): a model may skip
   // checks that cost more than reading its values.
   bool reading() const;
