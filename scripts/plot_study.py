@@ -87,7 +87,7 @@ def metrics_figure(study, group, suffix, out, formats, written):
         r.set_xticks(x)
         r.set_xticklabels(names, rotation=60, ha="right", fontsize=7)
         r.grid(True, alpha=0.3)
-    axs[0][0].legend(fontsize=8, loc="upper left")
+    fig.legend(*axs[0][0].get_legend_handles_labels(), fontsize=8, loc="upper right", ncol=2)
     fig.suptitle(f"study {study['sweep']}{suffix}: each design point simulated and as the "
                  f"scheduler scored it (* best)", fontsize=11)
     fig.tight_layout()
