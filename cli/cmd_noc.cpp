@@ -203,6 +203,12 @@ int run_noc(const NocOptions& opt) {
     }
     const double host =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    // No time when every source was sending measured packets: offered and
+    // accepted have nothing to be measured over (0 then is no figure).
+    if (!spec.zero_load && r.measured > 0 && r.window_cycles <= 0)
+      std::cerr << "gemini noc: load " << load
+                << ": the sources' measured packets never overlap in time, so offered and "
+                   "accepted are not measured (0); raise --packets\n";
     if (opt.json) {
       points.push_back(point_json(load, r, host, opt.links, static_cast<double>(spec.period)));
       continue;

@@ -12,9 +12,11 @@ set(GEMINI_DATA_FILES
   configs/set-polar.json
   configs/set-polar-ddr4.json
   configs/set-polar-lpddr5.json
+  configs/set-polar-hbm2.json
   configs/set-polar-unicast.json
   configs/gemini-hpca24.json
   configs/gemini-hpca24-7nm.json
+  configs/gemini-hpca24-gddr6.json
   configs/sweeps/README.md
   configs/sweeps/chiplets.json
   configs/sweeps/gemini-study.json

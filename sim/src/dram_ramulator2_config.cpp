@@ -242,7 +242,8 @@ Knobs read_knobs(ParamReader& r) {
                    .fallback(1)
                    .describe(
                        "channels per port (a power of two; `preset`: each the "
-                       "preset's channel), interleaved by address_mapping")
+                       "preset's channel; a named `standard`: its org preset's unless "
+                       "given), interleaved by address_mapping")
                    .get();
   k.ranks_set = r.param<std::int32_t>("ranks")
                     .range(0, 16)
@@ -369,7 +370,8 @@ Ramulator2Config read_ramulator2_config(ParamReader& r) {
     dram["impl"] = s.name;
     dram["org"]["preset"] = org_preset;
     dram["timing"]["preset"] = timing_preset;
-    if (channels > 1) dram["org"]["channel"] = channels;
+    // Given: the user's count; not given: the org preset's (GDDR6's has 2).
+    if (channels > 1 || r.peek("channels")) dram["org"]["channel"] = channels;
     if (s.rank_level && ranks_set > 0)
       dram["org"][s.rank_level] = ranks;
     else if (!s.rank_level && ranks_set > 1)

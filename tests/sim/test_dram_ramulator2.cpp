@@ -30,18 +30,21 @@ class Ramulator2 : public testing::Test {
 };
 
 TEST_F(Ramulator2, BadValuesNameTheParameter) {
-  EXPECT_NE(error_of({{"channels", 3}}).find("/dram/channels: parameter \"channels\" of component "
-                                             "\"dram\" (DRAM model \"ramulator2\"): must be a "
-                                             "power of two, got 3"),
+  EXPECT_NE(error_of({{"channels", 3}})
+                .find("/dram/channels: parameter \"channels\" of component "
+                      "\"dram\" (DRAM model \"ramulator2\"): must be a "
+                      "power of two, got 3"),
             std::string::npos);
   EXPECT_NE(error_of({{"address_mapping", "XOR"}}).find("/dram/address_mapping:"),
             std::string::npos);
-  EXPECT_NE(error_of({{"timing", {{"burst_bytes", 48}}}}).find("/dram/timing: parameter \"timing\""),
-            std::string::npos);
+  EXPECT_NE(
+      error_of({{"timing", {{"burst_bytes", 48}}}}).find("/dram/timing: parameter \"timing\""),
+      std::string::npos);
   EXPECT_NE(error_of({{"write_low_watermark", 0.9}}).find("/dram/write_low_watermark:"),
             std::string::npos);
-  EXPECT_NE(error_of({{"queue_depth", 8}}).find("does not apply to DRAM model \"ramulator2\" "
-                                                "(only to banked)"),
+  EXPECT_NE(error_of({{"queue_depth", 8}})
+                .find("does not apply to DRAM model \"ramulator2\" "
+                      "(only to banked)"),
             std::string::npos);
   EXPECT_NE(error_of({{"standard", "DDR5"}, {"timing", {{"cl", 30}}}})
                 .find("/dram/timing: parameter \"timing\""),
@@ -58,9 +61,34 @@ TEST_F(Ramulator2, WhatRamulatorRejectsIsAnErrorNotAnException) {
             std::string::npos)
       << org;
   // Through the pass-through: an implementation Ramulator does not have.
-  const std::string pass = error_of(
-      {{"ramulator", {{"MemorySystem", {{"Controller", {{"RowPolicy", {{"impl", "Psychic"}}}}}}}}}});
+  const std::string pass =
+      error_of({{"ramulator",
+                 {{"MemorySystem", {{"Controller", {{"RowPolicy", {{"impl", "Psychic"}}}}}}}}}});
   EXPECT_NE(pass.find("/dram/ramulator: parameter \"ramulator\""), std::string::npos) << pass;
+}
+
+TEST_F(Ramulator2, ChannelsGivenAreTheChannelsANamedStandardGets) {
+  // GDDR6_8Gb_x16 has two channels of its default 64-bit width: 16 GB/s
+  // each at Ramulator's 2 Gbit/s per pin, 32 GB/s per port.
+  std::string error;
+  auto two =
+      make_dram_model({{"model", "ramulator2"}, {"standard", "GDDR6"}}, DramContext{}, error);
+  ASSERT_NE(two, nullptr) << error;
+  EXPECT_DOUBLE_EQ(two->peak_gbps(), 32);
+  // channels 1 written as given: Ramulator's density check then needs the
+  // device's density for one channel (its own words, an error, not the
+  // preset's two channels in silence) ...
+  EXPECT_NE(error_of({{"standard", "GDDR6"}, {"channels", 1}}).find("Ramulator 2 rejects"),
+            std::string::npos);
+  // ... which the pass-through gives: one channel, 16 GB/s.
+  auto one = make_dram_model(
+      {{"model", "ramulator2"},
+       {"standard", "GDDR6"},
+       {"channels", 1},
+       {"ramulator", {{"MemorySystem", {{"DRAM", {{"org", {{"density", 4096}}}}}}}}}},
+      DramContext{}, error);
+  ASSERT_NE(one, nullptr) << error;
+  EXPECT_DOUBLE_EQ(one->peak_gbps(), 16);
 }
 
 TEST_F(Ramulator2, EveryStandardBuilds) {
@@ -82,8 +110,8 @@ TEST_F(Ramulator2, AFullQueuePushesBackAndEverythingCompletes) {
   auto m = dram({{"model", "ramulator2"}, {"preset", "lpddr5_6400"}});
   Recorder r;
   for (int i = 0; i < 64; ++i)
-    m->enqueue({static_cast<std::uint64_t>(i), false, static_cast<std::uint64_t>(i) * 4096, 4096,
-                0, 512});
+    m->enqueue(
+        {static_cast<std::uint64_t>(i), false, static_cast<std::uint64_t>(i) * 4096, 4096, 0, 512});
   drain(*m, r);
   EXPECT_EQ(r.seen.size(), 64u);
   for (const auto& [tag, v] : r.seen) EXPECT_EQ(v.back().first, 4096) << tag;

@@ -50,8 +50,13 @@ TEST(SimConfig, EveryShippedConfigurationLoads) {
        std::filesystem::directory_iterator(std::string(GEMINI_SOURCE_DIR) + "/configs")) {
     if (f.path().extension() != ".json") continue;
     ir::ConfigErrors e;
-    EXPECT_TRUE(sim::load_hw_config(f.path().string(), e))
-        << (e.empty() ? f.path().string() : ir::config_text(e[0]));
+    const bool loads = sim::load_hw_config(f.path().string(), e).has_value();
+    // A configuration of Ramulator 2's on a build without it: refused,
+    // saying why (dram_ramulator2_absent.cpp).
+    if (!ramulator2_built() && !e.empty() &&
+        ir::config_text(e[0]).find("Ramulator 2 is not built") != std::string::npos)
+      continue;
+    EXPECT_TRUE(loads) << (e.empty() ? f.path().string() : ir::config_text(e[0]));
   }
   const auto ddr4 = dram_of(R"({"model": "banked", "interleave": true, "in_order": true})");
   ASSERT_TRUE(ddr4);
