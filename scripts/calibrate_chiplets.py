@@ -40,13 +40,11 @@ import tempfile
 BASE_BY_TECH = {"12": "gemini-hpca24", "7": "gemini-hpca24-7nm"}
 
 
-def sweep_reports(gemini, corpus, rows, root, tmp, jobs):
-    """Every row's file simulated on the hardware its schedule was made for:
-    one `gemini sweep` whose inputs take their hardware point from the
-    manifest ("hardware": "gemini": gemini's one conversion of the
-    scheduler's units, sweep/src/scheduler_point.cpp; docs/chiplets.md,
-    "A study"), each process node on its own base configuration. Returns
-    {file name: report or None}, {file name: why it failed}."""
+def study_spec(corpus, rows, root, tmp):
+    """A sweep file of every row's file on the hardware its schedule was made
+    for ("hardware": "gemini": gemini's one conversion of the scheduler's
+    units, sweep/src/scheduler_point.cpp; docs/chiplets.md, "A study"), each
+    process node on its own base configuration; its path."""
     inputs = []
     for tech in sorted({r["tech"] for r in rows}):
         if tech not in BASE_BY_TECH:
@@ -60,6 +58,31 @@ def sweep_reports(gemini, corpus, rows, root, tmp, jobs):
     spec = os.path.join(tmp, "chiplets.sweep.json")
     with open(spec, "w") as f:
         json.dump({"name": "calibrate-chiplets", "inputs": inputs}, f)
+    return spec
+
+
+def hw_points(gemini, corpus, rows, root, tmp):
+    """{file name: the hardware configuration (a dict) its point runs on},
+    as the sweep converts it, without simulating (its plan alone)."""
+    out = os.path.join(tmp, "plan")
+    p = subprocess.run([gemini, "sweep", "slurm", study_spec(corpus, rows, root, tmp), "-o", out],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if p.returncode != 0:
+        raise SystemExit(f"calibrate_chiplets.py: gemini sweep slurm failed:\n{p.stderr}")
+    with open(os.path.join(out, "plan.json")) as f:
+        plan = json.load(f)
+    hw = {}
+    for pt in plan["points"]:
+        with open(os.path.join(out, pt["hw"])) as f:
+            hw[os.path.basename(pt["input"])] = json.load(f)
+    return hw
+
+
+def sweep_reports(gemini, corpus, rows, root, tmp, jobs):
+    """Every row's file simulated on the hardware its schedule was made for
+    (study_spec): one `gemini sweep`. Returns {file name: report or None},
+    {file name: why it failed}."""
+    spec = study_spec(corpus, rows, root, tmp)
     out = os.path.join(tmp, "sweep")
     p = subprocess.run([gemini, "sweep", "run", spec, "-o", out, "--jobs", str(jobs)],
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

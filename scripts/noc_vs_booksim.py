@@ -22,6 +22,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -37,7 +38,7 @@ def share(report):
     return (w.get("noc", 0) + w.get("link", 0)) / max(1, cp["cycles"])
 
 
-def schedules(root, shared):
+def schedules(root, shared, gemini):
     """(name, path, hw dict) of every corpus schedule."""
     out = []
     corpus = os.path.join(shared, "ir-corpus", "set")
@@ -50,9 +51,11 @@ def schedules(root, shared):
         out.append((corpus_runs.name_of(row), os.path.join(corpus, row["file"]), hw))
     gem = os.path.join(shared, "ir-corpus", "gemini")
     if os.path.isdir(gem):
-        for row in corpus_runs.manifest(gem):
-            out.append((corpus_runs.name_of(row), os.path.join(gem, row["file"]),
-                        calibrate_chiplets.hw_for(row, root)))
+        rows = corpus_runs.manifest(gem)
+        with tempfile.TemporaryDirectory() as tmp:
+            hw = calibrate_chiplets.hw_points(gemini, gem, rows, root, tmp)
+        for row in rows:
+            out.append((corpus_runs.name_of(row), os.path.join(gem, row["file"]), hw[row["file"]]))
     return out
 
 
@@ -74,7 +77,8 @@ def simulate(gemini, path, hw, tmp, tag):
             "busiest_utilisation": noc.get("link_utilisation_max", 0),
             "mean_utilisation": noc.get("link_utilisation_mean", 0),
             "packets": noc.get("packets", 0), "host_seconds": host,
-            "stats": {k: v for k, v in r["stats"].get("noc", {}).items()}}
+            "stats": {k: v["value"] for k, v in
+                      r["stats"]["groups"].get("noc", {}).get("stats", {}).items()}}
 
 
 # The mesh as configured, and with what booksim2 does or lacks: multicasts
@@ -165,7 +169,7 @@ def main():
         open(os.path.join(args.out, "table.md"), "w").write(table(results))
 
     only = [x for x in args.only.split(",") if x]
-    todo = [s for s in schedules(root, args.shared) if not only or s[0] in only]
+    todo = [s for s in schedules(root, args.shared, args.gemini) if not only or s[0] in only]
     # Screen with the mesh, cheapest first.
     for name, f, hw in todo:
         key = f"{name}|as scheduled"
