@@ -341,3 +341,22 @@ def test_simulate_power(gemini, data):
     assert gemini.simulate(data / "set_minimal.json", hw="set-polar").power is None
     with pytest.raises(gemini.InputError):
         gemini.simulate(data / "set_minimal.json", power_window=-1)
+
+
+def test_simulate_with_ramulator2(gemini, data, cli_report, tmp_path):
+    # dram.model "ramulator2" (Ramulator 2's controllers) from Python as from
+    # the CLI, its own counters in the report's DRAM groups.
+    f = str(data / "set_minimal.json")
+    try:
+        r = gemini.simulate(f, hw="set-polar-lpddr5", set={"dram.model": "ramulator2"})
+    except gemini.InputError as e:
+        if "Ramulator 2 is not built" in e.message:
+            pytest.skip(e.message)
+        raise
+    h = gemini.hw("set-polar-lpddr5")
+    h["dram"]["model"] = "ramulator2"
+    (tmp_path / "r2.json").write_text(json.dumps(h))
+    assert without_host(r) == cli_report(f, "--hw", tmp_path / "r2.json")
+    groups = [g for g in r.data["stats"]["groups"].values() if g["kind"] == "dram"]
+    assert groups and all("clocks" in g["stats"] and "row_hits" in g["stats"] for g in groups)
+    assert sum(g["stats"]["clocks"]["value"] for g in groups) > 0

@@ -12,6 +12,7 @@
 
 #include "fixture.h"
 #include "gemini/sim/booksim2_config.h"
+#include "gemini/sim/dram_model.h"
 #include "gemini/sim/sim_config.h"
 #include "gemini/sweep/plan.h"
 #include "gemini/sweep/spec.h"
@@ -146,6 +147,38 @@ TEST(Sweep, ANocModelAxisRunsBooksim2) {
   }
   EXPECT_EQ(booksim, 2);
   EXPECT_NE(test::read_file(dir / "results.csv").find("stats.noc.flits"), std::string::npos);
+}
+
+TEST(Sweep, ADramModelAxisRunsRamulator2) {
+  if (!sim::ramulator2_built()) GTEST_SKIP() << "Ramulator 2 is not built into this gemini";
+  // dram.model as an axis on set-polar-lpddr5: ramulator2 takes banked's
+  // preset (the same channel), and its points carry its own counters in
+  // their DRAM groups and the sweep's statistics columns.
+  const std::string text = R"({"name": "dram-models", "hw": ")" + std::string(GEMINI_SOURCE_DIR) +
+                           R"(/configs/set-polar-lpddr5.json", "inputs": [")" +
+                           (test::data_dir() / "set_minimal.json").string() +
+                           R"("], "axes": {"dram.model": ["banked", "ramulator2"]}})";
+  const fs::path sweep = test::write_temp("dram-models.sweep.json", text);
+  const fs::path dir = test::temp_path("sweep-dram-models");
+  test::CliRun r = gemini("sweep run " + sweep.string() + " -o " + dir.string() + " --jobs 1");
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("2 points: 2 ok, 0 failed"), std::string::npos) << r.out;
+  const json::value results = read_json(dir / "results.json");
+  int ramulator = 0;
+  for (const json::value& pv : results.at("points").as_array()) {
+    const json::object& p = pv.as_object();
+    if (p.at("params").at("dram.model").as_string() != "ramulator2") continue;
+    ++ramulator;
+    const json::value point =
+        read_json(dir / "points" / (std::string(p.at("id").as_string()) + ".json"));
+    double clocks = 0;
+    for (const auto& g : point.at("report").at("stats").at("groups").as_object())
+      if (g.value().at("kind").as_string() == "dram")
+        clocks += g.value().at("stats").at("clocks").at("value").to_number<double>();
+    EXPECT_GT(clocks, 0);
+  }
+  EXPECT_EQ(ramulator, 1);
+  EXPECT_NE(test::read_file(dir / "results.csv").find("stats.dram.clocks"), std::string::npos);
 }
 
 TEST(Sweep, RerunAfterDeletingOnePointRerunsThatPointOnly) {
