@@ -275,20 +275,29 @@ def test_reference_without_numpy_says_what_to_install(gemini, data, monkeypatch)
     assert "numpy" in str(e.value) and "python3-numpy" in str(e.value)
 
 
+def simulated_with_model(gemini, data, cli_report, tmp_path, hw, section, model, missing):
+    """set_minimal on `hw` with `section`.model = `model`, from Python and
+    from the CLI (the same report); skips, saying why, where `missing` (the
+    model's not-built message) is the refusal."""
+    f = str(data / "set_minimal.json")
+    try:
+        r = gemini.simulate(f, hw=hw, set={section + ".model": model})
+    except gemini.InputError as e:
+        if missing in e.message:
+            pytest.skip(e.message)
+        raise
+    h = gemini.hw(hw)
+    h[section]["model"] = model
+    (tmp_path / "hw.json").write_text(json.dumps(h))
+    assert without_host(r) == cli_report(f, "--hw", tmp_path / "hw.json")
+    return r
+
+
 def test_simulate_with_booksim2(gemini, data, cli_report, tmp_path):
     # noc.model "booksim2" (BookSim 2's routers) from Python as from the CLI,
     # its link statistics and counters in the report as the mesh's are.
-    f = str(data / "set_minimal.json")
-    try:
-        r = gemini.simulate(f, hw="set-polar", set={"noc.model": "booksim2"})
-    except gemini.InputError as e:
-        if "built without BookSim 2" in e.message:
-            pytest.skip(e.message)
-        raise
-    h = gemini.hw("set-polar")
-    h["noc"]["model"] = "booksim2"
-    (tmp_path / "bs.json").write_text(json.dumps(h))
-    assert without_host(r) == cli_report(f, "--hw", tmp_path / "bs.json")
+    r = simulated_with_model(gemini, data, cli_report, tmp_path, "set-polar", "noc", "booksim2",
+                             "built without BookSim 2")
     assert r.data["noc"]["link_utilisation_max"] > 0
     assert r.data["stats"]["groups"]["noc"]["stats"]["flits"]["value"] > 0
 
@@ -346,17 +355,8 @@ def test_simulate_power(gemini, data):
 def test_simulate_with_ramulator2(gemini, data, cli_report, tmp_path):
     # dram.model "ramulator2" (Ramulator 2's controllers) from Python as from
     # the CLI, its own counters in the report's DRAM groups.
-    f = str(data / "set_minimal.json")
-    try:
-        r = gemini.simulate(f, hw="set-polar-lpddr5", set={"dram.model": "ramulator2"})
-    except gemini.InputError as e:
-        if "Ramulator 2 is not built" in e.message:
-            pytest.skip(e.message)
-        raise
-    h = gemini.hw("set-polar-lpddr5")
-    h["dram"]["model"] = "ramulator2"
-    (tmp_path / "r2.json").write_text(json.dumps(h))
-    assert without_host(r) == cli_report(f, "--hw", tmp_path / "r2.json")
+    r = simulated_with_model(gemini, data, cli_report, tmp_path, "set-polar-lpddr5", "dram",
+                             "ramulator2", "Ramulator 2 is not built")
     groups = [g for g in r.data["stats"]["groups"].values() if g["kind"] == "dram"]
     assert groups and all("clocks" in g["stats"] and "row_hits" in g["stats"] for g in groups)
     assert sum(g["stats"]["clocks"]["value"] for g in groups) > 0
