@@ -268,8 +268,9 @@ void Reader::load_inputs(const json::value* v, SweepSpec& spec) {
       fail(at + "/estimate_cycles", "one estimate for " + std::to_string(files.size()) +
                                         " files: give each its own input, or a manifest");
     for (const std::string& f : files) {
-      if (!seen.insert(fs::absolute(f).lexically_normal().string()).second) {
-        fail(at, fs::absolute(f).lexically_normal().string() + " is an input twice");
+      const std::string abs = fs::absolute(f).lexically_normal().string();
+      if (!seen.insert(abs).second) {
+        fail(at, abs + " is an input twice");
         continue;
       }
       Input in;
