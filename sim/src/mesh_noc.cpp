@@ -130,6 +130,10 @@ inline Tick MeshNoc::cross(std::int32_t link, Tick head, Tick ser, Tick& start, 
 
 MeshNoc::Timing MeshNoc::send(Tick t, std::int32_t src, std::int32_t dst, std::int64_t bytes) {
   now_ = t;
+  return route(t, src, dst, bytes);
+}
+
+MeshNoc::Timing MeshNoc::route(Tick t, std::int32_t src, std::int32_t dst, std::int64_t bytes) {
   const Tick ser = serialisation(bytes);
   const NodePos s = pos(src);
   Tick start = 0;
@@ -241,10 +245,11 @@ void MeshNoc::multicast_stream(Tick t, std::int32_t src, const std::vector<std::
   out.arrived.resize(dsts.size());
   if (copies_ && dsts.size() > 1) {
     // As its unicasts, one after the other from the source (booksim2's).
+    now_ = t;
     Tick at = t;
     Tick longest = -1;
     for (std::size_t i = 0; i < dsts.size(); ++i) {
-      const Timing tm = send(at, src, dsts[i], bytes);
+      const Timing tm = route(at, src, dsts[i], bytes);
       out.arrived[i] = tm.arrived;
       out.last = std::max(out.last, tm.arrived);
       out.links += tm.links;

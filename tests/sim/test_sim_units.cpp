@@ -272,6 +272,36 @@ TEST(MeshNoc, FillGapsLetsAPacketTakeALinksIdleTimeBeforeAnEarlierReservation) {
   EXPECT_NE(error.find("\"fill_gaps\""), std::string::npos) << error;
 }
 
+TEST(MeshNoc, FillGapsKeepsTheReservationsAMulticastsLaterCopiesPassed) {
+  // 3x1 mesh, 1 byte per ns, 10 ns routers, fill_gaps, multicasts as their
+  // unicasts. A: 20 bytes from core 0 to 1 at 0: core 0's injection link
+  // 0 to 20 ns, the link (0,0)->(1,0) 10 to 30, core 1's ejection 20 to 40.
+  // M: 2 bytes from core 0 to {1, 2} at 0, as two copies, each after the
+  // last: the first injected 20 to 22, the second, sent when the first has
+  // left (22), 22 to 24.
+  // Y: 2 bytes from core 0 to 1 at 1 ns: the injection link is taken until
+  // 24 (no gap of 2 ns before), so it goes 24 to 26, (0,0)->(1,0) 34 to 36
+  // (after M's copies, 30 to 32 and 32 to 34), core 1's ejection 44 to 46
+  // (after M's first copy, 40 to 42). The second copy, sent at 22, must
+  // not make the reservations before 22 look past: Y went out at 1 to 3 ns,
+  // through A's reservation, when it did.
+  MeshNoc noc(3, 1, 1.0, 10000, 0, true);
+  noc.set_multicast_copies(true);
+  noc.set_owner(1);
+  EXPECT_EQ(noc.send(0, 0, 1, 20).arrived, 40000);
+  noc.set_owner(2);
+  const auto m = noc.multicast(0, 0, {1, 2}, 2);
+  EXPECT_EQ(m.injected, 24000);
+  EXPECT_EQ(m.arrived[0], 42000);
+  EXPECT_EQ(m.arrived[1], 54000);
+  noc.set_owner(3);
+  const auto y = noc.send(1000, 0, 1, 2);
+  EXPECT_EQ(y.injected, 26000);
+  EXPECT_EQ(y.arrived, 46000);
+  // No link is busy for longer than the 54 ns the run took.
+  EXPECT_LE(noc.router_link_use().max_busy, 54000);
+}
+
 TEST(MeshNoc, TwoFlowsSharingALinkEachGetHalf) {
   // Flows 0->2 and 1->2 share the link (1,0)->(2,0) and core 2's ejection.
   const int n = 200;
