@@ -22,6 +22,13 @@ std::string number(double v) {
   return s;
 }
 
+// A value in a message: as a person writes it (20.8, not 20.800000000000001).
+std::string shown(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
 }  // namespace
 
 std::int32_t Booksim2Setup::flits(std::int64_t bytes) const {
@@ -94,7 +101,7 @@ bool booksim2_config(const Booksim2Params& p, const NocLayout& layout, Booksim2S
       error = "parameter \"d2d_gbps\" of component \"chiplets\": noc.model \"booksim2\" cannot "
               "give die-to-die links another rate than noc.link_gbps (BookSim 2's channels all "
               "carry one flit per cycle): got " +
-              number(layout.d2d_gbps) + " GB/s against " + number(p.link_gbps) +
+              shown(layout.d2d_gbps) + " GB/s against " + shown(p.link_gbps) +
               "; set chiplets.d2d_gbps to noc.link_gbps, or use noc.model \"mesh\"";
       return false;
     }
@@ -103,8 +110,8 @@ bool booksim2_config(const Booksim2Params& p, const NocLayout& layout, Booksim2S
     if (std::abs(cycles - std::round(cycles)) > 1e-9) {
       error = "parameter \"d2d_latency_ns\" of component \"chiplets\": noc.model \"booksim2\" "
               "takes a die-to-die latency in whole BookSim cycles (" +
-              number(static_cast<double>(layout.period) / ratio / 1000.0) + " ns); got " +
-              number(static_cast<double>(layout.d2d_latency) / 1000.0) + " ns";
+              shown(static_cast<double>(layout.period) / ratio / 1000.0) + " ns); got " +
+              shown(static_cast<double>(layout.d2d_latency) / 1000.0) + " ns";
       return false;
     }
     out.d2d_cycles = static_cast<std::int32_t>(std::llround(cycles));

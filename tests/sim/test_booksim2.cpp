@@ -92,6 +92,14 @@ TEST(Booksim2Config, RefusesWhatBookSimCannotModelNamingTheParameter) {
   EXPECT_FALSE(booksim2_config(p, l, s, error));
   EXPECT_NE(error.find("parameter \"d2d_gbps\" of component \"chiplets\""), std::string::npos)
       << error;
+  // The rates as a person writes them (a Gemini 6x6 cut's, which printed
+  // 20.800000000000001).
+  p.link_gbps = 41.6;
+  l.d2d_gbps = 20.8;
+  error.clear();
+  EXPECT_FALSE(booksim2_config(p, l, s, error));
+  EXPECT_NE(error.find("got 20.8 GB/s against 41.6;"), std::string::npos) << error;
+  p.link_gbps = 24;
   // At the NoC's rate it is taken; a latency of part of a BookSim cycle is
   // not.
   l.d2d_gbps = 24;
