@@ -34,21 +34,37 @@ def gemini_noc(args, *extra):
     return json.loads(p.stdout)
 
 
-def curve(args, model, mesh, pattern):
-    """Zero load, then the loads in turn until two points past saturation."""
-    base = ["--model", model, "--mesh", mesh, "--pattern", pattern]
-    zero = gemini_noc(args, *base, "--zero-load")["points"][0]
+def model_args(spec):
+    """A model, or a model with parameters over the configuration's:
+    "mesh+fill_gaps=true" (VALUE as `gemini noc --set` reads it)."""
+    model, *sets = spec.split("+")
+    out = ["--model", model]
+    for s in sets:
+        out += ["--set", s]
+    return out
+
+
+def curve(args, spec, mesh, pattern, old=None):
+    """Zero load, then the loads in turn until two points past saturation;
+    with `old` (the same curve, run before), its zero load is kept and the
+    new points join its own."""
+    base = [*model_args(spec), "--mesh", mesh, "--pattern", pattern]
+    zero = old["zero_load"] if old else gemini_noc(args, *base, "--zero-load")["points"][0]
     points, saturated = [], 0
-    for load in LOADS:
+    for load in args.loads:
         p = gemini_noc(args, *base, "--load", str(load))["points"][0]
         points.append(p)
-        print(f"  {model:9s} {mesh:6s} {pattern:9s} load {load:5.2f}: accepted {p['accepted']:.3f}"
+        print(f"  {spec:9s} {mesh:6s} {pattern:9s} load {load:5.2f}: accepted {p['accepted']:.3f}"
               f" latency {p['latency_mean']:9.1f} ({p['host_seconds']:.1f} s)", flush=True)
         if p["accepted"] < 0.9 * p["offered"]:
             saturated += 1
             if saturated >= 2:
                 break
-    return {"model": model, "mesh": mesh, "pattern": pattern, "zero_load": zero,
+    if old:
+        loads = {p["load"] for p in points}
+        points = sorted(points + [p for p in old["points"] if p["load"] not in loads],
+                        key=lambda p: p["load"])
+    return {"model": spec, "mesh": mesh, "pattern": pattern, "zero_load": zero,
             "points": points}
 
 
@@ -83,7 +99,8 @@ def plot(curves, path):
     patterns = [p for p in PATTERNS if any(c["pattern"] == p for c in curves)]
     fig, axes = plt.subplots(len(meshes), len(patterns), figsize=(3.6 * len(patterns), 3.2 * len(meshes)),
                              squeeze=False)
-    styles = {"mesh": ("tab:blue", "o-"), "booksim2": ("tab:red", "s--")}
+    styles = {"mesh": ("tab:blue", "o-"), "booksim2": ("tab:red", "s--"),
+              "mesh+fill_gaps=true": ("tab:green", "^-.")}
     for i, mesh in enumerate(meshes):
         for j, pattern in enumerate(patterns):
             ax = axes[i][j]
@@ -115,33 +132,47 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--meshes", default="8x8,16x16")
     ap.add_argument("--patterns", default=",".join(PATTERNS))
-    ap.add_argument("--models", default="mesh,booksim2")
+    ap.add_argument("--models", default="mesh,booksim2",
+                    help="comma-separated; a model may carry parameters: mesh+fill_gaps=true")
+    ap.add_argument("--loads", default=",".join(str(x) for x in LOADS),
+                    help="offered loads, comma-separated (a curve stops two points past saturation)")
+    ap.add_argument("--merge", action="store_true",
+                    help="add to OUT/curves.json: a curve run before keeps its zero load and "
+                         "gains these points")
     ap.add_argument("--packets", type=int, default=100, help="measured packets per source")
     ap.add_argument("--warmup", type=int, default=30, help="packets per source before those")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--replot", action="store_true", help="redraw OUT/curves.json, run nothing")
     args = ap.parse_args()
+    args.loads = [float(x) for x in args.loads.split(",") if x]
     os.makedirs(args.out, exist_ok=True)
     data = os.path.join(args.out, "curves.json")
     if args.replot:
         curves = json.load(open(data))
     else:
-        curves = []
+        curves = json.load(open(data)) if args.merge and os.path.exists(data) else []
         for mesh in args.meshes.split(","):
             for pattern in args.patterns.split(","):
-                for model in args.models.split(","):
-                    curves.append(curve(args, model, mesh, pattern))
+                for spec in args.models.split(","):
+                    key = (spec, mesh, pattern)
+                    i = next((i for i, c in enumerate(curves)
+                              if (c["model"], c["mesh"], c["pattern"]) == key), None)
+                    c = curve(args, spec, mesh, pattern, curves[i] if i is not None else None)
+                    if i is None:
+                        curves.append(c)
+                    else:
+                        curves[i] = c
                     json.dump(curves, open(data, "w"), indent=1)
     rows = [summarise(c) for c in curves]
     with open(os.path.join(args.out, "summary.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
         w.writeheader()
         w.writerows(rows)
-    print(f"{'mesh':6s} {'pattern':9s} {'model':9s} {'zero-load':>9s} {'saturation':>10s} "
+    print(f"{'mesh':6s} {'pattern':9s} {'model':19s} {'zero-load':>9s} {'saturation':>10s} "
           f"{'2x latency at':>13s} {'host s':>8s}")
     for r in rows:
         d = "-" if r["load_latency_doubles"] is None else f"{r['load_latency_doubles']:.3f}"
-        print(f"{r['mesh']:6s} {r['pattern']:9s} {r['model']:9s} {r['zero_load_latency']:9.2f} "
+        print(f"{r['mesh']:6s} {r['pattern']:9s} {r['model']:19s} {r['zero_load_latency']:9.2f} "
               f"{r['saturation_throughput']:10.3f} {d:>13s} {r['host_seconds']:8.1f}")
     plot(curves, os.path.join(args.out, "curves.png"))
     print(f"wrote {data}, {os.path.join(args.out, 'summary.csv')}, "

@@ -89,8 +89,9 @@ MESH_VARIANTS = {"mesh_copies": {"multicast_copies": True},
                  "mesh_gaps": {"fill_gaps": True}}
 
 
-def with_model(hw, model, d2d_at_noc=False):
+def with_model(hw, model, d2d_at_noc=False, noc=None):
     h = json.loads(json.dumps(hw))
+    h["noc"].update(noc or {})
     h["noc"]["model"] = "mesh" if model.startswith("mesh") else model
     h["noc"].update(MESH_VARIANTS.get(model, {}))
     if d2d_at_noc and "chiplets" in h:
@@ -159,7 +160,23 @@ def main():
     ap.add_argument("--share", type=float, default=0.20, help="the NoC share that selects a schedule")
     ap.add_argument("--only", default="", help="comma-separated schedule names (no screening)")
     ap.add_argument("--screen-only", action="store_true", help="the mesh runs alone")
+    ap.add_argument("--noc", action="append", default=[], metavar="KEY=VALUE",
+                    help="a noc parameter over the schedule's, for every model (VALUE is JSON), "
+                         "e.g. router_cycles=3: BookSim's fastest hop is 3 of its cycles, so "
+                         "1-cycle routers cost it 3 cycles per core cycle and flits a third "
+                         "the size (about 9x the work); the results are their own variant")
     args = ap.parse_args()
+    noc = {}
+    for kv in args.noc:
+        k, sep, v = kv.partition("=")
+        if not sep:
+            ap.error(f"--noc {kv}: KEY=VALUE")
+        try:
+            noc[k] = json.loads(v)
+        except ValueError:
+            noc[k] = v
+    variant = ",".join(f"{k}={json.dumps(v)}" for k, v in sorted(noc.items())) or "as scheduled"
+    tag = "".join("." + k + "_" + str(v) for k, v in sorted(noc.items()))
     os.makedirs(args.out, exist_ok=True)
     path = os.path.join(args.out, "results.json")
     results = json.load(open(path)) if os.path.exists(path) else {}
@@ -172,41 +189,41 @@ def main():
     todo = [s for s in schedules(root, args.shared, args.gemini) if not only or s[0] in only]
     # Screen with the mesh, cheapest first.
     for name, f, hw in todo:
-        key = f"{name}|as scheduled"
+        key = f"{name}|{variant}"
         if "mesh" not in results.get(key, {}):
-            results.setdefault(key, {})["mesh"] = simulate(args.gemini, f, with_model(hw, "mesh"),
-                                                           args.out, name + ".mesh")
+            results.setdefault(key, {})["mesh"] = simulate(args.gemini, f, with_model(hw, "mesh", noc=noc),
+                                                           args.out, name + tag + ".mesh")
             save()
         m = results[key]["mesh"]
         print(f"{name}: mesh {m.get('total_cycles', m.get('error'))}, NoC "
               f"{m.get('noc_share', 0):.0%} of the path", flush=True)
     if args.screen_only:
         return
-    picked = [s for s in todo if "error" not in results[f"{s[0]}|as scheduled"]["mesh"] and
-              (only or results[f"{s[0]}|as scheduled"]["mesh"]["noc_share"] >= args.share)]
-    picked.sort(key=lambda s: results[f"{s[0]}|as scheduled"]["mesh"]["host_seconds"])
+    picked = [s for s in todo if "error" not in results[f"{s[0]}|{variant}"]["mesh"] and
+              (only or results[f"{s[0]}|{variant}"]["mesh"]["noc_share"] >= args.share)]
+    picked.sort(key=lambda s: results[f"{s[0]}|{variant}"]["mesh"]["host_seconds"])
     for name, f, hw in picked:
-        key = f"{name}|as scheduled"
+        key = f"{name}|{variant}"
         if "booksim2" not in results[key]:
             print(f"{name}: booksim2 ...", flush=True)
-            results[key]["booksim2"] = simulate(args.gemini, f, with_model(hw, "booksim2"),
-                                                args.out, name + ".booksim2")
+            results[key]["booksim2"] = simulate(args.gemini, f, with_model(hw, "booksim2", noc=noc),
+                                                args.out, name + tag + ".booksim2")
             save()
         b = results[key]["booksim2"]
         print(f"{name}: booksim2 {b.get('total_cycles', b.get('error'))} "
               f"({b['host_seconds']:.0f} s)", flush=True)
         for model in MESH_VARIANTS:
             if model not in results[key]:
-                results[key][model] = simulate(args.gemini, f, with_model(hw, model), args.out,
-                                               f"{name}.{model}")
+                results[key][model] = simulate(args.gemini, f, with_model(hw, model, noc=noc), args.out,
+                                               f"{name}{tag}.{model}")
                 save()
         if "error" in b and "d2d_gbps" in b["error"]:
-            k2 = f"{name}|d2d=noc"
+            k2 = f"{name}|{variant}, d2d=noc" if noc else f"{name}|d2d=noc"
             for model in ("mesh", *MESH_VARIANTS, "booksim2"):
                 if model not in results.get(k2, {}):
                     results.setdefault(k2, {})[model] = simulate(
-                        args.gemini, f, with_model(hw, model, True), args.out,
-                        f"{name}.{model}.d2d")
+                        args.gemini, f, with_model(hw, model, True, noc), args.out,
+                        f"{name}{tag}.{model}.d2d")
                     save()
     save()
     print(open(os.path.join(args.out, "table.md")).read())
