@@ -150,19 +150,15 @@ def main():
     if args.replot:
         curves = json.load(open(data))
     else:
-        curves = json.load(open(data)) if args.merge and os.path.exists(data) else []
+        old = json.load(open(data)) if args.merge and os.path.exists(data) else []
+        by_key = {(c["model"], c["mesh"], c["pattern"]): c for c in old}
         for mesh in args.meshes.split(","):
             for pattern in args.patterns.split(","):
                 for spec in args.models.split(","):
                     key = (spec, mesh, pattern)
-                    i = next((i for i, c in enumerate(curves)
-                              if (c["model"], c["mesh"], c["pattern"]) == key), None)
-                    c = curve(args, spec, mesh, pattern, curves[i] if i is not None else None)
-                    if i is None:
-                        curves.append(c)
-                    else:
-                        curves[i] = c
-                    json.dump(curves, open(data, "w"), indent=1)
+                    by_key[key] = curve(args, spec, mesh, pattern, by_key.get(key))
+                    json.dump(list(by_key.values()), open(data, "w"), indent=1)
+        curves = list(by_key.values())
     rows = [summarise(c) for c in curves]
     with open(os.path.join(args.out, "summary.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))

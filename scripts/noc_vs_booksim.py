@@ -164,7 +164,8 @@ def main():
                     help="a noc parameter over the schedule's, for every model (VALUE is JSON), "
                          "e.g. router_cycles=3: BookSim's fastest hop is 3 of its cycles, so "
                          "1-cycle routers cost it 3 cycles per core cycle and flits a third "
-                         "the size (about 9x the work); the results are their own variant")
+                         "the size (2.6x the host time on resnet_b1_8x8_noc12_LS); the "
+                         "results are their own variant")
     args = ap.parse_args()
     noc = {}
     for kv in args.noc:

@@ -130,10 +130,10 @@ inline Tick MeshNoc::cross(std::int32_t link, Tick head, Tick ser, Tick& start, 
 
 MeshNoc::Timing MeshNoc::send(Tick t, std::int32_t src, std::int32_t dst, std::int64_t bytes) {
   now_ = t;
-  return route(t, src, dst, bytes);
+  return unicast(t, src, dst, bytes);
 }
 
-MeshNoc::Timing MeshNoc::route(Tick t, std::int32_t src, std::int32_t dst, std::int64_t bytes) {
+MeshNoc::Timing MeshNoc::unicast(Tick t, std::int32_t src, std::int32_t dst, std::int64_t bytes) {
   const Tick ser = serialisation(bytes);
   const NodePos s = pos(src);
   Tick start = 0;
@@ -243,13 +243,13 @@ void MeshNoc::multicast_stream(Tick t, std::int32_t src, const std::vector<std::
   out = MulticastTiming{};
   out.arrived = std::move(arrived);
   out.arrived.resize(dsts.size());
+  now_ = t;
   if (copies_ && dsts.size() > 1) {
     // As its unicasts, one after the other from the source (booksim2's).
-    now_ = t;
     Tick at = t;
     Tick longest = -1;
     for (std::size_t i = 0; i < dsts.size(); ++i) {
-      const Timing tm = route(at, src, dsts[i], bytes);
+      const Timing tm = unicast(at, src, dsts[i], bytes);
       out.arrived[i] = tm.arrived;
       out.last = std::max(out.last, tm.arrived);
       out.links += tm.links;
@@ -272,7 +272,7 @@ void MeshNoc::multicast_stream(Tick t, std::int32_t src, const std::vector<std::
     // A tree of one route is crossed as send() crosses it (the buffers it
     // leaves belong to distinct links, so when within the packet does not
     // matter): no tree to build or keep.
-    const Timing tm = send(t, src, dsts[0], bytes);
+    const Timing tm = unicast(t, src, dsts[0], bytes);
     out.injected = tm.injected;
     out.arrived[0] = out.last = tm.arrived;
     out.links = tm.links;
@@ -282,7 +282,6 @@ void MeshNoc::multicast_stream(Tick t, std::int32_t src, const std::vector<std::
     out.wait_owner = tm.wait_owner;
     return;
   }
-  now_ = t;
   const Tree& tr = tree(src, dsts, memo);
   const Tick ser = serialisation(bytes);
   wait_ = {};

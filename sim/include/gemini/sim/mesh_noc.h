@@ -142,10 +142,10 @@ class MeshNoc final : public NocModel {
   [[gnu::always_inline]] inline Tick cross(std::int32_t link, Tick head, Tick ser, Tick& start,
                                            Tick min_end = 0);
   [[gnu::noinline]] void note_wait(std::int32_t link, Tick waited, std::uint64_t whose);
-  // send()'s route, injected no earlier than `t`, with now_ left as it is:
+  // send() with now_ left as it is (one packet, injected no earlier than `t`):
   // a multicast's copies go at their source's later times, and now_ (the
   // time every later head is at or after) must stay the caller's.
-  Timing route(Tick t, std::int32_t src, std::int32_t dst, std::int64_t bytes);
+  Timing unicast(Tick t, std::int32_t src, std::int32_t dst, std::int64_t bytes);
   // cross() with fill_gaps: the earliest idle interval of the link's
   // reservations from `head` on that holds the packet whole.
   [[gnu::noinline]] Tick cross_gap(std::int32_t link, Tick head, Tick ser, Tick& start,
