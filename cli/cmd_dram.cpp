@@ -10,10 +10,12 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <vector>
 
 #include "commands.h"
 #include "common.h"
 #include "gemini/sim/dram_trace.h"
+#include "gemini/sim/model_stall.h"
 #include "gemini/sim/sim_config.h"
 
 namespace gemini::cli {
@@ -65,7 +67,13 @@ int run_replay(const ReplayOptions& opt) {
       return kExitInvalid;
     }
     const auto t0 = std::chrono::steady_clock::now();
-    const auto out = sim::replay_dram(mine, *model, opt.chunk);
+    std::vector<sim::ReplayedRequest> out;
+    try {
+      out = sim::replay_dram(mine, *model, opt.chunk);
+    } catch (const sim::ModelStall& e) {
+      std::cerr << "gemini dram-replay: port " << p << ": " << e.what() << "\n";
+      return kExitInvalid;
+    }
     const double host = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::vector<double> reads, writes;
     sim::Tick end = 0;

@@ -16,15 +16,13 @@ namespace {
 // of switch traversal, one of channel.
 constexpr std::int32_t kMinHop = 3;
 
-std::string number(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
-  std::string s = buf;
+}  // namespace
+
+std::string booksim2_number(double v) {
+  std::string s = fmt("%.17g", v);
   if (s.find_first_of(".eE") == std::string::npos) s += ".0";  // BookSim's parser: a float
   return s;
 }
-
-}  // namespace
 
 std::int32_t Booksim2Setup::flits(std::int64_t bytes) const {
   // A whole number of bytes per flit is exact; otherwise the last flit is
@@ -40,7 +38,7 @@ std::string Booksim2Setup::text() const {
      << ylen << " mesh";
   if (!port_x.empty()) os << " with " << port_x.size() << " DRAM port nodes at its row ends";
   os << ";\n// " << clock_ratio << " BookSim cycle(s) per core cycle of " << period
-     << " ps, a flit of " << number(flit_bytes) << " bytes, " << packet_flits
+     << " ps, a flit of " << booksim2_number(flit_bytes) << " bytes, " << packet_flits
      << " flits per data packet.\n";
   for (const auto& k : keys) os << k.key << " = " << k.value << ";\n";
   return os.str();

@@ -2,8 +2,8 @@
 // BookSim's headers: they put `using namespace std` in the global namespace.
 #include "booksim2_network.h"
 
-#include <sys/wait.h>
-#include <unistd.h>
+#include "child_probe.h"
+#include "gemini/sim/model_stall.h"
 
 #include <algorithm>
 #include <atomic>
@@ -48,6 +48,22 @@ namespace {
 
 std::atomic<bool> g_live{false};  // a network exists in this process
 
+// BookSim's flits and credits come from pools of its own (Flit::New,
+// Credit::New: every object it ever made stays in a static list, reused
+// once freed). They outlive each network -- a network destroyed with flits
+// in flight (a run stopped early) leaves them in the pool -- and the pool
+// is emptied once, when the process ends: this object, made when the first
+// network is, is destroyed before BookSim's static lists are (statics end
+// in the reverse order of their making), so nothing BookSim allocated is
+// left unreachable at exit. (Freeing them between networks is not possible:
+// BookSim's lists of free objects would keep pointers to them.)
+struct PoolRelease {
+  ~PoolRelease() {
+    Flit::FreeAll();
+    Credit::FreeAll();
+  }
+};
+
 // Applies `keys` to `config`, each only where BookSim declares it (BookSim
 // stops its process on an unknown key); false with `error` otherwise.
 bool apply(BookSimConfig& config, const std::vector<Booksim2Params::Extra>& keys,
@@ -73,6 +89,11 @@ bool apply(BookSimConfig& config, const std::vector<Booksim2Params::Extra>& keys
 
 }  // namespace
 
+struct Booksim2Network::Impl;
+namespace {
+void set_stall_bound(Booksim2Network::Impl& m);
+}  // namespace
+
 struct Booksim2Network::Impl {
   struct Packet {
     std::uint32_t id = 0;
@@ -84,6 +105,7 @@ struct Booksim2Network::Impl {
     BufferState* inject = nullptr;  // the router's input buffer behind the injection channel
     std::int32_t last_vc = -1;
     double eject_cpf = 1;                             // cycles per flit taken off
+    std::int64_t sent_in_flight = 0;                  // its flits in the network
     double drained = 0;                               // when its last flit has drained
     std::deque<std::pair<std::int64_t, int>> owed;    // credits: (due cycle, vc)
   };
@@ -101,6 +123,13 @@ struct Booksim2Network::Impl {
   std::int64_t owed = 0;          // credits owed to ejection channels
   int credits_before = 0;         // Credit::OutStanding() when built (earlier networks' leftovers)
   int flit_id = 0;
+  // The watchdog (booksim2_network.h): cycles of one hop at most, the
+  // slowest node's cycles per flit, and since when no flit has moved.
+  std::int64_t hop_bound = 0;
+  double max_eject_cpf = 1;
+  StallWatch watch;
+  bool moved = false;                   // a flit entered or left this cycle
+  std::vector<std::string> culprits;    // "key = value" of the keys involved
 
   ~Impl() {
     for (Node& n : nodes) delete n.inject;
@@ -109,6 +138,18 @@ struct Booksim2Network::Impl {
 };
 
 namespace {
+
+// No flit entering or leaving the network for longer than this is
+// impossible in a sound configuration: every hop of the longest route
+// (2k + 2 hops, the ejection included) many times over, and the slowest
+// node's time to take one flit off. BookSim's routes are deadlock-free
+// (dimension order), so a sound network moves a flit at least that often
+// while any is in it.
+void set_stall_bound(Booksim2Network::Impl& m) {
+  const std::int64_t k = gK > 0 ? gK : 1;
+  m.watch.set_bound(1000 + 64 * ((2 * k + 2) * m.hop_bound +
+                                 static_cast<std::int64_t>(std::ceil(m.max_eject_cpf))));
+}
 
 // Builds `impl`'s network from `s`: false with `error` when a key does not
 // apply. BookSim's own checks of values stop the process (the probe,
@@ -144,6 +185,17 @@ bool build(Booksim2Network::Impl& m, const Booksim2Setup& s, std::string& error)
     }
   }
   m.credits_before = Credit::OutStanding();
+  // The longest a flit of a sound network takes over one hop: its router's
+  // stages, the channel (a D2D one is longer) and the credit's way back.
+  const BookSimConfig& c = m.config;
+  m.hop_bound = 4 + c.GetInt("routing_delay") + c.GetInt("vc_alloc_delay") +
+                c.GetInt("sw_alloc_delay") + c.GetInt("st_prepare_delay") +
+                c.GetInt("st_final_delay") + c.GetInt("credit_delay") + 2 * s.d2d_cycles;
+  for (const char* k : {"num_vcs", "vc_buf_size"})
+    m.culprits.push_back(std::string(k) + " = " + std::to_string(c.GetInt(k)));
+  for (std::size_t i = s.own_keys; i < s.keys.size(); ++i)
+    m.culprits.push_back(s.keys[i].key + " = " + s.keys[i].value);
+  set_stall_bound(m);
   return true;
 }
 
@@ -152,26 +204,12 @@ bool build(Booksim2Network::Impl& m, const Booksim2Setup& s, std::string& error)
 // therefore first built, and run for a few cycles, in a child process; its
 // output is the error when it does not come back.
 bool probe(const Booksim2Setup& s, std::string& error) {
-  int fds[2];
-  if (pipe(fds) != 0) return true;  // no probe: the build below is the check
-  std::cout.flush();
-  std::fflush(nullptr);
-  const pid_t pid = fork();
-  if (pid < 0) {
-    close(fds[0]);
-    close(fds[1]);
-    return true;
-  }
-  if (pid == 0) {
-    close(fds[0]);
-    dup2(fds[1], 1);
-    dup2(fds[1], 2);
+  const ChildResult r = run_in_child([&s] {
     Booksim2Network::Impl m;
     std::string e;
     if (!build(m, s, e)) {
       std::printf("%s\n", e.c_str());
-      std::fflush(stdout);
-      _exit(2);
+      return 2;
     }
     for (int c = 0; c < 64; ++c) {
       g_booksim_cycle = c;
@@ -179,24 +217,10 @@ bool probe(const Booksim2Setup& s, std::string& error) {
       m.net->Evaluate();
       m.net->WriteOutputs();
     }
-    std::cout.flush();
-    _exit(0);
-  }
-  close(fds[1]);
-  std::string out;
-  char buf[512];
-  ssize_t n;
-  while ((n = read(fds[0], buf, sizeof buf)) > 0) out.append(buf, static_cast<std::size_t>(n));
-  close(fds[0]);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return true;
-  while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
-  const std::size_t nl = out.rfind('\n');
-  const std::string last = nl == std::string::npos ? out : out.substr(nl + 1);
-  error = "BookSim 2 rejected the configuration" +
-          (last.empty() ? std::string(WIFSIGNALED(status) ? " (it stopped on a signal)" : "")
-                        : ": " + last);
+    return 0;
+  });
+  if (r.ok) return true;
+  error = child_refusal("BookSim 2", r);
   return false;
 }
 
@@ -215,6 +239,7 @@ char Booksim2Network::key_kind(const std::string& key, bool number) {
 
 std::unique_ptr<Booksim2Network> Booksim2Network::create(const Booksim2Setup& s,
                                                          std::string& error) {
+  static PoolRelease release_at_exit;
   bool expected = false;
   if (!g_live.compare_exchange_strong(expected, true)) {
     error = "noc.model \"booksim2\": BookSim 2 keeps its configuration, routing tables and clock "
@@ -257,9 +282,42 @@ void Booksim2Network::enqueue(std::uint32_t id, std::int32_t src, std::int32_t d
 
 void Booksim2Network::set_eject_cycles_per_flit(std::int32_t n, double c) {
   impl_->nodes[static_cast<std::size_t>(n)].eject_cpf = std::max(1.0, c);
+  if (c > impl_->max_eject_cpf) {
+    impl_->max_eject_cpf = c;
+    set_stall_bound(*impl_);
+  }
 }
 
 std::int64_t Booksim2Network::cycle() const { return impl_->cycle; }
+
+namespace {
+
+[[noreturn]] void stalled(const Booksim2Network::Impl& m, int waiting_at) {
+  std::int64_t queued = 0;
+  for (const Booksim2Network::Impl::Node& n : m.nodes)
+    queued += static_cast<std::int64_t>(n.queue.size());
+  auto node_name = [](int n) {
+    return "BookSim node " + std::to_string(n) + " (column " + std::to_string(n % std::max(gK, 1)) +
+           ", row " + std::to_string(n / std::max(gK, 1)) + ")";
+  };
+  std::string where;
+  for (std::size_t n = 0; n < m.nodes.size() && where.empty(); ++n)
+    if (m.nodes[n].sent_in_flight > 0)
+      where = "; the first stuck were sent by " + node_name(static_cast<int>(n)) + " (" +
+              std::to_string(m.nodes[n].sent_in_flight) + " of them)";
+  if (waiting_at >= 0) where += "; the first packet waiting is at " + node_name(waiting_at);
+  std::string values;
+  for (const std::string& c : m.culprits) values += (values.empty() ? "" : ", ") + c;
+  throw ModelStall("noc.model \"booksim2\": BookSim 2's network makes no progress: no flit has "
+                   "entered or left it for " + std::to_string(m.watch.since(m.cycle)) +
+                   " cycles (at cycle " + std::to_string(m.cycle) + "; a sound configuration "
+                   "moves one within " + std::to_string(m.watch.bound()) + ") while " +
+                   std::to_string(m.in_flight) + " flits are in it and " + std::to_string(queued) +
+                   " packets wait at their sources" + where + ". Its routers cannot forward "
+                   "with: " + values);
+}
+
+}  // namespace
 
 void Booksim2Network::read(Sink& sink) {
   Impl& m = *impl_;
@@ -269,6 +327,8 @@ void Booksim2Network::read(Sink& sink) {
     Flit* f = m.net->ReadFlit(n);
     if (!f) continue;
     --m.in_flight;
+    --m.nodes[static_cast<std::size_t>(f->src)].sent_in_flight;
+    m.moved = true;
     Impl::Node& node = m.nodes[static_cast<std::size_t>(n)];
     // It crossed the ejection channel during the cycle before; it drains
     // from then, or once the flits before it have.
@@ -285,6 +345,7 @@ void Booksim2Network::step(Sink& sink) {
   Impl& m = *impl_;
   g_booksim_cycle = static_cast<int>(m.cycle);
   const int nodes = static_cast<int>(m.nodes.size());
+  int waiting_at = -1;  // a node whose packet could go
   for (int n = 0; n < nodes; ++n) {
     Impl::Node& node = m.nodes[static_cast<std::size_t>(n)];
     if (Credit* c = m.net->ReadCredit(n)) {
@@ -294,6 +355,7 @@ void Booksim2Network::step(Sink& sink) {
     if (node.queue.empty()) continue;
     Impl::Packet& p = node.queue.front();
     if (p.ready > m.cycle) continue;
+    if (waiting_at < 0) waiting_at = n;
     BufferState* buf = node.inject;
     if (p.sent == 0 && p.vc < 0) {  // the head: the next free VC after the last used
       for (int i = 1; i <= m.vcs && p.vc < 0; ++i) {
@@ -331,6 +393,8 @@ void Booksim2Network::step(Sink& sink) {
     buf->SendingFlit(f);
     m.net->WriteFlit(f, n);
     ++m.in_flight;
+    ++node.sent_in_flight;
+    m.moved = true;
     if (++p.sent == p.flits) {
       const std::uint32_t id = p.id;
       node.queue.pop_front();
@@ -357,6 +421,9 @@ void Booksim2Network::step(Sink& sink) {
   }
   m.net->Evaluate();
   m.net->WriteOutputs();
+  if (m.moved) m.watch.progressed(m.cycle);
+  m.moved = false;
+  if (m.watch.stalled(m.cycle, m.in_flight > 0 || waiting_at >= 0)) stalled(m, waiting_at);
   ++m.cycle;
 }
 

@@ -20,13 +20,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
-#include <set>
 #include <string>
 #include <vector>
 
+#include "booksim2_keys.h"
 #include "gemini/sim/booksim2_config.h"
 #include "gemini/sim/mesh_links.h"
 #include "gemini/sim/mesh_noc.h"
+#include "gemini/sim/model_stall.h"
 #include "gemini/sim/noc_model.h"
 
 #ifdef GEMINI_HAVE_BOOKSIM2
@@ -40,25 +41,6 @@ namespace {
 const std::vector<std::string> kAllocators = {
     "separable_input_first", "separable_output_first", "islip", "pim", "loa",
     "wavefront",             "rr_wavefront",           "max_size"};
-
-// Keys of BookSim's own traffic manager and output files: without effect on a
-// network gemini drives, refused in noc.booksim.
-bool traffic_manager_key(const std::string& k) {
-  static const std::set<std::string> keys = {
-      "traffic", "injection_rate", "injection_rate_uses_flits", "injection_process",
-      "packet_size", "packet_size_rate", "sim_type", "warmup_periods", "sample_period",
-      "max_samples", "sim_count", "batch_size", "batch_count", "max_outstanding_requests",
-      "use_read_write", "write_fraction", "read_request_size", "write_request_size",
-      "read_reply_size", "write_reply_size", "burst_alpha", "burst_beta", "burst_r1",
-      "include_queuing", "measure_stats", "pair_stats", "latency_thres", "warmup_thres",
-      "acc_warmup_thres", "stopping_thres", "acc_stopping_thres", "print_csv_results",
-      "deadlock_warn_timeout", "watch_file", "watch_flits", "watch_packets",
-      "watch_transactions", "watch_out", "sim_power", "power_output_file", "tech_file",
-      "perm_seed", "hotspot_nodes", "hotspot_rates", "priority", "class_priority",
-      "print_activity", "viewer_trace", "subnets", "classes", "topology", "k", "n", "c",
-      "routing_function", "router", "use_noc_latency", "network_file", "channel_file"};
-  return keys.count(k) != 0 || (k.size() > 4 && k.compare(k.size() - 4, 4, "_out") == 0);
-}
 
 #ifdef GEMINI_HAVE_BOOKSIM2
 
@@ -122,7 +104,7 @@ class Booksim2Noc final : public NocModel, private Booksim2Network::Sink {
   std::string config_text() const override { return s_.text(); }
   std::string link_name(std::int32_t link) const override { return links_.name(link); }
   double peak_link_gbps() const override { return s_.flit_bytes / clock_.ps_per_cycle() * 1000; }
-  void register_stats(StatGroup& g) const override {
+  void add_stats(StatGroup& g) const override {
     g.add("packets", &packets_, Unit::count, "packets: data, tokens, DMA requests, write acks");
     g.add("bytes", &bytes_, Unit::bytes, "bytes of every packet");
     g.add("byte_hops", &byte_hops_, Unit::byte_hops,
@@ -263,10 +245,10 @@ void Booksim2Noc::advance(Tick now, Events& ev) {
       continue;
     }
     if (clock_.time(c) >= now) break;
-    if (c >= Booksim2Network::clock_limit()) {
-      std::fprintf(stderr, "gemini: booksim2: the run passed BookSim 2's clock (2^31 cycles)\n");
-      std::exit(1);
-    }
+    if (c >= Booksim2Network::clock_limit() || clock_.time(c) >= kTickLimit)
+      throw ModelStall("noc.model \"booksim2\": the run passed BookSim 2's clock (2^31 cycles, " +
+                       std::to_string(s_.clock_ratio) + " per core cycle of " +
+                       std::to_string(s_.period) + " ps)");
     net_->step(*this);  // cycle c's injections and the network's cycle
     ++cycles_;
     net_->read(*this);  // cycle c + 1's ejections, at time(c + 1) or later
@@ -401,48 +383,16 @@ NocBuilder configure(ParamReader& r) {
                .describe("BookSim's random seed (random arbitration)")
                .get();
   ParamReader extra =
-      r.section("booksim", "any other BookSim 2 key, as its manual names it (e.g. "
-                           "\"vc_busy_when_full\": 1); BookSim checks the value");
+      r.section("booksim", "BookSim 2's other router and buffer keys, as its manual names them "
+                           "(e.g. \"vc_busy_when_full\": 1); each checked by gemini "
+                           "(booksim.<key> below), any other key refused");
 #ifdef GEMINI_HAVE_BOOKSIM2
-  // Each key as what BookSim declares it; gemini's own and BookSim's
-  // traffic manager's refused.
-  for (const std::string& key : extra.keys()) {
-    const boost::json::value* v = extra.peek(key);
-    if (traffic_manager_key(key) || key == "num_vcs" || key == "vc_buf_size" ||
-        key == "routing_delay" || key == "vc_alloc_delay" || key == "sw_alloc_delay" ||
-        key == "st_final_delay" || key == "speculative" || key == "vc_allocator" ||
-        key == "sw_allocator" || key == "alloc_iters" || key == "arb_type" || key == "seed") {
-      extra.fail(key, "set by gemini (noc.* or the mesh), or not used by a network gemini drives");
-      continue;
-    }
-    const char kind = Booksim2Network::key_kind(key, v->is_number());
-    if (kind == 0) {
-      extra.fail(key, std::string("BookSim 2 has no ") + (v->is_number() ? "numeric" : "string") +
-                          " key \"" + key + "\"");
-      continue;
-    }
-    Booksim2Params::Extra e{key, "", kind};
-    if (kind == 'i') {
-      e.value = std::to_string(extra.param<std::int32_t>(key).describe("BookSim 2's").get());
-    } else if (kind == 'f') {
-      char buf[64];
-      std::snprintf(buf, sizeof buf, "%.17g", extra.param<double>(key).describe("BookSim 2's").get());
-      e.value = buf;
-      if (e.value.find_first_of(".eE") == std::string::npos) e.value += ".0";
-    } else {
-      e.value = extra.param<std::string>(key).describe("BookSim 2's").get();
-    }
-    p.extra.push_back(std::move(e));
-  }
-  return [p](const NocLayout& l, std::string& error) -> std::unique_ptr<NocModel> {
-    Booksim2Setup s;
-    if (!booksim2_config(p, l, s, error)) return nullptr;
-    auto net = Booksim2Network::create(s, error);
-    if (!net) return nullptr;
-    return std::make_unique<Booksim2Noc>(std::move(s), std::move(net));
-  };
+  p.extra = read_booksim2_keys(extra, p.num_vcs, [](const std::string& key) {
+    return Booksim2Network::key_kind(key, true) != 0 || Booksim2Network::key_kind(key, false) != 0;
+  });
+  return [p](const NocLayout& l, std::string& error) { return make_booksim2_noc(p, l, error); };
 #else
-  (void)extra;
+  read_booksim2_keys(extra, p.num_vcs, {});
   r.fail("model", "this gemini was built without BookSim 2 (" GEMINI_BOOKSIM2_MISSING
                   "): rebuild with its source and flex and bison at hand "
                   "(scripts/setup.sh, docs/timing-model.md), or use noc.model \"mesh\"");
@@ -454,6 +404,22 @@ NocBuilder configure(ParamReader& r) {
 }
 
 }  // namespace
+
+std::unique_ptr<NocModel> make_booksim2_noc(const Booksim2Params& p, const NocLayout& layout,
+                                            std::string& error) {
+#ifdef GEMINI_HAVE_BOOKSIM2
+  Booksim2Setup s;
+  if (!booksim2_config(p, layout, s, error)) return nullptr;
+  auto net = Booksim2Network::create(s, error);
+  if (!net) return nullptr;
+  return std::make_unique<Booksim2Noc>(std::move(s), std::move(net));
+#else
+  (void)p;
+  (void)layout;
+  error = "noc.model \"booksim2\": this gemini was built without BookSim 2 (" GEMINI_BOOKSIM2_MISSING ")";
+  return nullptr;
+#endif
+}
 
 bool booksim2_built(std::string* why) {
 #ifdef GEMINI_HAVE_BOOKSIM2

@@ -8,6 +8,7 @@
 #include "functional.h"
 #include "gemini/assembler/text.h"
 #include "noc_module.h"
+#include "process_guard.h"
 
 namespace gemini::sim {
 
@@ -55,7 +56,7 @@ CoreModule::CoreModule(const sc_core::sc_module_name& name, std::int32_t index,
     sc_core::sc_spawn_options opt;
     opt.spawn_method();
     opt.set_sensitivity(&ev_[e]);
-    sc_core::sc_spawn([this, e] { step(e); },
+    sc_core::sc_spawn([this, e] { run_guarded(ctx_, "", [this, e] { step(e); }); },
                       std::string(assembler::to_string(static_cast<assembler::Engine>(e))).c_str(),
                       &opt);
   }

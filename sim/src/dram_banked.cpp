@@ -29,6 +29,7 @@
 
 #include "gemini/sim/dram_model.h"
 #include "gemini/sim/dram_timing.h"
+#include "gemini/sim/model_stall.h"
 
 namespace gemini::sim {
 namespace {
@@ -92,8 +93,7 @@ class BankedDram final : public DramModel {
 
   double peak_gbps() const override { return t_.peak_gbps(); }
   std::string name() const override { return "banked"; }
-  void register_stats(StatGroup& g) const override {
-    DramModel::register_stats(g);
+  void add_stats(StatGroup& g) const override {
     g.add("bursts", &rows_.bursts, Unit::count, "data bursts of its requests");
     g.add("row_hits", &rows_.hits, Unit::count, "bursts to an open row");
     g.add("row_misses", &rows_.misses, Unit::count, "bursts to a closed bank");
@@ -222,6 +222,12 @@ class BankedDram final : public DramModel {
   // `k` bursts of request i are done, the last ending at `end` (clocks):
   // counts them, reports progress, removes the request when it is complete.
   bool advance_request(std::size_t i, std::int64_t k, std::int64_t end, DramSink& sink) {
+    if (end > kTickLimit / t_.tck_ps)
+      throw ModelStall(past_clock_text(
+          "dram.model \"banked\"", "a burst", static_cast<double>(end) * static_cast<double>(t_.tck_ps),
+          "its clock is " + std::to_string(t_.tck_ps) + " ps, a burst " + std::to_string(t_.tburst) +
+              " clocks, a refresh " + std::to_string(t_.trfc) + " clocks every " +
+              std::to_string(t_.trefi) + " (dram.timing)"));
     Pending& p = pending_[i];
     const bool write = p.r.write;
     const std::int64_t bb = t_.burst_bytes;

@@ -15,10 +15,12 @@ DramModelInfo banked_dram_model();  // dram_banked.cpp
 DramModelInfo ramulator2_dram_model();
 
 void DramModel::register_stats(StatGroup& g) const {
+  g.owned_by(stat_owner_);
   g.add("bytes_read", &stats_.bytes_read, Unit::bytes, "bytes read at the port");
   g.add("bytes_written", &stats_.bytes_written, Unit::bytes, "bytes written at the port");
   g.add("requests", &stats_.requests, Unit::count, "requests the port served");
   g.add("data_busy_ps", &stats_.data_busy, Unit::picoseconds, "time the data bus carried data");
+  add_stats(g);
 }
 
 namespace {

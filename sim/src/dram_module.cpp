@@ -1,6 +1,9 @@
 #include "dram_module.h"
 
+#include <string>
+
 #include "noc_module.h"
+#include "process_guard.h"
 
 namespace gemini::sim {
 
@@ -18,7 +21,9 @@ DramModule::DramModule(const sc_core::sc_module_name& name, std::int32_t port,
   opt.spawn_method();
   opt.set_sensitivity(&ev_);
   opt.dont_initialize();
-  sc_core::sc_spawn([this] { run(); }, "controller", &opt);
+  sc_core::sc_spawn(
+      [this] { run_guarded(ctx_, "DRAM port " + std::to_string(port_) + ": ", [this] { run(); }); },
+      "controller", &opt);
 }
 
 void DramModule::enqueue(const DramRequest& r, std::uint64_t owner) {

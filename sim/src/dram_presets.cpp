@@ -78,8 +78,16 @@ DramTiming read_dram_timing(ParamReader& r, const DramTiming& preset) {
   field("burst_bytes", t.burst_bytes, 1, 1 << 16, "bytes", "data of one burst");
   field("banks", t.banks, 1, 1024, "", "banks of the channel");
   field("row_bytes", t.row_bytes, 1, 1 << 24, "bytes", "one row of a bank");
-  if (t.trefi > 0 && t.trfc >= t.trefi)
+  if (t.trefi > 0 && t.trfc >= t.trefi) {
     tr.fail("trfc", "must be below trefi (" + std::to_string(t.trefi) + ")");
+  } else if (const std::int64_t need = std::int64_t{t.trfc} + t.trp + t.trcd + t.cl + t.tburst;
+             t.trefi > 0 && t.trefi <= need) {
+    // Between refreshes the banks are closed (trp), refreshed (trfc), and
+    // one row must still open and one burst be read, or no request is served.
+    tr.fail("trefi", "trefi " + std::to_string(t.trefi) +
+                         " leaves no time to serve a request between refreshes: it must exceed "
+                         "trfc + trp + trcd + cl + tburst = " + std::to_string(need) + " clocks");
+  }
   tr.finish();
   return t;
 }

@@ -26,14 +26,19 @@
 #include <cstdlib>
 #include <deque>
 #include <exception>
+#include <initializer_list>
 #include <limits>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "base/base.h"
+#include "child_probe.h"
 #include "dram/dram.h"
 #include "dram_controller/controller.h"
 #include "dram_controller/plugin.h"
 #include "frontend/frontend.h"
+#include "gemini/sim/model_stall.h"
 #include "memory_system/memory_system.h"
 
 namespace gemini::sim {
@@ -112,7 +117,7 @@ namespace gemini::sim {
 class Ramulator2Dram final : public DramModel {
  public:
   // Builds the memory system; throws what Ramulator throws.
-  explicit Ramulator2Dram(const Ramulator2Config& c) : tick_(c.tick_ps) {
+  explicit Ramulator2Dram(const Ramulator2Config& c) : tick_(c.tick_ps), label_(c.label) {
     const YAML::Node config = YAML::Load(c.yaml);
     g_building = &own_;
     struct Reset {
@@ -130,7 +135,17 @@ class Ramulator2Dram final : public DramModel {
     channels_ = dram->get_level_size("channel");
     if (tick_ <= 0 || access_ <= 0 || burst_clocks_ <= 0 || channels_ <= 0)
       throw std::runtime_error("the memory system reports no clock, access size or burst");
+    for (int i = 0; i < static_cast<int>(dram->m_timings.size()); ++i)
+      timings_.emplace_back(std::string(dram->m_timings(i)), dram->m_timing_vals(i));
+    for (int i = 0; i < static_cast<int>(dram->m_levels.size()); ++i)
+      levels_.emplace_back(std::string(dram->m_levels(i)), dram->m_organization.count[i]);
+    watch_.set_bound(stall_bound());
   }
+
+  // The timing relations Ramulator assumes and does not check, on the
+  // values its standard resolved (presets, then every override): "" when
+  // they hold.
+  std::string timing_problem() const;
 
   // Ramulator frees nothing it builds below the two top-level objects; those
   // at least go with the port.
@@ -167,11 +182,16 @@ class Ramulator2Dram final : public DramModel {
         feed(reads_, c);
         feed(writes_, c);
         step();
+        if (watch_.stalled(clk_, !idle())) stalled();
       }
+    } catch (const ModelStall&) {
+      throw;
     } catch (const std::exception& e) {
-      std::fprintf(stderr, "gemini: internal error: Ramulator 2 at DRAM clock %lld: %s\n",
-                   static_cast<long long>(clk_), e.what());
-      std::abort();
+      // Ramulator stops on what its configuration cannot do (a refresh its
+      // full queue refuses): a diagnostic about the configuration.
+      throw ModelStall("dram.model \"ramulator2\" (" + label_ + "): Ramulator 2 stopped at DRAM clock " +
+                       std::to_string(clk_) + ": " + e.what() + " (its timings: " + timing_list() +
+                       ")");
     }
     sink_ = nullptr;
     if (!idle()) return clk_ * tick_;  // Ramulator's next clock
@@ -185,8 +205,7 @@ class Ramulator2Dram final : public DramModel {
   }
   std::string name() const override { return "ramulator2"; }
 
-  void register_stats(StatGroup& g) const override {
-    DramModel::register_stats(g);
+  void add_stats(StatGroup& g) const override {
     g.add("bursts", &own_.accesses, Unit::count,
           "accesses of the standard's granularity sent to Ramulator");
     g.add("row_hits", &own_.row_hits, Unit::count,
@@ -270,6 +289,7 @@ class Ramulator2Dram final : public DramModel {
         ++own_.refused;
         return;
       }
+      watch_.progressed(clk_);
       ++own_.accesses;
       f.next += static_cast<std::uint64_t>(access_);
       f.left -= n;
@@ -293,6 +313,7 @@ class Ramulator2Dram final : public DramModel {
 
   void done(std::uint32_t slot, std::int64_t n, bool write) {
     --in_flight_;
+    watch_.progressed(clk_);
     Open& o = open_[slot];
     const Tick t = std::max(now_, (clk_ - 1) * tick_);
     o.done += n;
@@ -316,7 +337,55 @@ class Ramulator2Dram final : public DramModel {
     std::int64_t bytes;
   };
 
+  // A timing value by Ramulator's name (the first of `names` the standard
+  // has); -1 when it has none.
+  std::int64_t timing(std::initializer_list<const char*> names) const {
+    for (const char* n : names)
+      for (const auto& [k, v] : timings_)
+        if (k == n) return v;
+    return -1;
+  }
+  // Refreshes this often count towards a stall's bound; rarer ones (refresh
+  // off: 2^30) do not.
+  std::int64_t refresh_interval() const {
+    const std::int64_t r = timing({"nREFI"});
+    return r > 0 && r < (std::int64_t{1} << 29) ? r : 0;
+  }
+  // No access accepted and no read done for longer than this, with work
+  // waiting, is impossible in a sound configuration: two refresh intervals
+  // and every timing of the standard many times over (a queue of accesses
+  // that each conflict, a write drain, a refresh).
+  std::int64_t stall_bound() const {
+    std::int64_t sum = 0;
+    for (const auto& [k, v] : timings_)
+      if (k != "rate" && k != "tCK_ps" && k != "nREFI") sum += std::clamp<std::int64_t>(v, 0, 1 << 20);
+    return 1000 + 64 * sum + 2 * refresh_interval();
+  }
+  std::string timing_list() const {
+    std::string out;
+    for (const char* k : {"nREFI", "nRFC", "nRFC1", "nRFCab", "nRP", "nRPab", "nRCD", "nRCDRD",
+                          "nCL", "nBL", "nBL16"}) {
+      const std::int64_t v = timing({k});
+      if (v >= 0 || k == std::string("nREFI"))
+        out += (out.empty() ? "" : ", ") + std::string(k) + " " + std::to_string(v);
+    }
+    return out;
+  }
+  [[noreturn]] void stalled() const {
+    throw ModelStall(
+        "dram.model \"ramulator2\" (" + label_ + "): Ramulator 2 makes no progress: no access " +
+        "accepted and no read done for " + std::to_string(watch_.since(clk_)) +
+        " DRAM clocks (at clock " + std::to_string(clk_) + "; a sound configuration serves one within " +
+        std::to_string(watch_.bound()) + ") while " + std::to_string(in_flight_) +
+        " accesses are in it and " + std::to_string(reads_.size() + writes_.size()) +
+        " requests wait at the port. Its timings: " + timing_list());
+  }
+
   Ramulator2Counters own_;
+  std::string label_;
+  std::vector<std::pair<std::string, std::int64_t>> timings_;  // resolved, by name
+  std::vector<std::pair<std::string, std::int64_t>> levels_;   // the organisation's counts
+  StallWatch watch_;
   Ramulator::IFrontEnd* frontend_ = nullptr;
   Ramulator::IMemorySystem* memory_ = nullptr;
   Tick tick_;
@@ -333,6 +402,66 @@ class Ramulator2Dram final : public DramModel {
   std::int64_t in_flight_ = 0;  // accesses sent, not yet done
   DramSink* sink_ = nullptr;
 };
+
+std::string Ramulator2Dram::timing_problem() const {
+  for (const auto& [level, count] : levels_)
+    if (count < 1)
+      return "its organisation has " + std::to_string(count) + " of level \"" + level +
+             "\": every level needs at least one";
+  for (const auto& [k, v] : timings_)
+    if (v < 0 && k != "nREFI")
+      return "timing " + k + " is " + std::to_string(v) + ": Ramulator's timings are clocks, 0 or more";
+  const std::int64_t refi = timing({"nREFI"}), rfc = timing({"nRFC", "nRFC1", "nRFCab"});
+  if (refi <= 0 || refi >= (std::int64_t{1} << 29) || rfc < 0) return "";
+  // Between two refreshes the controller closes every bank (nRP), refreshes
+  // (nRFC), and must still open a row and read a burst, or no request is
+  // ever served.
+  const std::int64_t rp = timing({"nRP", "nRPab"}), rcd = timing({"nRCD", "nRCDRD"});
+  const std::int64_t cl = timing({"nCL"}), bl = timing({"nBL", "nBL16"});
+  const std::int64_t need = rfc + std::max<std::int64_t>(rp, 0) + std::max<std::int64_t>(rcd, 0) +
+                            std::max<std::int64_t>(cl, 0) + std::max<std::int64_t>(bl, 0);
+  if (refi > need) return "";
+  return "nREFI " + std::to_string(refi) + " leaves no time to serve a request between refreshes: "
+         "it must exceed the refresh and one access, nRFC + nRP + nRCD + nCL + nBL = " +
+         std::to_string(rfc) + " + " + std::to_string(rp) + " + " + std::to_string(rcd) + " + " +
+         std::to_string(cl) + " + " + std::to_string(bl) + " = " + std::to_string(need) + " clocks";
+}
+
+std::string probe_ramulator2(const Ramulator2Config& c) {
+  const ChildResult r = run_in_child([&c] {
+    std::string error;
+    const std::unique_ptr<DramModel> m = make_ramulator2_model(c, error);
+    if (!m) {
+      std::printf("%s\n", error.c_str());
+      return 2;
+    }
+    // Timings that cannot serve: the caller's check words it.
+    if (!ramulator2_timing_problem(*m).empty()) return 0;
+    struct Quiet : DramSink {
+      void progress(std::uint64_t, std::int64_t, Tick) override {}
+    } sink;
+    for (std::uint64_t i = 0; i < 8; ++i)
+      m->enqueue({i, i % 2 == 1, i << 16, 256, 0, 0});
+    try {
+      Tick now = 0;
+      for (int step = 0; step < 100000; ++step) {
+        const Tick next = m->advance(now, sink);
+        if (next == kNever) return 0;
+        now = next;
+      }
+    } catch (const ModelStall& e) {
+      std::printf("%s\n", e.what());
+      return 3;
+    }
+    return 0;
+  });
+  return r.ok ? "" : child_refusal("Ramulator 2", r);
+}
+
+std::string ramulator2_timing_problem(const DramModel& m) {
+  const auto* r = dynamic_cast<const Ramulator2Dram*>(&m);
+  return r ? r->timing_problem() : std::string();
+}
 
 std::unique_ptr<DramModel> make_ramulator2_model(const Ramulator2Config& c, std::string& error) {
   try {

@@ -24,7 +24,22 @@ struct Ramulator2Config {
 Ramulator2Config read_ramulator2_config(ParamReader& r);
 
 // One port's model; nullptr with `error` (Ramulator's own words) when
-// Ramulator rejects the configuration. Never throws.
+// Ramulator rejects the configuration. Never throws. A model that cannot
+// make progress throws ModelStall from advance() (model_stall.h).
 std::unique_ptr<DramModel> make_ramulator2_model(const Ramulator2Config& c, std::string& error);
+
+// The timing relations Ramulator assumes and does not check, on the values
+// model `m` (one make_ramulator2_model built) resolved from its standard's
+// presets and every override: every level of the organisation (channels,
+// ranks, banks, rows, columns) at least one, every timing 0 or more, and a refresh
+// interval that leaves room to serve a request (nREFI > nRFC + nRP + nRCD +
+// nCL + nBL). "" when they hold, else what does not, in Ramulator's names.
+std::string ramulator2_timing_problem(const DramModel& m);
+
+// Builds `c`'s memory system in a child process and serves a few reads and
+// writes there (Ramulator stops its process on some configurations, e.g.
+// a division by zero on an organisation of 0 channels): "" when it comes
+// back, else the refusal with Ramulator's last words.
+std::string probe_ramulator2(const Ramulator2Config& c);
 
 }  // namespace gemini::sim

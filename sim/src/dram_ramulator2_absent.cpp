@@ -2,6 +2,7 @@
 // name stays registered so that `gemini sim --list-params` lists it and a
 // configuration that chooses it is an error saying why it is missing,
 // instead of "not one of simple, banked".
+#include "dram_ramulator2.h"
 #include "gemini/sim/dram_model.h"
 
 #ifndef GEMINI_RAMULATOR2_WHY
@@ -26,6 +27,15 @@ DramBuilder configure(ParamReader& r) {
 }  // namespace
 
 bool ramulator2_built() { return false; }
+
+std::unique_ptr<DramModel> make_ramulator2_model(const Ramulator2Config&, std::string& error) {
+  error = kWhy;
+  return nullptr;
+}
+
+std::string ramulator2_timing_problem(const DramModel&) { return ""; }
+
+std::string probe_ramulator2(const Ramulator2Config&) { return ""; }
 
 DramModelInfo ramulator2_dram_model() {
   return {"ramulator2", std::string("not built: ") + GEMINI_RAMULATOR2_WHY, configure};

@@ -390,9 +390,20 @@ Ramulator2Config read_ramulator2_config(ParamReader& r) {
   // What only Ramulator can say: a trial memory system, never for listings.
   if (r.reading() && r.error_count() == before) {
     std::string error;
-    if (!make_ramulator2_model(c, error))
-      r.fail(extra ? "ramulator" : (std_name == "preset" ? "timing" : "standard"),
-             "Ramulator 2 rejects the configuration of " + c.label + ": " + error);
+    const std::string where = extra ? "ramulator" : (std_name == "preset" ? "timing" : "standard");
+    // Keys of the free-form `ramulator` object are Ramulator's to read:
+    // first tried where a crash cannot take gemini down.
+    const std::string crash = extra ? probe_ramulator2(c) : "";
+    const std::unique_ptr<DramModel> trial =
+        crash.empty() ? make_ramulator2_model(c, error) : nullptr;
+    if (!crash.empty()) {
+      r.fail(where, crash + " (" + c.label + ")");
+    } else if (!trial) {
+      r.fail(where, "Ramulator 2 rejects the configuration of " + c.label + ": " + error);
+    } else if (const std::string bad = ramulator2_timing_problem(*trial); !bad.empty()) {
+      r.fail(where, "the timings of " + c.label + " as Ramulator 2 resolves them cannot serve "
+                    "requests: " + bad);
+    }
   }
   return c;
 }

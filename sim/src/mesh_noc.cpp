@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
+
+#include "text_format.h"
 
 namespace gemini::sim {
 
@@ -14,6 +17,7 @@ MeshNoc::MeshNoc(std::int32_t xlen, std::int32_t ylen, double link_gbps, Tick ro
       links_(xlen, ylen),
       link_gbps_(link_gbps),
       ps_per_byte_(1000.0 / link_gbps),
+      slowest_ps_per_byte_(ps_per_byte_),
       router_ps_(router_ps),
       buffer_(std::max(0, buffer_packets)) {
   const std::size_t links = links_.count();
@@ -77,6 +81,7 @@ void MeshNoc::set_chiplets(std::int32_t x_cut, std::int32_t y_cut, bool io_die, 
   if (x_cut * y_cut <= 1) return;
   d2d_bytes_.assign(free_.size(), 0);
   d2d_ps_per_byte_ = 1000.0 / d2d_gbps;
+  slowest_ps_per_byte_ = std::max(slowest_ps_per_byte_, d2d_ps_per_byte_);
   d2d_latency_ = d2d_latency;
   d2d_ = links_.d2d_flags(x_cut, y_cut, io_die);
   d2d_.resize(free_.size(), 0);
@@ -133,7 +138,16 @@ MeshNoc::Timing MeshNoc::send(Tick t, std::int32_t src, std::int32_t dst, std::i
   return unicast(t, src, dst, bytes);
 }
 
+void MeshNoc::past_clock(const std::string& what, double t) const {
+  throw ModelStall(past_clock_text(
+      "noc.model \"mesh\"", what, t,
+      "its links carry " + fmt("%g", link_gbps_) + " GB/s, its slowest rate a packet meets " +
+          fmt("%g", slowest_ps_per_byte_ > 0 ? 1000.0 / slowest_ps_per_byte_ : 0.0) +
+          " GB/s (noc.link_gbps, chiplets.d2d_gbps, the DRAM ports' rates)"));
+}
+
 MeshNoc::Timing MeshNoc::unicast(Tick t, std::int32_t src, std::int32_t dst, std::int64_t bytes) {
+  check_clock(t, bytes);
   const Tick ser = serialisation(bytes);
   const NodePos s = pos(src);
   Tick start = 0;
@@ -159,6 +173,7 @@ MeshNoc::Timing MeshNoc::unicast(Tick t, std::int32_t src, std::int32_t dst, std
     head = start + router_ps_ + lat;
     tail = end + lat;
   }
+  check_arrival(end);
   out.arrived = end;  // the ejection link's
   out.injected = next_injection(inject, injected, ser);
   out.links = static_cast<std::int32_t>(path_.size()) - 1;
@@ -282,6 +297,7 @@ void MeshNoc::multicast_stream(Tick t, std::int32_t src, const std::vector<std::
     out.wait_owner = tm.wait_owner;
     return;
   }
+  check_clock(t, bytes);
   const Tree& tr = tree(src, dsts, memo);
   const Tick ser = serialisation(bytes);
   wait_ = {};
@@ -325,6 +341,7 @@ void MeshNoc::multicast_stream(Tick t, std::int32_t src, const std::vector<std::
     out.arrived[i] = tree_end_[static_cast<std::size_t>(tr.ejects[i])];
     out.last = std::max(out.last, out.arrived[i]);
   }
+  check_arrival(out.last);
   if (buffer_ > 0) {
     buffer_leave(tr.inject, inject_left);
     for (std::size_t e = 0; e < n; ++e)

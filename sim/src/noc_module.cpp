@@ -11,6 +11,7 @@
 #include "dram_module.h"
 #include "functional.h"
 #include "gemini/sim/compute_timing.h"
+#include "process_guard.h"
 
 namespace gemini::sim {
 
@@ -20,7 +21,7 @@ NocModule::NocModule(const sc_core::sc_module_name& name, SimContext& ctx)
   opt.spawn_method();
   opt.set_sensitivity(&ev_);
   opt.dont_initialize();
-  sc_core::sc_spawn([this] { run(); }, "router", &opt);
+  sc_core::sc_spawn([this] { run_guarded(ctx_, "", [this] { run(); }); }, "router", &opt);
   noc_->register_stats(stats_);
   closed_ = noc_->closed_loop();
 }

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "gemini/sim/mesh_links.h"
+#include "gemini/sim/model_stall.h"
 
 namespace gemini::sim {
 
@@ -431,7 +432,12 @@ bool run_traffic(NocModel& noc, const TrafficSpec& spec, TrafficResult& out, std
       }
   }
   Run run(noc, spec, p);
-  return run.go(out, error);
+  try {
+    return run.go(out, error);
+  } catch (const ModelStall& e) {
+    error = e.what();
+    return false;
+  }
 }
 
 bool read_traffic_trace(std::istream& in, const std::string& name, std::vector<TracePacket>& out,

@@ -72,12 +72,21 @@ ir::JsonReader ParamReader::values(const std::string& name) {
 }
 
 std::int64_t ParamReader::read_integer(ParamInfo info, std::int64_t lo, std::int64_t hi,
-                                       std::int64_t fallback) {
+                                       std::int64_t fallback, std::optional<std::int64_t> also) {
   info.type = "integer";
   info.range = "[" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+  if (also) info.range = std::to_string(*also) + " or " + info.range;
   info.fallback = std::to_string(fallback);
   const json::value* v = declare(info);
   if (!v) return fallback;
+  if (also) {
+    const std::optional<std::int64_t> x = ir::integer_value(*v);
+    if (x && (*x == *also || (*x >= lo && *x <= hi))) return *x;
+    fail(info.name, "expected " + std::to_string(*also) + " or an integer in [" +
+                        std::to_string(lo) + ", " + std::to_string(hi) + "], got " +
+                        ir::kind_name(*v));
+    return fallback;
+  }
   return values(info.name).integer(*v, info.name, lo, hi).value_or(fallback);
 }
 

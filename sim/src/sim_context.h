@@ -124,6 +124,9 @@ struct SimContext {
   std::vector<DramTraceRecord> dram_trace;
   std::int64_t retired = 0;
   Progress progress{false, 0};
+  // A model that could not make progress (process_guard.h): its text; the
+  // run has stopped and has no report.
+  std::string stall;
 };
 
 }  // namespace gemini::sim

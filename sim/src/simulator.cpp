@@ -123,6 +123,10 @@ bool simulate(const assembler::Program& program, const ir::HardwareConfig& hw,
     }
   }
   ctx.progress.done();
+  if (!ctx.stall.empty()) {
+    error = ctx.stall;
+    return false;
+  }
   if (options.model) attach_rooflines(*options.model, program, ctx.params, report);
   if (report.power) report.power->asked_window_ns = options.power.window_ns;
   for (const StatGroup* g : options.stat_groups) report.stats.push_back(g->snapshot());

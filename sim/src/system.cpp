@@ -142,6 +142,7 @@ void System::run_and_report(const WorkloadTable& workloads, Tick until, Report& 
   } else {
     sc_core::sc_start();
   }
+  if (!ctx_.stall.empty()) return;  // a model stopped the run: no report
   const Tick period = ctx_.params.period;
   Tick end = 0;
   for (const auto& c : cores_) end = std::max(end, c->finish_time());

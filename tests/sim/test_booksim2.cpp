@@ -314,16 +314,24 @@ TEST(Booksim2Model, ItsParametersAreCheckedAndBookSimsOtherKeysReached) {
   EXPECT_NE(error.find("\"vc_allocator\""), std::string::npos) << error;
   EXPECT_EQ(build(R"({"model": "booksim2", "booksim": {"no_such_key": 1}})", error), nullptr);
   EXPECT_NE(error.find("/noc/booksim/no_such_key: parameter \"no_such_key\" of component "
-                       "\"noc/booksim\" (NoC model \"booksim2\"): BookSim 2 has no numeric key"),
+                       "\"noc/booksim\" (NoC model \"booksim2\"): BookSim 2 has no key"),
             std::string::npos)
       << error;
   EXPECT_EQ(build(R"({"model": "booksim2", "booksim": {"injection_rate": 0.5}})", error),
             nullptr);
-  EXPECT_NE(error.find("set by gemini"), std::string::npos) << error;
-  // A value BookSim itself rejects (it would stop the process): its message.
+  EXPECT_NE(error.find("has no effect on the network gemini drives"), std::string::npos) << error;
+  EXPECT_EQ(build(R"({"model": "booksim2", "booksim": {"num_vcs": 2}})", error), nullptr);
+  EXPECT_NE(error.find("set by gemini, not noc.booksim: noc.num_vcs"), std::string::npos) << error;
+  // A value BookSim itself would stop the process on: refused by gemini.
   EXPECT_EQ(build(R"({"model": "booksim2", "booksim": {"buffer_policy": "bogus"}})", error),
             nullptr);
-  EXPECT_NE(error.find("BookSim 2 rejected the configuration: Unknown buffer policy: bogus"),
+  EXPECT_NE(error.find("expected one of private, shared"), std::string::npos) << error;
+  // Keys together that only BookSim can judge: its message, from the child
+  // that built the network first.
+  EXPECT_EQ(build(R"({"model": "booksim2", "num_vcs": 8, "booksim": {"noq": 1}})", error),
+            nullptr);
+  EXPECT_NE(error.find("BookSim 2 rejected the configuration: Error in booksim2/router_0_0 : NOQ "
+                       "requires lookahead routing to be enabled."),
             std::string::npos)
       << error;
   // Another key reaches BookSim's configuration.

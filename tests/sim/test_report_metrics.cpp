@@ -10,6 +10,7 @@
 #include <boost/json.hpp>
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <type_traits>
@@ -194,9 +195,8 @@ std::string model_rows(const std::string& kind, const std::vector<std::string>& 
   std::vector<std::pair<std::string, sim::StatSnapshot>> built;  // by model
   std::string kept;  // the doc's rows of models this build lacks
   for (const std::string& m : models) {
-    sim::StatGroup g(kind, kind);
-    if (build(m, g)) {
-      built.emplace_back(m, g.snapshot());
+    if (std::optional<sim::StatSnapshot> snap = build(m, kind)) {
+      built.emplace_back(m, std::move(*snap));
       continue;
     }
     const std::string head = "| " + kind + " | " + m + " | ";
@@ -229,26 +229,32 @@ std::string statistics_table(const sim::Report& r, const std::string& doc) {
   }
   out += model_rows(
       "noc", sim::noc_model_names(true),
-      [](const std::string& m, sim::StatGroup& g) {
+      [](const std::string& m, const std::string& kind) {
         std::string error;
         sim::NocLayout layout;
         layout.xlen = layout.ylen = 2;
         layout.ports = {{-1, 0}, {2, 0}};
         const auto model = sim::make_noc_model({{"model", m}}, layout, error);
-        if (model) model->register_stats(g);
-        return model != nullptr;
+        if (!model) return std::optional<sim::StatSnapshot>();
+        // Snapshotted while the model, whose counters the group reads, lives.
+        sim::StatGroup g(kind, kind);
+        model->register_stats(g);
+        return std::optional<sim::StatSnapshot>(g.snapshot());
       },
       doc);
   out += model_rows(
       "dram", sim::dram_model_names(true),
-      [](const std::string& m, sim::StatGroup& g) {
+      [](const std::string& m, const std::string& kind) {
         std::string error;
         sim::DramContext ctx;
         ctx.mesh_tops = 4;
         ctx.ports = 2;
         const auto model = sim::make_dram_model({{"model", m}}, ctx, error);
-        if (model) model->register_stats(g);
-        return model != nullptr;
+        if (!model) return std::optional<sim::StatSnapshot>();
+        // Snapshotted while the model, whose counters the group reads, lives.
+        sim::StatGroup g(kind, kind);
+        model->register_stats(g);
+        return std::optional<sim::StatSnapshot>(g.snapshot());
       },
       doc);
   return out;

@@ -41,8 +41,7 @@ class ToyDram final : public DramModel {
   }
   double peak_gbps() const override { return 1e6; }  // unbounded; the range's top
   std::string name() const override { return "toy"; }
-  void register_stats(StatGroup& g) const override {
-    DramModel::register_stats(g);
+  void add_stats(StatGroup& g) const override {
     g.add("large_requests", &large_, Unit::count, "requests of more than 256 bytes (toy)");
   }
 

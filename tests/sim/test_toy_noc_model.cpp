@@ -40,7 +40,7 @@ class Crossbar final : public NocModel {
   double peak_link_gbps() const override { return 24; }
   std::int64_t packets() const override { return packets_; }
   std::int64_t bytes() const override { return bytes_; }
-  void register_stats(StatGroup& g) const override {
+  void add_stats(StatGroup& g) const override {
     g.add("packets", &packets_, Unit::count, "packets the crossbar carried");
     g.add("bytes", &bytes_, Unit::bytes, "bytes the crossbar carried");
   }

@@ -4,8 +4,8 @@
 // report, the JSON `stats` section and the sweep's results (a
 // `stats.toy.conv_tiles` column in results.csv and results.json) without a
 // line of report or sweep code knowing it. A unit's own statistic is the
-// same add() line in its constructor's register_stats (core_module.cpp,
-// dram_model.cpp, mesh_noc.h); an observer's group joins through
+// same add() line in its unit's register_stats or a model's add_stats
+// (core_module.cpp, dram_model.cpp, mesh_noc.h); an observer's group joins through
 // SimOptions::stat_groups.
 #include <gtest/gtest.h>
 

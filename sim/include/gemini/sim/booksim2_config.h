@@ -34,6 +34,7 @@
 //     refused, naming chiplets.d2d_gbps.
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -102,6 +103,18 @@ struct Booksim2Setup {
 // rate, or a D2D latency that is not a whole number of BookSim cycles).
 bool booksim2_config(const Booksim2Params& p, const NocLayout& layout, Booksim2Setup& out,
                      std::string& error);
+
+// The booksim2 model for `p` and `layout` as they are, without the checks
+// of the `noc` section's reader (noc.booksim's table, booksim2_keys.h):
+// for tests that build what a configuration could not, and callers with
+// checks of their own. nullptr with `error` when BookSim 2 rejects it or
+// this build has no BookSim 2.
+std::unique_ptr<NocModel> make_booksim2_noc(const Booksim2Params& p, const NocLayout& layout,
+                                            std::string& error);
+
+// A number as BookSim's parser takes a float ("%.17g", always with a point
+// or an exponent: 1 is "1.0").
+std::string booksim2_number(double v);
 
 // Whether this build has BookSim 2 (cmake/booksim2.cmake); when not, `why`
 // says why (e.g. "configured with -DGEMINI_BOOKSIM2=OFF").

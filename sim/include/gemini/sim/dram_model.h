@@ -70,14 +70,20 @@ class DramModel {
   virtual double peak_gbps() const = 0;  // bytes per ns
   virtual std::string name() const = 0;
   const DramStats& stats() const { return stats_; }
-  // Registers the model's counters in the port's group: DramStats's here;
-  // a model with its own calls this first, then adds them. Names the
-  // reports read when a model has them: row_hits, row_misses and
-  // row_conflicts (per burst; the row-hit rate), refreshes.
-  virtual void register_stats(StatGroup& g) const;
+  // Registers the model's counters in the port's group, tied to the
+  // model's lifetime (stats.h): DramStats's, then the model's own
+  // (add_stats).
+  void register_stats(StatGroup& g) const;
 
  protected:
+  // A model's counters beyond DramStats. Names the reports read when a
+  // model has them: row_hits, row_misses and row_conflicts (per burst; the
+  // row-hit rate), refreshes.
+  virtual void add_stats(StatGroup& /*g*/) const {}
   DramStats stats_;
+
+ private:
+  StatOwner stat_owner_;
 };
 
 // What a model is built for: one port of a configuration on a mesh.

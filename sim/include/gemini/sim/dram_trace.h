@@ -48,7 +48,8 @@ struct ReplayedRequest {
 // Replays `records` open loop through `model`: each enqueued at its arrival
 // time whatever the model is doing (reads report progress every
 // `chunk_bytes`, as the NoC asks for packets), the model advanced at the
-// times it asks for. Returns one entry per record, in order.
+// times it asks for. Returns one entry per record, in order; a model that
+// cannot make progress throws ModelStall (model_stall.h).
 std::vector<ReplayedRequest> replay_dram(const std::vector<DramTraceRecord>& records,
                                          DramModel& model, std::int64_t chunk_bytes);
 

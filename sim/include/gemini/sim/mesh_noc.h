@@ -37,6 +37,7 @@
 #include <vector>
 
 #include "gemini/sim/mesh_links.h"
+#include "gemini/sim/model_stall.h"
 #include "gemini/sim/noc_model.h"
 #include "gemini/sim/stats.h"
 
@@ -91,6 +92,7 @@ class MeshNoc final : public NocModel {
   // byte (0: the link's rate); a packet ejects in max(ser(b), b * rate).
   void set_eject_ps_per_byte(std::int32_t node, double ps_per_byte) override {
     eject_ps_per_byte_[static_cast<std::size_t>(node)] = ps_per_byte;
+    slowest_ps_per_byte_ = std::max(slowest_ps_per_byte_, ps_per_byte);
   }
 
   // Sends one packet, injected no earlier than `t`.
@@ -122,7 +124,7 @@ class MeshNoc final : public NocModel {
   std::int64_t bytes() const override { return bytes_; }
   std::string name() const override { return "mesh"; }
   // Registers the NoC's counters (packets, bytes) in `g`.
-  void register_stats(StatGroup& g) const override {
+  void add_stats(StatGroup& g) const override {
     g.add("packets", &packets_, Unit::count, "packets: data, tokens, DMA requests, write acks");
     g.add("bytes", &bytes_, Unit::bytes, "bytes of every packet");
     g.add("byte_hops", &byte_hops_, Unit::byte_hops, "bytes x router-to-router links crossed");
@@ -257,6 +259,24 @@ class MeshNoc final : public NocModel {
   std::vector<std::uint8_t> d2d_;        // per link: a die-to-die link (empty: none)
   std::vector<std::int64_t> d2d_bytes_;  // per link: bytes over it (D2D links only)
   double d2d_ps_per_byte_ = 0;
+  // The slowest rate a packet meets (links, D2D links, ejection), for the
+  // clock's check (check_clock).
+  double slowest_ps_per_byte_ = 0;
+  // A packet of `bytes` sent at `t` whose times would pass the simulator's
+  // clock (model_stall.h) is a ModelStall: its serialisation alone, before
+  // it is computed (a double past 2^63 does not convert to a Tick), and its
+  // arrival `end` after.
+  void check_clock(Tick t, std::int64_t bytes) const {
+    if (static_cast<double>(t) + static_cast<double>(bytes) * slowest_ps_per_byte_ >
+        static_cast<double>(kTickLimit))
+      past_clock("a packet of " + std::to_string(bytes) + " bytes sent at " + std::to_string(t) +
+                     " ps",
+                 static_cast<double>(t) + static_cast<double>(bytes) * slowest_ps_per_byte_);
+  }
+  void check_arrival(Tick end) const {
+    if (end > kTickLimit) past_clock("a packet's arrival", static_cast<double>(end));
+  }
+  [[noreturn]] void past_clock(const std::string& what, double t) const;
   Tick d2d_latency_ = 0;
   std::int64_t d2d_byte_hops_ = 0;
   std::int64_t packets_ = 0, bytes_ = 0;

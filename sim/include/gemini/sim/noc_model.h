@@ -157,15 +157,24 @@ class NocModel {
   virtual Tick next_advance() const { return kNever; }
   virtual std::int64_t packets() const = 0;
   virtual std::int64_t bytes() const = 0;
-  // Registers the model's counters in `g`.
-  virtual void register_stats(StatGroup& g) const = 0;
+  // Registers the model's counters in `g`, tied to the model's lifetime
+  // (stats.h).
+  void register_stats(StatGroup& g) const {
+    g.owned_by(stat_owner_);
+    add_stats(g);
+  }
   virtual std::string name() const = 0;
   // The model's configuration in its own simulator's terms, where it has
   // one (booksim2: BookSim's configuration file); empty otherwise.
   virtual std::string config_text() const { return {}; }
 
  protected:
+  // The model's counters, for register_stats().
+  virtual void add_stats(StatGroup& g) const = 0;
   std::uint64_t owner_ = ~std::uint64_t{0};
+
+ private:
+  StatOwner stat_owner_;
 };
 
 // What a model is built for: the cores on the xlen x ylen grid and the DRAM

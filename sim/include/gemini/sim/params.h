@@ -30,6 +30,7 @@
 #include <functional>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -78,6 +79,13 @@ class Param {
     zero_ok_ = true;
     return *this;
   }
+  // Integers: exactly `v` is accepted too, outside the range (another
+  // tool's sentinel, e.g. BookSim's -1: "unbounded").
+  Param& or_value(T v) {
+    static_assert(std::is_integral_v<T> && !std::is_same_v<T, bool>, "an integer's sentinel");
+    also_ = v;
+    return *this;
+  }
   // Strings: the accepted values (none: any string).
   Param& choices(std::vector<std::string> c) {
     choices_ = std::move(c);
@@ -94,6 +102,7 @@ class Param {
   std::string name_, desc_, unit_;
   T lo_ = lowest(), hi_ = highest();
   bool zero_ok_ = false;
+  std::optional<T> also_;
   std::vector<std::string> choices_;
   T fallback_{};
   static T lowest() {
@@ -156,7 +165,7 @@ class ParamReader {
 
   // Used by Param::get().
   std::int64_t read_integer(ParamInfo info, std::int64_t lo, std::int64_t hi,
-                            std::int64_t fallback);
+                            std::int64_t fallback, std::optional<std::int64_t> also = {});
   double read_number(ParamInfo info, double lo, double hi, bool zero_ok, double fallback);
   bool read_flag(ParamInfo info, bool fallback);
   std::string read_choice(ParamInfo info, const std::vector<std::string>& choices,
@@ -228,7 +237,9 @@ T Param<T>::get() {
   if constexpr (std::is_same_v<T, bool>) {
     return r_.read_flag(std::move(info), fallback_);
   } else if constexpr (std::is_integral_v<T>) {
-    return static_cast<T>(r_.read_integer(std::move(info), lo_, hi_, fallback_));
+    std::optional<std::int64_t> also;
+    if (also_) also = static_cast<std::int64_t>(*also_);
+    return static_cast<T>(r_.read_integer(std::move(info), lo_, hi_, fallback_, also));
   } else if constexpr (std::is_floating_point_v<T>) {
     return r_.read_number(std::move(info), lo_, hi_, zero_ok_, fallback_);
   } else {

@@ -75,6 +75,9 @@ struct SimOptions {
 // mesh (a core outside it), the configuration's `dram` or `noc` section
 // does not read (sim_config.h) or the trace cannot be written; a run-time
 // deadlock is not an error here: the report says `deadlock` and what blocks.
+// A timing model that cannot make progress under the configuration (a
+// ModelStall, model_stall.h) stops the run: false, with its text in `error`
+// and no report.
 bool simulate(const assembler::Program& program, const ir::HardwareConfig& hw,
               const WorkloadTable& workloads, const SimOptions& options, Report& report,
               std::string& error);
