@@ -14,6 +14,8 @@
 #include "commands.h"
 #include "diagnostics_out.h"
 #include "common.h"
+#include "gemini/ir/config_override.h"
+#include "gemini/ir/json_document.h"
 #include "gemini/sim/noc_model.h"
 #include "gemini/sim/noc_traffic.h"
 
@@ -83,10 +85,15 @@ boost::json::object point_json(double load, const sim::TrafficResult& r, double 
 }
 
 // The configuration's `noc` section with --model and --set over it, read;
-// `status` says why not.
+// `status` says why not. A refused value of --model or --set is named by
+// the option ("--set noc.num_vcs: ...", ir/config_override.h).
 std::optional<sim::NocSetup> noc_setup(const NocOptions& opt, ir::HardwareConfig& hw, int& status) {
   boost::json::object& noc = hw.noc.raw.json;
-  if (!opt.model.empty()) noc["model"] = opt.model;
+  ir::ConfigOverrides given;
+  if (!opt.model.empty()) {
+    noc["model"] = opt.model;
+    given.push_back({hw.noc.raw.pointer + "/model", "--model ", ""});
+  }
   for (const std::string& kv : opt.set) {
     const auto eq = kv.find('=');
     if (eq == std::string::npos || eq == 0) {
@@ -94,13 +101,17 @@ std::optional<sim::NocSetup> noc_setup(const NocOptions& opt, ir::HardwareConfig
       status = kExitUnreadable;
       return std::nullopt;
     }
+    const std::string key = kv.substr(0, eq);
     boost::system::error_code ec;
     boost::json::value v = boost::json::parse(kv.substr(eq + 1), ec);
-    noc[kv.substr(0, eq)] = ec ? boost::json::value(kv.substr(eq + 1)) : v;
+    noc[key] = ec ? boost::json::value(kv.substr(eq + 1)) : v;
+    given.push_back({hw.noc.raw.pointer + "/" + ir::json_pointer_token(key), "--set ", ""});
   }
+  if (hw.noc.raw.origin.empty()) hw.noc.raw.origin = ir::kDefaultsOrigin;
   ir::ConfigErrors errors;
   std::optional<sim::NocSetup> setup = sim::read_noc_setup(hw.noc.raw, errors);
   if (!setup) {
+    ir::attribute_overrides(errors, given);
     report_config_errors(errors);
     status = kExitInvalid;
   }

@@ -11,6 +11,9 @@
 //
 // A refusal that is no located diagnostic (the lowering's, a simulation
 // that could not start, a usage error) has code "", name "" and pointer "".
+// A configuration value given on the command line (`gemini noc --set`)
+// has for its file how it was given ("--set noc.num_vcs") and "given":
+// true (ir/config_override.h).
 // The text on stderr is unchanged; the file is written whatever the exit
 // status (an empty list when nothing was wrong).
 

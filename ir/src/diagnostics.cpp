@@ -202,6 +202,7 @@ boost::json::object diagnostic_json(const Diagnostic& d) {
   }
   o["message"] = d.message;
   if (!d.file.empty()) o["file"] = d.file;
+  if (d.given) o["given"] = true;
   return o;
 }
 
@@ -218,6 +219,7 @@ void config_error(ConfigErrors& errors, std::string file, std::string pointer,
 
 std::string config_text(const Diagnostic& d) {
   std::string out = d.file;
+  if (d.given) return out + ": " + d.message;  // its name says where
   if (d.line)
     out += ":" + std::to_string(*d.line) + ":" + std::to_string(d.column.value_or(0));
   else if (!d.pointer.empty())

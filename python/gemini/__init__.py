@@ -144,14 +144,16 @@ def _refusal(path: str, diagnostics_json: str, stderr: str) -> InputError:
         diags.append(Diagnostic(code=d.get("code", ""), name=d.get("name", ""),
                                 severity=d.get("severity", "error"), pointer=d.get("pointer", ""),
                                 line=d.get("line"), column=d.get("column"),
-                                message=d.get("message", "")))
+                                message=d.get("message", ""), file=d.get("file", ""),
+                                given=bool(d.get("given", False))))
     if not diags:
         text = stderr.strip()
         diags.append(Diagnostic(code="", name="", severity="error", pointer="", line=None,
                                 column=None, message=text or "refused"))
     errors = [d for d in diags if d.severity == "error"] or diags
     first = errors[0]
-    return InputError(first.message, pointer=first.pointer, diagnostics=diags, file=path)
+    return InputError(first.message, pointer=first.pointer, diagnostics=diags,
+                      file=first.file if first.given else path, given=first.given)
 
 
 def _checked_int(v: Any, what: str, lo: int = 0) -> str:

@@ -19,14 +19,17 @@ class Diagnostic:
     line: Optional[int]
     column: Optional[int]
     message: str
+    file: str = ...
+    given: bool = ...
 
 class InputError(ValueError):
     message: str
     pointer: str
     file: str
+    given: bool
     diagnostics: list[Diagnostic]
     def __init__(self, message: str, pointer: str = ..., diagnostics: Optional[list[Diagnostic]] = ...,
-                 file: str = ...) -> None: ...
+                 file: str = ..., given: bool = ...) -> None: ...
 
 class SimulationError(RuntimeError):
     returncode: int

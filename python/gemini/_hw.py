@@ -1,7 +1,8 @@
 """Hardware configurations as dicts: found by name or path as `--hw` finds
 them, modified by dotted parameter paths as a sweep's axes are, and checked
 in process by the simulator's own reading (gemini._gemini.check_hw) before
-anything runs."""
+anything runs; a problem with a value set by path is named by it
+(`set["noc.num_vcs"]: ...`)."""
 
 from __future__ import annotations
 
@@ -108,8 +109,10 @@ def resolve(hw: str | os.PathLike | Mapping[str, Any] | None,
     except (TypeError, ValueError) as e:
         raise InputError(f"the configuration is not JSON: {e}") from None
     from . import _gemini
-    problems = [Diagnostic(**d) for d in _gemini.check_hw(text)]
+    # A refused value of `settings` is named by it: set["noc.num_vcs"].
+    problems = [Diagnostic(**d) for d in _gemini.check_hw(text, list(settings or {}))]
     if problems:
-        raise InputError(problems[0].message, pointer=problems[0].pointer,
-                         diagnostics=problems, file="<hw>")
+        first = problems[0]
+        raise InputError(first.message, pointer=first.pointer, diagnostics=problems,
+                         file=first.file or "<hw>", given=first.given)
     return text

@@ -4,6 +4,7 @@
 #include <boost/json/serialize.hpp>
 #include <boost/json/value.hpp>
 
+#include "gemini/ir/config_override.h"
 #include "gemini/ir/loader.h"
 #include "gemini/ir/summary.h"
 #include "gemini/ir/validator.h"
@@ -23,6 +24,8 @@ Diagnostic convert(const ir::Diagnostic& x) {
   d.line = x.line;
   d.column = x.column;
   d.message = x.message;
+  d.file = x.file;
+  d.given = x.given;
   return d;
 }
 
@@ -50,9 +53,14 @@ Diagnostic file_problem(const std::string& message) {
 
 }  // namespace
 
-std::vector<Diagnostic> check_hw(const std::string& text) {
+std::vector<Diagnostic> check_hw(const std::string& text,
+                                 const std::vector<std::string>& set_paths) {
   ir::ConfigErrors errors;
   sim::parse_hw_config(text, "<hw>", errors);
+  ir::ConfigOverrides given;
+  for (const std::string& path : set_paths)
+    given.push_back({ir::path_pointer(path), "set[\"", "\"]"});
+  ir::attribute_overrides(errors, given);
   std::vector<Diagnostic> out;
   for (const ir::Diagnostic& e : errors) out.push_back(convert(e));
   return out;

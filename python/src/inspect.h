@@ -24,6 +24,10 @@ struct Diagnostic {
   std::string pointer;   // JSON pointer; "" with a line:column or for the document
   std::optional<std::uint64_t> line, column;
   std::string message;
+  // A configuration file's problem: its file; with `given`, how its value
+  // was given instead (`set["noc.num_vcs"]`: gemini/ir/config_override.h).
+  std::string file;
+  bool given = false;
 };
 
 // The verdict on one IR file: gemini validate's, item for item.
@@ -56,7 +60,11 @@ Info info_file(const std::string& path, const std::string& dialect);
 // A hardware configuration's JSON text checked as `--hw` checks a file
 // (ir's reading, then the simulator's dram, noc and energy components):
 // the problems, each with its JSON pointer and message; none when it is
-// good.
-std::vector<Diagnostic> check_hw(const std::string& text);
+// good. `set_paths` are the parameters simulate's set= gave by dotted path
+// ("noc.num_vcs"), in the order set: a problem with one of their values is
+// named by it, set["noc.num_vcs"] (a value under it, set["noc.booksim.x"]);
+// the others by "<hw>".
+std::vector<Diagnostic> check_hw(const std::string& text,
+                                 const std::vector<std::string>& set_paths);
 
 }  // namespace gemini::python

@@ -22,6 +22,8 @@ py::dict to_dict(const Diagnostic& d) {
   o["line"] = d.line ? py::object(py::int_(*d.line)) : py::object(py::none());
   o["column"] = d.column ? py::object(py::int_(*d.column)) : py::object(py::none());
   o["message"] = d.message;
+  o["file"] = d.file;
+  o["given"] = d.given;
   return o;
 }
 
@@ -60,11 +62,11 @@ py::tuple info(const std::string& path, const std::string& dialect) {
   return py::make_tuple(i.ok, i.json, to_list(i.diagnostics));
 }
 
-py::list hw_problems(const std::string& text) {
+py::list hw_problems(const std::string& text, const std::vector<std::string>& set_paths) {
   std::vector<Diagnostic> ds;
   {
     py::gil_scoped_release release;
-    ds = check_hw(text);
+    ds = check_hw(text, set_paths);
   }
   return to_list(ds);
 }
@@ -80,5 +82,7 @@ PYBIND11_MODULE(_gemini, m) {
   m.def("info", &gemini::python::info, py::arg("path"), py::arg("dialect"),
         "(ok, gemini info --json's text, diagnostics)");
   m.def("check_hw", &gemini::python::hw_problems, py::arg("text"),
-        "the problems of a hardware configuration's JSON text, as --hw checks it");
+        py::arg("set_paths") = std::vector<std::string>{},
+        "the problems of a hardware configuration's JSON text, as --hw checks it; a value of "
+        "set_paths (simulate's set=, by dotted path) named by it");
 }

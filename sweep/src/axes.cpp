@@ -36,18 +36,25 @@ void Reader::check_axis(const std::string& pointer, Axis& axis, const SweepSpec&
       auto c = config(at, *name);
       if (!c) continue;
       ir::ConfigErrors errs;
-      if (!detail::hw_ok(options.check_hw, json::serialize(c->first), c->second, errs))
+      if (!detail::hw_ok(options.check_hw, json::serialize(c->first), c->second, {}, errs))
         for (const ir::Diagnostic& e : errs) fail(at, head + ir::config_text(e));
       axis.hw_configs.push_back(std::move(c->first));
+      axis.hw_origins.push_back(std::move(c->second));
     } else {
       json::object hw = spec.base_hw;
       std::string error;
       ir::ConfigErrors errs;
       if (!detail::set_param(hw, axis.name, v, error))
         fail(at, head + error);
-      else if (!detail::hw_ok(options.check_hw, json::serialize(hw), "", errs) &&
+      else if (!detail::hw_ok(options.check_hw, json::serialize(hw), spec.base_hw_origin,
+                              {detail::axis_override(axis.name, ", value " + json::serialize(v))},
+                              errs) &&
                !zipped_ok(axis, i, spec))
-        for (const ir::Diagnostic& e : errs) fail(at, head + detail::without_file(e));
+        // The axis's value names itself (`axis "noc.num_vcs", value 0: ...`);
+        // another is the base's, which this value made wrong (a parameter
+        // of the model it replaced), at its place in the base.
+        for (const ir::Diagnostic& e : errs)
+          fail(at, e.given ? ir::config_text(e) : head + ir::config_text(e));
     }
   }
 }
@@ -61,7 +68,7 @@ bool Reader::zipped_ok(const Axis& axis, std::size_t i, const SweepSpec& spec) {
         (i >= a.values.size() || !detail::set_param(hw, a.name, a.values[i], error)))
       return false;
   ir::ConfigErrors errs;
-  return detail::hw_ok(options.check_hw, json::serialize(hw), "", errs);
+  return detail::hw_ok(options.check_hw, json::serialize(hw), spec.base_hw_origin, {}, errs);
 }
 
 void Reader::load_axes(const json::value* v, SweepSpec& spec) {

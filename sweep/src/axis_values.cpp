@@ -140,16 +140,15 @@ bool set_param(json::object& hw, const std::string& path, const json::value& v,
 }
 
 bool hw_ok(const HwCheck& check, const std::string& text, const std::string& origin,
-           ir::ConfigErrors& errors) {
-  if (check) return check(text, origin, errors);
-  return ir::parse_hw_config(text, origin, errors).has_value();
+           const ir::ConfigOverrides& given, ir::ConfigErrors& errors) {
+  const bool ok =
+      check ? check(text, origin, errors) : ir::parse_hw_config(text, origin, errors).has_value();
+  ir::attribute_overrides(errors, given);
+  return ok;
 }
 
-std::string without_file(const ir::Diagnostic& e) {
-  ir::Diagnostic d = e;
-  d.file.clear();
-  const std::string t = ir::config_text(d);
-  return !t.empty() && t.front() == ':' ? t.substr(1) : t;
+ir::ConfigOverride axis_override(const std::string& name, const std::string& suffix) {
+  return {ir::path_pointer(name), "axis \"", "\"" + suffix};
 }
 
 }  // namespace gemini::sweep::detail

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "gemini/ir/config_override.h"
 #include "gemini/sweep/spec.h"
 
 namespace gemini::sweep::detail {
@@ -24,12 +25,14 @@ bool set_param(boost::json::object& hw, const std::string& path, const boost::js
                std::string& error);
 
 // Checks a configuration's JSON text with `check`, or ir::parse_hw_config
-// when it is empty.
+// when it is empty: the configuration of `origin` with `given` set over
+// it, each error of a value given named by it (ir/config_override.h), the
+// others by `origin`.
 bool hw_ok(const HwCheck& check, const std::string& text, const std::string& origin,
-           ir::ConfigErrors& errors);
+           const ir::ConfigOverrides& given, ir::ConfigErrors& errors);
 
-// A configuration error without its file ("/dram/latency_ns: ...": the
-// configuration a sweep builds from its axes has none).
-std::string without_file(const ir::Diagnostic& e);
+// How an axis's value is named where it is refused: `axis "noc.num_vcs"`
+// and `suffix` (`, value 0`).
+ir::ConfigOverride axis_override(const std::string& name, const std::string& suffix = "");
 
 }  // namespace gemini::sweep::detail

@@ -126,6 +126,8 @@ std::optional<Plan> expand(const SweepSpec& spec, std::vector<std::string>& erro
         rest /= dims[d].size();
       }
       json::object hw = in.base_hw ? *in.base_hw : spec.base_hw;
+      std::string origin = in.base_hw ? in.base_hw_origin : spec.base_hw_origin;
+      ir::ConfigOverrides given;  // in the order they are set
       std::vector<std::pair<const Axis*, std::size_t>> chosen;
       for (std::size_t d = 0; d < dims.size(); ++d)
         for (const Axis* a : dims[d].axes) chosen.emplace_back(a, pick[d]);
@@ -134,30 +136,36 @@ std::optional<Plan> expand(const SweepSpec& spec, std::vector<std::string>& erro
         for (const auto& [ax, i] : chosen)
           if (ax == &a) p.params.emplace_back(a.name, a.values[i]);
       for (const auto& [a, i] : chosen)
-        if (a->name == "hw") hw = a->hw_configs[i];
+        if (a->name == "hw") {
+          hw = a->hw_configs[i];
+          origin = a->hw_origins[i];
+        }
       std::string error;
       bool ok = true;
       if (!in.hardware.empty()) {
         const auto point = gemini_hardware_point(in.manifest_row, hw, error);
         if (point) p.hardware = point->params;
         ok = point.has_value();
-        for (const auto& [path, v] : p.hardware)
+        for (const auto& [path, v] : p.hardware) {
           ok = ok && detail::set_param(hw, path, v, error);
+          given.push_back({ir::path_pointer(path), "the manifest's \"", "\""});
+        }
       }
       for (const auto& [a, i] : chosen) {
         if (a->name == "functional") {
           p.functional = a->values[i].get_bool();
         } else if (a->name == "seed") {
           p.seed = static_cast<std::uint64_t>(a->values[i].get_int64());
-        } else if (a->name != "hw" && !detail::set_param(hw, a->name, a->values[i], error)) {
-          ok = false;
+        } else if (a->name != "hw") {
+          ok = ok && detail::set_param(hw, a->name, a->values[i], error);
+          given.push_back(detail::axis_override(a->name));
         }
       }
       ir::ConfigErrors errs;
-      if (ok && !detail::hw_ok(spec.check_hw, json::serialize(hw), "", errs)) ok = false;
+      if (ok && !detail::hw_ok(spec.check_hw, json::serialize(hw), origin, given, errs)) ok = false;
       if (!ok) {
         std::vector<std::string> lines;
-        for (const ir::Diagnostic& e : errs) lines.push_back(detail::without_file(e));
+        for (const ir::Diagnostic& e : errs) lines.push_back(ir::config_text(e));
         if (lines.empty()) lines.push_back(error);
         std::string what = in.label;
         for (const auto& [name, v] : p.params) what += ", " + name + "=" + detail::cell(v);

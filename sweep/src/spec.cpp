@@ -41,7 +41,7 @@ std::string token(std::string_view key) { return ir::json_pointer_token(key); }
 
 void Reader::load_hw(const json::value* v, SweepSpec& spec) {
   if (!v) {
-    spec.base_hw_origin = "(gemini's defaults)";
+    spec.base_hw_origin = ir::kDefaultsOrigin;
     return;
   }
   if (v->is_object()) {
@@ -57,7 +57,8 @@ void Reader::load_hw(const json::value* v, SweepSpec& spec) {
     return;
   }
   ir::ConfigErrors errs;
-  if (!detail::hw_ok(options.check_hw, json::serialize(spec.base_hw), spec.base_hw_origin, errs))
+  if (!detail::hw_ok(options.check_hw, json::serialize(spec.base_hw), spec.base_hw_origin, {},
+                     errs))
     for (const ir::Diagnostic& e : errs) errors.push_back(ir::config_text(e));
 }
 
@@ -101,7 +102,7 @@ std::optional<std::pair<json::object, std::string>> Reader::input_hw(const std::
   }
   if (!c) return std::nullopt;
   ir::ConfigErrors errs;
-  if (!detail::hw_ok(options.check_hw, json::serialize(c->first), c->second, errs)) {
+  if (!detail::hw_ok(options.check_hw, json::serialize(c->first), c->second, {}, errs)) {
     for (const ir::Diagnostic& e : errs) errors.push_back(ir::config_text(e));
     return std::nullopt;
   }

@@ -9,6 +9,7 @@
 #include <filesystem>
 
 #include "fixture.h"
+#include "gemini/sim/booksim2_config.h"
 
 namespace fs = std::filesystem;
 namespace json = boost::json;
@@ -139,6 +140,49 @@ TEST(HardenCli, PlanArgsAreCheckedAgainstTheModel) {
       << r.out;
   EXPECT_EQ(
       gemini("ref -q --model " + model + " --plan " + plan.string() + " --backend cpu").status, 0);
+}
+
+TEST(HardenCli, NocSetValuesAreNamedByTheOptionThatGaveThem) {
+  // A --set value the NoC model refuses: named by the option, never by an
+  // empty file name, in words and in --diagnostics-json.
+  const std::string run = "noc --mesh 2x2 --loads 0.05 --packets 4 --warmup 0 ";
+  const fs::path djson = test::temp_path("noc_set.diagnostics.json");
+  test::CliRun r = gemini("--diagnostics-json " + djson.string() + " " + run + "--set link_gbps=0");
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_TRUE(says(r,
+                   "--set noc.link_gbps: parameter \"link_gbps\" of component \"noc\" (NoC "
+                   "model \"mesh\"): expected a number in"))
+      << r.out;
+  EXPECT_FALSE(says(r, ":/noc/link_gbps")) << r.out;
+  const json::array d = json::parse(test::read_file(djson)).at("diagnostics").as_array();
+  ASSERT_EQ(d.size(), 1u) << d;
+  EXPECT_EQ(d[0].at("file"), "--set noc.link_gbps");
+  EXPECT_EQ(d[0].at("given"), true);
+  EXPECT_EQ(d[0].at("pointer"), "/noc/link_gbps");
+  EXPECT_EQ(d[0].at("code"), "H001");
+  // Over a configuration file: still the option's, not the file's ...
+  r = gemini(run + "--hw set-polar --set link_gbps=0");
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_TRUE(says(r, "--set noc.link_gbps: parameter \"link_gbps\"")) << r.out;
+  EXPECT_FALSE(says(r, "set-polar.json")) << r.out;
+  // ... while the file's own value keeps the file's place.
+  const fs::path hw = test::write_temp("noc_set_hw.json", R"({"noc": {"link_gbps": 0}})");
+  r = gemini(run + "--hw " + hw.string() + " --set router_cycles=2");
+  EXPECT_EQ(r.status, 2) << r.out;  // --hw itself is unreadable
+  EXPECT_TRUE(says(r, hw.string() + ":/noc/link_gbps: parameter \"link_gbps\"")) << r.out;
+  EXPECT_FALSE(says(r, "--set")) << r.out;
+  // --model gives noc.model.
+  r = gemini(run + "--model no_such_model");
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_TRUE(says(r, "--model noc.model: ")) << r.out;
+  // A value inside a value given whole: the parameter inside it.
+  if (!sim::booksim2_built()) GTEST_SKIP() << "BookSim 2 is not built: the nested --set";
+  r = gemini(run + "--model booksim2 --set num_vcs=0");
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_TRUE(says(r, "--set noc.num_vcs: parameter \"num_vcs\" of component \"noc\"")) << r.out;
+  r = gemini(run + "--model booksim2 --set 'booksim={\"num_vcs\":2}'");
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_TRUE(says(r, "--set noc.booksim.num_vcs: ")) << r.out;
 }
 
 }  // namespace

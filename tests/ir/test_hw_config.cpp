@@ -2,10 +2,12 @@
 // the component and the parameter.
 #include <gtest/gtest.h>
 
+#include <boost/json/serialize.hpp>
 #include <set>
 #include <string>
 
 #include "fixture.h"
+#include "gemini/ir/config_override.h"
 #include "gemini/ir/diagnostics.h"
 #include "gemini/ir/hw_config.h"
 
@@ -209,6 +211,66 @@ TEST(HwConfig, DmaInFlightAndL2WriteSharingDefaultToTheSimpleModel) {
   EXPECT_NE(ir::config_text(e[0]).find("\"noc_in_flight\" of component \"core\""),
             std::string::npos)
       << ir::config_text(e[0]);
+}
+
+TEST(HwConfig, AValueGivenOverTheFileIsNamedByHowItWasGiven) {
+  // Two bad values: l2.size_bytes given on top of the file (as `--set`,
+  // an axis or Python's set= give one), wl0.size_bytes the file's own.
+  ir::ConfigErrors e;
+  EXPECT_FALSE(parse(R"({"l2": {"size_bytes": 0}, "wl0": {"size_bytes": 0}})", e));
+  ASSERT_EQ(e.size(), 2u);
+  ASSERT_EQ(e[0].pointer, "/l2/size_bytes");
+  const std::string file_text = ir::config_text(e[1]);
+  const std::string file_json = boost::json::serialize(ir::diagnostic_json(e[1]));
+  // A sibling whose name merely begins the same is no value under it.
+  ir::attribute_overrides(e, {{"/l2/size_bytes", "--set ", ""}, {"/wl0/size", "--set ", ""}});
+  EXPECT_EQ(ir::config_text(e[0]).rfind("--set l2.size_bytes: parameter \"size_bytes\" of "
+                                        "component \"l2\": expected an integer",
+                                        0),
+            0u)
+      << ir::config_text(e[0]);
+  EXPECT_TRUE(e[0].given);
+  EXPECT_EQ(e[0].pointer, "/l2/size_bytes");  // still where it is in the configuration
+  const boost::json::object j = ir::diagnostic_json(e[0]);
+  EXPECT_EQ(j.at("file").as_string(), "--set l2.size_bytes");
+  EXPECT_EQ(j.at("pointer").as_string(), "/l2/size_bytes");
+  EXPECT_EQ(j.at("given"), true);
+  EXPECT_EQ(j.at("code").as_string(), "H001");
+  // The file's own value: exactly as before, in words and in JSON.
+  EXPECT_FALSE(e[1].given);
+  EXPECT_EQ(ir::config_text(e[1]), file_text);
+  EXPECT_EQ(boost::json::serialize(ir::diagnostic_json(e[1])), file_json);
+  EXPECT_EQ(file_text.rfind("t.json:/wl0/size_bytes: ", 0), 0u) << file_text;
+}
+
+TEST(HwConfig, AnErrorInsideAGivenValueNamesItsOwnPathAndTheLastGivenWins) {
+  ir::ConfigErrors e;
+  EXPECT_FALSE(parse(R"({"l2": {"size_bytes": 0}})", e));
+  ASSERT_EQ(e.size(), 1u);
+  // The whole component given (l2={...}), then its parameter: the later
+  // one set the value the configuration holds.
+  ir::ConfigErrors later = e;
+  ir::attribute_overrides(later, {{"/l2", "set[\"", "\"]"}, {"/l2/size_bytes", "axis \"", "\""}});
+  EXPECT_EQ(later[0].file, "axis \"l2.size_bytes\"");
+  ir::attribute_overrides(e, {{"/l2/size_bytes", "axis \"", "\""}, {"/l2", "set[\"", "\"]"}});
+  EXPECT_EQ(e[0].file, "set[\"l2.size_bytes\"]");
+  EXPECT_EQ(ir::config_text(e[0]).rfind("set[\"l2.size_bytes\"]: parameter \"size_bytes\"", 0), 0u)
+      << ir::config_text(e[0]);
+  // A syntax error is the text's as a whole: never an override's.
+  ir::ConfigErrors syntax;
+  EXPECT_FALSE(parse("{\"l2\": ", syntax));
+  ASSERT_EQ(syntax.size(), 1u);
+  ir::attribute_overrides(syntax, {{"", "--set ", ""}});
+  EXPECT_FALSE(syntax[0].given);
+  EXPECT_EQ(syntax[0].file, "t.json");
+}
+
+TEST(HwConfig, ParameterPathsAndPointers) {
+  EXPECT_EQ(ir::path_pointer("noc.num_vcs"), "/noc/num_vcs");
+  EXPECT_EQ(ir::path_pointer("noc.a/b~c"), "/noc/a~1b~0c");
+  EXPECT_EQ(ir::dotted_path("/noc/a~1b~0c"), "noc.a/b~c");
+  EXPECT_EQ(ir::dotted_path("/noc/booksim/input_speedup"), "noc.booksim.input_speedup");
+  EXPECT_EQ(ir::dotted_path(ir::path_pointer("dram.timing.cl")), "dram.timing.cl");
 }
 
 TEST(HwConfig, NotJson) {

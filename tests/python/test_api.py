@@ -128,6 +128,33 @@ def test_bad_hw_raises_input_error(gemini, data, settings, pointer):
     assert e.value.pointer == pointer and e.value.message and e.value.diagnostics
 
 
+def test_a_refused_set_value_is_named_by_set(gemini, data):
+    # A value of set= is no file's: its problem is named set["PATH"], in the
+    # exception's text, its file and its diagnostics; the pointer stays the
+    # value's place in the configuration.
+    f = data / "set_minimal.json"
+    with pytest.raises(gemini.InputError) as e:
+        gemini.simulate(f, set={"noc.link_gbps": 0})
+    assert e.value.file == 'set["noc.link_gbps"]' and e.value.given
+    assert e.value.pointer == "/noc/link_gbps"
+    assert str(e.value).startswith('set["noc.link_gbps"]: parameter "link_gbps" of component '
+                                   '"noc"'), str(e.value)
+    d = e.value.diagnostics[0]
+    assert (d.code, d.file, d.given) == ("H001", 'set["noc.link_gbps"]', True), d
+    assert str(d).startswith('set["noc.link_gbps"]: H001: error: '), str(d)
+    # Inside a value set whole: the parameter inside it.
+    with pytest.raises(gemini.InputError) as e:
+        gemini.simulate(f, set={"l2": {"size_bytes": 0}})
+    assert e.value.file == 'set["l2.size_bytes"]' and e.value.pointer == "/l2/size_bytes"
+    # The configuration's own value keeps its place, beside a good setting.
+    h = gemini.hw("set-polar")
+    h["noc"]["link_gbps"] = 0
+    with pytest.raises(gemini.InputError) as e:
+        gemini.simulate(f, hw=h, set={"noc.router_cycles": 2})
+    assert e.value.file == "<hw>" and not e.value.given
+    assert str(e.value).startswith("<hw>:/noc/link_gbps: "), str(e.value)
+
+
 def test_bad_inputs_raise_input_error(gemini, data, tmp_path):
     f = data / "set_minimal.json"
     with pytest.raises(gemini.InputError):

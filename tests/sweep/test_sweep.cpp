@@ -226,7 +226,7 @@ TEST(Sweep, BadAxisPathFailsBeforeAnyRun) {
   test::CliRun r = gemini("sweep run " + sweep.string() + " -o " + dir.string());
   EXPECT_EQ(r.status, 2) << r.out;
   EXPECT_NE(r.out.find(sweep.string() + ":/axes/dram.bandwidth_gbps/0: axis "
-                                        "\"dram.bandwidth_gbps\", value 1: /dram/bandwidth_gbps: "
+                                        "\"dram.bandwidth_gbps\", value 1: "
                                         "parameter \"bandwidth_gbps\" of component \"dram\": "
                                         "unknown parameter"),
             std::string::npos)
@@ -242,12 +242,12 @@ TEST(Sweep, ValuesTheConfigurationRejectsAreErrorsNamingAxisAndValue) {
                         "dram.multicast": [1]})");
   test::CliRun r = gemini("sweep run " + sweep.string() + " -o " + test::temp_path("bv").string());
   EXPECT_EQ(r.status, 2) << r.out;
-  EXPECT_NE(r.out.find("axis \"dram.model\", value \"dramsim\": /dram/model: parameter \"model\" "
+  EXPECT_NE(r.out.find("axis \"dram.model\", value \"dramsim\": parameter \"model\" "
                        "of component \"dram\": expected one of simple, banked"),
             std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("axis \"noc.buffer_packets\", value -1:"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("axis \"dram.multicast\", value 1: /dram/multicast: parameter "
+  EXPECT_NE(r.out.find("axis \"dram.multicast\", value 1: parameter "
                        "\"multicast\" of component \"dram\": expected true or false"),
             std::string::npos)
       << r.out;
@@ -365,9 +365,11 @@ TEST(SweepSpec, ASwitchedModelTakesOnlyItsOwnParametersAndNullRemovesOne) {
   const std::string head = R"({"hw": ")" + set_polar_path() + R"(", )" + inputs_json();
   std::vector<std::string> errors;
   EXPECT_FALSE(plan_of(head + R"(, "axes": {"dram.model": ["simple", "banked"]}})", errors));
-  EXPECT_NE(joined(errors).find("axis \"dram.model\", value \"banked\": /dram/gbps_per_tops: "
-                                "parameter \"gbps_per_tops\" of component \"dram\": does not "
-                                "apply to DRAM model \"banked\" (only to simple)"),
+  // (the value is the base file's: named at its place there)
+  EXPECT_NE(joined(errors).find("axis \"dram.model\", value \"banked\": " + set_polar_path() +
+                                ":/dram/gbps_per_tops: parameter \"gbps_per_tops\" of component "
+                                "\"dram\": does not apply to DRAM model \"banked\" (only to "
+                                "simple)"),
             std::string::npos)
       << joined(errors);
   // ... and null removes them in the banked point.
@@ -447,9 +449,45 @@ TEST(SweepSpec, ProblemsAreReportedWithTheirPointers) {
   EXPECT_FALSE(plan);
   EXPECT_NE(
       joined(errors).find("point (spec_minimal, dram.timing.trefi=100, dram.timing.trfc=500): "
-                          "/dram/timing/trfc: parameter \"trfc\" of component \"dram/timing\" "
-                          "(DRAM model \"banked\"): must be below trefi (100)"),
+                          "axis \"dram.timing.trfc\": parameter \"trfc\" of component "
+                          "\"dram/timing\" (DRAM model \"banked\"): must be below trefi (100)"),
       std::string::npos)
+      << joined(errors);
+}
+
+TEST(SweepSpec, ARefusedAxisValueIsNamedByItsAxisNeverByAnEmptyFile) {
+  // The configuration an axis builds is no file: its value's problem is
+  // the axis's, alone (at the value's place in the sweep file) and in a
+  // point; a problem of the base's own value keeps the base's file.
+  const std::string head = R"({"hw": ")" + set_polar_path() + R"(", )" + inputs_json();
+  std::vector<std::string> errors;
+  EXPECT_FALSE(plan_of(head + R"(, "axes": {"noc.link_gbps": [12, 0]}})", errors));
+  ASSERT_EQ(errors.size(), 1u) << joined(errors);
+  EXPECT_NE(errors[0].find(":/axes/noc.link_gbps/1: axis \"noc.link_gbps\", value 0: parameter "
+                           "\"link_gbps\" of component \"noc\" (NoC model \"mesh\"): expected a "
+                           "number in"),
+            std::string::npos)
+      << errors[0];
+  EXPECT_EQ(errors[0].find(": /noc/link_gbps"), std::string::npos) << errors[0];
+  EXPECT_EQ(errors[0].find(": :"), std::string::npos) << errors[0];
+  // A value of an axis given whole, wrong inside: the parameter inside it.
+  errors.clear();
+  EXPECT_FALSE(plan_of(head + R"(, "axes": {"l2": [{"size_bytes": 0}]}})", errors));
+  ASSERT_EQ(errors.size(), 1u) << joined(errors);
+  EXPECT_NE(errors[0].find("axis \"l2.size_bytes\", value {\"size_bytes\":0}: parameter "
+                           "\"size_bytes\" of component \"l2\""),
+            std::string::npos)
+      << errors[0];
+  // In a point (a zip group's values, each good alone): the axis again.
+  errors.clear();
+  EXPECT_FALSE(
+      plan_of(R"({"hw": {"dram": {"model": "banked", "timing": {"trfc": 50}}}, )" + inputs_json() +
+                  R"(, "axes": {"zip": {"dram.timing.trefi": [100], "dram.timing.trfc": [500]}}})",
+              errors));
+  EXPECT_NE(joined(errors).find("point (spec_minimal, dram.timing.trefi=100, "
+                                "dram.timing.trfc=500): axis \"dram.timing.trfc\": parameter "
+                                "\"trfc\""),
+            std::string::npos)
       << joined(errors);
 }
 

@@ -125,13 +125,18 @@ struct Diagnostic {
   std::string message;
   // The file the pointer is in, when it is not the input the caller names
   // (a hardware configuration's problems name their file); "" otherwise.
+  // With `given`, how a configuration value no file holds was given
+  // instead ("--set noc.num_vcs", "axis noc.num_vcs": config_override.h);
+  // the pointer is then the value's place in the configuration built.
   std::string file;
+  bool given = false;
   const char* code() const { return info(check).code; }
 };
 
 // A diagnostic as JSON (`validate --json`, `--diagnostics-json`, the
 // Python module): code, name, severity, line and column (a syntax error)
-// or pointer, message, and file when it names one.
+// or pointer, message, and file when it names one ("given": true when the
+// file is how a value was given, not a file).
 boost::json::object diagnostic_json(const Diagnostic& d);
 
 // Problems of a configuration file (a hardware configuration: H001), as
@@ -140,7 +145,8 @@ using ConfigErrors = std::vector<Diagnostic>;
 // An H001 error at `pointer` of `file` ("" pointer: the whole file).
 void config_error(ConfigErrors& errors, std::string file, std::string pointer, std::string message);
 // "file:pointer: message", "file:line:column: message" or "file: message"
-// (no code: configuration errors have always read so).
+// (no code: configuration errors have always read so); a value given
+// otherwise than in a file, "how: message" ("--set noc.num_vcs: ...").
 std::string config_text(const Diagnostic& d);
 
 // Collects diagnostics. Errors and warnings are kept apart, each up to its

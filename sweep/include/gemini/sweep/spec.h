@@ -51,6 +51,7 @@ struct Axis {
   int zip = 0;
   // For the "hw" axis: each value's configuration, as JSON.
   std::vector<boost::json::object> hw_configs;
+  std::vector<std::string> hw_origins;  // and the file each came from
   bool is_setting() const { return name == "hw" || name == "functional" || name == "seed"; }
 };
 
