@@ -380,7 +380,7 @@ TEST(Booksim2Keys, TheIssuesCommandsEndWithinASecondNamingTheKey) {
         test::run_gemini("noc --model booksim2 --mesh 4x4 --loads 0.05 --set '" + std::string(set) + "'");
     EXPECT_LT(seconds_since(t0), 5.0) << set;  // a run refused, not simulated
     EXPECT_TRUE(r.status == 1 || r.status == 2) << set << ": " << r.status << "\n" << r.out;
-    EXPECT_NE(r.out.find("/noc/booksim/" + key + ": parameter \"" + key + "\""), npos) << r.out;
+    EXPECT_NE(r.out.find("--set noc.booksim." + key + ": parameter \"" + key + "\""), npos) << r.out;
   }
 }
 

@@ -444,13 +444,13 @@ TEST(SweepSpec, ProblemsAreReportedWithTheirPointers) {
   std::vector<std::string> errors;
   auto plan = plan_of(
       R"({"hw": {"dram": {"model": "banked", "timing": {"trfc": 50}}}, )" + in +
-          R"(, "axes": {"dram.timing.trefi": [100, 10000], "dram.timing.trfc": [50, 500]}})",
+          R"(, "axes": {"dram.timing.trefi": [300, 10000], "dram.timing.trfc": [50, 500]}})",
       errors);
   EXPECT_FALSE(plan);
   EXPECT_NE(
-      joined(errors).find("point (spec_minimal, dram.timing.trefi=100, dram.timing.trfc=500): "
+      joined(errors).find("point (spec_minimal, dram.timing.trefi=300, dram.timing.trfc=500): "
                           "axis \"dram.timing.trfc\": parameter \"trfc\" of component "
-                          "\"dram/timing\" (DRAM model \"banked\"): must be below trefi (100)"),
+                          "\"dram/timing\" (DRAM model \"banked\"): must be below trefi (300)"),
       std::string::npos)
       << joined(errors);
 }
@@ -482,9 +482,9 @@ TEST(SweepSpec, ARefusedAxisValueIsNamedByItsAxisNeverByAnEmptyFile) {
   errors.clear();
   EXPECT_FALSE(
       plan_of(R"({"hw": {"dram": {"model": "banked", "timing": {"trfc": 50}}}, )" + inputs_json() +
-                  R"(, "axes": {"zip": {"dram.timing.trefi": [100], "dram.timing.trfc": [500]}}})",
+                  R"(, "axes": {"zip": {"dram.timing.trefi": [300], "dram.timing.trfc": [500]}}})",
               errors));
-  EXPECT_NE(joined(errors).find("point (spec_minimal, dram.timing.trefi=100, "
+  EXPECT_NE(joined(errors).find("point (spec_minimal, dram.timing.trefi=300, "
                                 "dram.timing.trfc=500): axis \"dram.timing.trfc\": parameter "
                                 "\"trfc\""),
             std::string::npos)
