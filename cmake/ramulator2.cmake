@@ -44,10 +44,11 @@ function(_r2_check)
   set(source "")
   if(_r2_mode STREQUAL "OFF")
     set(why "GEMINI_RAMULATOR2=OFF")
-  elseif(GEMINI_FUZZ OR (GEMINI_SANITIZE AND _r2_mode STREQUAL "AUTO"))
+  elseif(GEMINI_SANITIZE AND _r2_mode STREQUAL "AUTO")
     # Ramulator never frees what it allocates: LeakSanitizer would fail
-    # every test that builds a memory system.
-    set(why "not built with GEMINI_FUZZ or GEMINI_SANITIZE (-DGEMINI_RAMULATOR2=ON builds it)")
+    # every test that builds a memory system. (The fuzz build has it, its
+    # leaks suppressed by tests/fuzz/lsan.supp.)
+    set(why "not built with GEMINI_SANITIZE (-DGEMINI_RAMULATOR2=ON builds it)")
   elseif(CMAKE_VERSION VERSION_LESS 3.24)
     set(why "CMake ${CMAKE_VERSION} is older than 3.24 (linking a whole archive)")
   else()
@@ -99,6 +100,11 @@ endif()
 cmake_host_system_information(RESULT _r2_cores QUERY NUMBER_OF_LOGICAL_CORES)
 set(GEMINI_RAMULATOR2_JOBS ${_r2_cores} CACHE STRING "Parallel jobs of Ramulator 2's build")
 set(_r2_args -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=${CMAKE_CXX_COMPILER})
+if(GEMINI_FUZZ)
+  # Instrumented as gemini's libraries are (coverage, AddressSanitizer,
+  # UndefinedBehaviorSanitizer): the hw_config harness reaches it.
+  list(APPEND _r2_args "-DCMAKE_CXX_FLAGS=-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer")
+endif()
 if(CMAKE_CXX_COMPILER_LAUNCHER)
   list(APPEND _r2_args -DCMAKE_CXX_COMPILER_LAUNCHER=${CMAKE_CXX_COMPILER_LAUNCHER})
 endif()

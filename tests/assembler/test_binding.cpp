@@ -109,7 +109,7 @@ TEST(Binding, RepeatBinderWithTensorSlotsGivesWhatBindGives) {
     inv.origin = "core 0 workload 4 (pool1)";
     inv.arg("op", 2).arg("inputs", two ? 2 : 1).arg("window", 1).arg("stride", 1);
     ir::Box b;
-    b.hi = {0, hi, 3, 3};
+    b.hi = {0, static_cast<std::int32_t>(hi), 3, 3};
     inv.tensor("in0", {a, bytes, b, Access::read});
     if (two) {
       inv.tensor("in1", {a + 64, bytes, std::nullopt, Access::read});
