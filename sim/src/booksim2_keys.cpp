@@ -11,9 +11,6 @@ namespace {
 
 using Role = Booksim2Key::Role;
 constexpr std::int64_t kBig = 1 << 20;
-constexpr const char* kAllocators =
-    "separable_input_first, separable_output_first, islip, pim, loa, wavefront, rr_wavefront, "
-    "max_size, select";
 
 Booksim2Key pass_int(const char* key, std::int64_t lo, std::int64_t hi, const char* fallback,
                      const char* about, bool minus_one = false, bool written = false) {

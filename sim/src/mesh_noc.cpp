@@ -17,9 +17,9 @@ MeshNoc::MeshNoc(std::int32_t xlen, std::int32_t ylen, double link_gbps, Tick ro
       links_(xlen, ylen),
       link_gbps_(link_gbps),
       ps_per_byte_(1000.0 / link_gbps),
-      slowest_ps_per_byte_(ps_per_byte_),
       router_ps_(router_ps),
       buffer_(std::max(0, buffer_packets)) {
+  slowest_ps_per_byte_ = ps_per_byte_;
   const std::size_t links = links_.count();
   free_.assign(links, 0);
   holder_.assign(links, ~std::uint64_t{0});
