@@ -89,9 +89,8 @@ bool apply(BookSimConfig& config, const std::vector<Booksim2Params::Extra>& keys
 
 }  // namespace
 
-struct Booksim2Network::Impl;
 namespace {
-void set_stall_bound(Booksim2Network::Impl& m);
+void set_stall_bound(Booksim2Network::Impl& m);  // (Impl is declared in the class)
 }  // namespace
 
 struct Booksim2Network::Impl {
