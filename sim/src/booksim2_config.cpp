@@ -81,9 +81,13 @@ bool booksim2_config(const Booksim2Params& p, const NocLayout& layout, Booksim2S
   const std::int64_t depth =
       static_cast<std::int64_t>(p.buffer_packets > 0 ? p.buffer_packets : p.deep_packets) *
       out.packet_flits;
-  if (depth > (std::int64_t{1} << 30)) {
-    error = "parameter \"buffer_packets\" of component \"noc\" (NoC model \"booksim2\"): " +
-            std::to_string(depth) + " flits per VC buffer is more than BookSim 2 counts";
+  // BookSim counts a port's buffer, every VC's, in an int (buffer.cpp:
+  // num_vcs x vc_buf_size); 2^30 keeps it, and its sums, in range.
+  if (depth * p.num_vcs > (std::int64_t{1} << 30)) {
+    error = std::string("parameter \"") + (p.buffer_packets > 0 ? "buffer_packets" : "deep_packets") +
+            "\" of component \"noc\" (NoC model \"booksim2\"): " + std::to_string(depth) +
+            " flits per VC buffer x " + std::to_string(p.num_vcs) +
+            " VCs is more than BookSim 2 counts (2^30 flits per port)";
     return false;
   }
 

@@ -7,6 +7,12 @@
 #include <cstdio>
 #include <iostream>
 
+// LeakSanitizer's switch, where a sanitized build links it: the child's own
+// allocations are not leaks (a simulator that stops its process with
+// exit() leaves its objects behind, and the sanitizer's report would become
+// the child's last words).
+extern "C" void __lsan_disable() __attribute__((weak));
+
 namespace gemini::sim {
 
 ChildResult run_in_child(const std::function<int()>& body) {
@@ -23,6 +29,7 @@ ChildResult run_in_child(const std::function<int()>& body) {
     return r;
   }
   if (pid == 0) {
+    if (__lsan_disable) __lsan_disable();
     close(fds[0]);
     dup2(fds[1], 1);
     dup2(fds[1], 2);
