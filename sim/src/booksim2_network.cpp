@@ -89,10 +89,6 @@ bool apply(BookSimConfig& config, const std::vector<Booksim2Params::Extra>& keys
 
 }  // namespace
 
-namespace {
-void set_stall_bound(Booksim2Network::Impl& m);  // (Impl is declared in the class)
-}  // namespace
-
 struct Booksim2Network::Impl {
   struct Packet {
     std::uint32_t id = 0;

@@ -19,6 +19,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -386,21 +387,19 @@ NocBuilder configure(ParamReader& r) {
       r.section("booksim", "BookSim 2's other router and buffer keys, as its manual names them "
                            "(e.g. \"vc_busy_when_full\": 1); each checked by gemini "
                            "(booksim.<key> below), any other key refused");
+  std::function<bool(const std::string&)> booksim_knows;  // none without BookSim 2
 #ifdef GEMINI_HAVE_BOOKSIM2
-  p.extra = read_booksim2_keys(extra, p.num_vcs, [](const std::string& key) {
+  booksim_knows = [](const std::string& key) {
     return Booksim2Network::key_kind(key, true) != 0 || Booksim2Network::key_kind(key, false) != 0;
-  });
-  return [p](const NocLayout& l, std::string& error) { return make_booksim2_noc(p, l, error); };
-#else
-  read_booksim2_keys(extra, p.num_vcs, {});
+  };
+#endif
+  p.extra = read_booksim2_keys(extra, p.num_vcs, booksim_knows);
+#ifndef GEMINI_HAVE_BOOKSIM2
   r.fail("model", "this gemini was built without BookSim 2 (" GEMINI_BOOKSIM2_MISSING
                   "): rebuild with its source and flex and bison at hand "
                   "(scripts/setup.sh, docs/timing-model.md), or use noc.model \"mesh\"");
-  return [](const NocLayout&, std::string& error) -> std::unique_ptr<NocModel> {
-    error = "noc.model \"booksim2\": this gemini was built without BookSim 2";
-    return nullptr;
-  };
 #endif
+  return [p](const NocLayout& l, std::string& error) { return make_booksim2_noc(p, l, error); };
 }
 
 }  // namespace

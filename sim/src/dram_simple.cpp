@@ -28,12 +28,10 @@ class SimpleDram final : public DramModel {
   Tick advance(Tick /*now*/, DramSink& sink) override {
     for (const DramRequest& r : queue_) {
       const Tick start = std::max(r.arrival, free_);
-      if (static_cast<double>(start) + static_cast<double>(r.bytes) * ps_per_byte_ +
-              static_cast<double>(latency_) >
-          static_cast<double>(kTickLimit))
+      const double end = static_cast<double>(start) + static_cast<double>(r.bytes) * ps_per_byte_;
+      if (end + static_cast<double>(latency_) > static_cast<double>(kTickLimit))
         throw ModelStall(past_clock_text(
-            "dram.model \"simple\"", "a request of " + std::to_string(r.bytes) + " bytes",
-            static_cast<double>(start) + static_cast<double>(r.bytes) * ps_per_byte_,
+            "dram.model \"simple\"", "a request of " + std::to_string(r.bytes) + " bytes", end,
             "the port moves " + std::to_string(gbps_) + " GB/s (dram.port_gbps, gbps_per_tops "
             "or the preset) after " + std::to_string(latency_) + " ps (dram.latency_ns)"));
       const Tick dur = span(r.bytes);

@@ -74,16 +74,17 @@ ir::JsonReader ParamReader::values(const std::string& name) {
 std::int64_t ParamReader::read_integer(ParamInfo info, std::int64_t lo, std::int64_t hi,
                                        std::int64_t fallback, std::optional<std::int64_t> also) {
   info.type = "integer";
-  info.range = "[" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
-  if (also) info.range = std::to_string(*also) + " or " + info.range;
+  info.range = (also ? std::to_string(*also) + " or [" : std::string("[")) + std::to_string(lo) +
+               ", " + std::to_string(hi) + "]";
   info.fallback = std::to_string(fallback);
   const json::value* v = declare(info);
   if (!v) return fallback;
   if (also) {
     const std::optional<std::int64_t> x = ir::integer_value(*v);
     if (x && (*x == *also || (*x >= lo && *x <= hi))) return *x;
-    fail(info.name, "expected " + std::to_string(*also) + " or an integer in [" +
-                        std::to_string(lo) + ", " + std::to_string(hi) + "], got " +
+    // JsonReader's words, the sentinel before them: "expected -1 or an integer in [1, 16]".
+    fail(info.name, "expected " + std::to_string(*also) + " or " +
+                        ir::JsonReader::expected_integer(lo, hi).substr(9) + ", got " +
                         ir::kind_name(*v));
     return fallback;
   }

@@ -267,11 +267,11 @@ class MeshNoc final : public NocModel {
   // it is computed (a double past 2^63 does not convert to a Tick), and its
   // arrival `end` after.
   void check_clock(Tick t, std::int64_t bytes) const {
-    if (static_cast<double>(t) + static_cast<double>(bytes) * slowest_ps_per_byte_ >
-        static_cast<double>(kTickLimit))
+    const double end = static_cast<double>(t) + static_cast<double>(bytes) * slowest_ps_per_byte_;
+    if (end > static_cast<double>(kTickLimit))
       past_clock("a packet of " + std::to_string(bytes) + " bytes sent at " + std::to_string(t) +
                      " ps",
-                 static_cast<double>(t) + static_cast<double>(bytes) * slowest_ps_per_byte_);
+                 end);
   }
   void check_arrival(Tick end) const {
     if (end > kTickLimit) past_clock("a packet's arrival", static_cast<double>(end));
