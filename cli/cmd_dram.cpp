@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "commands.h"
@@ -17,6 +18,7 @@
 #include "gemini/sim/dram_trace.h"
 #include "gemini/sim/model_stall.h"
 #include "gemini/sim/sim_config.h"
+#include "gemini/sim/stats.h"
 
 namespace gemini::cli {
 namespace {
@@ -74,7 +76,8 @@ int run_replay(const ReplayOptions& opt) {
       std::cerr << "gemini dram-replay: port " << p << ": " << e.what() << "\n";
       return kExitInvalid;
     }
-    const double host = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double host =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::vector<double> reads, writes;
     sim::Tick end = 0;
     std::int64_t bytes = 0;
@@ -84,12 +87,21 @@ int run_replay(const ReplayOptions& opt) {
       bytes += q.bytes;
     }
     const double span_ns = static_cast<double>(end - mine.front().arrival) / 1000.0;
-    std::printf("port %d: %s, %zu requests, %lld bytes in %.1f ns: %.3f GB/s (peak %.3f), "
-                "host %.3f s\n",
-                p, model->name().c_str(), mine.size(), static_cast<long long>(bytes), span_ns,
-                span_ns > 0 ? static_cast<double>(bytes) / span_ns : 0.0, model->peak_gbps(), host);
+    std::printf(
+        "port %d: %s, %zu requests, %lld bytes in %.1f ns: %.3f GB/s (peak %.3f), "
+        "host %.3f s\n",
+        p, model->name().c_str(), mine.size(), static_cast<long long>(bytes), span_ns,
+        span_ns > 0 ? static_cast<double>(bytes) / span_ns : 0.0, model->peak_gbps(), host);
     print_latencies("reads", reads);
     print_latencies("writes", writes);
+    // The model's own counters (bursts, row hits, refreshes, ...), as the
+    // report lists them.
+    sim::StatGroup group("dram", "port" + std::to_string(p));
+    model->register_stats(group);
+    std::string line;
+    for (const sim::StatValue& v : group.snapshot().values)
+      line += (line.empty() ? "" : ", ") + v.name + " " + std::to_string(v.value);
+    std::printf("  %s\n", line.c_str());
   }
   return kExitOk;
 }

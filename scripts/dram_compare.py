@@ -9,16 +9,30 @@ the DRAM share of the critical path and the host seconds of each model, and
 banked / ramulator2 in cycles, then the summary (how many files banked is
 within 5% of ramulator2, the median ratio, the host-time ratio).
 
+With --check it runs no corpus file: short synthetic streams (sequential,
+strided, write-heavy) replayed open loop through banked and ramulator2 on
+every preset, failing when their mean read latencies are more than 10%
+apart (ctest dram.agreement).
+
 With --replay DIR it also writes each file's DRAM request trace (banked's
 run, gemini sim --dram-trace) and synthetic sequential and strided streams
 there, replays every stream open loop through banked and ramulator2
 (gemini dram-replay) and prints their read latency (mean, p50, p99) side by
 side.
 
+Both sides run on the same channel and the same address map: --mapping
+(RoBaRaCoCh or MOP4CLXOR, default the preset's, which is also each model's
+default); --write-policy sets banked's (posted, its default and Ramulator's,
+or when_written); --refresh off turns refresh off in both (banked trefi 0,
+ramulator2 refresh false: Ramulator 2.0a never refreshes HBM2, so HBM2 is
+compared with it off and shown with banked's on beside); --models chooses
+which models run (simple, banked, ramulator2).
+
   python3 scripts/dram_compare.py [--corpus ../shared/ir-corpus/set]
       [--gemini-corpus ../shared/ir-corpus/gemini] [--gemini build/cli/gemini]
       [--hw configs/set-polar-lpddr5.json] [--preset lpddr5_6400]
-      [--only SUBSTRING] [--replay DIR]
+      [--mapping MAP] [--write-policy POLICY] [--refresh on|off]
+      [--models simple,banked,ramulator2] [--only SUBSTRING] [--replay DIR]
 Runs one simulation at a time (-j1): a corpus-wide run takes hours here.
 """
 import argparse
@@ -34,14 +48,22 @@ from corpus_runs import Failed, manifest, simulate, write_hw
 MODELS = ["simple", "banked", "ramulator2"]
 
 
-def with_model(model, preset):
+def with_model(model, preset, mapping=None, write_policy=None, refresh=True):
     def change(hw):
         d = hw["dram"]
         for k in ("gbps_per_tops", "port_gbps", "latency_ns", "commit_window", "queue_depth",
-                  "timing"):
+                  "timing", "address_mapping", "write_policy", "refresh"):
             d.pop(k, None)
         d["model"] = model
         d["preset"] = preset
+        if model in ("banked", "ramulator2") and mapping:
+            d["address_mapping"] = mapping
+        if model == "banked" and write_policy:
+            d["write_policy"] = write_policy
+        if model == "banked" and not refresh:
+            d["timing"] = {"trefi": 0}
+        if model == "ramulator2" and not refresh:
+            d["refresh"] = False
     return change
 
 
@@ -74,6 +96,67 @@ def synthetic(path, kind, n=20000, size=64, every_ps=10000):
             f.write(f"{i * every_ps} 0 R 0x{addr:x} {size}\n")
 
 
+def mixed(path, n=6000, every_ps=4000, size=64):
+    """Write-heavy: a read every `every_ps` from one sequential stream and a
+    write of the same size after every second read to another 1 MiB above
+    it (one write per two reads, 64-byte accesses; the same banks, other
+    rows) -- the traffic of a layer that reads its input and writes its
+    output at once. (Within every standard's capacity in Ramulator, whose
+    mapper drops the address bits above it.)"""
+    with open(path, "w") as f:
+        f.write("# gemini DRAM trace: time_ps port R|W address bytes\n")
+        for i in range(n):
+            f.write(f"{i * every_ps} 0 R 0x{i * size:x} {size}\n")
+            if i % 2:
+                f.write(f"{i * every_ps} 0 W 0x{(1 << 20) + i * size:x} {size}\n")
+
+
+# The agreement --check pins: (preset, refresh, stream, one read every ps,
+# tolerance). LPDDR5's write-heavy stream is held to 20%: Ramulator's
+# LPDDR5 precharges more often there (at one read every 24 ns, 1638 row
+# conflicts against banked's 674, with the same drains), a mechanism of its
+# LPDDR5 not found here (docs/calibration.md).
+CHECKS = [("ddr4_3200", True, "sequential", 5000, 0.10), ("ddr4_3200", True, "strided", 20000, 0.10),
+          ("ddr4_3200", True, "mixed", 6000, 0.10), ("lpddr5_6400", True, "sequential", 10000, 0.10),
+          ("lpddr5_6400", True, "mixed", 12000, 0.20), ("hbm2", False, "sequential", 8000, 0.10),
+          ("hbm2", False, "mixed", 10000, 0.10)]
+
+
+def check(a, root):
+    """--check: short open-loop streams through banked and ramulator2 on
+    each preset (its default map; HBM2 with refresh off, which Ramulator
+    2.0a never issues there); fails when a mean read latency differs by more
+    than its tolerance (10%; CHECKS). 77 when ramulator2 is not built."""
+    tmp = tempfile.mkdtemp(prefix="gemini_dram_check_")
+    bad = 0
+    for preset, refresh, kind, every, tolerance in CHECKS:
+        hws = {m: write_hw(a.hw, tmp, f"{m}_{preset}_{refresh}",
+                           with_model(m, preset, None, None, refresh))
+               for m in ("banked", "ramulator2")}
+        t = os.path.join(tmp, f"{kind}_{every}.dram")
+        if kind == "mixed":
+            mixed(t, every_ps=every)
+        else:
+            synthetic(t, kind, n=6000, every_ps=every)
+        try:
+            b = replay(a.gemini, t, hws["banked"])
+            r = replay(a.gemini, t, hws["ramulator2"])
+        except Failed as e:
+            if "not built" in str(e) or "ramulator2" in str(e) and "built" in str(e):
+                print(f"dram_compare --check: skipped: {e}")
+                sys.exit(77)
+            print(f"{preset} {kind}: {e}")
+            bad += 1
+            continue
+        ratio = b[0][1] / r[0][1]
+        ok = abs(ratio - 1) <= tolerance
+        bad += 0 if ok else 1
+        print(f"{preset:12} refresh {'on ' if refresh else 'off'} {kind:10} every {every} ps: "
+              f"mean read latency banked {b[0][1]:.1f} ns, ramulator2 {r[0][1]:.1f} ns, "
+              f"{ratio:.3f}{'' if ok else f'  (more than {tolerance:.0%} apart)'}")
+    sys.exit(1 if bad else 0)
+
+
 def replay(gemini, trace, hw):
     p = subprocess.run([gemini, "dram-replay", trace, "--hw", hw], capture_output=True, text=True)
     if p.returncode != 0:
@@ -100,33 +183,51 @@ def main():
     ap.add_argument("--gemini", default=os.path.join(root, "build", "cli", "gemini"))
     ap.add_argument("--hw", default=os.path.join(root, "configs", "set-polar-lpddr5.json"))
     ap.add_argument("--preset", default="lpddr5_6400")
+    ap.add_argument("--mapping", choices=["RoBaRaCoCh", "MOP4CLXOR"],
+                    help="both models' address map (default: the preset's)")
+    ap.add_argument("--write-policy", choices=["posted", "when_written"],
+                    help="banked's write policy (default: its own, posted)")
+    ap.add_argument("--refresh", choices=["on", "off"], default="on")
+    ap.add_argument("--models", default=",".join(MODELS),
+                    help="comma-separated, of " + ", ".join(MODELS))
     ap.add_argument("--only", default="")
+    ap.add_argument("--check", action="store_true",
+                    help="no corpus: short streams through banked and ramulator2 on every "
+                         "preset, exit 1 when a mean read latency is more than 10%% apart")
     ap.add_argument("--replay", help="write traces here and replay them")
     ap.add_argument("--replay-only", action="store_true",
                     help="no simulations: replay the synthetic streams and the traces (*.dram) "
                          "already in the --replay folder")
     a = ap.parse_args()
+    if a.check:
+        check(a, root)
+    models = [m for m in a.models.split(",") if m]
+    if not models or any(m not in MODELS for m in models):
+        sys.exit(f"--models: of {', '.join(MODELS)}, got {a.models}")
     files = inputs(a)
     if not files:
         sys.exit("no corpus files (../shared/ir-corpus is not here)")
     tmp = tempfile.mkdtemp(prefix="gemini_dram_compare_")
-    hws = {m: write_hw(a.hw, tmp, m, with_model(m, a.preset)) for m in MODELS}
+    hws = {m: write_hw(a.hw, tmp, m, with_model(m, a.preset, a.mapping, a.write_policy,
+                                                  a.refresh == "on")) for m in models}
     if a.replay_only:
         replay_all(a, hws, sorted((f[:-5], os.path.join(a.replay, f))
                                   for f in os.listdir(a.replay) if f.endswith(".dram")
                                   and f[:-5] not in ("sequential", "strided")))
         return
-    print(f"Configuration {os.path.basename(a.hw)}, preset {a.preset}.\n")
-    print("| file | " + " | ".join(f"{m} cycles" for m in MODELS) + " | banked / ramulator2 | "
-          + " | ".join(f"{m} GB/s" for m in MODELS) + " | "
-          + " | ".join(f"{m} DRAM share" for m in MODELS) + " | "
-          + " | ".join(f"{m} host s" for m in MODELS) + " |")
-    print("|---" * (2 + 4 * len(MODELS)) + "|")
+    print(f"Configuration {os.path.basename(a.hw)}, preset {a.preset}, address map "
+          f"{a.mapping or 'the preset default'}, banked's writes {a.write_policy or 'posted'}, "
+          f"refresh {a.refresh}.\n")
+    print("| file | " + " | ".join(f"{m} cycles" for m in models) + " | banked / ramulator2 | "
+          + " | ".join(f"{m} GB/s" for m in models) + " | "
+          + " | ".join(f"{m} DRAM share" for m in models) + " | "
+          + " | ".join(f"{m} host s" for m in models) + " |")
+    print("|---" * (2 + 4 * len(models)) + "|")
     ratios, host_ratios, traces = [], [], []
     for f in files:
         name = os.path.basename(f).replace("_IR.json.gz", "")
         got = {}
-        for m in MODELS:
+        for m in models:
             extra = []
             if m == "banked" and a.replay:
                 os.makedirs(a.replay, exist_ok=True)
@@ -139,9 +240,9 @@ def main():
             except Failed as e:
                 got[m] = None
                 print(f"<!-- {name} {m}: {e} -->", file=sys.stderr)
-        cells = lambda key, fmt: " | ".join(fmt(got[m][key]) if got[m] else "--" for m in MODELS)
+        cells = lambda key, fmt: " | ".join(fmt(got[m][key]) if got[m] else "--" for m in models)
         ratio = "--"
-        if got["banked"] and got["ramulator2"]:
+        if got.get("banked") and got.get("ramulator2"):
             r = got["banked"]["cycles"] / got["ramulator2"]["cycles"]
             ratios.append(r)
             host_ratios.append(got["ramulator2"]["host"] / max(got["banked"]["host"], 1e-9))
@@ -156,7 +257,7 @@ def main():
               f"banked / ramulator2 median {statistics.median(ratios):.3f}, "
               f"min {min(ratios):.3f}, max {max(ratios):.3f}; ramulator2 / banked host time "
               f"median {statistics.median(host_ratios):.1f}x")
-    if a.replay:
+    if a.replay and "banked" in hws and "ramulator2" in hws:
         replay_all(a, hws, traces)
 
 

@@ -1,32 +1,60 @@
-// "banked" DRAM: one channel of `banks` banks with an open-row policy,
-// FR-FCFS scheduling at burst granularity and periodic all-bank refresh
-// (precharging the open banks first). All
-// times inside are in DRAM clocks (tck_ps); see docs/timing-model.md.
+// "banked" DRAM: one channel of `banks` banks in `bank_groups` groups with
+// an open-row policy, first-ready FR-FCFS scheduling of bursts, periodic
+// all-bank refresh (precharging the open banks first) and a write policy.
+// All times inside are in DRAM clocks (tck_ps); see docs/timing-model.md,
+// "banked".
 //
-// Address map (row : bank : column): column = addr % row_bytes,
-// bank = (addr / row_bytes) % banks, row = addr / (row_bytes * banks), so a
-// sequential stream fills a row, then moves to the next bank.
+// Queues: a request is split into bursts (`burst_bytes`), which enter the
+// controller's read queue (`queue_depth` bursts) in arrival order as it has
+// room, each when its slot is freed (the port holds the rest): a queue of
+// bursts, as Ramulator 2's and gem5's controllers have. Posted writes have
+// their own queue (`write_queue` bursts).
 //
-// Per burst of the chosen request, on bank b, arrival a:
-//   row hit:      col = max(a, ready_col[b])
-//   closed bank:  act = max(a, ready_act[b]);            col = act + tRCD
-//   row conflict: act = max(a, ready_pre[b]) + tRP;      col = act + tRCD
-//   data = max(col + CL (CWL for writes), bus_free + turnaround)
-//   bus_free = data + tBURST; ready_col[b] = data - CL + tCCD
-//   ready_pre[b] = max(act + tRAS, write ? data + tBURST + tWR : ...)
+// Address map: `address_mapping` (dram_address_map.h), RoBaRaCoCh or
+// MOP4CLXOR (Ramulator 2's), by default the preset's.
+//
+// Per burst, on bank b of group g, in the queue from a:
+//   row hit:      col >= max(a, ready_col[b])
+//   closed bank:  act = max(a, ready_act[b]), then the ACT limits
+//   row conflict: act = max(a, ready_pre[b]) + tRP, then the ACT limits
+//                 ACT limits: last ACT + tRRD_S, last ACT in g + tRRD_L,
+//                 the fourth-last ACT + tFAW; ready_col[b] = act + tRCD
+//   col >= last column command of this direction + tCCD_S (in g: tCCD_L)
+//   read:  col >= end of the last write's data + tWTR (_L in its group, _S)
+//   data = max(col + CL (CWL for writes), bus_free (+ tRTW after a read, for
+//          a write)); col = data - CL (CWL)
+//   bus_free = data + tBURST
+//   ready_pre[b] = max(act + tRAS, read: col + tRTP, write: data + tBURST + tWR)
+// Scheduling, first ready as Ramulator's and gem5's FR-FCFS: among the
+// bursts of the queue that have arrived, the one whose column command can
+// issue first (a row hit, or a miss or conflict whose bank was opened early
+// enough), ties to a row hit, then to the oldest.
 // The controller commits bursts until the data bus is booked `commit_window`
-// clocks ahead of now, then sleeps until half of that has drained; a request
-// that arrives later is scheduled after what is committed (a command queue of
-// that depth).
+// clocks ahead of now, then sleeps until half of that has drained; a burst
+// that arrives later is scheduled after what is committed.
+//
+// Writes (`write_policy`): "posted" -- a write is done when the write queue
+// has taken its last burst; the controller serves reads until the queue
+// holds more than `write_high_watermark` of it (or no read is waiting), then
+// drains writes until it holds less than `write_low_watermark` while a read
+// waits (the policy of Ramulator 2's and gem5's controllers);
+// "when_written" -- reads and writes in one queue, a write done when its
+// last data is written.
 //
 // Parameters (declared in configure()): `preset`, any of its fields
-// overridden in `timing`, `commit_window` and `queue_depth`.
+// overridden in `timing`, `address_mapping`, `commit_window`, `queue_depth`,
+// `write_policy`, `write_queue`, `write_high_watermark`,
+// `write_low_watermark`.
 #include <algorithm>
+#include <array>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <deque>
+#include <string>
 #include <vector>
 
+#include "dram_address_map.h"
 #include "gemini/sim/dram_model.h"
 #include "gemini/sim/dram_timing.h"
 #include "gemini/sim/model_stall.h"
@@ -34,42 +62,66 @@
 namespace gemini::sim {
 namespace {
 
+constexpr std::int64_t kLongAgo = -(std::int64_t{1} << 40);
+
+struct BankedKnobs {
+  DramTiming t;
+  std::string mapping;
+  std::int32_t window = 128, depth = 32;
+  bool posted = true;
+  std::int32_t write_queue = 32;
+  double high = 0.8, low = 0.2;
+};
+
 class BankedDram final : public DramModel {
  public:
-  BankedDram(const DramTiming& t, std::int32_t window, std::int32_t depth)
-      : t_(t),
-        window_(window),
-        depth_(static_cast<std::size_t>(depth)),
-        banks_(static_cast<std::size_t>(t.banks)),
-        row_shift_(log2_exact(t.row_bytes)),
-        bank_shift_(log2_exact(t.banks)),
-        pow2_(row_shift_ >= 0 && bank_shift_ >= 0),
-        bank_mask_(static_cast<std::uint64_t>(t.banks) - 1),
-        next_refresh_(t.trefi > 0 ? t.trefi : kNever) {}
+  explicit BankedDram(const BankedKnobs& k)
+      : t_(k.t),
+        map_(DramAddressMap::kind(k.mapping), k.t),
+        window_(k.window),
+        posted_(k.posted),
+        wq_high_(k.high * k.write_queue),
+        wq_low_(static_cast<std::int64_t>(std::ceil(k.low * k.write_queue))),
+        banks_(static_cast<std::size_t>(k.t.banks)),
+        groups_(static_cast<std::size_t>(k.t.bank_groups)),
+        next_refresh_(k.t.trefi > 0 ? k.t.trefi : kNever) {
+    faw_.fill(kLongAgo);
+    rq_.free.assign(static_cast<std::size_t>(k.depth), 0);
+    rq_.size = k.depth;
+    if (posted_) {
+      wq_.free.assign(static_cast<std::size_t>(k.write_queue), 0);
+      wq_.size = k.write_queue;
+    }
+  }
 
   void enqueue(const DramRequest& r) override {
-    if (!pending_.empty() && r.arrival < pending_.back().r.arrival) {
+    if (r.arrival < last_arrival_) {
       std::fprintf(stderr, "gemini: internal error: DRAM requests out of arrival order\n");
       std::abort();
     }
-    Pending p;
-    p.r = r;
-    p.next_addr = r.addr;
-    locate(p);
-    p.arrival = (r.arrival + t_.tck_ps - 1) / t_.tck_ps;
-    p.next_report = r.chunk_bytes > 0 && !r.write ? std::min(r.chunk_bytes, r.bytes) : r.bytes;
-    pending_.push_back(p);
+    last_arrival_ = r.arrival;
+    Request q;
+    q.r = r;
+    q.arrival = (r.arrival + t_.tck_ps - 1) / t_.tck_ps;
+    q.bursts = std::max<std::int64_t>(1, (r.bytes + t_.burst_bytes - 1) / t_.burst_bytes);
+    q.next_report = r.chunk_bytes > 0 && !r.write ? std::min(r.chunk_bytes, r.bytes) : r.bytes;
+    const std::uint64_t id = first_id_ + reqs_.size();
+    reqs_.push_back(q);
+    (posted_ && r.write ? wq_ : rq_).to_feed.push_back(id);
     ++stats_.requests;
   }
 
   Tick advance(Tick now_ps, DramSink& sink) override {
     const std::int64_t now = now_ps / t_.tck_ps;
-    while (!pending_.empty()) {
+    for (;;) {
+      feed(rq_, now, sink);
+      feed(wq_, now, sink);
+      if (rq_.bursts.empty() && wq_.bursts.empty()) return kNever;
       // Booked a window ahead: sleep until half of it has drained (waking
       // when the horizon recedes by one burst would cost a wake per burst).
       if (bus_free_ > now + window_) return (bus_free_ - window_ / 2) * t_.tck_ps;
       std::int64_t t = std::max(now, bus_free_);
-      const std::int64_t first = pending_.front().arrival;  // enqueued in arrival order
+      const std::int64_t first = std::min(earliest(rq_), earliest(wq_));
       if (first > t) {
         if (first > now + window_) return first * t_.tck_ps;
         t = first;
@@ -78,17 +130,11 @@ class BankedDram final : public DramModel {
         refresh(t);
         continue;
       }
-      // The picked request keeps the bus while its bursts hit the row it has
-      // open: no older request can hit meanwhile (serving this row opens no
-      // other), so this is what pick() would choose each time, without the
-      // scan.
-      const std::size_t i = pick(t);
-      bool finished = burst(i, sink);
-      while (!finished && bus_free_ <= now + window_ && std::max(now, bus_free_) < next_refresh_ &&
-             banks_[pending_[i].bank].open_row == pending_[i].row)
-        finished = hit_run(i, now, sink);
+      const Choice c = choose(t);
+      if (!c.sure && t > now) return t * t_.tck_ps;
+      Queue& q = take(c);
+      serve(q, pick(q, t), sink);
     }
-    return kNever;
   }
 
   double peak_gbps() const override { return t_.peak_gbps(); }
@@ -99,46 +145,127 @@ class BankedDram final : public DramModel {
     g.add("row_misses", &rows_.misses, Unit::count, "bursts to a closed bank");
     g.add("row_conflicts", &rows_.conflicts, Unit::count, "bursts to a bank with another row open");
     g.add("refreshes", &rows_.refreshes, Unit::count, "refreshes");
+    g.add("write_drains", &rows_.drains, Unit::count,
+          "times the controller turned to draining posted writes");
   }
 
  private:
   // The model's own counters (DramStats has the ports' common ones).
   struct RowStats {
-    std::int64_t bursts = 0, hits = 0, misses = 0, conflicts = 0, refreshes = 0;
+    std::int64_t bursts = 0, hits = 0, misses = 0, conflicts = 0, refreshes = 0, drains = 0;
   };
-  RowStats rows_;
   struct Bank {
     std::int64_t open_row = -1;
     std::int64_t ready_act = 0, ready_col = 0, ready_pre = 0;
   };
-  struct Pending {
-    DramRequest r;
-    std::uint64_t next_addr = 0;
-    std::int64_t done = 0, next_report = 0;
-    std::int64_t arrival = 0;  // clocks
-    std::size_t bank = 0;      // of the next burst
-    std::int64_t row = 0;
+  // Last column command per direction (0 read, 1 write) and last activate.
+  struct Commands {
+    std::array<std::int64_t, 2> col{kLongAgo, kLongAgo};
+    std::int64_t act = kLongAgo;
   };
-  void locate(Pending& p) const {
-    p.bank = bank_of(p.next_addr);
-    p.row = row_of(p.next_addr);
-  }
+  struct Request {
+    DramRequest r;
+    std::int64_t arrival = 0;  // clocks
+    std::int64_t bursts = 0, fed = 0, served = 0;
+    std::int64_t done = 0, next_report = 0;  // bytes
+  };
+  struct Burst {
+    std::uint64_t req = 0;  // its request's id
+    std::uint64_t addr = 0;
+    std::size_t bank = 0;
+    std::int64_t row = 0;
+    std::int64_t arrival = 0;  // clocks: in the queue from
+    std::int64_t bytes = 0;
+    bool write = false;
+  };
+  // A controller queue of `size` bursts: those in it, oldest first, its
+  // free slots (since when, oldest first) and the requests whose bursts
+  // wait to enter it, in arrival order.
+  struct Queue {
+    std::deque<Burst> bursts;
+    std::deque<std::int64_t> free;
+    std::deque<std::uint64_t> to_feed;
+    std::int32_t size = 0;
+  };
 
-  std::size_t bank_of(std::uint64_t a) const {
-    if (pow2_) return static_cast<std::size_t>((a >> row_shift_) & bank_mask_);
-    return static_cast<std::size_t>((a / static_cast<std::uint64_t>(t_.row_bytes)) %
-                                    static_cast<std::uint64_t>(t_.banks));
+  Request& request(std::uint64_t id) { return reqs_[static_cast<std::size_t>(id - first_id_)]; }
+
+  // Moves the waiting requests' bursts into q while it has free slots, each
+  // in the queue from max(its request's arrival, its slot's). A posted
+  // write is done when its last burst is in the write queue.
+  void feed(Queue& q, std::int64_t now, DramSink& sink) {
+    while (!q.to_feed.empty() && !q.free.empty()) {
+      const std::uint64_t id = q.to_feed.front();
+      Request& r = request(id);
+      const std::int64_t at = std::max(r.arrival, q.free.front());
+      q.free.pop_front();
+      const std::int64_t off = r.fed * t_.burst_bytes;
+      Burst b;
+      b.req = id;
+      b.addr = r.r.addr + static_cast<std::uint64_t>(off);
+      const DramAddressMap::Location l = map_.locate(b.addr);
+      b.bank = l.bank;
+      b.row = l.row;
+      b.arrival = at;
+      b.bytes = std::max<std::int64_t>(0, std::min<std::int64_t>(t_.burst_bytes, r.r.bytes - off));
+      b.write = r.r.write;
+      q.bursts.push_back(b);
+      if (++r.fed < r.bursts) continue;
+      q.to_feed.pop_front();
+      if (&q == &wq_) {  // posted: done now
+        sink.progress(r.r.tag, r.r.bytes, std::max(at, now) * t_.tck_ps);
+        r.served = r.bursts;
+        retire();
+      }
+    }
   }
-  std::int64_t row_of(std::uint64_t a) const {
-    if (pow2_) return static_cast<std::int64_t>(a >> (row_shift_ + bank_shift_));
-    return static_cast<std::int64_t>(
-        a / (static_cast<std::uint64_t>(t_.row_bytes) * static_cast<std::uint64_t>(t_.banks)));
+  // Drops the finished requests at the front (ids stay valid).
+  void retire() {
+    while (!reqs_.empty() && reqs_.front().served == reqs_.front().bursts) {
+      reqs_.pop_front();
+      ++first_id_;
+    }
   }
-  static int log2_exact(std::int64_t v) {  // -1 unless a power of two
-    if (v <= 0 || (v & (v - 1)) != 0) return -1;
-    int k = 0;
-    while ((std::int64_t{1} << k) < v) ++k;
-    return k;
+  static std::int64_t earliest(const Queue& q) {
+    std::int64_t first = kNever;
+    for (const Burst& b : q.bursts) first = std::min(first, b.arrival);
+    return first;
+  }
+  static bool arrived(const Queue& q, std::int64_t t) {
+    for (const Burst& b : q.bursts)
+      if (b.arrival <= t) return true;
+    return false;
+  }
+  // The queue the controller serves at t: the write queue while draining
+  // (Ramulator 2's and gem5's rule, header). `sure`: whether that choice
+  // stands whatever reads arrive before t -- a drain that only the absence
+  // of a waiting read starts or continues is decided at t itself, not
+  // booked ahead of it, since a read enqueued meanwhile would change it.
+  struct Choice {
+    bool drain, sure;
+  };
+  Choice choose(std::int64_t t) const {
+    if (!posted_) return {false, true};
+    const bool reads = arrived(rq_, t), writes = arrived(wq_, t);
+    const auto queued = static_cast<std::int64_t>(wq_.bursts.size());
+    bool drain = draining_;
+    if (!drain)
+      drain = writes && (static_cast<double>(queued) > wq_high_ || !reads);
+    else if (!writes || (reads && queued < wq_low_))
+      drain = false;
+    // Entering a drain is sure above the high watermark, continuing one at
+    // or above the low watermark: no read can change either.
+    const bool sure =
+        !drain || (draining_ ? queued >= wq_low_ : static_cast<double>(queued) > wq_high_);
+    return {drain, sure};
+  }
+  Queue& take(Choice c) {
+    if (c.drain && !draining_) ++rows_.drains;
+    // The controller turns the clock after its last column command; the
+    // other queue's precharges and activates start then, not before.
+    if (c.drain != draining_) mode_since_ = last_col_ + 1;
+    draining_ = c.drain;
+    return c.drain ? wq_ : rq_;
   }
 
   // Refreshes due by `t`: the open banks precharged (tRP, once they may
@@ -167,164 +294,229 @@ class BankedDram final : public DramModel {
     ++rows_.refreshes;
   }
 
-  // FR-FCFS over the controller's queue (the oldest `queue_depth` requests):
-  // the oldest arrived request whose next burst hits an open row, else the
-  // oldest arrived request.
-  std::size_t pick(std::int64_t t) const {
-    std::size_t oldest = pending_.size();
-    const std::size_t n = std::min(pending_.size(), depth_);
-    for (std::size_t i = 0; i < n; ++i) {
-      const Pending& p = pending_[i];
-      if (p.arrival > t) continue;
-      if (banks_[p.bank].open_row == p.row) return i;
-      if (oldest == pending_.size()) oldest = i;
+  // First ready (header): the burst of q to serve at t.
+  std::size_t pick(const Queue& q, std::int64_t t) const {
+    std::size_t best = q.bursts.size();
+    std::int64_t best_col = 0;
+    bool best_hit = false;
+    for (std::size_t i = 0; i < q.bursts.size(); ++i) {
+      const Burst& b = q.bursts[i];
+      if (b.arrival > t) continue;
+      const bool hit = banks_[b.bank].open_row == b.row;
+      const std::int64_t col = column_at(b.bank, b.write, col_ready(b)).col;
+      if (best == q.bursts.size() || col < best_col || (col == best_col && hit && !best_hit)) {
+        best = i;
+        best_col = col;
+        best_hit = hit;
+      }
     }
-    return oldest;
+    if (best == q.bursts.size()) {  // none arrived at t: the earliest
+      best = 0;
+      for (std::size_t i = 1; i < q.bursts.size(); ++i)
+        if (q.bursts[i].arrival < q.bursts[best].arrival) best = i;
+    }
+    return best;
   }
 
-  // Row hits of request i in a row: burst j's data starts at d0 + j * step
-  // (step = max(tCCD, tBURST)), so the bursts up to the first limit -- the
-  // row's end, the request's end, its next progress report, the commit
-  // horizon, the next refresh -- are booked at once, exactly as burst() would
-  // book them one by one. True when the request finished.
-  bool hit_run(std::size_t i, std::int64_t now, DramSink& sink) {
-    Pending& p = pending_[i];
-    Bank& bk = banks_[p.bank];
-    const bool write = p.r.write;
+  // When burst b's bank is ready for its column command: at once on a row
+  // hit, else after the activate that opens its row.
+  std::int64_t col_ready(const Burst& b) const {
+    const Bank& bk = banks_[b.bank];
+    if (bk.open_row == b.row) return std::max(b.arrival, bk.ready_col);
+    return activate_for(b) + t_.trcd;
+  }
+  // The activate that opens burst b's row (its bank closed or at another
+  // row: after the precharge, tRP), no earlier than its queue is served
+  // (posted writes: the write queue's commands wait for a drain, the read
+  // queue's for its end), then the ACT limits: tRRD_S after the
+  // last activate, tRRD_L after the last in its group, tFAW after the
+  // fourth-last.
+  std::int64_t activate_for(const Burst& b) const {
+    const Bank& bk = banks_[b.bank];
+    const std::int64_t from = std::max(b.arrival, mode_since_);
+    std::int64_t at =
+        bk.open_row >= 0 ? std::max(from, bk.ready_pre) + t_.trp : std::max(from, bk.ready_act);
+    const Commands& g = groups_[map_.group(b.bank)];
+    at = std::max({at, chan_.act + t_.trrd_s, g.act + t_.trrd_l});
+    if (t_.tfaw > 0) at = std::max(at, *std::min_element(faw_.begin(), faw_.end()) + t_.tfaw);
+    return at;
+  }
+
+  // The earliest column command of a burst of direction `write` on bank b
+  // ready from `ready`, and its data: the CCD, turnaround and bus limits.
+  struct Slot {
+    std::int64_t col, data;
+  };
+  Slot column_at(std::size_t b, bool write, std::int64_t ready) const {
+    const std::size_t g = map_.group(b);
+    const int d = write ? 1 : 0;
+    std::int64_t col =
+        std::max({ready, chan_.col[d] + t_.tccd, groups_[g].col[d] + std::max(t_.tccd_l, t_.tccd)});
+    if (!write && last_write_end_ > kLongAgo)
+      col = std::max(col, last_write_end_ + (g == last_write_group_ ? t_.twtr : t_.twtr_s));
     const std::int64_t lat = write ? t_.cwl : t_.cl;
-    const std::int64_t step = std::max(t_.tccd, t_.tburst);
-    const std::int64_t d0 = std::max(std::max(p.arrival, bk.ready_col) + lat, bus_free_);
-    const std::int64_t bb = t_.burst_bytes;
-    auto bursts_for = [&](std::int64_t bytes) { return (bytes + bb - 1) / bb; };
-    std::int64_t k =
-        bursts_for(t_.row_bytes - static_cast<std::int64_t>(
-                                      p.next_addr % static_cast<std::uint64_t>(t_.row_bytes)));
-    k = std::min(k, bursts_for(p.r.bytes - p.done));
-    k = std::min(k, std::max<std::int64_t>(1, bursts_for(p.next_report - p.done)));
-    // Burst j >= 1 is booked only while the bus is free by now + window and
-    // before the next refresh: d0 + (j - 1) * step + tBURST within the limit.
-    auto upto = [&](std::int64_t limit) {  // bursts j = 0 .. J with that end <= limit
-      const std::int64_t room = limit - d0 - t_.tburst;
-      return room < 0 ? std::int64_t{1} : room / step + 2;
-    };
-    k = std::min(k, upto(now + window_));
-    if (next_refresh_ != kNever) k = std::min(k, upto(next_refresh_ - 1));
-    k = std::max<std::int64_t>(k, 1);
-    const std::int64_t last = d0 + (k - 1) * step;
-    const std::int64_t end = last + t_.tburst;
-    bk.ready_col = last - lat + t_.tccd;
-    if (write) bk.ready_pre = std::max(bk.ready_pre, end + t_.twr);
-    bus_free_ = end;
-    rows_.hits += k;
-    return advance_request(i, k, end, sink);
+    const std::int64_t turn = (any_ && write && !last_write_) ? t_.trtw : 0;
+    const std::int64_t data = std::max(col + lat, bus_free_ + turn);
+    return {data - lat, data};
   }
 
-  // `k` bursts of request i are done, the last ending at `end` (clocks):
-  // counts them, reports progress, removes the request when it is complete.
-  bool advance_request(std::size_t i, std::int64_t k, std::int64_t end, DramSink& sink) {
+  // Books burst i of q: its activate if its row is not open, its column
+  // command and data; frees its slot from its column command on; counts
+  // it and reports its request's progress.
+  void serve(Queue& q, std::size_t i, DramSink& sink) {
+    const Burst b = q.bursts[i];
+    q.bursts.erase(q.bursts.begin() + static_cast<std::ptrdiff_t>(i));
+    Bank& bk = banks_[b.bank];
+    const std::size_t g = map_.group(b.bank);
+    if (bk.open_row == b.row) {
+      ++rows_.hits;
+    } else {
+      ++(bk.open_row >= 0 ? rows_.conflicts : rows_.misses);
+      const std::int64_t act = activate_for(b);
+      chan_.act = std::max(chan_.act, act);
+      groups_[g].act = std::max(groups_[g].act, act);
+      *std::min_element(faw_.begin(), faw_.end()) = act;  // the four latest
+      bk.open_row = b.row;
+      bk.ready_pre = act + t_.tras;
+      bk.ready_col = act + t_.trcd;
+    }
+    const Slot s = column_at(b.bank, b.write, std::max(b.arrival, bk.ready_col));
+    const std::int64_t end = s.data + t_.tburst;
     if (end > kTickLimit / t_.tck_ps)
       throw ModelStall(past_clock_text(
-          "dram.model \"banked\"", "a burst", static_cast<double>(end) * static_cast<double>(t_.tck_ps),
-          "its clock is " + std::to_string(t_.tck_ps) + " ps, a burst " + std::to_string(t_.tburst) +
-              " clocks, a refresh " + std::to_string(t_.trfc) + " clocks every " +
-              std::to_string(t_.trefi) + " (dram.timing)"));
-    Pending& p = pending_[i];
-    const bool write = p.r.write;
-    const std::int64_t bb = t_.burst_bytes;
-    rows_.bursts += k;
-    stats_.data_busy += static_cast<Tick>(k * t_.tburst) * t_.tck_ps;
-    const std::int64_t n = std::min(k * bb, p.r.bytes - p.done);
-    p.done += n;
-    p.next_addr += static_cast<std::uint64_t>(k * bb);
-    locate(p);
-    (write ? stats_.bytes_written : stats_.bytes_read) += n;
-    if (p.done >= p.next_report) {
-      sink.progress(p.r.tag, p.done, end * t_.tck_ps);
-      p.next_report = std::min(
-          p.r.bytes, p.next_report + (p.r.chunk_bytes > 0 && !write ? p.r.chunk_bytes : p.r.bytes));
-    }
-    if (p.done < p.r.bytes) return false;
-    pending_.erase(pending_.begin() + static_cast<std::ptrdiff_t>(i));
-    return true;
-  }
-
-  // One burst of request i; true when that finished (and removed) it.
-  bool burst(std::size_t i, DramSink& sink) {
-    Pending& p = pending_[i];
-    const bool write = p.r.write;
-    Bank& bk = banks_[p.bank];
-    const std::int64_t row = p.row;
-    std::int64_t col = 0;
-    if (bk.open_row == row) {
-      ++rows_.hits;
-      col = std::max(p.arrival, bk.ready_col);
+          "dram.model \"banked\"", "a burst",
+          static_cast<double>(end) * static_cast<double>(t_.tck_ps),
+          "its clock is " + std::to_string(t_.tck_ps) + " ps, a burst " +
+              std::to_string(t_.tburst) + " clocks, a refresh " + std::to_string(t_.trfc) +
+              " clocks every " + std::to_string(t_.trefi) + " (dram.timing)"));
+    const int d = b.write ? 1 : 0;
+    chan_.col[d] = s.col;
+    groups_[g].col[d] = s.col;
+    if (b.write) {
+      bk.ready_pre = std::max(bk.ready_pre, end + t_.twr);
+      last_write_end_ = end;
+      last_write_group_ = g;
     } else {
-      std::int64_t act = 0;
-      if (bk.open_row >= 0) {
-        ++rows_.conflicts;
-        act = std::max(p.arrival, bk.ready_pre) + t_.trp;
-      } else {
-        ++rows_.misses;
-        act = std::max(p.arrival, bk.ready_act);
-      }
-      bk.open_row = row;
-      bk.ready_pre = act + t_.tras;
-      col = std::max(act + t_.trcd, bk.ready_col);
+      bk.ready_pre = std::max(bk.ready_pre, s.col + t_.trtp);
     }
-    const std::int64_t lat = write ? t_.cwl : t_.cl;
-    const std::int64_t turn = (any_ && write != last_write_) ? (write ? t_.trtw : t_.twtr) : 0;
-    const std::int64_t data = std::max(col + lat, bus_free_ + turn);
-    bk.ready_col = data - lat + t_.tccd;
-    const std::int64_t end = data + t_.tburst;
-    if (write) bk.ready_pre = std::max(bk.ready_pre, end + t_.twr);
     bus_free_ = end;
-    last_write_ = write;
+    last_col_ = s.col;
+    last_write_ = b.write;
     any_ = true;
-    return advance_request(i, 1, end, sink);
+    q.free.push_back(s.col);
+    ++rows_.bursts;
+    stats_.data_busy += static_cast<Tick>(t_.tburst) * t_.tck_ps;
+    (b.write ? stats_.bytes_written : stats_.bytes_read) += b.bytes;
+    if (&q == &wq_) return;  // a posted write: reported when taken
+    Request& r = request(b.req);
+    r.done += b.bytes;
+    ++r.served;
+    if (r.served == r.bursts || r.done >= r.next_report) {
+      sink.progress(r.r.tag, r.served == r.bursts ? r.r.bytes : r.done, end * t_.tck_ps);
+      while (r.next_report <= r.done && r.next_report < r.r.bytes)
+        r.next_report = std::min(
+            r.r.bytes,
+            r.next_report + (r.r.chunk_bytes > 0 && !r.r.write ? r.r.chunk_bytes : r.r.bytes));
+    }
+    if (r.served == r.bursts) retire();
   }
 
   DramTiming t_;
+  DramAddressMap map_;
   std::int64_t window_;
-  std::size_t depth_;
+  bool posted_;
+  double wq_high_;       // bursts above which the controller drains
+  std::int64_t wq_low_;  // bursts below which (a read waiting) it stops
   std::vector<Bank> banks_;
-  int row_shift_, bank_shift_;
-  bool pow2_;  // row_bytes and banks are powers of two: shifts, not divisions
-  std::uint64_t bank_mask_;
-  std::deque<Pending> pending_;  // in arrival order
+  std::vector<Commands> groups_;
+  Commands chan_;
+  std::array<std::int64_t, 4> faw_{};  // the four latest activates
+  std::deque<Request> reqs_;           // in arrival order, from id first_id_
+  std::uint64_t first_id_ = 0;
+  Queue rq_;  // reads (and writes unless posted)
+  Queue wq_;  // posted writes
+  bool draining_ = false;
+  std::int64_t mode_since_ = kLongAgo;  // when the controller last turned (posted writes)
+  std::int64_t last_col_ = kLongAgo;    // the last column command
+  Tick last_arrival_ = 0;
   std::int64_t bus_free_ = 0;
   std::int64_t next_refresh_;
+  std::int64_t last_write_end_ = kLongAgo;
+  std::size_t last_write_group_ = 0;
   bool last_write_ = false, any_ = false;
+  RowStats rows_;
 };
 
 // Declares and reads the model's parameters.
 DramBuilder configure(ParamReader& r) {
+  BankedKnobs k;
   const std::string preset = r.param<std::string>("preset")
                                  .choices(dram_preset_names())
                                  .fallback("ddr4_3200")
                                  .describe("the channel's timing (timing overrides any field)")
                                  .get();
-  const DramTiming t = read_dram_timing(r, *dram_preset(preset));
-  const std::int32_t window = r.param<std::int32_t>("commit_window")
-                                  .unit("DRAM clocks")
-                                  .range(1, 1 << 20)
-                                  .fallback(128)
-                                  .describe("how far ahead the controller commits commands")
-                                  .get();
-  const std::int32_t depth = r.param<std::int32_t>("queue_depth")
-                                 .unit("requests")
-                                 .range(1, 1 << 16)
-                                 .fallback(32)
-                                 .describe("the oldest requests FR-FCFS chooses among")
-                                 .get();
+  k.t = read_dram_timing(r, *dram_preset(preset));
+  k.mapping = r.param<std::string>("address_mapping")
+                  .choices(DramAddressMap::names())
+                  .fallback(dram_preset_mapping(preset))
+                  .describe(
+                      "the address map, as Ramulator 2 names it: RoBaRaCoCh (row:bank:column) or "
+                      "MOP4CLXOR (bank groups every 4 bursts); default the preset's (ddr4_3200: "
+                      "MOP4CLXOR, others RoBaRaCoCh)")
+                  .get();
+  if (const std::string why = DramAddressMap::problem(DramAddressMap::kind(k.mapping), k.t);
+      !why.empty())
+    r.fail("address_mapping", k.mapping + " cannot map this channel: timing." + why);
+  k.window = r.param<std::int32_t>("commit_window")
+                 .unit("DRAM clocks")
+                 .range(1, 1 << 20)
+                 .fallback(128)
+                 .describe("how far ahead the controller commits commands")
+                 .get();
+  k.depth = r.param<std::int32_t>("queue_depth")
+                .unit("bursts")
+                .range(1, 1 << 16)
+                .fallback(32)
+                .describe("the controller's read queue: FR-FCFS chooses among its oldest bursts")
+                .get();
+  k.posted = r.param<std::string>("write_policy")
+                 .choices({"posted", "when_written"})
+                 .fallback("posted")
+                 .describe(
+                     "posted: a write is done when the write queue takes it, drained between the "
+                     "watermarks; when_written: when its data is written, reads and writes in one "
+                     "queue")
+                 .get() == "posted";
+  k.write_queue = r.param<std::int32_t>("write_queue")
+                      .unit("bursts")
+                      .range(1, 1 << 16)
+                      .fallback(32)
+                      .describe("the write queue of write_policy posted")
+                      .get();
+  k.high = r.param<double>("write_high_watermark")
+               .range(0.0, 1.0)
+               .fallback(0.8)
+               .describe("share of the write queue above which writes are drained")
+               .get();
+  k.low = r.param<double>("write_low_watermark")
+              .range(0.0, 1.0)
+              .fallback(0.2)
+              .describe("share of the write queue below which reads are served again")
+              .get();
+  if (k.low >= k.high)
+    r.fail("write_low_watermark",
+           "must be below write_high_watermark (" + std::to_string(k.high) + ")");
   return [=](const DramContext&, std::string&) -> std::unique_ptr<DramModel> {
-    return std::make_unique<BankedDram>(t, window, depth);
+    return std::make_unique<BankedDram>(k);
   };
 }
 
 }  // namespace
 
 DramModelInfo banked_dram_model() {
-  return {"banked", "one channel: banks, open rows, FR-FCFS, refresh (the preset's timing)",
+  return {"banked",
+          "one channel: bank groups, banks, open rows, FR-FCFS, refresh, posted writes (the "
+          "preset's timing)",
           configure};
 }
 

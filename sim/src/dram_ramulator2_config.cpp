@@ -6,10 +6,10 @@
 // the same channel as banked's: Ramulator's model of that standard, with the
 // organisation and every timing banked has (`timing` overrides them as it
 // does banked's) set to banked's values, so that `dram.model` is the only
-// difference. What Ramulator's standard has and banked lacks (bank groups
-// and tCCD_L, tRRD, tFAW, tRTP, the write queue's watermarks, LPDDR5's
-// two-step activate and CAS sync) keeps the values of Ramulator's own
-// timing preset for that speed:
+// difference: bank groups with tCCD_L, tWTR_S, tRRD_S/L, tFAW and tRTP are
+// banked's too. What Ramulator's standard has and banked lacks (LPDDR5's
+// two-step activate and CAS sync, a read served from the write queue) keeps
+// Ramulator's own, with its timing preset for that speed:
 //
 //   preset       Ramulator standard, org preset, timing preset
 //   ddr4_3200    DDR4, DDR4_8Gb_x8, DDR4_3200AA
@@ -150,7 +150,7 @@ std::string preset_dram(const Recipe& x, const DramTiming& t, std::int32_t chann
   if (!pow2(t.banks)) return "banks: ramulator2 needs a power of two";
   const std::int64_t cw = t.burst_bytes * 8 / x.prefetch;
   const std::int64_t cols = t.row_bytes / t.burst_bytes * x.prefetch;
-  const std::int64_t bg = std::min<std::int64_t>(4, t.banks), ba = t.banks / bg;
+  const std::int64_t bg = t.bank_groups, ba = t.banks / bg;
   const std::int64_t per_row = bg * ba * cols * x.device_dq * (x.rank_in_density ? ranks : 1);
   const std::int64_t bits = std::int64_t{x.density_mb} << 20;
   if (bits % per_row != 0 || !pow2(bits / per_row))
@@ -187,8 +187,23 @@ std::string preset_dram(const Recipe& x, const DramTiming& t, std::int32_t chann
   tm["nRAS"] = t.tras;
   tm["nRC"] = t.tras + t.trp;
   tm["nWR"] = t.twr;
+  if (lp && t.tccd_l != t.tccd)
+    return "tccd_l: Ramulator's LPDDR5 has one tCCD for both (tccd " + std::to_string(t.tccd) + ")";
+  if (lp && t.trrd_l != t.trrd_s)
+    return "trrd_l: Ramulator's LPDDR5 has one tRRD for both (trrd_s " + std::to_string(t.trrd_s) +
+           ")";
   tm[lp ? "nCCD" : "nCCDS"] = t.tccd;
+  if (!lp) tm["nCCDL"] = t.tccd_l;
   tm["nWTRL"] = t.twtr;
+  tm["nWTRS"] = t.twtr_s;
+  if (lp) {
+    tm["nRRD"] = t.trrd_s;
+  } else {
+    tm["nRRDS"] = t.trrd_s;
+    tm["nRRDL"] = t.trrd_l;
+  }
+  tm["nFAW"] = t.tfaw;
+  tm[hbm ? "nRTPL" : "nRTP"] = t.trtp;
   tm[lp ? "nRFCab" : "nRFC"] = t.trfc;
   tm["nREFI"] = refresh && t.trefi > 0 ? t.trefi : (1 << 30);
   return "";
@@ -272,10 +287,11 @@ Knobs read_knobs(ParamReader& r) {
               .get();
   k.mapping = r.param<std::string>("address_mapping")
                   .choices({"RoBaRaCoCh", "ChRaBaRoCo", "MOP4CLXOR"})
-                  .fallback("RoBaRaCoCh")
+                  .fallback(k.std_name == "preset" ? dram_preset_mapping(k.preset) : "RoBaRaCoCh")
                   .describe(
-                      "Ramulator's address mapper, most significant field first (RoBaRaCoCh: "
-                      "banked's row:bank:column)")
+                      "Ramulator's address mapper, most significant field first (banked's "
+                      "RoBaRaCoCh and MOP4CLXOR are the same maps); default the preset's "
+                      "(ddr4_3200: MOP4CLXOR, others and named standards RoBaRaCoCh)")
                   .get();
   k.refresh = r.param<bool>("refresh").fallback(true).describe("all-bank refresh").get();
   k.high = r.param<double>("write_high_watermark")
@@ -401,8 +417,10 @@ Ramulator2Config read_ramulator2_config(ParamReader& r) {
     } else if (!trial) {
       r.fail(where, "Ramulator 2 rejects the configuration of " + c.label + ": " + error);
     } else if (const std::string bad = ramulator2_timing_problem(*trial); !bad.empty()) {
-      r.fail(where, "the timings of " + c.label + " as Ramulator 2 resolves them cannot serve "
-                    "requests: " + bad);
+      r.fail(where, "the timings of " + c.label +
+                        " as Ramulator 2 resolves them cannot serve "
+                        "requests: " +
+                        bad);
     }
   }
   return c;

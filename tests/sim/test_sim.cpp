@@ -581,16 +581,18 @@ TEST(Sim, BankedDramChangesTheTiming) {
   hw.dram.raw.json = {{"model", "banked"}};
   const Report a = run(program({std::string(".core 0\n") + kDmaIn + "end\n"}), 1, 1, hw);
   // Request arrives 4667 ps; DDR4: ceil(4667/625) = 8 clocks, 8 bursts of
-  // 64 B: first data at 8 + 44 = 52, last done at 52 + 8 * 4 = 84 clocks =
-  // 52500 ps; data leaves at 52500: arrives 52500 + 4000 + 21334 = 77834,
-  // + 2000 = 79834 ps -> cycle 80.
+  // 64 B, MOP4CLXOR (the preset's map): bursts 0-3 open one bank in each
+  // bank group (activates at 8, 12, 16, 20: tRRD_S), bursts 4-7 hit them.
+  // Reads every tCCD_S 4 from 8 + 22 = 30: first data at 52, last done at
+  // 52 + 8 * 4 = 84 clocks = 52500 ps; data leaves at 52500: arrives
+  // 52500 + 4000 + 21334 = 77834, + 2000 = 79834 ps -> cycle 80.
   EXPECT_EQ(a.total_cycles, 80);
   const StatSnapshot& port = a.stats.at(a.dram_ports[0].stats);
   EXPECT_EQ(port.value_or("bursts", -1), 8);
-  EXPECT_EQ(port.value_or("row_hits", -1), 7);
+  EXPECT_EQ(port.value_or("row_hits", -1), 4);
   EXPECT_TRUE(a.dram_has_rows());
-  EXPECT_DOUBLE_EQ(a.dram_row_hit_rate, 7.0 / 8.0);
-  EXPECT_DOUBLE_EQ(a.dram_ports[0].row_hit_rate.value_or(0), 7.0 / 8.0);
+  EXPECT_DOUBLE_EQ(a.dram_row_hit_rate, 0.5);
+  EXPECT_DOUBLE_EQ(a.dram_ports[0].row_hit_rate.value_or(0), 0.5);
 }
 
 TEST(Sim, Ramulator2DramTimesTheSameTransferWithBankGroups) {
@@ -599,22 +601,30 @@ TEST(Sim, Ramulator2DramTimesTheSameTransferWithBankGroups) {
   ir::HardwareConfig hw = test_hw();
   hw.dram.raw.json = {{"model", "ramulator2"}};
   const Report a = run(program({std::string(".core 0\n") + kDmaIn + "end\n"}), 1, 1, hw);
-  // As banked's above, DDR4-3200 on the same channel: the request arrives at
-  // 4667 ps, clock 8; activate at 8, first read at 8 + tRCD 22 = 30. The 8
-  // bursts share one row of one bank, so one bank group: Ramulator spaces
-  // their reads tCCD_L 8 apart (banked, without bank groups, tCCD 4), the
-  // last at 30 + 7 * 8 = 86, its last beat at 86 + CL 22 + 4 = 112 clocks =
-  // 70000 ps; the data arrives at 70000 + 4000 + 21334 = 95334, + 2000 =
-  // 97334 ps -> cycle 98.
-  EXPECT_EQ(a.total_cycles, 98);
+  // As banked's above, DDR4-3200 on the same channel and map (MOP4CLXOR):
+  // the request arrives at 4667 ps, clock 8; four activates, one per bank
+  // group, tRRD_S 4 apart from 8, reads tCCD_S 4 apart from 30: the same
+  // 84 clocks and cycle 80 as banked's, 4 row misses and 4 hits.
+  EXPECT_EQ(a.total_cycles, 80);
   EXPECT_EQ(a.dram_model, "ramulator2");
   const StatSnapshot& port = a.stats.at(a.dram_ports[0].stats);
   EXPECT_EQ(port.value_or("bursts", -1), 8);
-  EXPECT_EQ(port.value_or("row_hits", -1), 7);
-  EXPECT_EQ(port.value_or("row_misses", -1), 1);
+  EXPECT_EQ(port.value_or("row_hits", -1), 4);
+  EXPECT_EQ(port.value_or("row_misses", -1), 4);
   EXPECT_GT(port.value_or("busy_clocks", -1), 0);
   EXPECT_TRUE(a.dram_has_rows());
-  EXPECT_DOUBLE_EQ(a.dram_row_hit_rate, 7.0 / 8.0);
+  EXPECT_DOUBLE_EQ(a.dram_row_hit_rate, 0.5);
+  // With the row:bank:column map the 8 bursts share one row of one bank,
+  // so one bank group: reads tCCD_L 8 apart in both models, the last at 30
+  // + 7 * 8 = 86, its last beat at 86 + CL 22 + 4 = 112 clocks = 70000 ps;
+  // the data arrives at 70000 + 4000 + 21334 = 95334, + 2000 = 97334 ps ->
+  // cycle 98.
+  for (const char* model : {"ramulator2", "banked"}) {
+    hw.dram.raw.json = {{"model", model}, {"address_mapping", "RoBaRaCoCh"}};
+    const Report b = run(program({std::string(".core 0\n") + kDmaIn + "end\n"}), 1, 1, hw);
+    EXPECT_EQ(b.total_cycles, 98) << model;
+    EXPECT_DOUBLE_EQ(b.dram_row_hit_rate, 7.0 / 8.0) << model;
+  }
 }
 
 TEST(Sim, ShippedExampleIsRepeatable) {

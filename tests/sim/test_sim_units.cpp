@@ -7,8 +7,8 @@
 #include <map>
 #include <vector>
 
-#include "gemini/sim/compute_timing.h"
 #include "dram_drive.h"
+#include "gemini/sim/compute_timing.h"
 #include "gemini/sim/dram_model.h"
 #include "gemini/sim/mesh_noc.h"
 
@@ -31,14 +31,17 @@ TEST(DramBanked, ClosedBankReadIsTrcdPlusClPlusBurst) {
 }
 
 TEST(DramBanked, SecondBurstOfARowHits) {
-  // Burst 1 as above ends at 48. Burst 2 is a row hit: its column command may
-  // issue at ready_col = 22 + tCCD 4 = 26, data at max(26 + 22, 48) = 48,
-  // done at 52 clocks = 32500 ps.
-  auto m = dram(banked_ddr4());
+  // Row:bank:column, so that both bursts are in one row. Burst 1 as above
+  // ends at 48. Burst 2 is a row hit in the same bank group: its column
+  // command may issue tCCD_L 8 after the first's, at 30, data at 30 + 22 =
+  // 52, done at 56 clocks = 35000 ps.
+  boost::json::object o = banked_ddr4();
+  o["address_mapping"] = "RoBaRaCoCh";
+  auto m = dram(o);
   Recorder r;
   m->enqueue({1, false, 0, 128, 0, 0});
   drain(*m, r);
-  EXPECT_EQ(r.done_at(1), 32500);
+  EXPECT_EQ(r.done_at(1), 35000);
   EXPECT_EQ(stat(*m, "row_hits"), 1);
 }
 
@@ -112,8 +115,10 @@ TEST(DramBanked, RowMissPatternIsMuchSlowerThanSequential) {
 }
 
 TEST(DramBanked, ProgressPerChunkEndsWithTheWholeRequest) {
-  // 216 bytes with 512-byte chunks: one report, of all 216 bytes (4 bursts:
-  // 48 + 3 * 4 = 60 clocks). 1200 bytes with 512-byte chunks: 512, 1024, 1200.
+  // 216 bytes with 512-byte chunks: one report, of all 216 bytes (4 bursts,
+  // MOP4CLXOR: one in each bank group, activates tRRD_S 4 apart, the last
+  // read at 12 + 22 = 34, its last beat at 34 + 22 + 4 = 60 clocks). 1200 bytes with 512-byte
+  // chunks: 512, 1024, 1200.
   auto m = dram(banked_ddr4());
   Recorder r;
   m->enqueue({1, false, 0, 216, 0, 512});

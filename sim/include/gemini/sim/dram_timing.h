@@ -14,9 +14,19 @@ struct DramTiming {
   std::int64_t tck_ps = 625;
   std::int32_t cl = 22, cwl = 16, trcd = 22, trp = 22, tras = 52, twr = 24;
   std::int32_t trfc = 560, trefi = 12480;
-  std::int32_t tburst = 4, tccd = 4, twtr = 12, trtw = 12;
+  // tccd: column to column command of one direction (tCCD_S, to another
+  // bank group); twtr: end of write data to a read command in the write's
+  // bank group (tWTR_L); trtw: end of read data to write data on the bus.
+  std::int32_t tburst = 4, tccd = 4, twtr = 12, trtw = 2;
   std::int32_t burst_bytes = 64, banks = 16;
   std::int32_t row_bytes = 8192;
+  // Bank groups (banks / bank_groups banks each; 1: none) and the timings
+  // that tell them apart: tccd_l (column to column in one group), twtr_s
+  // (end of write data to a read in another group), trrd_s / trrd_l
+  // (activate to activate, another / the same group), tfaw (at most four
+  // activates in any window this long), trtp (read to precharge).
+  std::int32_t bank_groups = 4, tccd_l = 8, twtr_s = 4;
+  std::int32_t trrd_s = 4, trrd_l = 8, tfaw = 34, trtp = 12;
   bool operator==(const DramTiming&) const = default;
   // Peak data-bus bandwidth in GB/s.
   double peak_gbps() const {
@@ -32,6 +42,10 @@ DramTiming read_dram_timing(ParamReader& r, const DramTiming& preset);
 
 // JEDEC-derived presets: "ddr4_3200", "lpddr5_6400", "hbm2"; nullptr if unknown.
 const DramTiming* dram_preset(const std::string& name);
+// The address map a controller for that preset's standard uses (banked's
+// and ramulator2's `address_mapping` default): "MOP4CLXOR" where bank
+// groups cost a stream (DDR4: tCCD_L above the burst), "RoBaRaCoCh" else.
+std::string dram_preset_mapping(const std::string& name);
 std::vector<std::string> dram_preset_names();
 
 }  // namespace gemini::sim
