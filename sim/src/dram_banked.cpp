@@ -232,6 +232,7 @@ class BankedDram final : public DramModel {
     return first;
   }
   static bool arrived(const Queue& q, std::int64_t t) {
+    if (!q.bursts.empty() && q.bursts.front().arrival <= t) return true;  // mostly
     for (const Burst& b : q.bursts)
       if (b.arrival <= t) return true;
     return false;
@@ -299,11 +300,17 @@ class BankedDram final : public DramModel {
     std::size_t best = q.bursts.size();
     std::int64_t best_col = 0;
     bool best_hit = false;
+    // No column command can issue before the bus allows it: the oldest row
+    // hit that issues then is the choice, and the scan stops there (a
+    // stream finds it at once).
+    const std::int64_t floor =
+        std::min(bus_free_ - t_.cl, bus_free_ + (any_ && !last_write_ ? t_.trtw : 0) - t_.cwl);
     for (std::size_t i = 0; i < q.bursts.size(); ++i) {
       const Burst& b = q.bursts[i];
       if (b.arrival > t) continue;
       const bool hit = banks_[b.bank].open_row == b.row;
       const std::int64_t col = column_at(b.bank, b.write, col_ready(b)).col;
+      if (hit && col <= floor) return i;
       if (best == q.bursts.size() || col < best_col || (col == best_col && hit && !best_hit)) {
         best = i;
         best_col = col;
