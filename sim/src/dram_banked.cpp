@@ -121,8 +121,8 @@ class BankedDram final : public DramModel {
       // when the horizon recedes by one burst would cost a wake per burst).
       if (bus_free_ > now + window_) return (bus_free_ - window_ / 2) * t_.tck_ps;
       std::int64_t t = std::max(now, bus_free_);
-      const std::int64_t first = std::min(earliest(rq_), earliest(wq_));
-      if (first > t) {
+      if (!arrived(rq_, t) && !arrived(wq_, t)) {  // the first to arrive, later
+        const std::int64_t first = std::min(earliest(rq_), earliest(wq_));
         if (first > now + window_) return first * t_.tck_ps;
         t = first;
       }
@@ -172,7 +172,7 @@ class BankedDram final : public DramModel {
   struct Burst {
     std::uint64_t req = 0;  // its request's id
     std::uint64_t addr = 0;
-    std::size_t bank = 0;
+    std::size_t bank = 0, group = 0;
     std::int64_t row = 0;
     std::int64_t arrival = 0;  // clocks: in the queue from
     std::int64_t bytes = 0;
@@ -205,6 +205,7 @@ class BankedDram final : public DramModel {
       b.addr = r.r.addr + static_cast<std::uint64_t>(off);
       const DramAddressMap::Location l = map_.locate(b.addr);
       b.bank = l.bank;
+      b.group = map_.group(l.bank);
       b.row = l.row;
       b.arrival = at;
       b.bytes = std::max<std::int64_t>(0, std::min<std::int64_t>(t_.burst_bytes, r.r.bytes - off));
@@ -301,16 +302,21 @@ class BankedDram final : public DramModel {
     std::int64_t best_col = 0;
     bool best_hit = false;
     // No column command can issue before the bus allows it: the oldest row
-    // hit that issues then is the choice, and the scan stops there (a
-    // stream finds it at once).
+    // hit that issues then is the choice (a stream's next burst mostly),
+    // found first among the hits alone.
     const std::int64_t floor =
         std::min(bus_free_ - t_.cl, bus_free_ + (any_ && !last_write_ ? t_.trtw : 0) - t_.cwl);
     for (std::size_t i = 0; i < q.bursts.size(); ++i) {
       const Burst& b = q.bursts[i];
+      const Bank& bk = banks_[b.bank];
+      if (b.arrival > t || bk.open_row != b.row) continue;
+      if (column_at(b.group, b.write, std::max(b.arrival, bk.ready_col)).col <= floor) return i;
+    }
+    for (std::size_t i = 0; i < q.bursts.size(); ++i) {
+      const Burst& b = q.bursts[i];
       if (b.arrival > t) continue;
       const bool hit = banks_[b.bank].open_row == b.row;
-      const std::int64_t col = column_at(b.bank, b.write, col_ready(b)).col;
-      if (hit && col <= floor) return i;
+      const std::int64_t col = column_at(b.group, b.write, col_ready(b)).col;
       if (best == q.bursts.size() || col < best_col || (col == best_col && hit && !best_hit)) {
         best = i;
         best_col = col;
@@ -343,7 +349,7 @@ class BankedDram final : public DramModel {
     const std::int64_t from = std::max(b.arrival, mode_since_);
     std::int64_t at =
         bk.open_row >= 0 ? std::max(from, bk.ready_pre) + t_.trp : std::max(from, bk.ready_act);
-    const Commands& g = groups_[map_.group(b.bank)];
+    const Commands& g = groups_[b.group];
     at = std::max({at, chan_.act + t_.trrd_s, g.act + t_.trrd_l});
     if (t_.tfaw > 0) at = std::max(at, *std::min_element(faw_.begin(), faw_.end()) + t_.tfaw);
     return at;
@@ -354,8 +360,7 @@ class BankedDram final : public DramModel {
   struct Slot {
     std::int64_t col, data;
   };
-  Slot column_at(std::size_t b, bool write, std::int64_t ready) const {
-    const std::size_t g = map_.group(b);
+  Slot column_at(std::size_t g, bool write, std::int64_t ready) const {
     const int d = write ? 1 : 0;
     std::int64_t col =
         std::max({ready, chan_.col[d] + t_.tccd, groups_[g].col[d] + std::max(t_.tccd_l, t_.tccd)});
@@ -374,7 +379,7 @@ class BankedDram final : public DramModel {
     const Burst b = q.bursts[i];
     q.bursts.erase(q.bursts.begin() + static_cast<std::ptrdiff_t>(i));
     Bank& bk = banks_[b.bank];
-    const std::size_t g = map_.group(b.bank);
+    const std::size_t g = b.group;
     if (bk.open_row == b.row) {
       ++rows_.hits;
     } else {
@@ -387,7 +392,7 @@ class BankedDram final : public DramModel {
       bk.ready_pre = act + t_.tras;
       bk.ready_col = act + t_.trcd;
     }
-    const Slot s = column_at(b.bank, b.write, std::max(b.arrival, bk.ready_col));
+    const Slot s = column_at(g, b.write, std::max(b.arrival, bk.ready_col));
     const std::int64_t end = s.data + t_.tburst;
     if (end > kTickLimit / t_.tck_ps)
       throw ModelStall(past_clock_text(
