@@ -28,7 +28,6 @@ DramAddressMap::DramAddressMap(Kind kind, const DramTiming& t)
       row_bytes_(static_cast<std::uint64_t>(t.row_bytes)),
       banks_(static_cast<std::uint64_t>(t.banks)),
       groups_(static_cast<std::uint64_t>(t.bank_groups)),
-      burst_bytes_(static_cast<std::uint64_t>(t.burst_bytes)),
       run_(kind == Kind::mop4clxor ? t.burst_bytes : t.row_bytes) {
   if (kind == Kind::mop4clxor) {
     burst_shift_ = log2_exact(t.burst_bytes);

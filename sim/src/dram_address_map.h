@@ -65,7 +65,7 @@ class DramAddressMap {
   Location locate_mop(std::uint64_t a) const;
 
   Kind kind_;
-  std::uint64_t row_bytes_, banks_, groups_, burst_bytes_;
+  std::uint64_t row_bytes_, banks_, groups_;
   std::int64_t run_;
   // Shifts: RoBaRaCoCh when row_bytes and banks are powers of two (-1
   // otherwise: divisions); MOP4CLXOR always.
