@@ -85,7 +85,6 @@ class BankedDram final : public DramModel {
         banks_(static_cast<std::size_t>(k.t.banks)),
         groups_(static_cast<std::size_t>(k.t.bank_groups)),
         next_refresh_(k.t.trefi > 0 ? k.t.trefi : kNever) {
-    faw_.fill(kLongAgo);
     rq_.free.assign(static_cast<std::size_t>(k.depth), 0);
     rq_.size = k.depth;
     if (posted_) {
@@ -158,10 +157,9 @@ class BankedDram final : public DramModel {
     std::int64_t open_row = -1;
     std::int64_t ready_act = 0, ready_col = 0, ready_pre = 0;
   };
-  // Last column command per direction (0 read, 1 write) and last activate.
+  // Last column command per direction (0 read, 1 write).
   struct Commands {
     std::array<std::int64_t, 2> col{kLongAgo, kLongAgo};
-    std::int64_t act = kLongAgo;
   };
   struct Request {
     DramRequest r;
@@ -341,18 +339,64 @@ class BankedDram final : public DramModel {
   // The activate that opens burst b's row (its bank closed or at another
   // row: after the precharge, tRP), no earlier than its queue is served
   // (posted writes: the write queue's commands wait for a drain, the read
-  // queue's for its end), then the ACT limits: tRRD_S after the
-  // last activate, tRRD_L after the last in its group, tFAW after the
-  // fourth-last.
+  // queue's for its end), at the first time the ACT limits allow.
   std::int64_t activate_for(const Burst& b) const {
     const Bank& bk = banks_[b.bank];
     const std::int64_t from = std::max(b.arrival, mode_since_);
-    std::int64_t at =
+    const std::int64_t at =
         bk.open_row >= 0 ? std::max(from, bk.ready_pre) + t_.trp : std::max(from, bk.ready_act);
-    const Commands& g = groups_[b.group];
-    at = std::max({at, chan_.act + t_.trrd_s, g.act + t_.trrd_l});
-    if (t_.tfaw > 0) at = std::max(at, *std::min_element(faw_.begin(), faw_.end()) + t_.tfaw);
-    return at;
+    return act_slot(at, b.group);
+  }
+  // The first time from `at` at which an activate in group g keeps tRRD_S
+  // (tRRD_L in its group) from every activate booked, before or after it
+  // (activates are booked out of time order: a burst picked later may open
+  // its bank earlier), and leaves no window of tFAW with five.
+  std::int64_t act_slot(std::int64_t at, std::size_t g) const {
+    const std::int64_t reach = std::max({t_.trrd_s, t_.trrd_l, t_.tfaw});
+    const auto from = [this](std::int64_t v) {  // the first activate at or after v
+      return std::lower_bound(acts_.begin(), acts_.end(), v,
+                              [](const Act& a, std::int64_t x) { return a.t < x; });
+    };
+    for (std::int64_t t = at;;) {
+      if (acts_.empty() || acts_.back().t <= t - reach) return t;  // nothing near: mostly
+      bool moved = false;
+      for (auto it = from(t - reach + 1); it != acts_.end() && it->t < t + reach; ++it) {
+        const std::int64_t need = it->group == g ? t_.trrd_l : t_.trrd_s;
+        if (it->t > t - need && it->t < t + need) {
+          t = it->t + need;
+          moved = true;
+        }
+      }
+      if (!moved && t_.tfaw > 0) {
+        // Every window of tFAW holding t holds at most three others: the
+        // windows that start at an activate in (t - tFAW, t], and at t.
+        const auto end = acts_.end();
+        for (auto i = from(t - t_.tfaw + 1); i != end && i->t <= t && !moved; ++i) {
+          auto j = i;
+          while (j != end && j->t < i->t + t_.tfaw) ++j;
+          if (j - i >= 4) {
+            t = i->t + t_.tfaw;
+            moved = true;
+          }
+        }
+        if (!moved) {
+          const auto i = from(t);
+          auto j = i;
+          while (j != end && j->t < t + t_.tfaw) ++j;
+          if (j - i >= 4) {
+            t = i->t + 1;  // past the first of them: try again from there
+            moved = true;
+          }
+        }
+      }
+      if (!moved || t > at + 64 * reach + 1024) return t;
+    }
+  }
+  void record_activate(std::int64_t t, std::size_t g) {
+    const auto it = std::upper_bound(acts_.begin(), acts_.end(), t,
+                                     [](std::int64_t v, const Act& a) { return v < a.t; });
+    acts_.insert(it, Act{t, g});
+    if (acts_.size() > kActsKept) acts_.erase(acts_.begin());  // the oldest
   }
 
   // The earliest column command of a burst of direction `write` on bank b
@@ -385,9 +429,7 @@ class BankedDram final : public DramModel {
     } else {
       ++(bk.open_row >= 0 ? rows_.conflicts : rows_.misses);
       const std::int64_t act = activate_for(b);
-      chan_.act = std::max(chan_.act, act);
-      groups_[g].act = std::max(groups_[g].act, act);
-      *std::min_element(faw_.begin(), faw_.end()) = act;  // the four latest
+      record_activate(act, g);
       bk.open_row = b.row;
       bk.ready_pre = act + t_.tras;
       bk.ready_col = act + t_.trcd;
@@ -442,8 +484,15 @@ class BankedDram final : public DramModel {
   std::vector<Bank> banks_;
   std::vector<Commands> groups_;
   Commands chan_;
-  std::array<std::int64_t, 4> faw_{};  // the four latest activates
-  std::deque<Request> reqs_;           // in arrival order, from id first_id_
+  // The activates booked, in time order (the latest kActsKept: older ones
+  // are long past what a new one can be near).
+  struct Act {
+    std::int64_t t;
+    std::size_t group;
+  };
+  static constexpr std::size_t kActsKept = 32;
+  std::vector<Act> acts_;
+  std::deque<Request> reqs_;  // in arrival order, from id first_id_
   std::uint64_t first_id_ = 0;
   Queue rq_;  // reads (and writes unless posted)
   Queue wq_;  // posted writes
