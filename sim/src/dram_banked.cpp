@@ -17,8 +17,9 @@
 //   row hit:      col >= max(a, ready_col[b])
 //   closed bank:  act = max(a, ready_act[b]), then the ACT limits
 //   row conflict: act = max(a, ready_pre[b]) + tRP, then the ACT limits
-//                 ACT limits: last ACT + tRRD_S, last ACT in g + tRRD_L,
-//                 the fourth-last ACT + tFAW; ready_col[b] = act + tRCD
+//                 ACT limits: the first time at least tRRD_S from every
+//                 ACT booked (tRRD_L in g), before or after it, with no
+//                 tFAW window holding five; ready_col[b] = act + tRCD
 //   col >= last column command of this direction + tCCD_S (in g: tCCD_L)
 //   read:  col >= end of the last write's data + tWTR (_L in its group, _S)
 //   data = max(col + CL (CWL for writes), bus_free (+ tRTW after a read, for
