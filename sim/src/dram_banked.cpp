@@ -103,12 +103,14 @@ class BankedDram final : public DramModel {
     Request q;
     q.r = r;
     q.arrival = (r.arrival + t_.tck_ps - 1) / t_.tck_ps;
-    q.bursts = std::max<std::int64_t>(1, (r.bytes + t_.burst_bytes - 1) / t_.burst_bytes);
+    q.bursts = std::max<std::int64_t>(
+        1, r.bytes / t_.burst_bytes + (r.bytes % t_.burst_bytes != 0 ? 1 : 0));
     q.next_report = r.chunk_bytes > 0 && !r.write ? std::min(r.chunk_bytes, r.bytes) : r.bytes;
     const std::uint64_t id = first_id_ + reqs_.size();
     reqs_.push_back(q);
     (posted_ && r.write ? wq_ : rq_).to_feed.push_back(id);
     ++stats_.requests;
+    left_bursts_ += static_cast<double>(q.bursts);
   }
 
   Tick advance(Tick now_ps, DramSink& sink) override {
@@ -437,10 +439,14 @@ class BankedDram final : public DramModel {
     }
     const Slot s = column_at(g, b.write, std::max(b.arrival, bk.ready_col));
     const std::int64_t end = s.data + t_.tburst;
-    if (end > kTickLimit / t_.tck_ps)
+    // The bursts still to come need the bus a burst each at least: when
+    // the last of them would end past the clock, the run cannot finish, and
+    // says so now rather than after scheduling them all.
+    const double last =
+        static_cast<double>(end) + (left_bursts_ - 1) * static_cast<double>(t_.tburst);
+    if (last > static_cast<double>(kTickLimit / t_.tck_ps))
       throw ModelStall(past_clock_text(
-          "dram.model \"banked\"", "a burst",
-          static_cast<double>(end) * static_cast<double>(t_.tck_ps),
+          "dram.model \"banked\"", "a burst", last * static_cast<double>(t_.tck_ps),
           "its clock is " + std::to_string(t_.tck_ps) + " ps, a burst " +
               std::to_string(t_.tburst) + " clocks, a refresh " + std::to_string(t_.trfc) +
               " clocks every " + std::to_string(t_.trefi) + " (dram.timing)"));
@@ -459,6 +465,7 @@ class BankedDram final : public DramModel {
     last_write_ = b.write;
     any_ = true;
     q.free.push_back(s.col);
+    left_bursts_ -= 1;
     ++rows_.bursts;
     stats_.data_busy += static_cast<Tick>(t_.tburst) * t_.tck_ps;
     (b.write ? stats_.bytes_written : stats_.bytes_read) += b.bytes;
@@ -495,8 +502,9 @@ class BankedDram final : public DramModel {
   std::vector<Act> acts_;
   std::deque<Request> reqs_;  // in arrival order, from id first_id_
   std::uint64_t first_id_ = 0;
-  Queue rq_;  // reads (and writes unless posted)
-  Queue wq_;  // posted writes
+  double left_bursts_ = 0;  // of every request enqueued, not yet served (a bound: double)
+  Queue rq_;                // reads (and writes unless posted)
+  Queue wq_;                // posted writes
   bool draining_ = false;
   std::int64_t mode_since_ = kLongAgo;  // when the controller last turned (posted writes)
   std::int64_t last_col_ = kLongAgo;    // the last column command
