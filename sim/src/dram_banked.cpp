@@ -5,9 +5,10 @@
 // "banked".
 //
 // Queues: a request is split into bursts (`burst_bytes`), which enter the
-// controller's read queue (`queue_depth` bursts) in arrival order as it has
-// room, each when its slot is freed (the port holds the rest): a queue of
-// bursts, as Ramulator 2's and gem5's controllers have. Posted writes have
+// controller's read queue (`queue_depth` bursts, at most 256: each burst
+// served looks at all of them) in arrival order as it has room, each when
+// its slot is freed (the port holds the rest): a queue of bursts, as
+// Ramulator 2's and gem5's controllers have. Posted writes have
 // their own queue (`write_queue` bursts).
 //
 // Address map: `address_mapping` (dram_address_map.h), RoBaRaCoCh or
@@ -545,7 +546,7 @@ DramBuilder configure(ParamReader& r) {
                  .get();
   k.depth = r.param<std::int32_t>("queue_depth")
                 .unit("bursts")
-                .range(1, 1 << 16)
+                .range(1, 256)
                 .fallback(32)
                 .describe("the controller's read queue: FR-FCFS chooses among its oldest bursts")
                 .get();
@@ -559,7 +560,7 @@ DramBuilder configure(ParamReader& r) {
                  .get() == "posted";
   k.write_queue = r.param<std::int32_t>("write_queue")
                       .unit("bursts")
-                      .range(1, 1 << 16)
+                      .range(1, 256)
                       .fallback(32)
                       .describe("the write queue of write_policy posted")
                       .get();
