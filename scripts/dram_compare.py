@@ -122,7 +122,7 @@ CHECKS = [("ddr4_3200", True, "sequential", 5000, 0.10), ("ddr4_3200", True, "st
           ("hbm2", False, "mixed", 10000, 0.10)]
 
 
-def check(a, root):
+def check(a):
     """--check: short open-loop streams through banked and ramulator2 on
     each preset (its default map; HBM2 with refresh off, which Ramulator
     2.0a never issues there); fails when a mean read latency differs by more
@@ -142,7 +142,7 @@ def check(a, root):
             b = replay(a.gemini, t, hws["banked"])
             r = replay(a.gemini, t, hws["ramulator2"])
         except Failed as e:
-            if "not built" in str(e) or "ramulator2" in str(e) and "built" in str(e):
+            if "not built" in str(e):  # "Ramulator 2 is not built into this gemini: ..."
                 print(f"dram_compare --check: skipped: {e}")
                 sys.exit(77)
             print(f"{preset} {kind}: {e}")
@@ -200,7 +200,7 @@ def main():
                          "already in the --replay folder")
     a = ap.parse_args()
     if a.check:
-        check(a, root)
+        check(a)
     models = [m for m in a.models.split(",") if m]
     if not models or any(m not in MODELS for m in models):
         sys.exit(f"--models: of {', '.join(MODELS)}, got {a.models}")

@@ -72,7 +72,7 @@ struct BankedKnobs {
   std::int32_t window = 128, depth = 32;
   bool posted = true;
   std::int32_t write_queue = 32;
-  double high = 0.8, low = 0.2;
+  WriteWatermarks marks;
 };
 
 class BankedDram final : public DramModel {
@@ -82,17 +82,13 @@ class BankedDram final : public DramModel {
         map_(DramAddressMap::kind(k.mapping), k.t),
         window_(k.window),
         posted_(k.posted),
-        wq_high_(k.high * k.write_queue),
-        wq_low_(static_cast<std::int64_t>(std::ceil(k.low * k.write_queue))),
+        wq_high_(k.marks.high * k.write_queue),
+        wq_low_(static_cast<std::int64_t>(std::ceil(k.marks.low * k.write_queue))),
         banks_(static_cast<std::size_t>(k.t.banks)),
-        groups_(static_cast<std::size_t>(k.t.bank_groups)),
+        groups_(static_cast<std::size_t>(k.t.bank_groups), LastColumns{kLongAgo, kLongAgo}),
         next_refresh_(k.t.trefi > 0 ? k.t.trefi : kNever) {
     rq_.free.assign(static_cast<std::size_t>(k.depth), 0);
-    rq_.size = k.depth;
-    if (posted_) {
-      wq_.free.assign(static_cast<std::size_t>(k.write_queue), 0);
-      wq_.size = k.write_queue;
-    }
+    if (posted_) wq_.free.assign(static_cast<std::size_t>(k.write_queue), 0);
   }
 
   void enqueue(const DramRequest& r) override {
@@ -161,10 +157,8 @@ class BankedDram final : public DramModel {
     std::int64_t open_row = -1;
     std::int64_t ready_act = 0, ready_col = 0, ready_pre = 0;
   };
-  // Last column command per direction (0 read, 1 write).
-  struct Commands {
-    std::array<std::int64_t, 2> col{kLongAgo, kLongAgo};
-  };
+  // The last column command per direction (0 read, 1 write).
+  using LastColumns = std::array<std::int64_t, 2>;
   struct Request {
     DramRequest r;
     std::int64_t arrival = 0;  // clocks
@@ -180,14 +174,13 @@ class BankedDram final : public DramModel {
     std::int64_t bytes = 0;
     bool write = false;
   };
-  // A controller queue of `size` bursts: those in it, oldest first, its
-  // free slots (since when, oldest first) and the requests whose bursts
-  // wait to enter it, in arrival order.
+  // A controller queue: the bursts in it, oldest first, its free slots
+  // (since when, oldest first; the two together are its size) and the
+  // requests whose bursts wait to enter it, in arrival order.
   struct Queue {
     std::deque<Burst> bursts;
     std::deque<std::int64_t> free;
     std::deque<std::uint64_t> to_feed;
-    std::int32_t size = 0;
   };
 
   Request& request(std::uint64_t id) { return reqs_[static_cast<std::size_t>(id - first_id_)]; }
@@ -411,7 +404,7 @@ class BankedDram final : public DramModel {
   Slot column_at(std::size_t g, bool write, std::int64_t ready) const {
     const int d = write ? 1 : 0;
     std::int64_t col =
-        std::max({ready, chan_.col[d] + t_.tccd, groups_[g].col[d] + std::max(t_.tccd_l, t_.tccd)});
+        std::max({ready, chan_[d] + t_.tccd, groups_[g][d] + std::max(t_.tccd_l, t_.tccd)});
     if (!write && last_write_end_ > kLongAgo)
       col = std::max(col, last_write_end_ + (g == last_write_group_ ? t_.twtr : t_.twtr_s));
     const std::int64_t lat = write ? t_.cwl : t_.cl;
@@ -452,8 +445,8 @@ class BankedDram final : public DramModel {
               std::to_string(t_.tburst) + " clocks, a refresh " + std::to_string(t_.trfc) +
               " clocks every " + std::to_string(t_.trefi) + " (dram.timing)"));
     const int d = b.write ? 1 : 0;
-    chan_.col[d] = s.col;
-    groups_[g].col[d] = s.col;
+    chan_[d] = s.col;
+    groups_[g][d] = s.col;
     if (b.write) {
       bk.ready_pre = std::max(bk.ready_pre, end + t_.twr);
       last_write_end_ = end;
@@ -491,8 +484,8 @@ class BankedDram final : public DramModel {
   double wq_high_;       // bursts above which the controller drains
   std::int64_t wq_low_;  // bursts below which (a read waiting) it stops
   std::vector<Bank> banks_;
-  std::vector<Commands> groups_;
-  Commands chan_;
+  std::vector<LastColumns> groups_;
+  LastColumns chan_{kLongAgo, kLongAgo};
   // The activates booked, in time order (the latest kActsKept: older ones
   // are long past what a new one can be near).
   struct Act {
@@ -564,19 +557,7 @@ DramBuilder configure(ParamReader& r) {
                       .fallback(32)
                       .describe("the write queue of write_policy posted")
                       .get();
-  k.high = r.param<double>("write_high_watermark")
-               .range(0.0, 1.0)
-               .fallback(0.8)
-               .describe("share of the write queue above which writes are drained")
-               .get();
-  k.low = r.param<double>("write_low_watermark")
-              .range(0.0, 1.0)
-              .fallback(0.2)
-              .describe("share of the write queue below which reads are served again")
-              .get();
-  if (k.low >= k.high)
-    r.fail("write_low_watermark",
-           "must be below write_high_watermark (" + std::to_string(k.high) + ")");
+  k.marks = read_write_watermarks(r);
   return [=](const DramContext&, std::string&) -> std::unique_ptr<DramModel> {
     return std::make_unique<BankedDram>(k);
   };

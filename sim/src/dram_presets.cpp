@@ -65,6 +65,24 @@ std::vector<std::string> dram_preset_names() {
   return out;
 }
 
+WriteWatermarks read_write_watermarks(ParamReader& r) {
+  WriteWatermarks w;
+  w.high = r.param<double>("write_high_watermark")
+               .range(0.01, 1)
+               .fallback(w.high)
+               .describe("write queue share above which the controller turns to writes")
+               .get();
+  w.low = r.param<double>("write_low_watermark")
+              .range(0, 1)
+              .fallback(w.low)
+              .describe("write queue share below which it turns back to reads")
+              .get();
+  if (w.low >= w.high)
+    r.fail("write_low_watermark",
+           "must be below write_high_watermark (" + std::to_string(w.high) + ")");
+  return w;
+}
+
 DramTiming read_dram_timing(ParamReader& r, const DramTiming& preset) {
   ParamReader tr = r.section("timing", "the preset's timing, any field overridden");
   DramTiming t = preset;

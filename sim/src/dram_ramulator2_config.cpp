@@ -219,7 +219,7 @@ struct Knobs {
   std::int32_t cap = 4;
   std::string mapping;
   bool refresh = true;
-  double high = 0.8, low = 0.2;
+  WriteWatermarks marks;
   const json::object* extra = nullptr;
 };
 
@@ -294,16 +294,7 @@ Knobs read_knobs(ParamReader& r) {
                       "(ddr4_3200: MOP4CLXOR, others and named standards RoBaRaCoCh)")
                   .get();
   k.refresh = r.param<bool>("refresh").fallback(true).describe("all-bank refresh").get();
-  k.high = r.param<double>("write_high_watermark")
-               .range(0.01, 1)
-               .fallback(0.8)
-               .describe("write queue share that switches the controller to writes")
-               .get();
-  k.low = r.param<double>("write_low_watermark")
-              .range(0, 1)
-              .fallback(0.2)
-              .describe("write queue share that switches it back to reads")
-              .get();
+  k.marks = read_write_watermarks(r);
   k.extra = r.object("ramulator",
                      "any other Ramulator key, merged over the configuration gemini makes (e.g. "
                      "{\"MemorySystem\": {\"DRAM\": {\"timing\": {\"nFAW\": 40}}}})");
@@ -325,17 +316,14 @@ void check_knobs(ParamReader& r, const Knobs& k) {
     r.fail("timing",
            "trtw applies to banked only: Ramulator's standards derive the read-to-write "
            "turnaround from CL, CWL and the burst");
-  if (k.low >= k.high)
-    r.fail("write_low_watermark",
-           "must be below write_high_watermark (" + std::to_string(k.high) + ")");
 }
 
 // The controller: FR-FCFS with the write watermarks, all-bank refresh, the
 // row policy and the probe that counts row hits (dram_ramulator2.cpp).
 void controller_yaml(const Knobs& k, YAML::Node ctrl) {
   ctrl["impl"] = "Generic";
-  ctrl["wr_high_watermark"] = k.high;
-  ctrl["wr_low_watermark"] = k.low;
+  ctrl["wr_high_watermark"] = k.marks.high;
+  ctrl["wr_low_watermark"] = k.marks.low;
   ctrl["Scheduler"]["impl"] = k.scheduler;
   ctrl["RefreshManager"]["impl"] = "AllBank";
   if (k.row_policy == "open") {

@@ -40,6 +40,15 @@ class ParamReader;
 // ramulator2 read the same section).
 DramTiming read_dram_timing(ParamReader& r, const DramTiming& preset);
 
+// The write queue's watermarks (banked's posted writes, ramulator2's
+// controller), shares of the queue: above `high` the controller turns to
+// writes, below `low` (a read waiting) back to reads. Declared and read
+// through `r`, low below high.
+struct WriteWatermarks {
+  double high = 0.8, low = 0.2;
+};
+WriteWatermarks read_write_watermarks(ParamReader& r);
+
 // JEDEC-derived presets: "ddr4_3200", "lpddr5_6400", "hbm2"; nullptr if unknown.
 const DramTiming* dram_preset(const std::string& name);
 // The address map a controller for that preset's standard uses (banked's
