@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "booksim2_keys.h"
 #include "text_format.h"
 
 namespace gemini::sim {
@@ -77,7 +78,7 @@ bool booksim2_config(const Booksim2Params& p, const NocLayout& layout, Booksim2S
       p.routing_delay >= 0 ? p.routing_delay : std::max(0, p.router_cycles * ratio - kMinHop);
   const std::int32_t alloc = p.speculative ? std::max(p.vc_alloc_delay, p.sw_alloc_delay)
                                            : p.vc_alloc_delay + p.sw_alloc_delay;
-  out.hop_cycles = routing_delay + alloc + p.st_final_delay + 1;
+  out.hop_cycles = routing_delay + alloc + p.st_prepare_delay + p.st_final_delay + 1;
   const std::int64_t depth =
       static_cast<std::int64_t>(p.buffer_packets > 0 ? p.buffer_packets : p.deep_packets) *
       out.packet_flits;
@@ -136,37 +137,13 @@ bool booksim2_config(const Booksim2Params& p, const NocLayout& layout, Booksim2S
         }
   }
 
-  auto key = [&](std::string k, std::string v, char kind) {
-    out.keys.push_back({std::move(k), std::move(v), kind});
-  };
-  auto i = [&](const char* k, std::int64_t v) { key(k, std::to_string(v), 'i'); };
-  key("topology", "mesh", 's');
-  i("k", out.k);
-  i("n", 2);
-  key("routing_function", "dor", 's');
-  key("router", "iq", 's');
-  i("use_noc_latency", 1);
-  i("classes", 1);
-  i("subnets", 1);
-  i("num_vcs", p.num_vcs);
-  i("vc_buf_size", depth);
-  i("routing_delay", routing_delay);
-  i("speculative", p.speculative ? 1 : 0);
-  i("vc_alloc_delay", p.vc_alloc_delay);
-  i("sw_alloc_delay", p.sw_alloc_delay);
-  i("st_prepare_delay", 0);
-  i("st_final_delay", p.st_final_delay);
-  i("credit_delay", 0);
-  i("input_speedup", 1);
-  i("output_speedup", 1);
-  key("internal_speedup", "1.0", 'f');
-  key("vc_allocator", p.vc_allocator, 's');
-  key("sw_allocator", p.sw_allocator, 's');
-  i("alloc_iters", p.alloc_iters);
-  key("arb_type", p.arb_type, 's');
-  i("seed", p.seed);
+  // BookSim's keys: those the table says gemini writes, in its order.
+  out.routing_delay = routing_delay;
+  out.vc_buf_size = depth;
+  for (const Booksim2Key& k : booksim2_keys())
+    if (k.role == Booksim2Key::Role::written) out.keys.push_back({k.key, k.write(p, out), k.kind});
   out.own_keys = out.keys.size();
-  for (const Booksim2Params::Extra& e : p.extra) key(e.key, e.value, e.kind);
+  out.keys.insert(out.keys.end(), p.extra.begin(), p.extra.end());
   return true;
 }
 

@@ -13,28 +13,70 @@ using Role = Booksim2Key::Role;
 constexpr std::int64_t kBig = 1 << 20;
 
 Booksim2Key pass_int(const char* key, std::int64_t lo, std::int64_t hi, const char* fallback,
-                     const char* about, bool minus_one = false, bool written = false) {
-  return {key, Role::pass, 'i', lo, hi, minus_one, "", fallback, written, about};
+                     const char* about, bool minus_one = false) {
+  return {key, Role::pass, 'i', lo, hi, minus_one, "", fallback, about, nullptr};
 }
 Booksim2Key flag(const char* key, const char* fallback, const char* about) {
   return pass_int(key, 0, 1, fallback, about);
 }
-Booksim2Key ours(const char* key, const char* about) {
-  return {key, Role::gemini, 's', 0, 0, false, "", "", false, about};
+Booksim2Key pass_choice(const char* key, const char* choices, const char* fallback,
+                        const char* about) {
+  return {key, Role::pass, 's', 0, 0, false, choices, fallback, about, nullptr};
+}
+Booksim2Key ours(const char* key, char kind, const char* about, Booksim2Key::Writer write) {
+  return {key, Role::written, kind, 0, 0, false, "", "", about, write};
+}
+std::string integer(std::int64_t v) { return std::to_string(v); }
+
+using P = const Booksim2Params&;
+using S = const Booksim2Setup&;
+
+// The keys gemini writes, in the order it writes them.
+std::vector<Booksim2Key> written_keys() {
+  return {
+      ours("topology", 's', "the mesh gemini lays out", [](P, S) -> std::string { return "mesh"; }),
+      ours("k", 'i', "the mesh gemini lays out", [](P, S s) { return integer(s.k); }),
+      ours("n", 'i', "the mesh gemini lays out", [](P, S) { return integer(2); }),
+      ours("routing_function", 's', "the mesh's XY routes (dor)",
+           [](P, S) -> std::string { return "dor"; }),
+      ours("router", 's', "BookSim's input-queued router (iq)",
+           [](P, S) -> std::string { return "iq"; }),
+      ours("use_noc_latency", 'i', "the network gemini drives", [](P, S) { return integer(1); }),
+      ours("classes", 'i', "the network gemini drives", [](P, S) { return integer(1); }),
+      ours("subnets", 'i', "the network gemini drives", [](P, S) { return integer(1); }),
+      ours("num_vcs", 'i', "noc.num_vcs", [](P p, S) { return integer(p.num_vcs); }),
+      ours("vc_buf_size", 'i', "noc.buffer_packets (noc.deep_packets when 0)",
+           [](P, S s) { return integer(s.vc_buf_size); }),
+      ours("routing_delay", 'i', "noc.routing_delay (derived from noc.router_cycles)",
+           [](P, S s) { return integer(s.routing_delay); }),
+      ours("speculative", 'i', "noc.speculative", [](P p, S) { return integer(p.speculative); }),
+      ours("vc_alloc_delay", 'i', "noc.vc_alloc_delay",
+           [](P p, S) { return integer(p.vc_alloc_delay); }),
+      ours("sw_alloc_delay", 'i', "noc.sw_alloc_delay",
+           [](P p, S) { return integer(p.sw_alloc_delay); }),
+      ours("st_prepare_delay", 'i', "noc.st_prepare_delay",
+           [](P p, S) { return integer(p.st_prepare_delay); }),
+      ours("st_final_delay", 'i', "noc.st_final_delay",
+           [](P p, S) { return integer(p.st_final_delay); }),
+      ours("credit_delay", 'i', "noc.credit_delay", [](P p, S) { return integer(p.credit_delay); }),
+      ours("input_speedup", 'i', "noc.input_speedup",
+           [](P p, S) { return integer(p.input_speedup); }),
+      ours("output_speedup", 'i', "noc.output_speedup",
+           [](P p, S) { return integer(p.output_speedup); }),
+      ours("internal_speedup", 'f', "noc.internal_speedup",
+           [](P p, S) { return booksim2_number(p.internal_speedup); }),
+      ours("vc_allocator", 's', "noc.vc_allocator", [](P p, S) { return p.vc_allocator; }),
+      ours("sw_allocator", 's', "noc.sw_allocator", [](P p, S) { return p.sw_allocator; }),
+      ours("alloc_iters", 'i', "noc.alloc_iters", [](P p, S) { return integer(p.alloc_iters); }),
+      ours("arb_type", 's', "noc.arb_type", [](P p, S) { return p.arb_type; }),
+      ours("seed", 'i', "noc.seed", [](P p, S) { return integer(p.seed); }),
+  };
 }
 
 std::vector<Booksim2Key> make_table() {
-  std::vector<Booksim2Key> t = {
-      // The router's pipeline and crossbar (iq_router.cpp).
-      pass_int("credit_delay", 0, 1024, "0",
-               "cycles a router holds a credit before sending it upstream", false, true),
-      pass_int("st_prepare_delay", 0, 1024, "0", "the switch traversal's preparation stage",
-               false, true),
-      pass_int("input_speedup", 1, 16, "1", "crossbar inputs per router input port", false, true),
-      pass_int("output_speedup", 1, 16, "1", "crossbar outputs per router output port", false,
-               true),
-      {"internal_speedup", Role::pass, 'f', 1, 16, false, "", "1.0", true,
-       "router cycles per channel cycle"},
+  std::vector<Booksim2Key> t = written_keys();
+  const std::vector<Booksim2Key> passed = {
+      // The router (iq_router.cpp).
       pass_int("output_buffer_size", 1, 1 << 16, "-1",
                "flits each router output queue holds (-1: unbounded)", true),
       flag("hold_switch_for_packet", "0",
@@ -46,19 +88,19 @@ std::vector<Booksim2Key> make_table() {
       flag("spec_check_cred", "1",
            "speculative switch requests only with a credit available downstream"),
       flag("spec_mask_by_reqs", "0", "speculative requests masked by non-speculative ones"),
-      {"spec_sw_allocator", Role::pass, 's', 0, 0, false,
-       "prio, separable_input_first, separable_output_first, islip, pim, loa, wavefront, "
-       "rr_wavefront, max_size, select",
-       "prio", false, "the speculative switch allocator (prio: behind the non-speculative one)"},
+      pass_choice("spec_sw_allocator",
+                  "prio, separable_input_first, separable_output_first, islip, pim, loa, "
+                  "wavefront, rr_wavefront, max_size, select",
+                  "prio", "the speculative switch allocator (prio: behind the non-speculative one)"),
       // VC allocation.
       flag("vc_busy_when_full", "0", "a VC without credits counts as busy in VC allocation"),
       flag("vc_prioritize_empty", "0", "empty VCs preferred in VC allocation"),
       flag("vc_shuffle_requests", "0", "VC allocation requests reordered against unfairness"),
       flag("wait_for_tail_credit", "0", "a VC is reallocated only once its tail's credit is back"),
       // Input buffers (buffer_state.cpp).
-      {"buffer_policy", Role::pass, 's', 0, 0, false,
-       "private, shared, limited, dynamic, shifting, feedback, simplefeedback", "private", false,
-       "how an input port's VCs share its buffer"},
+      pass_choice("buffer_policy",
+                  "private, shared, limited, dynamic, shifting, feedback, simplefeedback",
+                  "private", "how an input port's VCs share its buffer"),
       pass_int("buf_size", 1, kBig,
                "-1", "flits of an input port's buffer, shared by its VCs (-1: vc_buf_size each)",
                true),
@@ -75,29 +117,7 @@ std::vector<Booksim2Key> make_table() {
       pass_int("feedback_aging_scale", 1, kBig, "1", "feedback policies: their aging scale"),
       pass_int("feedback_offset", 0, kBig, "0", "feedback policies: their offset"),
   };
-  const std::vector<Booksim2Key> gemini = {
-      ours("topology", "the mesh gemini lays out"),
-      ours("k", "the mesh gemini lays out"),
-      ours("n", "the mesh gemini lays out"),
-      ours("routing_function", "the mesh's XY routes (dor)"),
-      ours("router", "BookSim's input-queued router (iq)"),
-      ours("use_noc_latency", "the network gemini drives"),
-      ours("classes", "the network gemini drives"),
-      ours("subnets", "the network gemini drives"),
-      ours("num_vcs", "noc.num_vcs"),
-      ours("vc_buf_size", "noc.buffer_packets (noc.deep_packets when 0)"),
-      ours("routing_delay", "noc.routing_delay (derived from noc.router_cycles)"),
-      ours("speculative", "noc.speculative"),
-      ours("vc_alloc_delay", "noc.vc_alloc_delay"),
-      ours("sw_alloc_delay", "noc.sw_alloc_delay"),
-      ours("st_final_delay", "noc.st_final_delay"),
-      ours("vc_allocator", "noc.vc_allocator"),
-      ours("sw_allocator", "noc.sw_allocator"),
-      ours("alloc_iters", "noc.alloc_iters"),
-      ours("arb_type", "noc.arb_type"),
-      ours("seed", "noc.seed"),
-  };
-  t.insert(t.end(), gemini.begin(), gemini.end());
+  t.insert(t.end(), passed.begin(), passed.end());
   return t;
 }
 
@@ -138,7 +158,8 @@ std::vector<Booksim2Params::Extra> read_booksim2_keys(
     ParamReader& extra, std::int32_t num_vcs,
     const std::function<bool(const std::string&)>& booksim_knows) {
   std::vector<Booksim2Params::Extra> out;
-  // Keys the table does not pass, refused by name.
+  // Keys the table does not pass, refused by name: gemini's own, naming what
+  // sets them instead.
   for (const std::string& key : extra.keys()) {
     const Booksim2Key* k = booksim2_key(key);
     if (k && k->role == Role::pass) continue;
@@ -160,8 +181,7 @@ std::vector<Booksim2Params::Extra> read_booksim2_keys(
     const bool given = extra.peek(k.key) != nullptr;
     const std::size_t errors = extra.error_count();
     Booksim2Params::Extra e{k.key, "", k.kind};
-    const std::string about = std::string(k.about) + (k.written ? " (gemini writes " : " (BookSim's ") +
-                              k.fallback + " without it)";
+    const std::string about = std::string(k.about) + " (BookSim's " + k.fallback + " without it)";
     if (k.kind == 'i') {
       auto p = extra.param<std::int64_t>(k.key).range(k.lo, k.hi).describe(about);
       if (k.minus_one) p.or_value(-1);

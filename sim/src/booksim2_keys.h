@@ -1,20 +1,23 @@
 #pragma once
 // BookSim 2's configuration keys as gemini treats them (noc.model
 // "booksim2", docs/timing-model.md, "BookSim 2's keys"): one table, the
-// source of `noc.booksim`'s checks, of `gemini sim --list-params` and of the
-// list in the docs (a test compares them).
+// source of the keys booksim2_config() writes, of `noc.booksim`'s checks, of
+// `gemini sim --list-params` and of the list in the docs (a test compares
+// them).
 //
-// Contract: a key is either
-//   - passed through: `noc.booksim` may set it, checked first by gemini
-//     against its declared type and range (BookSim checks almost nothing
-//     and stops, divides by zero or hangs on a bad value); `written` ones
-//     gemini writes itself with `fallback` unless noc.booksim sets them;
-//   - gemini's: written from gemini's own parameter (`about` names it) or
-//     fixed by the network gemini drives, and refused in noc.booksim;
+// Contract: a key of the table is either
+//   - written: gemini writes it itself, its value from the `noc` section or
+//     the network gemini lays out (`write`; `about` says from what), in the
+//     table's order -- and refuses it in noc.booksim, naming it and what
+//     sets it instead;
+//   - passed: noc.booksim may set it, checked first by gemini against its
+//     declared type and range (BookSim checks almost nothing and stops,
+//     divides by zero or hangs on a bad value); without it BookSim's own
+//     default (`fallback`) holds;
 // and every key not in the table -- BookSim's traffic manager, its other
 // topologies, routers, power model and VC classes, or no key at all -- is
-// refused by name. Plain C++, no BookSim types: available in a build
-// without BookSim 2.
+// refused in noc.booksim by name. Plain C++, no BookSim types: available in
+// a build without BookSim 2.
 
 #include <cstdint>
 #include <functional>
@@ -28,26 +31,30 @@
 namespace gemini::sim {
 
 struct Booksim2Key {
-  enum class Role : std::uint8_t { pass, gemini };
+  enum class Role : std::uint8_t { written, pass };
+  // A written key's value for a configuration (booksim2_config() has filled
+  // `s` but its keys).
+  using Writer = std::string (*)(const Booksim2Params& p, const Booksim2Setup& s);
   const char* key;
   Role role;
   char kind;             // 'i' integer, 'f' number, 's' string
-  std::int64_t lo, hi;   // numbers: the range, both ends included
-  bool minus_one;        // integers: -1 accepted too (BookSim's "unbounded" / "derived")
-  const char* choices;   // strings: the accepted values, comma-separated
-  const char* fallback;  // passed: the value without noc.booksim (gemini's if `written`)
-  bool written;          // passed: gemini writes `fallback` itself
-  const char* about;     // passed: what it does; gemini's: what sets it
+  std::int64_t lo, hi;   // passed numbers: the range, both ends included
+  bool minus_one;        // passed integers: -1 accepted too (BookSim's "unbounded" / "derived")
+  const char* choices;   // passed strings: the accepted values, comma-separated
+  const char* fallback;  // passed: BookSim's value without noc.booksim
+  const char* about;     // passed: what it does; written: what sets it
+  Writer write;          // written: its value; null for passed keys
 };
 
-// Every key of the table, passed ones first, in the docs' order.
+// Every key of the table: those gemini writes first, in the order it writes
+// them, then the passed ones in the docs' order.
 const std::vector<Booksim2Key>& booksim2_keys();
 // The table's entry for `key`; nullptr when it has none.
 const Booksim2Key* booksim2_key(std::string_view key);
 
 // Reads `noc.booksim` (the section reader `extra`): each passed key declared
 // with its type and range (for listings, all of them), each given one
-// checked and returned as BookSim's parser would take it; a key of gemini's,
+// checked and returned as BookSim's parser would take it; a written key,
 // and one not in the table, refused by name. `booksim_knows(key)` says
 // whether BookSim 2 declares a key (null: not built), for the message.
 // `num_vcs`: gemini's, for the checks that involve it.

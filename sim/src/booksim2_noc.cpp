@@ -313,6 +313,65 @@ NocModel::LinkUse Booksim2Noc::link_use(bool d2d) const {
 
 #endif  // GEMINI_HAVE_BOOKSIM2
 
+// The router's pipeline, crossbar and allocators (BookSim's iq router):
+// declared and read into `p`.
+void read_router_params(ParamReader& r, Booksim2Params& p) {
+  p.routing_delay = r.param<std::int32_t>("routing_delay")
+                        .unit("BookSim cycles")
+                        .range(-1, 1 << 10)
+                        .fallback(-1)
+                        .describe("route computation (0: lookahead; -1: what makes a hop "
+                                  "router_cycles)")
+                        .get();
+  // The router pipeline's stages (BookSim's minimum, 1, each; the switch's
+  // preparation and a credit's hold may take none).
+  auto stage = [&r](const char* name, std::int32_t lo, std::int32_t fallback, const char* what) {
+    return r.param<std::int32_t>(name).unit("BookSim cycles").range(lo, 1 << 10)
+        .fallback(fallback).describe(what).get();
+  };
+  p.vc_alloc_delay = stage("vc_alloc_delay", 1, 1, "VC allocation");
+  p.sw_alloc_delay = stage("sw_alloc_delay", 1, 1, "switch allocation");
+  p.st_prepare_delay = stage("st_prepare_delay", 0, 0, "the switch traversal's preparation");
+  p.st_final_delay = stage("st_final_delay", 1, 1, "switch traversal");
+  p.credit_delay = stage("credit_delay", 0, 0,
+                         "a router's hold of a credit before it goes upstream");
+  // The crossbar: 0 divides by zero in BookSim.
+  auto speedup = [&r](const char* name, const char* what) {
+    return r.param<std::int32_t>(name).range(1, 16).fallback(1).describe(what).get();
+  };
+  p.input_speedup = speedup("input_speedup", "crossbar inputs per router input port");
+  p.output_speedup = speedup("output_speedup", "crossbar outputs per router output port");
+  p.internal_speedup = r.param<double>("internal_speedup")
+                           .range(1, 16)
+                           .fallback(1.0)
+                           .describe("router cycles per channel cycle")
+                           .get();
+  p.speculative = r.param<bool>("speculative")
+                      .fallback(true)
+                      .describe("switch allocation speculatively alongside VC allocation")
+                      .get();
+  p.vc_allocator = r.param<std::string>("vc_allocator")
+                       .choices(kAllocators)
+                       .fallback(p.vc_allocator)
+                       .describe("BookSim's VC allocator")
+                       .get();
+  p.sw_allocator = r.param<std::string>("sw_allocator")
+                       .choices(kAllocators)
+                       .fallback(p.sw_allocator)
+                       .describe("BookSim's switch allocator")
+                       .get();
+  p.alloc_iters = r.param<std::int32_t>("alloc_iters")
+                      .range(1, 16)
+                      .fallback(1)
+                      .describe("iterations of the iterative allocators (islip, pim)")
+                      .get();
+  p.arb_type = r.param<std::string>("arb_type")
+                   .choices({"round_robin", "matrix"})
+                   .fallback(p.arb_type)
+                   .describe("the separable allocators' arbiters")
+                   .get();
+}
+
 // Declares and reads the model's parameters: the mesh's three (the same
 // meaning, so that switching noc.model keeps them), then BookSim's.
 NocBuilder configure(ParamReader& r) {
@@ -339,45 +398,7 @@ NocBuilder configure(ParamReader& r) {
                       .describe("BookSim cycles per core cycle (0: the fewest that fit "
                                 "router_cycles: a hop takes 3 BookSim cycles at least)")
                       .get();
-  p.routing_delay = r.param<std::int32_t>("routing_delay")
-                        .unit("BookSim cycles")
-                        .range(-1, 1 << 10)
-                        .fallback(-1)
-                        .describe("route computation (0: lookahead; -1: what makes a hop "
-                                  "router_cycles)")
-                        .get();
-  // The router pipeline's stages (BookSim's minimum, 1, each).
-  auto stage = [&r](const char* name, const char* what) {
-    return r.param<std::int32_t>(name).unit("BookSim cycles").range(1, 1 << 10).fallback(1)
-        .describe(what).get();
-  };
-  p.vc_alloc_delay = stage("vc_alloc_delay", "VC allocation");
-  p.sw_alloc_delay = stage("sw_alloc_delay", "switch allocation");
-  p.st_final_delay = stage("st_final_delay", "switch traversal");
-  p.speculative = r.param<bool>("speculative")
-                      .fallback(true)
-                      .describe("switch allocation speculatively alongside VC allocation")
-                      .get();
-  p.vc_allocator = r.param<std::string>("vc_allocator")
-                       .choices(kAllocators)
-                       .fallback(p.vc_allocator)
-                       .describe("BookSim's VC allocator")
-                       .get();
-  p.sw_allocator = r.param<std::string>("sw_allocator")
-                       .choices(kAllocators)
-                       .fallback(p.sw_allocator)
-                       .describe("BookSim's switch allocator")
-                       .get();
-  p.alloc_iters = r.param<std::int32_t>("alloc_iters")
-                      .range(1, 16)
-                      .fallback(1)
-                      .describe("iterations of the iterative allocators (islip, pim)")
-                      .get();
-  p.arb_type = r.param<std::string>("arb_type")
-                   .choices({"round_robin", "matrix"})
-                   .fallback(p.arb_type)
-                   .describe("the separable allocators' arbiters")
-                   .get();
+  read_router_params(r, p);
   p.seed = r.param<std::int32_t>("seed")
                .range(0, 1 << 30)
                .fallback(1)

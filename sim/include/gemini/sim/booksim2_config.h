@@ -25,6 +25,10 @@
 //     reads its inputs, booksim2_network.h): (h + 1) * 3 + routing_delay *
 //     (h + 1) + L = (h + 1) * router_cycles * ratio + L -- the mesh's
 //     (h + 1) * router + ser(b) whenever b is a whole number of flits.
+//     The other stages, the credit delay and the crossbar's speedups are
+//     the `noc` section's too (st_prepare_delay, credit_delay,
+//     input/output/internal_speedup; BookSim's 0, 0 and 1 by default); every
+//     key gemini writes is listed in booksim2_keys.h's table, in order.
 //   - buffers: vc_buf_size = buffer_packets packets of packet_bytes per VC,
 //     or `deep_packets` packets when buffer_packets is 0 (the mesh's
 //     unbounded buffers).
@@ -53,6 +57,9 @@ struct Booksim2Params {
   std::int32_t clock_ratio = 0;        // 0: the smallest that fits router_cycles
   std::int32_t routing_delay = -1;     // -1: derived (above)
   std::int32_t vc_alloc_delay = 1, sw_alloc_delay = 1, st_final_delay = 1;
+  std::int32_t st_prepare_delay = 0, credit_delay = 0;
+  std::int32_t input_speedup = 1, output_speedup = 1;
+  double internal_speedup = 1.0;
   bool speculative = true;
   std::string vc_allocator = "separable_input_first", sw_allocator = "separable_input_first";
   std::int32_t alloc_iters = 1;
@@ -80,6 +87,8 @@ struct Booksim2Setup {
   double flit_bytes = 24;             // one link's bytes per BookSim cycle
   std::int32_t packet_flits = 1;      // a packet of packet_bytes
   std::int32_t hop_cycles = 3;        // BookSim cycles per hop (zero load)
+  std::int32_t routing_delay = 0;     // BookSim's routing_delay, as written
+  std::int64_t vc_buf_size = 1;       // flits per VC buffer, as written
   // The D2D links' extra channel cycles, and which channels they are:
   // (BookSim node, direction 0 east / 1 west / 2 south / 3 north) per link.
   std::int32_t d2d_cycles = 0;
