@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "booksim2_keys.h"
+#include "gemini/sim/mesh_links.h"
 #include "text_format.h"
 
 namespace gemini::sim {
@@ -115,27 +116,16 @@ bool booksim2_config(const Booksim2Params& p, const NocLayout& layout, Booksim2S
       return false;
     }
     out.d2d_cycles = static_cast<std::int32_t>(std::llround(cycles));
-    // The links that cross a die boundary (the mesh's rule, mesh_noc.cpp):
-    // between columns x and x + 1 at a multiple of the die width, the
-    // ports' links with an IO die; between rows likewise.
-    const std::int32_t xs = layout.xlen / layout.x_cut, ys = layout.ylen / layout.y_cut;
-    auto boundary = [&](std::int32_t x) {
-      if (x < 0 || x + 1 >= layout.xlen) return layout.io_die && ports;
-      return (x + 1) % xs == 0;
-    };
-    for (std::int32_t y = 0; y < layout.ylen; ++y)
-      for (std::int32_t x = ports ? -1 : 0; x < layout.xlen + (ports ? 0 : -1); ++x)
-        if (boundary(x)) {
-          out.d2d_channels.emplace_back(out.node(x, y), 0);      // east
-          out.d2d_channels.emplace_back(out.node(x + 1, y), 1);  // west
-        }
-    for (std::int32_t x = 0; x < layout.xlen; ++x)
-      for (std::int32_t y = 0; y + 1 < layout.ylen; ++y)
-        if ((y + 1) % ys == 0) {
-          out.d2d_channels.emplace_back(out.node(x, y), 2);      // south (y + 1)
-          out.d2d_channels.emplace_back(out.node(x, y + 1), 3);  // north
-        }
   }
+  // The links that cross a die boundary, as the mesh has them (none without
+  // a cut); the ports' links with an IO die only where BookSim has ports.
+  const MeshLinks links(layout.xlen, layout.ylen);
+  out.d2d_links = links.d2d_flags(layout.x_cut, layout.y_cut, layout.io_die && ports);
+  links.for_each_link([&](std::int32_t link, NodePos from, NodePos to) {
+    if (out.d2d_links[static_cast<std::size_t>(link)] == 0) return;
+    const std::int32_t ch = out.channel(from, to);
+    out.d2d_channels.emplace_back(ch / 4, ch % 4);
+  });
 
   // BookSim's keys: those the table says gemini writes, in its order.
   out.routing_delay = routing_delay;

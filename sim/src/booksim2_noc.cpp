@@ -67,9 +67,6 @@ class Booksim2Noc final : public NocModel, private Booksim2Network::Sink {
   Booksim2Noc(Booksim2Setup s, std::unique_ptr<Booksim2Network> net)
       : s_(std::move(s)), net_(std::move(net)), clock_(s_.period, s_.clock_ratio),
         links_(s_.xlen, s_.ylen) {
-    d2d_.assign(static_cast<std::size_t>(4 * s_.k * s_.k), 0);
-    for (const auto& [node, dir] : s_.d2d_channels)
-      d2d_[static_cast<std::size_t>(4 * node + dir)] = 1;
     eject_cpf_.assign(static_cast<std::size_t>(s_.xlen * s_.ylen) + s_.port_x.size(), 1.0);
   }
 
@@ -134,11 +131,6 @@ class Booksim2Noc final : public NocModel, private Booksim2Network::Sink {
     const NodePos p = pos(node);
     return s_.node(p.x, p.y);
   }
-  // BookSim's channel of the link from a to its neighbour b.
-  std::int32_t channel(NodePos a, NodePos b) const {
-    const std::int32_t dir = b.x > a.x ? 0 : b.x < a.x ? 1 : b.y > a.y ? 2 : 3;
-    return 4 * s_.node(a.x, a.y) + dir;
-  }
   bool on_grid(NodePos p) const {
     return s_.column_offset > 0 || (p.x >= 0 && p.x < s_.xlen);
   }
@@ -176,7 +168,6 @@ class Booksim2Noc final : public NocModel, private Booksim2Network::Sink {
   std::unique_ptr<Booksim2Network> net_;
   Clock clock_;
   MeshLinks links_;
-  std::vector<std::uint8_t> d2d_;  // per BookSim channel
   std::vector<double> eject_cpf_;  // per node: BookSim cycles per flit it takes off
   bool read_done_ = false;         // the current cycle's ejections are taken
   Events* ev_ = nullptr;           // advance()'s
@@ -205,17 +196,10 @@ void Booksim2Noc::enqueue(Tick t, std::uint64_t tag, std::int32_t src,
     cp.packet = p;
     cp.dst = i;
     const NodePos b = pos(dsts[i]);
-    links_.xy_route(a, b, [&](std::int32_t) { ++cp.links; });
-    NodePos at = a;
-    while (at.x != b.x || at.y != b.y) {  // the D2D links of the XY route
-      NodePos next = at;
-      if (at.x != b.x)
-        next.x += b.x > at.x ? 1 : -1;
-      else
-        next.y += b.y > at.y ? 1 : -1;
-      cp.d2d_links += d2d_[static_cast<std::size_t>(channel(at, next))];
-      at = next;
-    }
+    links_.xy_route(a, b, [&](std::int32_t link) {
+      ++cp.links;
+      cp.d2d_links += s_.d2d_links[static_cast<std::size_t>(link)];
+    });
     // Zero load: the head at its ejection channel's end (h + 1) hops after
     // it left, the flits drained behind it.
     cp.ideal = static_cast<double>(ready + (cp.links + 1) * s_.hop_cycles + s_.d2d_cycles * cp.d2d_links) +
@@ -279,11 +263,11 @@ void Booksim2Noc::arrived(std::uint32_t id, double cycle) {
 
 std::vector<NocModel::LinkLoad> Booksim2Noc::loads(bool d2d, bool all) const {
   std::vector<LinkLoad> out;
-  links_.for_each_link([&](std::int32_t, NodePos from, NodePos to) {
+  links_.for_each_link([&](std::int32_t link, NodePos from, NodePos to) {
     LinkLoad l{from, to, 0, 0};
     if (on_grid(from) && on_grid(to)) {
-      const std::int32_t ch = channel(from, to);
-      if (!all && (d2d_[static_cast<std::size_t>(ch)] != 0) != d2d) return;
+      if (!all && (s_.d2d_links[static_cast<std::size_t>(link)] != 0) != d2d) return;
+      const std::int32_t ch = s_.channel(from, to);
       const std::int64_t flits = net_->channel_flits(ch / 4, ch % 4);
       l.bytes = static_cast<std::int64_t>(std::llround(static_cast<double>(flits) * s_.flit_bytes));
       l.busy = static_cast<Tick>(std::llround(static_cast<double>(flits) * clock_.ps_per_cycle()));

@@ -89,9 +89,12 @@ struct Booksim2Setup {
   std::int32_t hop_cycles = 3;        // BookSim cycles per hop (zero load)
   std::int32_t routing_delay = 0;     // BookSim's routing_delay, as written
   std::int64_t vc_buf_size = 1;       // flits per VC buffer, as written
-  // The D2D links' extra channel cycles, and which channels they are:
-  // (BookSim node, direction 0 east / 1 west / 2 south / 3 north) per link.
+  // The D2D links' extra channel cycles, and which links they are: per
+  // link of MeshLinks(xlen, ylen) (mesh_links.h: its die boundaries), 1 on a
+  // D2D link BookSim has; and their BookSim channels, (BookSim node,
+  // direction 0 east / 1 west / 2 south / 3 north) per link.
   std::int32_t d2d_cycles = 0;
+  std::vector<std::uint8_t> d2d_links;
   std::vector<std::pair<std::int32_t, std::int32_t>> d2d_channels;
   // BookSim's keys, in order: (key, value, kind: 'i', 'f' or 's'); the
   // first `own_keys` gemini's, the rest Booksim2Params::extra.
@@ -101,6 +104,12 @@ struct Booksim2Setup {
   // The BookSim node of gemini's grid position (x = -1 and x = xlen: the
   // row ends, where ports sit).
   std::int32_t node(std::int32_t x, std::int32_t y) const { return y * k + x + column_offset; }
+  // BookSim's channel of the link from grid position a to its neighbour b:
+  // 4 x node + direction.
+  std::int32_t channel(NodePos a, NodePos b) const {
+    const std::int32_t dir = b.x > a.x ? 0 : b.x < a.x ? 1 : b.y > a.y ? 2 : 3;
+    return 4 * node(a.x, a.y) + dir;
+  }
   // Flits of a packet of `bytes` (at least one).
   std::int32_t flits(std::int64_t bytes) const;
   // The configuration as a BookSim configuration file (key = value;).
