@@ -116,10 +116,13 @@ add_library(gemini_booksim2 STATIC ${_bs_sources} ${BISON_booksim2_parser_OUTPUT
                                    ${FLEX_booksim2_scanner_OUTPUTS})
 add_library(gemini::booksim2 ALIAS gemini_booksim2)
 # Its headers, for the driver only (they put `using namespace std` in the
-# global namespace: sim/src/booksim2_network.cpp alone includes them).
-target_include_directories(gemini_booksim2 PUBLIC "${_bs}" "${_bs}/arbiters" "${_bs}/allocators"
-                                                  "${_bs}/routers" "${_bs}/networks" "${_bs}/power"
-                                           PRIVATE "${_bs_gen}")
+# global namespace: sim/src/booksim2_network.cpp alone includes them): as
+# system headers for it, so that gemini's warnings hold for the driver's own
+# code and not for BookSim's.
+set(_bs_includes "${_bs}" "${_bs}/arbiters" "${_bs}/allocators" "${_bs}/routers"
+                 "${_bs}/networks" "${_bs}/power")
+target_include_directories(gemini_booksim2 PRIVATE ${_bs_includes} "${_bs_gen}")
+target_include_directories(gemini_booksim2 SYSTEM INTERFACE ${_bs_includes})
 # Third-party code, compiled as its Makefile does (C++ as g++ takes it by
 # default; `register` in rng.c, included by rng_wrapper.cpp, is gone in
 # C++17): its warnings are not ours.
