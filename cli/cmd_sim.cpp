@@ -1,6 +1,4 @@
 // gemini sim: IR -> programs -> cycle-level simulation -> report.
-#include <unistd.h>
-
 #include <fstream>
 #include <iostream>
 
@@ -21,6 +19,7 @@ struct SimCliOptions {
   double expect_energy = -1;  // pJ
   std::int64_t until = 0;
   bool quiet = false;
+  bool progress = false;  // --progress: lines on stderr in a pipe or log too
   SemanticsOptions semantics;
   bool functional = false;
   bool power = false;
@@ -50,7 +49,7 @@ int run_sim(const SimCliOptions& opt) {
     }
   }
   int status = kExitOk;
-  StatusLine line(isatty(STDERR_FILENO) != 0);
+  StatusLine line(progress_mode(opt.progress, opt.quiet));
   if (opt.functional && opt.semantics.model.empty()) {
     std::cerr << "gemini sim: --functional needs --model (the layer semantics)\n";
     record_refusal("", "--functional needs --model (the layer semantics)");
@@ -71,7 +70,7 @@ int run_sim(const SimCliOptions& opt) {
   so.input_name = opt.in;
   so.trace_path = opt.trace;
   so.dram_trace_path = opt.dram_trace;
-  so.progress = isatty(STDERR_FILENO) != 0;
+  so.progress = line.mode();
   so.progress_since = line.since();
   line.phase("simulating");
   so.until_cycles = opt.until;
@@ -187,7 +186,11 @@ Command add_sim(CLI::App& app) {
       ->check(CLI::Range(0.0, 1e30));
   add_unsigned_option(*s, "--until-cycles", opt->until, 1, INT64_MAX,
                       "stop after N cycles and list what is still waiting (debugging)");
-  s->add_flag("-q,--quiet", opt->quiet, "print nothing on success");
+  s->add_flag("-q,--quiet", opt->quiet, "print nothing on success (and no progress bar)");
+  s->add_flag("--progress", opt->progress,
+              "show progress on stderr in a pipe or a log too: a line every few seconds "
+              "(simulated time, workloads finished, host rate, time left; a bar on a terminal, "
+              "even with -q)");
   add_semantics_options(*s, opt->semantics, true);
   s->add_flag("--functional", opt->functional,
               "move real bytes and compute every tile; compare with the reference from --model "

@@ -150,6 +150,9 @@ int run_point_cmd(const SweepCliOptions& o) {
     std::cerr << "gemini sweep point: " << o.dir << "/plan.json has no point " << o.id << "\n";
     return kExitUnreadable;
   }
+  // The simulation's progress goes to the point's log: say where.
+  std::cerr << "gemini sweep point: " << p->id << " running; its progress and messages in "
+            << sweep::log_file(o.dir, p->id) << "\n";
   auto r = sweep::run_point(o.dir, *p, self_exe(), {}, error);
   if (!r) {
     std::cerr << "gemini sweep point: " << error << "\n";

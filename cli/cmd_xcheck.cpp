@@ -1,7 +1,5 @@
 // gemini xcheck: the simulator's tile operations against a reference
 // backend, bit for bit (gpu_backend/, xcheck.h).
-#include <unistd.h>
-
 #include <iostream>
 
 #include "commands.h"
@@ -19,6 +17,7 @@ struct XCheckCliOptions {
   SemanticsOptions semantics;
   std::size_t sample = 0;
   bool json = false;
+  bool progress = false;  // --progress: lines on stderr in a pipe or log too
 };
 
 int run_xcheck(const XCheckCliOptions& opt) {
@@ -32,7 +31,7 @@ int run_xcheck(const XCheckCliOptions& opt) {
     return kExitUnreadable;
   }
   int status = kExitOk;
-  StatusLine line(isatty(STDERR_FILENO) != 0);
+  StatusLine line(progress_mode(opt.progress, false));
   line.phase("computing the reference");
   std::unique_ptr<Semantics> semantics = load_semantics(opt.semantics, status);
   if (!semantics) return status;
@@ -51,7 +50,7 @@ int run_xcheck(const XCheckCliOptions& opt) {
   so.reference = &semantics->ref;
   so.tiles = &check;
   so.memory_limit = opt.semantics.memory_limit;
-  so.progress = isatty(STDERR_FILENO) != 0;
+  so.progress = line.mode();
   so.progress_since = line.since();
   line.phase("simulating");
   sim::Report report;
@@ -93,6 +92,9 @@ Command add_xcheck(CLI::App& app) {
   add_unsigned_option(*s, "--sample", opt->sample, 1, INT64_MAX,
                       "check N tile operations drawn by --seed instead of every one");
   s->add_flag("--json", opt->json, "print the result as one JSON document");
+  s->add_flag("--progress", opt->progress,
+              "show the simulation's progress on stderr in a pipe or a log too: a line every "
+              "few seconds (a bar on a terminal)");
   return [s, opt] { return s->parsed() ? run_xcheck(*opt) : -1; };
 }
 

@@ -1,6 +1,7 @@
 #include "pipeline.h"
 
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdlib>
@@ -53,8 +54,13 @@ void PhaseTimer::mark(const char* phase) {
   }
 }
 
-StatusLine::StatusLine(bool enabled)
-    : enabled_(enabled), start_(std::chrono::steady_clock::now()) {}
+sim::ProgressMode progress_mode(bool asked, bool quiet) {
+  if (isatty(STDERR_FILENO) != 0) return quiet && !asked ? sim::ProgressMode::off : sim::ProgressMode::bar;
+  return asked ? sim::ProgressMode::lines : sim::ProgressMode::off;
+}
+
+StatusLine::StatusLine(sim::ProgressMode mode)
+    : mode_(mode), start_(std::chrono::steady_clock::now()) {}
 
 StatusLine::~StatusLine() { clear(); }
 
@@ -64,9 +70,14 @@ void StatusLine::clear() {
 }
 
 void StatusLine::phase(const char* what) {
-  if (!enabled_ || std::chrono::steady_clock::now() - start_ < std::chrono::seconds(1)) return;
-  std::cerr << "\r" << std::string(60, ' ') << "\rgemini: " << what << "..." << std::flush;
-  shown_ = true;
+  const auto since = std::chrono::steady_clock::now() - start_;
+  if (mode_ == sim::ProgressMode::bar && since >= std::chrono::seconds(1)) {
+    std::cerr << "\r" << std::string(60, ' ') << "\rgemini: " << what << "..." << std::flush;
+    shown_ = true;
+  } else if (mode_ == sim::ProgressMode::lines && since >= std::chrono::seconds(2)) {
+    std::cerr << "gemini: " << what << " (" << std::chrono::duration_cast<std::chrono::seconds>(since).count()
+              << " s into the command)\n" << std::flush;
+  }
 }
 
 void keep_until_exit(Lowered&& l) {

@@ -14,6 +14,7 @@
 #include "gemini/ir/import.h"
 #include "gemini/ir/model.h"
 #include "gemini/model/layer_semantics.h"
+#include "gemini/sim/progress_mode.h"
 
 namespace gemini::cli {
 
@@ -39,19 +40,28 @@ class PhaseTimer {
   double cpu_t_ = 0, cpu_sub_ = 0;
 };
 
-// A one-line status on stderr ("gemini: lowering...") for runs longer than a
-// second, when stderr is a terminal; the simulator's progress bar takes the
-// same line over.
+// The progress a command shows on stderr (sim, xcheck): on a terminal a
+// bar, unless `quiet` (-q) and not `asked` (--progress); elsewhere (a pipe,
+// a log) a line every few seconds when `asked`, else nothing.
+sim::ProgressMode progress_mode(bool asked, bool quiet);
+
+// The phase a command is in on stderr ("gemini: lowering..."), as `mode`
+// shows progress: on a terminal (bar) one line redrawn in place once the
+// command has taken a second, the simulator's progress bar taking the same
+// line over; in a pipe or a log (lines) a line of its own for each phase
+// that starts 2 s or more into the command; nothing when off.
 class StatusLine {
  public:
-  explicit StatusLine(bool enabled);
+  explicit StatusLine(sim::ProgressMode mode);
   ~StatusLine();
   void phase(const char* what);
   void clear();  // before printing the result
   std::chrono::steady_clock::time_point since() const { return start_; }
+  sim::ProgressMode mode() const { return mode_; }
 
  private:
-  bool enabled_, shown_ = false;
+  sim::ProgressMode mode_;
+  bool shown_ = false;
   std::chrono::steady_clock::time_point start_;
 };
 

@@ -42,6 +42,9 @@ CoreModule::CoreModule(const sc_core::sc_module_name& name, std::int32_t index,
   wl_compute_.assign(nwl, kNever);
   wl_end_.assign(nwl, 0);
   wl_events_.assign(nwl, EventCounts{});
+  wl_left_.assign(nwl, 0);
+  for (const OpRec& o : img_.ops)
+    if (o.wl >= 0) ++wl_left_[o.wl];
   times_.resize(img_.ops.size());
   cause_.assign(img_.ops.size(), kNoRef);
   counts_[kOther] = static_cast<std::int32_t>(assembler::kEngines);
@@ -165,7 +168,8 @@ void CoreModule::retire(std::uint8_t e, const Slot& s, Tick now) {
     wl_end_[o.wl] = std::max(wl_end_[o.wl], now);
     wl_first_[o.wl] = std::min(wl_first_[o.wl], now);
   }
-  if ((++ctx_.retired & 8191) == 0) ctx_.progress.tick(ctx_.retired);
+  ctx_.progress.retired(now);
+  if (o.wl >= 0 && --wl_left_[o.wl] == 0) ctx_.progress.workload_done();
   wake_waiters(local_waiters_[e], en.retired);
 }
 

@@ -184,6 +184,7 @@ class CoreModule : public sc_core::sc_module {
   Tick last_ = 0, finish_ = 0;
   std::size_t engines_done_ = 0;
   std::vector<Tick> wl_first_, wl_compute_, wl_end_;
+  std::vector<std::uint32_t> wl_left_;  // per workload: its instructions not yet retired
   std::vector<OpTimes> times_;
   std::vector<std::uint64_t> cause_;
   std::vector<std::pair<std::uint32_t, OpWait>> waits_;

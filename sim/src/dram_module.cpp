@@ -42,6 +42,7 @@ void DramModule::enqueue(const DramRequest& r, std::uint64_t owner) {
 
 void DramModule::run() {
   const Tick now = now_ps();
+  ctx_.progress.poll(now);
   const Tick next = model_->advance(now, *this);
   if (next != kNever) ev_.notify(ps(next > now ? next - now : 0));
 }

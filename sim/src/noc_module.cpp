@@ -145,6 +145,7 @@ void NocModule::send_multicast(std::int32_t src, std::uint8_t engine,
 void NocModule::run() {
   running_ = true;
   const Tick now = now_ps();
+  ctx_.progress.poll(now);
   if (closed_) noc_->advance(now, *this);  // its reports queue items from now on
   while (!queue_.empty() && queue_.top().t <= now) {
     const Item it = queue_.top();

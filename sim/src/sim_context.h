@@ -1,6 +1,6 @@
 #pragma once
 // State shared by the units of one simulation: resolved parameters, the
-// trace recorder and the progress counter. Owned by the System; units hold a
+// trace recorder and the progress shown (progress.h). Owned by the System; units hold a
 // reference. No SystemC types here.
 
 #include <chrono>
@@ -16,6 +16,7 @@
 #include "gemini/sim/energy.h"
 #include "gemini/sim/noc_model.h"
 #include "gemini/sim/silicon.h"
+#include "progress.h"
 
 namespace gemini::sim {
 
@@ -96,21 +97,6 @@ struct TraceEvent {
   Tick start = 0, end = 0;
 };
 
-class Progress {
- public:
-  Progress(bool enabled, std::int64_t total,
-           std::chrono::steady_clock::time_point since = std::chrono::steady_clock::now())
-      : enabled_(enabled), total_(total), start_(since) {}
-  void tick(std::int64_t retired);  // cheap unless a redraw is due
-  void done();
-
- private:
-  bool enabled_;
-  std::int64_t total_;
-  bool drawn_ = false;
-  std::chrono::steady_clock::time_point start_, last_{};
-};
-
 class Functional;
 class PowerRecorder;
 
@@ -122,8 +108,7 @@ struct SimContext {
   std::vector<TraceEvent> trace;
   bool dram_tracing = false;  // every DRAM request into dram_trace
   std::vector<DramTraceRecord> dram_trace;
-  std::int64_t retired = 0;
-  Progress progress{false, 0};
+  Progress progress;  // off unless SimOptions::progress asks
   // A model that could not make progress (process_guard.h): its text; the
   // run has stopped and has no report.
   std::string stall;

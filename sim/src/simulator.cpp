@@ -69,6 +69,20 @@ void attach_rooflines(const ir::Model& m, const assembler::Program& program, con
       }
 }
 
+// The workloads of the run that have instructions, over every core.
+std::int64_t workload_count(const std::vector<CoreImage>& images) {
+  std::int64_t n = 0;
+  for (const CoreImage& c : images) {
+    std::vector<bool> seen(c.workload_ids.size(), false);
+    for (const OpRec& o : c.ops)
+      if (o.wl >= 0 && !seen[static_cast<std::size_t>(o.wl)]) {
+        seen[static_cast<std::size_t>(o.wl)] = true;
+        ++n;
+      }
+  }
+  return n;
+}
+
 }  // namespace
 
 WorkloadTable workload_table(const ir::Model& m) {
@@ -108,7 +122,8 @@ bool simulate(const assembler::Program& program, const ir::HardwareConfig& hw,
         static_cast<Tick>(std::llround(std::max(0.0, options.power.window_ns) * 1000.0)));
     ctx.power = power.get();
   }
-  ctx.progress = Progress(options.progress, total, options.progress_since);
+  ctx.progress = Progress(options.progress, total, workload_count(images), ctx.params.period,
+                          options.progress_since);
   report = Report{};
   report.input = options.input_name;
   {

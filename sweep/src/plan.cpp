@@ -12,8 +12,10 @@ namespace json = boost::json;
 namespace fs = std::filesystem;
 
 std::vector<std::string> Point::sim_args(const std::string& dir, const std::string& report) const {
+  // --progress: a line every few seconds in the point's log, so that a
+  // long point shows how far it has got (`tail -f DIR/logs/ID.log`).
   std::vector<std::string> a{"sim",      input.ir, "--hw",    (fs::path(dir) / hw_file).string(),
-                             "--report", report,   "--quiet", "--power"};
+                             "--report", report,   "--quiet", "--power", "--progress"};
   if (!input.model.empty()) {
     a.push_back("--model");
     a.push_back(input.model);

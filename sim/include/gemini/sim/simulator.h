@@ -18,6 +18,7 @@
 #include "gemini/model/network.h"
 #include "gemini/model/reference.h"
 #include "gemini/sim/power.h"
+#include "gemini/sim/progress_mode.h"
 #include "gemini/sim/report.h"
 #include "gemini/sim/tile_hook.h"
 
@@ -38,9 +39,10 @@ struct SimOptions {
   // Every DRAM request, and each port's Ramulator 2 trace beside it
   // (dram_trace.h); empty: none.
   std::string dram_trace_path;
-  // Progress bar on stderr once `progress_since` is a second old (the CLI
-  // passes its own start, so the whole run counts).
-  bool progress = false;
+  // Progress on stderr (progress_mode.h): a bar once `progress_since` is a
+  // second old, or a line every few seconds from 2 s after it (the CLI
+  // passes its own start, so the whole command counts).
+  ProgressMode progress = ProgressMode::off;
   std::chrono::steady_clock::time_point progress_since = std::chrono::steady_clock::now();
   std::int32_t xlen = 0, ylen = 0;  // the mesh (from the IR)
   // Stop after this many cycles (everything up to and including time

@@ -1,0 +1,72 @@
+// Work you can watch (issue 62): `gemini sim --progress` in a pipe prints a
+// line every few seconds, the first within a few seconds even on booksim2
+// (which advances simulated time slowly); in a pipe without --progress, and
+// on a terminal with -q, nothing; on a terminal, a bar.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/types.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+
+#include "fixture.h"
+#include "gemini/sim/booksim2_config.h"
+
+namespace fs = std::filesystem;
+using namespace gemini;  // NOLINT(google-build-using-namespace): test file
+
+namespace {
+
+// spec_minimal on booksim2 with links of 10 MB/s: a packet of 512 bytes is
+// 100k flits, so the run lasts long (a minute under AddressSanitizer,
+// several seconds at -O2) while simulated time creeps.
+std::string slow_booksim2_run() {
+  const fs::path hw =
+      test::write_temp("progress_booksim2.json", R"({"noc": {"model": "booksim2", "link_gbps": 0.01}})");
+  return std::string(GEMINI_BIN) + " sim " + (test::data_dir() / "spec_minimal.json").string() +
+         " --hw " + hw.string();
+}
+
+TEST(ProgressCli, ABooksim2RunInAPipeShowsItsFirstLineWithinSeconds) {
+  if (!sim::booksim2_built()) GTEST_SKIP() << "BookSim 2 is not built into this gemini";
+  // stderr to the pipe, stdout away; the shell's pid first (exec keeps it).
+  const std::string cmd = "echo $$; exec " + slow_booksim2_run() + " -q --progress 2>&1 >/dev/null";
+  const auto t0 = std::chrono::steady_clock::now();
+  FILE* p = popen(cmd.c_str(), "r");
+  ASSERT_NE(p, nullptr);
+  char buf[1024];
+  pid_t pid = -1;
+  if (std::fgets(buf, sizeof buf, p)) pid = static_cast<pid_t>(std::stol(buf));
+  std::string first, all;
+  while (first.empty() && std::fgets(buf, sizeof buf, p)) {
+    all += buf;
+    if (std::string(buf).rfind("gemini: simulating for ", 0) == 0) first = buf;
+  }
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (pid > 0) kill(pid, SIGTERM);  // the rest of the run is not needed
+  pclose(p);
+  ASSERT_FALSE(first.empty()) << "no progress line before the run ended:\n" << all;
+  EXPECT_LT(seconds, 10.0) << first;  // due 2 s after the start
+  EXPECT_NE(first.find(" cycles ("), std::string::npos) << first;
+  EXPECT_NE(first.find(" of 4 workloads finished, "), std::string::npos) << first;
+  EXPECT_NE(first.find(" cycles/s, "), std::string::npos) << first;
+}
+
+TEST(ProgressCli, NothingInAPipeUnlessAskedNorWithQuietOnATerminal) {
+  if (!sim::booksim2_built()) GTEST_SKIP() << "BookSim 2 is not built into this gemini";
+  // Each run stopped after 3 s (timeout: 124), past the first line's time.
+  const std::string run = "timeout 3 " + slow_booksim2_run();
+  test::CliRun r = test::run_command(run + " 2>&1 >/dev/null");
+  EXPECT_EQ(r.status, 124) << r.out;
+  EXPECT_EQ(r.out, "");
+  // On a terminal (script(1) gives it one): the bar, and with -q nothing.
+  r = test::run_command("script -qec '" + run + "' /dev/null </dev/null");
+  EXPECT_NE(r.out.find("\rsimulating ["), std::string::npos) << r.out;
+  r = test::run_command("script -qec '" + run + " -q' /dev/null </dev/null");
+  EXPECT_EQ(r.out.find("simulating"), std::string::npos) << r.out;
+}
+
+}  // namespace
