@@ -37,7 +37,7 @@
 // arrives at or after it). Later ones are made only while every queue has
 // bursts waiting to enter it (a request still to come queues behind them)
 // or, by `commit_window` clocks, ahead of time; the model then wakes when
-// the next command is due.
+// the next command's soonest report (its data's end) is due.
 //
 // Parameters (declared in configure()): `preset`, any of its fields
 // overridden in `timing`, `address_mapping`, `commit_window`, `queue_depth`,
@@ -79,6 +79,7 @@ class BankedDram final : public DramModel {
         posted_(k.posted),
         wq_high_(k.marks.high * k.write_queue),
         wq_low_(k.marks.low * k.write_queue),
+        lead_(std::min(k.t.cl, k.t.cwl) + k.t.tburst),
         bank_waiters_(static_cast<std::size_t>(k.t.banks), 0),
         seen_(static_cast<std::size_t>(k.t.banks)),
         next_refresh_(k.t.trefi > 0 ? k.t.trefi - 1 : kNever) {
@@ -121,7 +122,12 @@ class BankedDram final : public DramModel {
       if (n.at >= final_before + window_ && !closed) {
         pending_ = n;
         pending_valid_ = true;
-        return (n.at - window_) * t_.tck_ps + 1;
+        // Decisions may wait while what they report stays ahead of the
+        // simulator: a command at n.at or later reports no sooner than its
+        // data's end, min(CL, CWL) + tBURST later -- unless a posted write
+        // waits for a slot (done when it frees, the clock after a command).
+        const std::int64_t lead = wq_.to_feed.empty() ? lead_ : 1;
+        return (n.at + lead - 1 - window_) * t_.tck_ps + 1;
       }
       pending_valid_ = false;
       issue(n, sink);
@@ -513,6 +519,7 @@ class BankedDram final : public DramModel {
   bool posted_;
   double wq_high_;            // bursts above which the controller drains
   double wq_low_;             // bursts below which (a read waiting) it stops
+  std::int64_t lead_;         // clocks from a command to the soonest report it makes
   std::deque<Request> reqs_;  // in arrival order, from id first_id_
   std::uint64_t first_id_ = 0;
   double left_bursts_ = 0;     // of every request enqueued, not yet served (a bound: double)
