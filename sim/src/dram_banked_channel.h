@@ -48,7 +48,8 @@ class BankedChannel {
   explicit BankedChannel(const DramTiming& t)
       : t_(t),
         banks_(static_cast<std::size_t>(t.banks)),
-        groups_(static_cast<std::size_t>(t.bank_groups)) {}
+        groups_(static_cast<std::size_t>(t.bank_groups)),
+        limits_(static_cast<std::size_t>(t.bank_groups)) {}
 
   const DramTiming& timing() const { return t_; }
   const Bank& bank(std::size_t b) const { return banks_[b]; }
@@ -67,20 +68,12 @@ class BankedChannel {
     return std::max(from, banks_[b].next_pre);
   }
   std::int64_t act_at(std::size_t b, std::size_t g, std::int64_t from) const {
-    std::int64_t t = std::max({from, banks_[b].next_act, last_act_ + t_.trrd_s,
-                               groups_[g].act + std::max(t_.trrd_l, t_.trrd_s)});
-    if (t_.tfaw > 0) t = std::max(t, faw_[faw_next_] + t_.tfaw);  // the fourth last
-    return t;
+    return std::max({from, banks_[b].next_act, limits(g).act});
   }
   Slot col_at(std::size_t b, std::size_t g, bool write, std::int64_t from) const {
     const int d = write ? 1 : 0;
-    std::int64_t col = std::max({from, banks_[b].next_col, last_col_[d] + t_.tccd,
-                                 groups_[g].col[d] + std::max(t_.tccd_l, t_.tccd)});
-    if (!write) col = std::max({col, last_write_end_ + t_.twtr_s, groups_[g].write_end + t_.twtr});
-    const std::int64_t lat = write ? t_.cwl : t_.cl;
-    const std::int64_t turn = (any_col_ && write && !last_write_) ? t_.trtw : 0;
-    const std::int64_t data = std::max(col + lat, bus_free_ + turn);
-    return {data - lat, data};
+    const std::int64_t col = std::max({from, banks_[b].next_col, limits(g).col[d]});
+    return {col, col + (write ? t_.cwl : t_.cl)};
   }
   // All banks precharged (PREA; with every bank closed, none is needed).
   std::int64_t prea_at(std::int64_t from) const {
@@ -91,6 +84,31 @@ class BankedChannel {
   std::int64_t ref_at(std::int64_t from) const {
     for (const Bank& b : banks_) from = std::max(from, b.next_act);
     return from;
+  }
+
+  // The channel's limits on group g's next ACT and column commands (all
+  // but its bank's own), computed once between two commands that change
+  // them (ACT, RD, WR): tRRD_S/L and tFAW; tCCD_S/L, tWTR_S/L and the bus
+  // (a command's data waits for the bus: tRTW after a read's, for a write).
+  struct Limits {
+    std::uint64_t version = ~std::uint64_t{0};
+    std::int64_t act = kLongAgo;
+    std::array<std::int64_t, 2> col{kLongAgo, kLongAgo};  // RD, WR
+  };
+  const Limits& limits(std::size_t g) const {
+    Limits& l = limits_[g];
+    if (l.version == version_) return l;
+    l.version = version_;
+    l.act = std::max(last_act_ + t_.trrd_s, groups_[g].act + std::max(t_.trrd_l, t_.trrd_s));
+    if (t_.tfaw > 0) l.act = std::max(l.act, faw_[faw_next_] + t_.tfaw);  // the fourth last
+    for (int d = 0; d < 2; ++d) {
+      std::int64_t col =
+          std::max(last_col_[d] + t_.tccd, groups_[g].col[d] + std::max(t_.tccd_l, t_.tccd));
+      if (d == 0) col = std::max({col, last_write_end_ + t_.twtr_s, groups_[g].write_end + t_.twtr});
+      const std::int64_t turn = (any_col_ && d == 1 && !last_write_) ? t_.trtw : 0;
+      l.col[d] = std::max(col, bus_free_ + turn - (d == 1 ? t_.cwl : t_.cl));
+    }
+    return l;
   }
 
   void pre(std::size_t b, std::int64_t at) {
@@ -105,6 +123,7 @@ class BankedChannel {
     k.half_open = t_.act_commands > 1;
     k.next_col = at + t_.trcd;
     k.next_pre = at + t_.tras;
+    ++version_;
     last_act_ = at;
     groups_[g].act = at;
     faw_[faw_next_] = at;
@@ -123,6 +142,7 @@ class BankedChannel {
   std::int64_t col(std::size_t b, std::size_t g, bool write, Slot s) {
     const int d = write ? 1 : 0;
     const std::int64_t end = s.data + t_.tburst;
+    ++version_;
     Bank& k = banks_[b];
     last_col_[d] = s.col;
     groups_[g].col[d] = s.col;
@@ -160,6 +180,8 @@ class BankedChannel {
   DramTiming t_;
   std::vector<Bank> banks_;
   std::vector<Group> groups_;
+  mutable std::vector<Limits> limits_;  // limits(): per group, of state version_
+  std::uint64_t version_ = 0;
   std::array<std::int64_t, 2> last_col_{kLongAgo, kLongAgo};
   std::int64_t last_act_ = kLongAgo;
   std::array<std::int64_t, 4> faw_{kLongAgo, kLongAgo, kLongAgo, kLongAgo};  // a ring
