@@ -13,13 +13,22 @@
 #     controllers, schedulers and plugins, the VRR/RVRR variants of DDR4
 #     and DDR5, and the processor frontends (simpleO3, bhO3).
 #
-# And one fix to its code, the only one: v2.0a's LPDDR5 decides whether a
+# And three fixes to its code, the only ones: v2.0a's LPDDR5 decides whether a
 # read or write hits the open row by looking for row 0
 # (`m_row_state.find(0)`) instead of the request's row, as every other
 # standard does (dram/lambdas/preq.h): an access to another row of a bank
 # with row 0 open is served as a hit, and an access to a bank opened at any
 # other row precharges and activates it forever (the controller livelocks
 # and its refresh queue overflows). The patch looks up the request's row.
+# And its LPDDR5 keeps the data clock synced (WCK2CK) after a column
+# command for m_timings["nCL"] + m_timings["nBL16"] clocks -- the indices of
+# those timings in its table (2 and 1), not their values -- so a read
+# needs a CAS sync command whenever it comes more than 3 clocks after the
+# last (a write: 11), where CL + BL16 (CWL + BL16) was meant; the patch
+# reads the values (node->m_spec->m_timing_vals), as its timing table does.
+# And its request buffers take one request more than their size (the
+# enqueue test is size() <= max_size): a controller of 32-entry queues
+# holds 33, while its write watermarks count 32; the patch makes it <.
 # Idempotent: a source folder already patched is left as it is.
 
 set(_top "${CMAKE_CURRENT_SOURCE_DIR}/CMakeLists.txt")
@@ -96,7 +105,23 @@ endif()
 string(REPLACE "${_bug}"
        "node->m_row_state.find(addr_vec[LPDDR5::m_levels[\"row\"]]) != node->m_row_state.end()"
        lp "${lp}")
+set(_sync "m_timings\\[\"(nC[A-Z]*L|nBL16)\"\\]")
+string(REGEX MATCHALL "${_sync}" syncs "${lp}")
+list(LENGTH syncs n)
+if(NOT n EQUAL 8)
+  message(FATAL_ERROR "ramulator2 patch: LPDDR5's 8 sync timings not found, ${n} (not commit be93be7?)")
+endif()
+string(REGEX REPLACE "${_sync}" "node->m_spec->m_timing_vals(\"\\1\")" lp "${lp}")
 file(WRITE "${_lp}" "${lp}")
+set(_req "${CMAKE_CURRENT_SOURCE_DIR}/src/base/request.h")
+file(READ "${_req}" req)
+set(_full "if (buffer.size() <= max_size) {")
+string(FIND "${req}" "${_full}" at)
+if(at EQUAL -1)
+  message(FATAL_ERROR "ramulator2 patch: the request buffer's size test not found (not commit be93be7?)")
+endif()
+string(REPLACE "${_full}" "if (buffer.size() < max_size) {" req "${req}")
+file(WRITE "${_req}" "${req}")
 _drop(dram impl/DDR4-VRR.cpp impl/DDR4-RVRR.cpp impl/DDR5-VRR.cpp impl/DDR5-RVRR.cpp)
 _drop(dram_controller impl/bh_dram_controller.cpp impl/prac_dram_controller.cpp
       impl/scheduler/bh_scheduler.cpp impl/scheduler/blocking_scheduler.cpp

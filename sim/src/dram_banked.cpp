@@ -1,54 +1,49 @@
 // "banked" DRAM: one channel of `banks` banks in `bank_groups` groups with
-// an open-row policy, first-ready FR-FCFS scheduling of bursts, periodic
-// all-bank refresh (precharging the open banks first) and a write policy.
-// All times inside are in DRAM clocks (tck_ps); see docs/timing-model.md,
-// "banked".
+// an open-row policy, scheduled command by command as Ramulator 2's and
+// gem5's controllers do: first-ready FR-FCFS, periodic all-bank refresh and
+// a write policy. All times inside are in DRAM clocks (tck_ps); the command
+// timing is BankedChannel's (dram_banked_channel.h); see
+// docs/timing-model.md, "banked".
 //
 // Queues: a request is split into bursts (`burst_bytes`), which enter the
-// controller's read queue (`queue_depth` bursts, at most 256: each burst
-// served looks at all of them) in arrival order as it has room, each when
-// its slot is freed (the port holds the rest): a queue of bursts, as
-// Ramulator 2's and gem5's controllers have. Posted writes have
-// their own queue (`write_queue` bursts).
+// controller's read queue (`queue_depth` bursts, at most 256: each command
+// looks at all of them) in arrival order as it has room, each the clock
+// after its slot is freed (the port holds the rest). Posted writes have
+// their own queue (`write_queue` bursts). A burst leaves its queue when its
+// column command issues, or when it activates its bank: it then waits in
+// the active list (a bank at a time) for its column command.
 //
 // Address map: `address_mapping` (dram_address_map.h), RoBaRaCoCh or
 // MOP4CLXOR (Ramulator 2's), by default the preset's.
 //
-// Per burst, on bank b of group g, in the queue from a:
-//   row hit:      col >= max(a, ready_col[b])
-//   closed bank:  act = max(a, ready_act[b]), then the ACT limits
-//   row conflict: act = max(a, ready_pre[b]) + tRP, then the ACT limits
-//                 ACT limits: the first time at least tRRD_S from every
-//                 ACT booked (tRRD_L in g), before or after it, with no
-//                 tFAW window holding five; ready_col[b] = act + tRCD
-//   col >= last column command of this direction + tCCD_S (in g: tCCD_L)
-//   read:  col >= end of the last write's data + tWTR (_L in its group, _S)
-//   data = max(col + CL (CWL for writes), bus_free (+ tRTW after a read, for
-//          a write)); col = data - CL (CWL)
-//   bus_free = data + tBURST
-//   ready_pre[b] = max(act + tRAS, read: col + tRTP, write: data + tBURST + tWR)
-// Scheduling, first ready as Ramulator's and gem5's FR-FCFS: among the
-// bursts of the queue that have arrived, the one whose column command can
-// issue first (a row hit, or a miss or conflict whose bank was opened early
-// enough), ties to a row hit, then to the oldest.
-// The controller commits bursts until the data bus is booked `commit_window`
-// clocks ahead of now, then sleeps until half of that has drained; a burst
-// that arrives later is scheduled after what is committed.
-//
+// Scheduling, one command per clock, at the first clock any command can
+// issue (Ramulator 2's generic controller, evaluated only at the clocks
+// where its choice can change):
+//   1. a column command of the active list, the oldest that can issue;
+//   2. else, with a refresh due (every tREFI), the refresh alone: PREA once
+//      the active list is empty, then REF (tRFC);
+//   3. else the served queue's oldest burst whose next command -- PRE (its
+//      bank at another row), ACT (closed) or RD/WR (its row open) -- can
+//      issue (first ready); a PRE of a bank the active list waits on is
+//      not issued, and nothing is then.
 // Writes (`write_policy`): "posted" -- a write is done when the write queue
-// has taken its last burst; the controller serves reads until the queue
-// holds more than `write_high_watermark` of it (or no read is waiting), then
-// drains writes until it holds less than `write_low_watermark` while a read
-// waits (the policy of Ramulator 2's and gem5's controllers);
-// "when_written" -- reads and writes in one queue, a write done when its
-// last data is written.
+// has taken its last burst; the controller serves reads until the write
+// queue holds more than `write_high_watermark` of it (or no read is
+// waiting), then writes until it holds less than `write_low_watermark`
+// while a read waits; "when_written" -- reads and writes in one queue, a
+// write done when its last data is written.
+//
+// Decisions before the clock of `now` are final (a request still to come
+// arrives at or after it). Later ones are made only while every queue has
+// bursts waiting to enter it (a request still to come queues behind them)
+// or, by `commit_window` clocks, ahead of time; the model then wakes when
+// the next command's soonest report (its data's end) is due.
 //
 // Parameters (declared in configure()): `preset`, any of its fields
 // overridden in `timing`, `address_mapping`, `commit_window`, `queue_depth`,
 // `write_policy`, `write_queue`, `write_high_watermark`,
 // `write_low_watermark`.
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -57,6 +52,7 @@
 #include <vector>
 
 #include "dram_address_map.h"
+#include "dram_banked_channel.h"
 #include "gemini/sim/dram_model.h"
 #include "gemini/sim/dram_timing.h"
 #include "gemini/sim/model_stall.h"
@@ -64,12 +60,10 @@
 namespace gemini::sim {
 namespace {
 
-constexpr std::int64_t kLongAgo = -(std::int64_t{1} << 40);
-
 struct BankedKnobs {
   DramTiming t;
   std::string mapping;
-  std::int32_t window = 128, depth = 32;
+  std::int32_t window = 0, depth = 32;
   bool posted = true;
   std::int32_t write_queue = 32;
   WriteWatermarks marks;
@@ -79,14 +73,16 @@ class BankedDram final : public DramModel {
  public:
   explicit BankedDram(const BankedKnobs& k)
       : t_(k.t),
+        ch_(k.t),
         map_(DramAddressMap::kind(k.mapping), k.t),
         window_(k.window),
         posted_(k.posted),
         wq_high_(k.marks.high * k.write_queue),
-        wq_low_(static_cast<std::int64_t>(std::ceil(k.marks.low * k.write_queue))),
-        banks_(static_cast<std::size_t>(k.t.banks)),
-        groups_(static_cast<std::size_t>(k.t.bank_groups), LastColumns{kLongAgo, kLongAgo}),
-        next_refresh_(k.t.trefi > 0 ? k.t.trefi : kNever) {
+        wq_low_(k.marks.low * k.write_queue),
+        lead_(std::min(k.t.cl, k.t.cwl) + k.t.tburst),
+        bank_waiters_(static_cast<std::size_t>(k.t.banks), 0),
+        seen_(static_cast<std::size_t>(k.t.banks)),
+        next_refresh_(k.t.trefi > 0 ? k.t.trefi - 1 : kNever) {
     rq_.free.assign(static_cast<std::size_t>(k.depth), 0);
     if (posted_) wq_.free.assign(static_cast<std::size_t>(k.write_queue), 0);
   }
@@ -103,6 +99,10 @@ class BankedDram final : public DramModel {
     q.bursts = std::max<std::int64_t>(
         1, r.bytes / t_.burst_bytes + (r.bytes % t_.burst_bytes != 0 ? 1 : 0));
     q.next_report = r.chunk_bytes > 0 && !r.write ? std::min(r.chunk_bytes, r.bytes) : r.bytes;
+    if (idle()) {
+      pending_valid_ = false;
+      catch_up(q.arrival);
+    }
     const std::uint64_t id = first_id_ + reqs_.size();
     reqs_.push_back(q);
     (posted_ && r.write ? wq_ : rq_).to_feed.push_back(id);
@@ -111,28 +111,26 @@ class BankedDram final : public DramModel {
   }
 
   Tick advance(Tick now_ps, DramSink& sink) override {
-    const std::int64_t now = now_ps / t_.tck_ps;
+    now_ps_ = now_ps;
+    // A request still to come arrives at this clock or later.
+    const std::int64_t final_before = (now_ps + t_.tck_ps - 1) / t_.tck_ps;
     for (;;) {
-      feed(rq_, now, sink);
-      feed(wq_, now, sink);
-      if (rq_.bursts.empty() && wq_.bursts.empty()) return kNever;
-      // Booked a window ahead: sleep until half of it has drained (waking
-      // when the horizon recedes by one burst would cost a wake per burst).
-      if (bus_free_ > now + window_) return (bus_free_ - window_ / 2) * t_.tck_ps;
-      std::int64_t t = std::max(now, bus_free_);
-      if (!arrived(rq_, t) && !arrived(wq_, t)) {  // the first to arrive, later
-        const std::int64_t first = std::min(earliest(rq_), earliest(wq_));
-        if (first > now + window_) return first * t_.tck_ps;
-        t = first;
+      if (feed(rq_, sink) + feed(wq_, sink) > 0) pending_valid_ = false;
+      if (idle()) return kNever;
+      const Next n = pending_valid_ ? pending_ : next_command();
+      const bool closed = !rq_.to_feed.empty() && (!posted_ || !wq_.to_feed.empty());
+      if (n.at >= final_before + window_ && !closed) {
+        pending_ = n;
+        pending_valid_ = true;
+        // Decisions may wait while what they report stays ahead of the
+        // simulator: a command at n.at or later reports no sooner than its
+        // data's end, min(CL, CWL) + tBURST later -- unless a posted write
+        // waits for a slot (done when it frees, the clock after a command).
+        const std::int64_t lead = wq_.to_feed.empty() ? lead_ : 1;
+        return (n.at + lead - 1 - window_) * t_.tck_ps + 1;
       }
-      if (t >= next_refresh_) {
-        refresh(t);
-        continue;
-      }
-      const Choice c = choose(t);
-      if (!c.sure && t > now) return t * t_.tck_ps;
-      Queue& q = take(c);
-      serve(q, pick(q, t), sink);
+      pending_valid_ = false;
+      issue(n, sink);
     }
   }
 
@@ -153,43 +151,95 @@ class BankedDram final : public DramModel {
   struct RowStats {
     std::int64_t bursts = 0, hits = 0, misses = 0, conflicts = 0, refreshes = 0, drains = 0;
   };
-  struct Bank {
-    std::int64_t open_row = -1;
-    std::int64_t ready_act = 0, ready_col = 0, ready_pre = 0;
-  };
-  // The last column command per direction (0 read, 1 write).
-  using LastColumns = std::array<std::int64_t, 2>;
   struct Request {
     DramRequest r;
     std::int64_t arrival = 0;  // clocks
     std::int64_t bursts = 0, fed = 0, served = 0;
     std::int64_t done = 0, next_report = 0;  // bytes
   };
-  struct Burst {
+  struct Burst {            // (40 bytes: the queues are scanned every command)
     std::uint64_t req = 0;  // its request's id
-    std::uint64_t addr = 0;
-    std::size_t bank = 0, group = 0;
     std::int64_t row = 0;
     std::int64_t arrival = 0;  // clocks: in the queue from
-    std::int64_t bytes = 0;
-    bool write = false;
+    std::uint32_t bank = 0, group = 0;
+    std::int32_t bytes = 0;  // at most burst_bytes
+    bool write = false, posted = false;
+    bool counted = false;  // as a row hit, miss or conflict, at its first command
   };
-  // A controller queue: the bursts in it, oldest first, its free slots
-  // (since when, oldest first; the two together are its size) and the
-  // requests whose bursts wait to enter it, in arrival order.
+  // A controller queue: the bursts in it in arrival order (oldest first;
+  // their arrivals never decrease), its free slots (since when, oldest
+  // first; the two together are its size) and the requests whose bursts
+  // wait to enter it, in arrival order.
+  // Bursts oldest first, scanned every command: a vector whose front may be
+  // taken in O(1) -- an erase moves the shorter side (the oldest burst,
+  // mostly the one served, costs nothing) -- compacted now and then.
+  class Bursts {
+   public:
+    std::size_t size() const { return v_.size() - head_; }
+    bool empty() const { return size() == 0; }
+    const Burst& operator[](std::size_t i) const { return v_[head_ + i]; }
+    Burst& operator[](std::size_t i) { return v_[head_ + i]; }
+    void push_back(const Burst& b) {
+      if (head_ >= 64 && head_ * 2 >= v_.size()) {
+        v_.erase(v_.begin(), v_.begin() + static_cast<std::ptrdiff_t>(head_));
+        head_ = 0;
+      }
+      v_.push_back(b);
+    }
+    void erase(std::size_t i) {
+      const auto at = v_.begin() + static_cast<std::ptrdiff_t>(head_ + i);
+      if (i < size() / 2) {
+        std::move_backward(v_.begin() + static_cast<std::ptrdiff_t>(head_), at, at + 1);
+        ++head_;
+      } else {
+        v_.erase(at);
+      }
+    }
+    // How many have arrived by t (arrivals never decrease), and the first
+    // arrival after t.
+    std::size_t arrived(std::int64_t t, std::int64_t& next) const {
+      const auto it =
+          std::upper_bound(v_.begin() + static_cast<std::ptrdiff_t>(head_), v_.end(), t,
+                           [](std::int64_t x, const Burst& b) { return x < b.arrival; });
+      if (it != v_.end()) next = std::min(next, it->arrival);
+      return static_cast<std::size_t>(it - v_.begin()) - head_;
+    }
+
+   private:
+    std::vector<Burst> v_;
+    std::size_t head_ = 0;
+  };
   struct Queue {
-    std::deque<Burst> bursts;
+    Bursts bursts;
     std::deque<std::int64_t> free;
     std::deque<std::uint64_t> to_feed;
   };
+  enum class Cmd : std::uint8_t { pre, act, act2, cas, col, prea, ref };
+  // The next command: of the active list's burst i, of the queue's burst
+  // i, or the refresh's.
+  enum class From : std::uint8_t { active, queue, refresh };
+  struct Next {
+    From from = From::queue;
+    std::size_t i = 0;
+    Cmd cmd = Cmd::col;
+    std::int64_t at = 0;
+    bool drain = false, turned = false;  // the write mode then; whether it turned to writes
+    bool write_queue = false;            // From::queue: the write queue's burst i
+  };
+
+  bool idle() const {
+    return rq_.bursts.empty() && wq_.bursts.empty() && active_.empty() && rq_.to_feed.empty() &&
+           wq_.to_feed.empty();
+  }
 
   Request& request(std::uint64_t id) { return reqs_[static_cast<std::size_t>(id - first_id_)]; }
 
   // Moves the waiting requests' bursts into q while it has free slots, each
-  // in the queue from max(its request's arrival, its slot's). A posted
-  // write is done when its last burst is in the write queue.
-  void feed(Queue& q, std::int64_t now, DramSink& sink) {
-    while (!q.to_feed.empty() && !q.free.empty()) {
+  // in the queue from max(its request's arrival, its slot's); how many. A
+  // posted write is done when its last burst is in the write queue.
+  int feed(Queue& q, DramSink& sink) {
+    int fed = 0;
+    for (; !q.to_feed.empty() && !q.free.empty(); ++fed) {
       const std::uint64_t id = q.to_feed.front();
       Request& r = request(id);
       const std::int64_t at = std::max(r.arrival, q.free.front());
@@ -197,23 +247,25 @@ class BankedDram final : public DramModel {
       const std::int64_t off = r.fed * t_.burst_bytes;
       Burst b;
       b.req = id;
-      b.addr = r.r.addr + static_cast<std::uint64_t>(off);
-      const DramAddressMap::Location l = map_.locate(b.addr);
-      b.bank = l.bank;
-      b.group = map_.group(l.bank);
+      const DramAddressMap::Location l = map_.locate(r.r.addr + static_cast<std::uint64_t>(off));
+      b.bank = static_cast<std::uint32_t>(l.bank);
+      b.group = static_cast<std::uint32_t>(map_.group(l.bank));
       b.row = l.row;
       b.arrival = at;
-      b.bytes = std::max<std::int64_t>(0, std::min<std::int64_t>(t_.burst_bytes, r.r.bytes - off));
+      b.bytes = static_cast<std::int32_t>(
+          std::max<std::int64_t>(0, std::min<std::int64_t>(t_.burst_bytes, r.r.bytes - off)));
       b.write = r.r.write;
+      b.posted = &q == &wq_;
       q.bursts.push_back(b);
       if (++r.fed < r.bursts) continue;
       q.to_feed.pop_front();
-      if (&q == &wq_) {  // posted: done now
-        sink.progress(r.r.tag, r.r.bytes, std::max(at, now) * t_.tck_ps);
+      if (b.posted) {  // done now
+        sink.progress(r.r.tag, r.r.bytes, std::max(at * t_.tck_ps, now_ps_));
         r.served = r.bursts;
         retire();
       }
     }
+    return fed;
   }
   // Drops the finished requests at the front (ids stay valid).
   void retire() {
@@ -222,217 +274,214 @@ class BankedDram final : public DramModel {
       ++first_id_;
     }
   }
-  static std::int64_t earliest(const Queue& q) {
-    std::int64_t first = kNever;
-    for (const Burst& b : q.bursts) first = std::min(first, b.arrival);
-    return first;
-  }
-  static bool arrived(const Queue& q, std::int64_t t) {
-    if (!q.bursts.empty() && q.bursts.front().arrival <= t) return true;  // mostly
-    for (const Burst& b : q.bursts)
-      if (b.arrival <= t) return true;
-    return false;
-  }
-  // The queue the controller serves at t: the write queue while draining
-  // (Ramulator 2's and gem5's rule, header). `sure`: whether that choice
-  // stands whatever reads arrive before t -- a drain that only the absence
-  // of a waiting read starts or continues is decided at t itself, not
-  // booked ahead of it, since a read enqueued meanwhile would change it.
-  struct Choice {
-    bool drain, sure;
-  };
-  Choice choose(std::int64_t t) const {
-    if (!posted_) return {false, true};
-    const bool reads = arrived(rq_, t), writes = arrived(wq_, t);
-    const auto queued = static_cast<std::int64_t>(wq_.bursts.size());
-    bool drain = draining_;
-    if (!drain)
-      drain = writes && (static_cast<double>(queued) > wq_high_ || !reads);
-    else if (!writes || (reads && queued < wq_low_))
-      drain = false;
-    // Entering a drain is sure above the high watermark, continuing one at
-    // or above the low watermark: no read can change either.
-    const bool sure =
-        !drain || (draining_ ? queued >= wq_low_ : static_cast<double>(queued) > wq_high_);
-    return {drain, sure};
-  }
-  Queue& take(Choice c) {
-    if (c.drain && !draining_) ++rows_.drains;
-    // The controller turns the clock after its last column command; the
-    // other queue's precharges and activates start then, not before.
-    if (c.drain != draining_) mode_since_ = last_col_ + 1;
-    draining_ = c.drain;
-    return c.drain ? wq_ : rq_;
+  // The next command of burst b (from its bank's state) and its earliest
+  // clock from t.
+  std::int64_t ready(const Burst& b, std::int64_t t, Cmd& cmd) const {
+    const std::int64_t from = std::max(t, b.arrival);
+    const BankedChannel::Bank& k = ch_.bank(b.bank);
+    if (k.half_open) {  // any burst of the bank may issue ACT-2
+      cmd = Cmd::act2;
+      return from;
+    }
+    if (ch_.is_open(b.bank, b.row)) {
+      const std::int64_t col = ch_.col_at(b.bank, b.group, b.write, from).col;
+      cmd = ch_.needs_sync(col) ? Cmd::cas : Cmd::col;
+      return cmd == Cmd::cas ? std::max(from, ch_.synced_until() + 1) : col;
+    }
+    if (k.open_row < 0) {
+      cmd = Cmd::act;
+      return ch_.act_at(b.bank, b.group, from);
+    }
+    cmd = Cmd::pre;
+    return ch_.pre_at(b.bank, from);
   }
 
-  // Refreshes due by `t`: the open banks precharged (tRP, once they may
-  // be), then tRFC; with every bank closed the refresh starts at once.
-  // Refreshes that fell in an idle stretch long ago are counted but cost
-  // nothing now.
-  void refresh(std::int64_t t) {
-    if (t - next_refresh_ >= t_.trefi) {
-      const std::int64_t n = (t - next_refresh_) / t_.trefi;
-      next_refresh_ += n * t_.trefi;
-      rows_.refreshes += n;
-      for (Bank& b : banks_) b.open_row = -1;
+  // The refreshes of an idle stretch before clock `until`, when a request
+  // arrives at a channel with nothing queued (none can arrive before it):
+  // each done when due (PREA once the banks may close, REF), the last
+  // leaving the banks refreshing; counted, costing nothing more.
+  void catch_up(std::int64_t until) {
+    if (t_.trefi <= 0 || next_refresh_ >= until) return;
+    const std::int64_t n = (until - 1 - next_refresh_) / t_.trefi + 1;
+    const std::int64_t last = next_refresh_ + (n - 1) * t_.trefi;
+    std::int64_t at = std::max(next_refresh_, cmd_free_);
+    if (ch_.any_open()) {
+      at = ch_.prea_at(at);
+      ch_.prea(at);
+      ++at;
     }
-    std::int64_t start = std::max(next_refresh_, bus_free_);
-    bool open = false;
-    for (const Bank& b : banks_)
-      if (b.open_row >= 0) {
-        start = std::max(start, b.ready_pre);
-        open = true;
-      }
-    for (Bank& b : banks_) {
-      b.open_row = -1;
-      b.ready_act = start + (open ? t_.trp : 0) + t_.trfc;
-    }
-    next_refresh_ += t_.trefi;
-    ++rows_.refreshes;
+    at = ch_.ref_at(at);
+    ch_.ref(at);
+    if (n > 1) ch_.ref(at = ch_.ref_at(last));
+    cmd_free_ = std::max(cmd_free_, at + 1);
+    rows_.refreshes += n;
+    next_refresh_ = last + t_.trefi;
   }
 
-  // First ready (header): the burst of q to serve at t.
-  std::size_t pick(const Queue& q, std::int64_t t) const {
-    std::size_t best = q.bursts.size();
-    std::int64_t best_col = 0;
-    bool best_hit = false;
-    // No column command can issue before the bus allows it: the oldest row
-    // hit that issues then is the choice (a stream's next burst mostly),
-    // found first among the hits alone.
-    const std::int64_t floor =
-        std::min(bus_free_ - t_.cl, bus_free_ + (any_ && !last_write_ ? t_.trtw : 0) - t_.cwl);
-    for (std::size_t i = 0; i < q.bursts.size(); ++i) {
-      const Burst& b = q.bursts[i];
-      const Bank& bk = banks_[b.bank];
-      if (b.arrival > t || bk.open_row != b.row) continue;
-      if (column_at(b.group, b.write, std::max(b.arrival, bk.ready_col)).col <= floor) return i;
-    }
-    for (std::size_t i = 0; i < q.bursts.size(); ++i) {
-      const Burst& b = q.bursts[i];
-      if (b.arrival > t) continue;
-      const bool hit = banks_[b.bank].open_row == b.row;
-      const std::int64_t col = column_at(b.group, b.write, col_ready(b)).col;
-      if (best == q.bursts.size() || col < best_col || (col == best_col && hit && !best_hit)) {
-        best = i;
-        best_col = col;
-        best_hit = hit;
-      }
-    }
-    if (best == q.bursts.size()) {  // none arrived at t: the earliest
-      best = 0;
-      for (std::size_t i = 1; i < q.bursts.size(); ++i)
-        if (q.bursts[i].arrival < q.bursts[best].arrival) best = i;
-    }
-    return best;
+  // The posted-write mode after `drain` at a clock with `reads` and
+  // `writes` queued (Ramulator 2's and gem5's rule, header).
+  bool drain_at(bool drain, std::size_t reads, std::size_t writes) const {
+    if (!posted_) return false;
+    const auto w = static_cast<double>(writes);
+    if (!drain) return w > wq_high_ || reads == 0;
+    return !(w < wq_low_ && reads != 0);
   }
 
-  // When burst b's bank is ready for its column command: at once on a row
-  // hit, else after the activate that opens its row.
-  std::int64_t col_ready(const Burst& b) const {
-    const Bank& bk = banks_[b.bank];
-    if (bk.open_row == b.row) return std::max(b.arrival, bk.ready_col);
-    return activate_for(b) + t_.trcd;
-  }
-  // The activate that opens burst b's row (its bank closed or at another
-  // row: after the precharge, tRP), no earlier than its queue is served
-  // (posted writes: the write queue's commands wait for a drain, the read
-  // queue's for its end), at the first time the ACT limits allow.
-  std::int64_t activate_for(const Burst& b) const {
-    const Bank& bk = banks_[b.bank];
-    const std::int64_t from = std::max(b.arrival, mode_since_);
-    const std::int64_t at =
-        bk.open_row >= 0 ? std::max(from, bk.ready_pre) + t_.trp : std::max(from, bk.ready_act);
-    return act_slot(at, b.group);
-  }
-  // The first time from `at` at which an activate in group g keeps tRRD_S
-  // (tRRD_L in its group) from every activate booked, before or after it
-  // (activates are booked out of time order: a burst picked later may open
-  // its bank earlier), and leaves no window of tFAW with five.
-  std::int64_t act_slot(std::int64_t at, std::size_t g) const {
-    const std::int64_t reach = std::max({t_.trrd_s, t_.trrd_l, t_.tfaw});
-    const auto from = [this](std::int64_t v) {  // the first activate at or after v
-      return std::lower_bound(acts_.begin(), acts_.end(), v,
-                              [](const Act& a, std::int64_t x) { return a.t < x; });
-    };
-    for (std::int64_t t = at;;) {
-      if (acts_.empty() || acts_.back().t <= t - reach) return t;  // nothing near: mostly
-      bool moved = false;
-      for (auto it = from(t - reach + 1); it != acts_.end() && it->t < t + reach; ++it) {
-        const std::int64_t need = it->group == g ? t_.trrd_l : t_.trrd_s;
-        if (it->t > t - need && it->t < t + need) {
-          t = it->t + need;
-          moved = true;
-        }
+  // The next command from cmd_free_ (the scheduling rule of the header),
+  // found by moving t from one clock where the choice can change to the
+  // next: an arrival, a refresh falling due, a blocked precharge. Pure:
+  // the write mode it passes through is the command's, committed if it
+  // issues.
+  Next next_command() const {
+    std::int64_t t = cmd_free_;
+    bool drain = draining_, turned = false;
+    for (;;) {
+      std::int64_t next = kNever;  // the first arrival after t
+      const std::size_t reads = rq_.bursts.arrived(t, next);
+      const std::size_t writes = posted_ ? wq_.bursts.arrived(t, next) : 0;
+      const bool refresh = next_refresh_ <= t;  // due: it alone besides the active list
+      Next a{From::active, 0, Cmd::col, kNever};
+      for (std::size_t i = 0; i < active_.size(); ++i) {
+        Cmd c = Cmd::col;
+        const std::int64_t at = ready(active_[i], t, c);
+        if (at < a.at || (at == a.at && active_[i].arrival < active_[a.i].arrival))
+          a.i = i, a.cmd = c, a.at = at;
       }
-      if (!moved && t_.tfaw > 0) {
-        // Every window of tFAW holding t holds at most three others: the
-        // windows that start at an activate in (t - tFAW, t], and at t.
-        const auto end = acts_.end();
-        for (auto i = from(t - t_.tfaw + 1); i != end && i->t <= t && !moved; ++i) {
-          auto j = i;
-          while (j != end && j->t < i->t + t_.tfaw) ++j;
-          if (j - i >= 4) {
-            t = i->t + t_.tfaw;
-            moved = true;
+      if (a.at == t) {  // the active list first: nothing else is looked at
+        a.drain = drain;
+        a.turned = turned;
+        return a;
+      }
+      Next r{From::refresh, 0, Cmd::ref, kNever};
+      if (refresh && !ch_.any_open()) {
+        r.at = ch_.ref_at(t);
+      } else if (refresh && active_.empty()) {  // a PREA waits for the active list
+        r.cmd = Cmd::prea;
+        r.at = ch_.prea_at(t);
+      }
+      Next q{From::queue, 0, Cmd::col, kNever};
+      const Queue* served = &rq_;
+      if (!refresh) {
+        const bool was = drain;
+        drain = drain_at(drain, reads, writes);
+        turned = turned || (drain && !was && writes > 0);
+        served = drain ? &wq_ : &rq_;
+        const std::size_t n = drain ? writes : reads;
+        // Arrived bursts of one bank, row and direction are ready together:
+        // the oldest of them stands for the rest.
+        ++stamp_;
+        for (std::size_t i = 0; i < n; ++i) {
+          const Burst& b = served->bursts[i];
+          if (i > 0) {  // (mostly: the burst before it is of its bank and row)
+            const Burst& p = served->bursts[i - 1];
+            if (p.bank == b.bank && p.row == b.row && p.write == b.write) continue;
           }
-        }
-        if (!moved) {
-          const auto i = from(t);
-          auto j = i;
-          while (j != end && j->t < t + t_.tfaw) ++j;
-          if (j - i >= 4) {
-            t = i->t + 1;  // past the first of them: try again from there
-            moved = true;
-          }
+          Seen& seen = seen_[b.bank];
+          if (seen.stamp == stamp_ && seen.row == b.row && seen.write == b.write) continue;
+          seen = {stamp_, b.row, b.write};
+          Cmd c = Cmd::col;
+          const std::int64_t at = ready(b, t, c);
+          if (at < q.at) q.i = i, q.cmd = c, q.at = at;
+          if (at == t) break;  // none can come sooner, and it is the oldest
         }
       }
-      if (!moved || t > at + 64 * reach + 1024) return t;
+      a.drain = r.drain = q.drain = drain;
+      a.turned = r.turned = q.turned = turned;
+      q.write_queue = served == &wq_;
+      const std::int64_t first = std::min({a.at, r.at, q.at});
+      if (first == kNever && next == kNever) bug("nothing to schedule with requests queued");
+      if (!refresh && next_refresh_ <= std::min(first, next)) {  // a refresh falls due first
+        t = next_refresh_;
+        continue;
+      }
+      if (next <= first) {  // an arrival first: it may change the choice
+        t = next;
+        continue;
+      }
+      if (a.at == first) return a;
+      if (r.at == first) return r;
+      const Burst& b = served->bursts[q.i];
+      if (q.cmd != Cmd::pre || bank_waiters_[b.bank] == 0) return q;
+      // The oldest ready is a precharge of a bank the active list waits on:
+      // nothing issues until that burst's column command or an older
+      // burst's command can.
+      std::int64_t until = std::min(a.at, next);
+      for (std::size_t i = 0; i < q.i; ++i) {
+        Cmd c = Cmd::col;
+        until = std::min(until, ready(served->bursts[i], t, c));
+      }
+      t = std::max(first + 1, until);
     }
   }
-  void record_activate(std::int64_t t, std::size_t g) {
-    const auto it = std::upper_bound(acts_.begin(), acts_.end(), t,
-                                     [](std::int64_t v, const Act& a) { return v < a.t; });
-    acts_.insert(it, Act{t, g});
-    if (acts_.size() > kActsKept) acts_.erase(acts_.begin());  // the oldest
+
+  [[noreturn]] static void bug(const char* what) {
+    std::fprintf(stderr, "gemini: internal error: dram.model \"banked\": %s\n", what);
+    std::abort();
   }
 
-  // The earliest column command of a burst of direction `write` on bank b
-  // ready from `ready`, and its data: the CCD, turnaround and bus limits.
-  struct Slot {
-    std::int64_t col, data;
-  };
-  Slot column_at(std::size_t g, bool write, std::int64_t ready) const {
-    const int d = write ? 1 : 0;
-    std::int64_t col =
-        std::max({ready, chan_[d] + t_.tccd, groups_[g][d] + std::max(t_.tccd_l, t_.tccd)});
-    if (!write && last_write_end_ > kLongAgo)
-      col = std::max(col, last_write_end_ + (g == last_write_group_ ? t_.twtr : t_.twtr_s));
-    const std::int64_t lat = write ? t_.cwl : t_.cl;
-    const std::int64_t turn = (any_ && write && !last_write_) ? t_.trtw : 0;
-    const std::int64_t data = std::max(col + lat, bus_free_ + turn);
-    return {data - lat, data};
-  }
-
-  // Books burst i of q: its activate if its row is not open, its column
-  // command and data; frees its slot from its column command on; counts
-  // it and reports its request's progress.
-  void serve(Queue& q, std::size_t i, DramSink& sink) {
-    const Burst b = q.bursts[i];
-    q.bursts.erase(q.bursts.begin() + static_cast<std::ptrdiff_t>(i));
-    Bank& bk = banks_[b.bank];
-    const std::size_t g = b.group;
-    if (bk.open_row == b.row) {
-      ++rows_.hits;
-    } else {
-      ++(bk.open_row >= 0 ? rows_.conflicts : rows_.misses);
-      const std::int64_t act = activate_for(b);
-      record_activate(act, g);
-      bk.open_row = b.row;
-      bk.ready_pre = act + t_.tras;
-      bk.ready_col = act + t_.trcd;
+  // Issues command n at n.at (the bus taken for its clock).
+  void issue(const Next& n, DramSink& sink) {
+    cmd_free_ = n.at + 1;
+    draining_ = n.drain;
+    if (n.turned) ++rows_.drains;
+    if (n.from == From::refresh) {
+      if (n.cmd == Cmd::prea) {
+        ch_.prea(n.at);
+        return;
+      }
+      ch_.ref(n.at);
+      next_refresh_ += t_.trefi;
+      ++rows_.refreshes;
+      return;
     }
-    const Slot s = column_at(g, b.write, std::max(b.arrival, bk.ready_col));
-    const std::int64_t end = s.data + t_.tburst;
+    if (n.from == From::active) {
+      const Burst b = active_[n.i];
+      if (n.cmd == Cmd::cas) {
+        ch_.cas(b.write, n.at);
+        return;
+      }
+      active_.erase(active_.begin() + static_cast<std::ptrdiff_t>(n.i));
+      --bank_waiters_[b.bank];
+      column(b, n.at, sink);
+      return;
+    }
+    Queue& q = n.write_queue ? wq_ : rq_;
+    Burst& b = q.bursts[n.i];
+    if (!b.counted)  // its first command tells what it found
+      ++(n.cmd == Cmd::pre                         ? rows_.conflicts
+         : n.cmd == Cmd::act || n.cmd == Cmd::act2 ? rows_.misses
+                                                   : rows_.hits);
+    b.counted = true;
+    switch (n.cmd) {
+      case Cmd::pre:
+        ch_.pre(b.bank, n.at);
+        return;
+      case Cmd::cas:
+        ch_.cas(b.write, n.at);
+        return;
+      case Cmd::act:
+        ch_.act(b.bank, b.group, b.row, n.at);
+        if (t_.act_commands > 1) return;  // ACT-2 opens it
+        break;
+      case Cmd::act2:
+        ch_.act2(b.bank, b.row);
+        break;
+      default:
+        column(b, n.at, sink);
+    }
+    if (n.cmd != Cmd::col) {  // activated: to the active list
+      active_.push_back(b);
+      ++bank_waiters_[b.bank];
+    }
+    q.bursts.erase(n.i);
+    q.free.push_back(n.at + 1);  // the next burst enters the clock after
+  }
+
+  // Burst b's column command at `at`: its data, counted, and its request's
+  // progress reported.
+  void column(const Burst& b, std::int64_t at, DramSink& sink) {
+    const std::int64_t end =
+        ch_.col(b.bank, b.group, b.write, ch_.col_at(b.bank, b.group, b.write, at));
     // The bursts still to come need the bus a burst each at least: when
     // the last of them would end past the clock, the run cannot finish, and
     // says so now rather than after scheduling them all.
@@ -444,31 +493,17 @@ class BankedDram final : public DramModel {
           "its clock is " + std::to_string(t_.tck_ps) + " ps, a burst " +
               std::to_string(t_.tburst) + " clocks, a refresh " + std::to_string(t_.trfc) +
               " clocks every " + std::to_string(t_.trefi) + " (dram.timing)"));
-    const int d = b.write ? 1 : 0;
-    chan_[d] = s.col;
-    groups_[g][d] = s.col;
-    if (b.write) {
-      bk.ready_pre = std::max(bk.ready_pre, end + t_.twr);
-      last_write_end_ = end;
-      last_write_group_ = g;
-    } else {
-      bk.ready_pre = std::max(bk.ready_pre, s.col + t_.trtp);
-    }
-    bus_free_ = end;
-    last_col_ = s.col;
-    last_write_ = b.write;
-    any_ = true;
-    q.free.push_back(s.col);
     left_bursts_ -= 1;
     ++rows_.bursts;
     stats_.data_busy += static_cast<Tick>(t_.tburst) * t_.tck_ps;
     (b.write ? stats_.bytes_written : stats_.bytes_read) += b.bytes;
-    if (&q == &wq_) return;  // a posted write: reported when taken
+    if (b.posted) return;  // reported when the write queue took it
     Request& r = request(b.req);
     r.done += b.bytes;
     ++r.served;
     if (r.served == r.bursts || r.done >= r.next_report) {
-      sink.progress(r.r.tag, r.served == r.bursts ? r.r.bytes : r.done, end * t_.tck_ps);
+      sink.progress(r.r.tag, r.served == r.bursts ? r.r.bytes : r.done,
+                    std::max(end * t_.tck_ps, now_ps_));
       while (r.next_report <= r.done && r.next_report < r.r.bytes)
         r.next_report = std::min(
             r.r.bytes,
@@ -478,36 +513,37 @@ class BankedDram final : public DramModel {
   }
 
   DramTiming t_;
+  BankedChannel ch_;
   DramAddressMap map_;
   std::int64_t window_;
   bool posted_;
-  double wq_high_;       // bursts above which the controller drains
-  std::int64_t wq_low_;  // bursts below which (a read waiting) it stops
-  std::vector<Bank> banks_;
-  std::vector<LastColumns> groups_;
-  LastColumns chan_{kLongAgo, kLongAgo};
-  // The activates booked, in time order (the latest kActsKept: older ones
-  // are long past what a new one can be near).
-  struct Act {
-    std::int64_t t;
-    std::size_t group;
-  };
-  static constexpr std::size_t kActsKept = 32;
-  std::vector<Act> acts_;
+  double wq_high_;            // bursts above which the controller drains
+  double wq_low_;             // bursts below which (a read waiting) it stops
+  std::int64_t lead_;         // clocks from a command to the soonest report it makes
   std::deque<Request> reqs_;  // in arrival order, from id first_id_
   std::uint64_t first_id_ = 0;
-  double left_bursts_ = 0;  // of every request enqueued, not yet served (a bound: double)
-  Queue rq_;                // reads (and writes unless posted)
-  Queue wq_;                // posted writes
+  double left_bursts_ = 0;     // of every request enqueued, not yet served (a bound: double)
+  Queue rq_;                   // reads (and writes unless posted)
+  Queue wq_;                   // posted writes
+  std::vector<Burst> active_;  // activated, waiting for their column command
+  std::vector<std::int32_t> bank_waiters_;  // per bank: bursts of active_ on it
+  // next_command()'s scratch: per bank, the last (row, direction) it scanned.
+  struct Seen {
+    std::uint64_t stamp = 0;
+    std::int64_t row = 0;
+    bool write = false;
+  };
+  mutable std::vector<Seen> seen_;
+  mutable std::uint64_t stamp_ = 0;
+  // The command next_command() found when advance() could not yet decide
+  // it: still the next while nothing is enqueued, fed or issued.
+  Next pending_;
+  bool pending_valid_ = false;
   bool draining_ = false;
-  std::int64_t mode_since_ = kLongAgo;  // when the controller last turned (posted writes)
-  std::int64_t last_col_ = kLongAgo;    // the last column command
+  std::int64_t cmd_free_ = 0;  // the first clock the command bus is free
+  Tick now_ps_ = 0;            // advance()'s now
   Tick last_arrival_ = 0;
-  std::int64_t bus_free_ = 0;
   std::int64_t next_refresh_;
-  std::int64_t last_write_end_ = kLongAgo;
-  std::size_t last_write_group_ = 0;
-  bool last_write_ = false, any_ = false;
   RowStats rows_;
 };
 
@@ -533,15 +569,17 @@ DramBuilder configure(ParamReader& r) {
     r.fail("address_mapping", k.mapping + " cannot map this channel: timing." + why);
   k.window = r.param<std::int32_t>("commit_window")
                  .unit("DRAM clocks")
-                 .range(1, 1 << 20)
-                 .fallback(128)
-                 .describe("how far ahead the controller commits commands")
+                 .range(0, 1 << 20)
+                 .fallback(0)
+                 .describe(
+                     "how far past the simulator's time the controller decides commands that a "
+                     "request still to come could change (0: never, exact; more: fewer wakes)")
                  .get();
   k.depth = r.param<std::int32_t>("queue_depth")
                 .unit("bursts")
                 .range(1, 256)
                 .fallback(32)
-                .describe("the controller's read queue: FR-FCFS chooses among its oldest bursts")
+                .describe("the controller's read queue: FR-FCFS chooses among its bursts")
                 .get();
   k.posted = r.param<std::string>("write_policy")
                  .choices({"posted", "when_written"})

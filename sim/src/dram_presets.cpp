@@ -22,9 +22,11 @@ constexpr DramTiming kDdr4{625, 22, 16, 22,   22, 52, 24, 560, 12480, 4,  4, 12,
 // -> 12.8 GB/s; tRCD/tRP 18 ns, tRAS 42 ns, tWR 34 ns, tRFCab 280 ns,
 // tREFI 3.9 us, 16 banks in 4 bank groups (BG mode), 2 KiB rows; tCCD one
 // burst in or across groups, tWTR_S/L 5/10, tRRD 4, tFAW 16, tRTP 4 clocks
-// (Ramulator 2's LPDDR5_6400); read to write data 2 clocks apart.
-constexpr DramTiming kLpddr5{1250, 20, 10, 15,   15, 34, 28, 224, 3124, 2,  2, 10,
-                             2,    32, 16, 2048, 4,  2,  5,  4,   4,    16, 4};
+// (Ramulator 2's LPDDR5_6400); read to write data 2 clocks apart; the
+// two-step activate (ACT-1, ACT-2) and the CAS command that syncs WCK to CK
+// before a column command after a pause (JESD209-5); tRPab 21 ns.
+constexpr DramTiming kLpddr5{1250, 20, 10,   15, 15, 34, 28, 224, 3124, 2, 2, 10, 2,
+                             32,   16, 2048, 4,  2,  5,  4,  4,   16,   4, 2, 1,  17};
 // HBM2 pseudo channel, 2 Gb/s per pin, 64 bits, 1 GHz clock: BL4 = 2 clocks
 // per 32-byte burst -> 16 GB/s; tRCD/tRP/CL 14 ns, tRAS 33 ns, tRFC 350 ns,
 // tREFI 3.9 us, 16 banks in 4 bank groups, 1 KiB rows; tCCD_L 2, tWTR_S 3,
@@ -122,6 +124,13 @@ DramTiming read_dram_timing(ParamReader& r, const DramTiming& preset) {
   field("trrd_l", t.trrd_l, 0, 1 << 16, "clocks", "activate to activate in one bank group");
   field("tfaw", t.tfaw, 0, 1 << 20, "clocks", "window of at most four activates (0: none)");
   field("trtp", t.trtp, 0, 1 << 16, "clocks", "read command to precharge");
+  field("act_commands", t.act_commands, 1, 2, "clocks",
+        "command clocks of an activate (LPDDR5: 2, ACT-1 and ACT-2)");
+  field("cas_sync", t.cas_sync, 0, 1, "",
+        "1: a column command after the data clock stopped needs a CAS sync command first "
+        "(LPDDR5)");
+  field("trpab", t.trpab, 0, 1 << 16, "clocks",
+        "all-bank precharge (a refresh's) to activate or refresh (0: trp)");
   if (t.banks % t.bank_groups != 0)
     tr.fail("bank_groups", "must divide banks (" + std::to_string(t.banks) + "), got " +
                                std::to_string(t.bank_groups));

@@ -7,9 +7,11 @@
 // organisation and every timing banked has (`timing` overrides them as it
 // does banked's) set to banked's values, so that `dram.model` is the only
 // difference: bank groups with tCCD_L, tWTR_S, tRRD_S/L, tFAW and tRTP are
-// banked's too. What Ramulator's standard has and banked lacks (LPDDR5's
-// two-step activate and CAS sync, a read served from the write queue) keeps
-// Ramulator's own, with its timing preset for that speed:
+// banked's too, and so are LPDDR5's two-step activate and CAS sync
+// (act_commands, cas_sync: the standard's, refused otherwise) and its
+// tRPab. What Ramulator's standard has and banked lacks (a read served from
+// the write queue) keeps Ramulator's own, with its timing preset for that
+// speed:
 //
 //   preset       Ramulator standard, org preset, timing preset
 //   ddr4_3200    DDR4, DDR4_8Gb_x8, DDR4_3200AA
@@ -180,7 +182,7 @@ std::string preset_dram(const Recipe& x, const DramTiming& t, std::int32_t chann
   }
   if (lp) {
     tm["nRPpb"] = t.trp;
-    tm["nRPab"] = std::max(t.trp, 17);  // tRPab 21 ns: 17 clocks of 1250 ps
+    tm["nRPab"] = t.trpab > 0 ? t.trpab : t.trp;
   } else {
     tm["nRP"] = t.trp;
   }
@@ -192,6 +194,15 @@ std::string preset_dram(const Recipe& x, const DramTiming& t, std::int32_t chann
   if (lp && t.trrd_l != t.trrd_s)
     return "trrd_l: Ramulator's LPDDR5 has one tRRD for both (trrd_s " + std::to_string(t.trrd_s) +
            ")";
+  if (!lp && t.trpab != 0 && t.trpab != t.trp)
+    return "trpab: Ramulator's " + s + " precharges all banks in tRP (" + std::to_string(t.trp) +
+           ")";
+  if (t.act_commands != (lp ? 2 : 1))
+    return lp ? "act_commands: Ramulator's LPDDR5 activates in two commands (2)"
+              : "act_commands: Ramulator's " + s + " activates in one command (1)";
+  if (t.cas_sync != (lp ? 1 : 0))
+    return lp ? "cas_sync: Ramulator's LPDDR5 syncs its data clock with a CAS command (1)"
+              : "cas_sync: Ramulator's " + s + " has no CAS sync command (0)";
   tm[lp ? "nCCD" : "nCCDS"] = t.tccd;
   if (!lp) tm["nCCDL"] = t.tccd_l;
   tm["nWTRL"] = t.twtr;

@@ -1,9 +1,13 @@
 // banked's own mechanisms, by hand (the cases it shares with ramulator2 are
 // in test_dram_hand.cpp): its two address maps, computed as Ramulator 2's
-// mappers compute them, and its write policies.
+// mappers compute them, its write policies, and that its decisions do not
+// depend on when the simulator asks for them.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "dram_address_map.h"
 #include "dram_drive.h"
@@ -147,6 +151,79 @@ TEST(DramBankedTiming, BankGroupsMustDivideTheBanks) {
   m = make_dram_model(banked({{"timing", {{"tccd_l", 2}}}}), DramContext{}, error);
   EXPECT_EQ(m, nullptr);
   EXPECT_NE(error.find("tccd_l"), std::string::npos) << error;
+}
+
+// A request stream of reads and writes of 32-320 bytes over 4 MiB, arriving
+// 0-40 ns apart (a fixed LCG): row hits, misses and conflicts, write drains.
+std::vector<DramRequest> mixed_stream(int n) {
+  std::vector<DramRequest> out;
+  std::uint64_t x = 12345;
+  const auto next = [&x] {
+    return (x = x * 6364136223846793005ULL + 1442695040888963407ULL) >> 33;
+  };
+  Tick at = 0;
+  for (int i = 0; i < n; ++i) {
+    at += static_cast<Tick>(next() % 40000);
+    const bool write = next() % 3 == 0;
+    const std::uint64_t addr = (next() % (4u << 20)) & ~std::uint64_t{31};
+    const auto bytes = static_cast<std::int64_t>(32 * (1 + next() % 10));
+    out.push_back({static_cast<std::uint64_t>(i), write, addr, bytes, at, write ? 0 : 64});
+  }
+  return out;
+}
+
+// Every report of `stream` through a fresh model of `section`, driven as
+// `how`: "ahead" -- every request enqueued at 0, the model advanced when it
+// asks; "arrivals" -- each enqueued at its arrival, advanced then and when
+// it asks (gemini dram-replay); "clock" -- advanced every 625 ps (no
+// preset's clock is shorter), each request enqueued at the last of those
+// before its arrival.
+std::map<std::uint64_t, std::vector<std::pair<std::int64_t, Tick>>> reports(
+    const boost::json::object& section, const std::vector<DramRequest>& stream,
+    const std::string& how) {
+  auto m = dram(section);
+  Recorder r;
+  if (how == "ahead") {
+    for (const DramRequest& q : stream) m->enqueue(q);
+    drain(*m, r);
+    return r.seen;
+  }
+  const Tick step = 625;
+  std::size_t i = 0;
+  Tick next = kNever;
+  for (Tick now = 0; i < stream.size() || next != kNever;) {
+    // (clock: before the step that would pass its arrival; the model must
+    // know a request by its arrival)
+    const Tick horizon = how == "clock" ? now + step - 1 : now;
+    for (; i < stream.size() && stream[i].arrival <= horizon; ++i) m->enqueue(stream[i]);
+    next = m->advance(now, r);
+    if (how == "clock") {
+      now += step;
+    } else {
+      now = std::min(next, i < stream.size() ? stream[i].arrival : kNever);
+    }
+    if (how == "clock" && i == stream.size() && next == kNever) break;
+  }
+  return r.seen;
+}
+
+TEST(DramBankedScheduling, DecisionsDoNotDependOnWhenTheModelIsAsked) {
+  // The controller decides a command only when no request still to come
+  // could change it: the same stream gives the same reports, byte for byte
+  // and picosecond for picosecond, whether the model learns of every
+  // request in advance, at its arrival, or is asked at every clock -- on
+  // each preset, refresh on, both write policies.
+  const std::vector<DramRequest> stream = mixed_stream(400);
+  for (const char* preset : {"ddr4_3200", "lpddr5_6400", "hbm2"}) {
+    for (const char* policy : {"posted", "when_written"}) {
+      const boost::json::object section{
+          {"model", "banked"}, {"preset", preset}, {"write_policy", policy}};
+      const auto ahead = reports(section, stream, "ahead");
+      EXPECT_EQ(ahead.size(), stream.size()) << preset << " " << policy;
+      EXPECT_EQ(reports(section, stream, "arrivals"), ahead) << preset << " " << policy;
+      EXPECT_EQ(reports(section, stream, "clock"), ahead) << preset << " " << policy;
+    }
+  }
 }
 
 }  // namespace

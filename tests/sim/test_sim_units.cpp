@@ -118,7 +118,9 @@ TEST(DramBanked, ProgressPerChunkEndsWithTheWholeRequest) {
   // 216 bytes with 512-byte chunks: one report, of all 216 bytes (4 bursts,
   // MOP4CLXOR: one in each bank group, activates tRRD_S 4 apart, the last
   // read at 12 + 22 = 34, its last beat at 34 + 22 + 4 = 60 clocks). 1200 bytes with 512-byte
-  // chunks: 512, 1024, 1200.
+  // chunks: a report once 512 bytes are done, once 1024 are, and at 1200 (the
+  // bytes done by then: bursts are served first ready, not in address
+  // order, so a report may count a later burst too).
   auto m = dram(banked_ddr4());
   Recorder r;
   m->enqueue({1, false, 0, 216, 0, 512});
@@ -132,8 +134,10 @@ TEST(DramBanked, ProgressPerChunkEndsWithTheWholeRequest) {
   drain(*m2, r2);
   const auto& v = r2.seen.at(2);
   ASSERT_EQ(v.size(), 3u);
-  EXPECT_EQ(v[0].first, 512);
-  EXPECT_EQ(v[1].first, 1024);
+  EXPECT_GE(v[0].first, 512);
+  EXPECT_LT(v[0].first, 1024);
+  EXPECT_GE(v[1].first, 1024);
+  EXPECT_LT(v[1].first, 1200);
   EXPECT_EQ(v[2].first, 1200);
 }
 

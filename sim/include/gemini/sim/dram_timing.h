@@ -27,6 +27,15 @@ struct DramTiming {
   // activates in any window this long), trtp (read to precharge).
   std::int32_t bank_groups = 4, tccd_l = 8, twtr_s = 4;
   std::int32_t trrd_s = 4, trrd_l = 8, tfaw = 34, trtp = 12;
+  // Commands of the standard's own: act_commands, the command clocks an
+  // activate takes (LPDDR5: 2, ACT-1 then ACT-2; tRCD, tRRD and tFAW count
+  // from the first); cas_sync, whether a column command after the data
+  // clock has stopped (its last column command's data over) needs a sync
+  // command first (LPDDR5's CAS with WCK2CK sync).
+  std::int32_t act_commands = 1, cas_sync = 0;
+  // trpab: an all-bank precharge (a refresh's) to activate or refresh
+  // (LPDDR5's tRPab, above its per-bank tRP; 0: trp).
+  std::int32_t trpab = 0;
   bool operator==(const DramTiming&) const = default;
   // Peak data-bus bandwidth in GB/s.
   double peak_gbps() const {
