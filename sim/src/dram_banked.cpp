@@ -178,8 +178,8 @@ class BankedDram final : public DramModel {
     std::size_t i = 0;
     Cmd cmd = Cmd::col;
     std::int64_t at = 0;
-    bool drain = false, turned = false;  // the write mode then; whether it turned to writes
-    bool write_queue = false;            // From::queue: the write queue's burst i
+    bool drain = false, turned = false;  // the write mode then (From::queue: of the write
+                                         // queue's burst i); whether it turned to writes
   };
 
   bool idle() const {
@@ -327,10 +327,6 @@ class BankedDram final : public DramModel {
         ++stamp_;
         for (std::size_t i = 0; i < n; ++i) {
           const Burst& b = served->bursts[i];
-          if (i > 0) {  // (mostly: the burst before it is of its bank and row)
-            const Burst& p = served->bursts[i - 1];
-            if (p.bank == b.bank && p.row == b.row && p.write == b.write) continue;
-          }
           Seen& seen = seen_[b.bank];
           if (seen.stamp == stamp_ && seen.row == b.row && seen.write == b.write) continue;
           seen = {stamp_, b.row, b.write};
@@ -342,7 +338,6 @@ class BankedDram final : public DramModel {
       }
       a.drain = r.drain = q.drain = drain;
       a.turned = r.turned = q.turned = turned;
-      q.write_queue = served == &wq_;
       const std::int64_t first = std::min({a.at, r.at, q.at});
       if (first == kNever && next == kNever) bug("nothing to schedule with requests queued");
       if (!refresh && next_refresh_ <= std::min(first, next)) {  // a refresh falls due first
@@ -400,7 +395,7 @@ class BankedDram final : public DramModel {
       column(b, n.at, sink);
       return;
     }
-    Queue& q = n.write_queue ? wq_ : rq_;
+    Queue& q = n.drain ? wq_ : rq_;
     Burst& b = q.bursts[n.i];
     if (!b.counted)  // its first command tells what it found
       ++(n.cmd == Cmd::pre                         ? rows_.conflicts

@@ -51,7 +51,6 @@ class BankedChannel {
         groups_(static_cast<std::size_t>(t.bank_groups)),
         limits_(static_cast<std::size_t>(t.bank_groups)) {}
 
-  const DramTiming& timing() const { return t_; }
   const Bank& bank(std::size_t b) const { return banks_[b]; }
   bool is_open(std::size_t b, std::int64_t row) const {
     const Bank& k = banks_[b];
@@ -104,7 +103,8 @@ class BankedChannel {
     for (int d = 0; d < 2; ++d) {
       std::int64_t col =
           std::max(last_col_[d] + t_.tccd, groups_[g].col[d] + std::max(t_.tccd_l, t_.tccd));
-      if (d == 0) col = std::max({col, last_write_end_ + t_.twtr_s, groups_[g].write_end + t_.twtr});
+      if (d == 0)
+        col = std::max({col, last_write_end_ + t_.twtr_s, groups_[g].write_end + t_.twtr});
       const std::int64_t turn = (any_col_ && d == 1 && !last_write_) ? t_.trtw : 0;
       l.col[d] = std::max(col, bus_free_ + turn - (d == 1 ? t_.cwl : t_.cl));
     }
