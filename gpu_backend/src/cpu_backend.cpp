@@ -1,11 +1,13 @@
 #include "cpu_backend.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <thread>
 
 #include "gemini/ir/parallel.h"
+#include "gemini/model/reference.h"
 
 namespace gemini::gpu {
 namespace {
@@ -32,6 +34,19 @@ class CpuBackend final : public Backend {
     if (bytes) std::memcpy(dst, src, bytes);
     return true;
   }
+  bool copy(void* dst, const void* src, std::size_t bytes) override {
+    if (bytes) std::memmove(dst, src, bytes);
+    return true;
+  }
+  double last_run_seconds() const override { return last_seconds_; }
+  bool finish_layer(const std::int32_t* values, std::int64_t n, bool requantise,
+                    std::int32_t& shift, std::int8_t* out) override {
+    shift = requantise ? model::calibrated_shift(values, n) : 0;
+    for (std::int64_t i = 0; i < n; ++i)
+      out[i] =
+          requantise ? model::requantize(values[i], shift) : static_cast<std::int8_t>(values[i]);
+    return true;
+  }
   bool generate(std::int8_t* dst, std::int64_t n, std::uint64_t base,
                 std::uint64_t first) override {
     constexpr std::int64_t kChunk = 1 << 20;
@@ -47,6 +62,7 @@ class CpuBackend final : public Backend {
   // and many small ones both spread over the threads.
   bool run(const model::TileOp* ops, std::size_t count, const std::int64_t* offsets,
            std::int32_t* out) override {
+    const auto t0 = std::chrono::steady_clock::now();
     constexpr std::int64_t kChunk = 4096;
     struct Piece {
       std::size_t op;
@@ -64,8 +80,12 @@ class CpuBackend final : public Backend {
       std::int32_t* dst = out + offsets[p.op];
       for (std::int64_t e = p.begin; e < p.end; ++e) dst[e] = model::tile_element(op, e);
     });
+    last_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return true;
   }
+
+ private:
+  double last_seconds_ = -1;
 };
 
 }  // namespace

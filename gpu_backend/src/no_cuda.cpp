@@ -24,12 +24,12 @@ bool cublas_available(std::string& why) {
   why = "this gemini was built without CUDA";
   return false;
 }
-bool cudnn_conv(const LibConv&, const std::int8_t*, const std::int8_t*, float*, double&,
+bool cudnn_conv(const LibConv&, const std::int8_t*, const std::int8_t*, float*, LibTiming&,
                 std::string& error) {
   error = "this gemini was built without CUDA";
   return false;
 }
-bool cublas_gemm(const LibGemm&, const std::int8_t*, const std::int8_t*, std::int32_t*, double&,
+bool cublas_gemm(const LibGemm&, const std::int8_t*, const std::int8_t*, std::int32_t*, LibTiming&,
                  std::string& error) {
   error = "this gemini was built without CUDA";
   return false;

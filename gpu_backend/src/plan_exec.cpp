@@ -1,6 +1,17 @@
 // Running a plan (plan_exec.h): the plan resolved against the model first
 // (plan_resolve.h), then its processor groups in order, each op's tasks of a
 // group as one batch of tile operations (model::tile_op_for) on the backend.
+//
+// Layers stay on the backend: each finished layer's int8 output is kept in
+// backend memory until its last reader finished, and an op reads its input
+// and per-sample weights there (assembled on the backend when they come
+// from several producers). When an op's tasks are one tile of the whole
+// layer (one task per layer), its sums are written in the layer's layout
+// and never leave the backend: the shift is calibrated and the layer
+// requantised there (Backend::finish_layer); only the int8 output is
+// downloaded, once, into the reference. Other plans' tiles come back to
+// the host and are placed element by element, as a plan may tile a layer
+// any way it likes.
 #include "gemini/gpu/plan_exec.h"
 
 #include <algorithm>
@@ -23,10 +34,14 @@ double since(Clock::time_point t) {
 
 // What one op of the model accumulates while its tasks run.
 struct Layer {
+  // Tiles placed on the host (allocated by the first such tile):
   std::vector<std::int32_t> sums;  // wide kinds
   model::Tensor8 out;              // narrow kinds
   std::vector<std::uint8_t> done;  // per output element: computed
+  Buffer values;                   // or: every value, in the layer's layout, on the backend
+  Buffer dev;                      // the finished int8 output, on the backend
   std::int64_t last_group = -1;    // the processor group of its last task
+  std::int32_t readers = 0;        // ops reading it that have not finished
   bool finished = false;
   bool wide = false;
 };
@@ -46,15 +61,10 @@ class Runner {
     layers_.resize(net_.ops.size());
     for (std::size_t i = 0; i < net_.ops.size(); ++i) {
       const model::Op& op = net_.ops[i];
-      Layer& l = layers_[i];
-      l.wide = model::requantises(op);
-      const auto n = static_cast<std::size_t>(model::whole_box(op.ofmap_shape).volume());
-      l.done.assign(n, 0);
-      if (l.wide) {
-        l.sums.assign(n, 0);
-      } else {
-        l.out = model::zero_tensor(op.ofmap_shape);
-      }
+      layers_[i].wide = model::requantises(op);
+      for (const auto* parts : {&op.inputs, &op.weights})
+        for (const model::InputPart& part : *parts)
+          if (!part.external) ++layers_[static_cast<std::size_t>(part.producer)].readers;
     }
     // Each op's last processor group.
     for (std::size_t g = 0; g < plan_.processor_groups.size(); ++g)
@@ -88,6 +98,7 @@ class Runner {
 
   bool make_externals() {
     ref_.externals.resize(net_.externals.size());
+    externals_.resize(net_.externals.size());
     for (std::size_t e = 0; e < net_.externals.size(); ++e) {
       const model::External& x = net_.externals[e];
       model::Tensor8 t = model::zero_tensor(x.shape);
@@ -105,8 +116,44 @@ class Runner {
       if (!b_.download(t.data.data(), buf.as<void>(), t.data.size())) return fail();
       st_.transfer_seconds += since(t1);
       ref_.externals[e] = std::move(t);
+      externals_[e] = std::move(buf);
     }
     return true;
+  }
+
+  // Where a part of an op's input lives on the backend, and its shape.
+  const std::int8_t* part_on_backend(const model::InputPart& p, model::Dims4& shape) const {
+    const auto i = static_cast<std::size_t>(p.external ? p.external_index : p.producer);
+    shape = p.external ? ref_.externals[i].shape : ref_.outputs[i].shape;
+    return p.external ? externals_[i].as<std::int8_t>() : layers_[i].dev.as<std::int8_t>();
+  }
+
+  // `parts` side by side along dimension 1 of a tensor of `shape` (as
+  // model::op_input and model::fmap_weights do on the host): the one part
+  // itself when there is one, else assembled in `scratch`.
+  const std::int8_t* assemble(const std::vector<model::InputPart>& parts, const model::Dims4& shape,
+                              Buffer& scratch, ir::Box& box) {
+    model::Dims4 part_shape{};
+    box = model::whole_box(shape);
+    if (parts.size() == 1) {
+      const std::int8_t* p = part_on_backend(parts.front(), part_shape);
+      box = model::whole_box(part_shape);
+      return p;
+    }
+    scratch = Buffer(b_, static_cast<std::size_t>(box.volume()));
+    if (!scratch.ok()) return nullptr;
+    const std::int64_t inner = shape[2] * shape[3];
+    const auto t0 = Clock::now();
+    for (const model::InputPart& part : parts) {
+      const std::int8_t* src = part_on_backend(part, part_shape);
+      const std::int64_t run = part_shape[1] * inner;
+      for (std::int64_t n = 0; n < shape[0]; ++n)
+        if (!b_.copy(scratch.as<std::int8_t>() + (n * shape[1] + part.offset) * inner,
+                     src + n * run, static_cast<std::size_t>(run)))
+          return nullptr;
+    }
+    st_.transfer_seconds += since(t0);
+    return scratch.as<std::int8_t>();
   }
 
   bool fail() {
@@ -154,15 +201,20 @@ class Runner {
   bool run_tasks(std::int32_t i, const std::vector<std::pair<const PlanOp*, std::int64_t>>& tasks) {
     const model::Op& op = net_.ops[static_cast<std::size_t>(i)];
     Layer& l = layers_[static_cast<std::size_t>(i)];
-    model::Tensor8 scratch;
-    const model::Tensor8& in = model::op_input(op, ref_, scratch);
     Buffer in_buf, w_buf;
-    if (!upload(in_buf, in.data)) return fail();
+    ir::Box in_box;
+    const std::int8_t* in = assemble(op.inputs, op.ifmap_shape, in_buf, in_box);
+    if (!in) return fail();
     model::ConstTile weights;
     if (op.has_weights()) {
       const ir::Box wb = model::weight_box(op);
       if (op.weight_from_fmap) {
-        if (!upload(w_buf, model::fmap_weights(op, ref_).data)) return fail();
+        ir::Box box;
+        const model::Dims4 shape{op.ifmap_shape[0], op.weight_shape[0], op.weight_shape[1],
+                                 op.weight_shape[2] * op.weight_shape[3]};
+        const std::int8_t* w = assemble(op.weights, shape, w_buf, box);
+        if (!w) return fail();
+        weights = {w, wb};
       } else {
         w_buf = Buffer(b_, static_cast<std::size_t>(wb.volume()));
         const auto t0 = Clock::now();
@@ -173,13 +225,11 @@ class Runner {
                                                       static_cast<std::uint64_t>(op.node_id)))))
           return fail();
         st_.generate_seconds += since(t0);
+        weights = {w_buf.as<std::int8_t>(), wb};
       }
-      weights = {w_buf.as<std::int8_t>(), wb};
     }
     // resolve() turned away the ops that do not fit one tile operation.
-    const model::TileOp base =
-        model::tile_op_for(op, {in_buf.as<std::int8_t>(), model::whole_box(in.shape)}, weights, {})
-            .op;
+    const model::TileOp base = model::tile_op_for(op, {in, in_box}, weights, {}).op;
     std::vector<model::TileOp> ops;
     std::vector<std::int64_t> offsets;
     ir::CheckedI64 elements;
@@ -201,20 +251,57 @@ class Runner {
       return false;
     }
     const std::int64_t total = *elements.get();
+    const ir::Box all = model::whole_box(op.ofmap_shape);
+    // One tile of the whole layer: its values stay where they are.
+    const bool whole = ops.size() == 1 && ops[0].out == all && l.done.empty();
     Buffer out_buf(b_, static_cast<std::size_t>(total) * sizeof(std::int32_t));
     if (!out_buf.ok()) return fail();
     auto t0 = Clock::now();
     if (!b_.run(ops.data(), ops.size(), offsets.data(), out_buf.as<std::int32_t>())) return fail();
     st_.backend_seconds += since(t0);
+    st_.tasks += static_cast<std::int64_t>(ops.size());
+    st_.elements += total;
+    if (whole) {
+      l.values = std::move(out_buf);
+      return true;
+    }
     std::vector<std::int32_t> got(static_cast<std::size_t>(total));
     t0 = Clock::now();
     if (!b_.download(got.data(), out_buf.as<void>(), got.size() * sizeof(std::int32_t)))
       return fail();
     st_.transfer_seconds += since(t0);
-    st_.tasks += static_cast<std::int64_t>(ops.size());
-    st_.elements += total;
-    // Into the layer, element by element in row order.
+    place(l, op, ops, offsets, got);
+    return true;
+  }
+
+  // Tiles computed elsewhere into the layer on the host, element by element
+  // in row order.
+  void place(Layer& l, const model::Op& op, const std::vector<model::TileOp>& ops,
+             const std::vector<std::int64_t>& offsets, const std::vector<std::int32_t>& got) {
     const ir::Box all = model::whole_box(op.ofmap_shape);
+    if (l.done.empty()) {
+      const auto n = static_cast<std::size_t>(all.volume());
+      l.done.assign(n, 0);
+      if (l.wide) {
+        l.sums.assign(n, 0);
+      } else {
+        l.out = model::zero_tensor(op.ofmap_shape);
+      }
+      if (l.values.bytes() > 0) {  // an earlier whole-layer tile: its values first
+        std::vector<std::int32_t> v(n);
+        if (b_.download(v.data(), l.values.as<void>(), n * sizeof(std::int32_t))) {
+          for (std::size_t k = 0; k < n; ++k) {
+            if (l.wide) {
+              l.sums[k] = v[k];
+            } else {
+              l.out.data[k] = static_cast<std::int8_t>(v[k]);
+            }
+          }
+          std::fill(l.done.begin(), l.done.end(), 1);
+        }
+        l.values = Buffer();
+      }
+    }
     for (std::size_t k = 0; k < ops.size(); ++k) {
       const ir::Box& o = ops[k].out;
       const std::int32_t* src = got.data() + offsets[k];
@@ -233,59 +320,77 @@ class Runner {
             }
           }
     }
-    return true;
   }
 
-  // Every output computed; requantised with the shift calibrated on its sums.
+  // Every output computed; requantised with the shift calibrated on its
+  // sums, on the backend; the int8 output kept there for its readers and
+  // downloaded into the reference.
   bool finish(std::int32_t i) {
     const model::Op& op = net_.ops[static_cast<std::size_t>(i)];
     Layer& l = layers_[static_cast<std::size_t>(i)];
     const ir::Box all = model::whole_box(op.ofmap_shape);
-    const auto missing = static_cast<std::int64_t>(std::count(l.done.begin(), l.done.end(), 0));
-    if (missing > 0) {
-      const auto first =
-          static_cast<std::int64_t>(std::find(l.done.begin(), l.done.end(), 0) - l.done.begin());
-      std::int32_t o[4];
-      model::box_coords(all, first, o);
-      d_.report(ir::Check::plan_incomplete, "",
-                "the tasks of " + op.name + " leave " + std::to_string(missing) + " of its " +
-                    std::to_string(all.volume()) + " outputs uncomputed (the first at [" +
-                    std::to_string(o[0]) + "," + std::to_string(o[1]) + "," + std::to_string(o[2]) +
-                    "," + std::to_string(o[3]) + "])");
-      return false;
-    }
+    const std::int64_t n = all.volume();
+    if (l.values.bytes() == 0 && !check_done(op, l)) return false;
     model::LayerNumerics& ln = ref_.numerics[static_cast<std::size_t>(i)];
-    if (l.wide) {
-      ln.requantised = true;
-      ln.shift = model::calibrated_shift(l.sums.data(), static_cast<std::int64_t>(l.sums.size()));
-      Buffer sums(b_, l.sums.size() * sizeof(std::int32_t)),
-          out(b_, l.sums.size() * sizeof(std::int32_t));
-      auto t0 = Clock::now();
-      if (!sums.ok() || !out.ok() ||
-          !b_.upload(sums.as<void>(), l.sums.data(), l.sums.size() * sizeof(std::int32_t)))
+    l.dev = Buffer(b_, static_cast<std::size_t>(n));
+    if (!l.dev.ok()) return fail();
+    auto t0 = Clock::now();
+    if (l.values.bytes() == 0 && !l.wide) {
+      // Placed on the host already as int8.
+      if (!b_.upload(l.dev.as<void>(), l.out.data.data(), l.out.data.size())) return fail();
+      st_.transfer_seconds += since(t0);
+    } else {
+      if (l.values.bytes() == 0) {
+        l.values = Buffer(b_, l.sums.size() * sizeof(std::int32_t));
+        if (!l.values.ok() ||
+            !b_.upload(l.values.as<void>(), l.sums.data(), l.sums.size() * sizeof(std::int32_t)))
+          return fail();
+        st_.transfer_seconds += since(t0);
+        t0 = Clock::now();
+      }
+      std::int32_t shift = 0;
+      if (!b_.finish_layer(l.values.as<std::int32_t>(), n, l.wide, shift, l.dev.as<std::int8_t>()))
         return fail();
-      st_.transfer_seconds += since(t0);
-      model::TileOp rq;
-      rq.kind = model::TileKind::requantize;
-      rq.shift = ln.shift;
-      rq.sums = sums.as<std::int32_t>();
-      rq.out = all;
-      const std::int64_t zero = 0;
-      t0 = Clock::now();
-      if (!b_.run(&rq, 1, &zero, out.as<std::int32_t>())) return fail();
       st_.backend_seconds += since(t0);
-      std::vector<std::int32_t> q(l.sums.size());
-      t0 = Clock::now();
-      if (!b_.download(q.data(), out.as<void>(), q.size() * sizeof(std::int32_t))) return fail();
-      st_.transfer_seconds += since(t0);
+      ln.requantised = l.wide;
+      ln.shift = l.wide ? shift : 0;
       l.out = model::zero_tensor(op.ofmap_shape);
-      for (std::size_t k = 0; k < q.size(); ++k) l.out.data[k] = static_cast<std::int8_t>(q[k]);
-      std::vector<std::int32_t>().swap(l.sums);
+      t0 = Clock::now();
+      if (!b_.download(l.out.data.data(), l.dev.as<void>(), l.out.data.size())) return fail();
+      st_.transfer_seconds += since(t0);
     }
     ref_.outputs[static_cast<std::size_t>(i)] = std::move(l.out);
+    l.values = Buffer();
+    std::vector<std::int32_t>().swap(l.sums);
     std::vector<std::uint8_t>().swap(l.done);
     l.finished = true;
+    // What it read is no longer needed by it.
+    for (const auto* parts : {&op.inputs, &op.weights})
+      for (const model::InputPart& part : *parts)
+        if (!part.external && --layers_[static_cast<std::size_t>(part.producer)].readers == 0)
+          layers_[static_cast<std::size_t>(part.producer)].dev = Buffer();
+    if (l.readers == 0) l.dev = Buffer();
     return true;
+  }
+
+  bool check_done(const model::Op& op, const Layer& l) {
+    const ir::Box all = model::whole_box(op.ofmap_shape);
+    const auto missing =
+        l.done.empty() ? all.volume()
+                       : static_cast<std::int64_t>(std::count(l.done.begin(), l.done.end(), 0));
+    if (missing == 0) return true;
+    const auto first = l.done.empty()
+                           ? 0
+                           : static_cast<std::int64_t>(std::find(l.done.begin(), l.done.end(), 0) -
+                                                       l.done.begin());
+    std::int32_t o[4];
+    model::box_coords(all, first, o);
+    d_.report(ir::Check::plan_incomplete, "",
+              "the tasks of " + op.name + " leave " + std::to_string(missing) + " of its " +
+                  std::to_string(all.volume()) + " outputs uncomputed (the first at [" +
+                  std::to_string(o[0]) + "," + std::to_string(o[1]) + "," + std::to_string(o[2]) +
+                  "," + std::to_string(o[3]) + "])");
+    return false;
   }
 
   const Plan& plan_;
@@ -296,6 +401,7 @@ class Runner {
   PlanRunStats& st_;
   ResolvedTasks resolved_;
   std::vector<Layer> layers_;
+  std::vector<Buffer> externals_;  // the network's inputs, on the backend
   model::Reference ref_;
 };
 

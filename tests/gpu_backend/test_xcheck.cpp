@@ -102,6 +102,12 @@ class OffByOne final : public gpu::Backend {
       if (ops[i].kind == model::TileKind::conv) out[offsets[i] + 5] += 1;
     return true;
   }
+  double last_run_seconds() const override { return b_->last_run_seconds(); }
+  bool copy(void* d, const void* s, std::size_t n) override { return b_->copy(d, s, n); }
+  bool finish_layer(const std::int32_t* v, std::int64_t n, bool rq, std::int32_t& shift,
+                    std::int8_t* out) override {
+    return b_->finish_layer(v, n, rq, shift, out);
+  }
 
  private:
   std::unique_ptr<gpu::Backend> b_;
@@ -128,9 +134,7 @@ TEST(XCheck, AWrongValueIsCaughtWithItsPlace) {
 }
 
 using test::CliRun;
-CliRun gemini(const std::string& args) {
-  return test::run_gemini(args);
-}
+CliRun gemini(const std::string& args) { return test::run_gemini(args); }
 
 TEST(XCheckCli, PassesOnTheCpuAndSaysWhyCudaCannotRun) {
   const std::string args = (test::data_dir() / "set_minimal.json").string() + " --model " +

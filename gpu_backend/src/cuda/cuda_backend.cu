@@ -1,13 +1,22 @@
-// The "cuda" backend (backend.h): device memory, one thread per output
-// element running model::tile_element -- the same function the "cpu"
-// backend runs, so the two differ only in the machine (and in dot4, which
-// is __dp4a here: four int8 products added to an int32 in one instruction).
+// The "cuda" backend (backend.h): device memory; a batch of tile
+// operations in two parts, enqueued on one stream:
+//   * convolutions the tensor cores take (conv_gemm.h use_tensor_cores):
+//     each as the packed int8 matrix products of conv_mma.cu;
+//   * everything else in one launch, one thread per output element running
+//     model::tile_element -- the same function the "cpu" backend runs, its
+//     convolution through __dp4a.
+// The op table lives in device buffers kept between runs (grown as
+// needed). A layer's end (finish_layer) reduces the sum of squares on the
+// device, block by block in exact 128-bit integers, and requantises there.
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <string>
+#include <vector>
 
 #include "../cuda_backend.h"
+#include "conv_mma.h"
+#include "gemini/gpu/conv_gemm.h"
 #include "gemini/model/tile_op.h"
 
 namespace gemini::gpu {
@@ -23,9 +32,11 @@ __global__ void generate_kernel(std::int8_t* dst, std::int64_t n, std::uint64_t 
     dst[i] = model::generate_at(base, first + static_cast<std::uint64_t>(i));
 }
 
-// Element g of the batch belongs to the last op whose offset is <= g.
+// Element g of the launch belongs to the last op whose offset is <= g; op
+// i's elements go to out + dest[i].
 __global__ void tile_kernel(const model::TileOp* ops, const std::int64_t* offsets,
-                            std::size_t count, std::int64_t total, std::int32_t* out) {
+                            const std::int64_t* dest, std::size_t count, std::int64_t total,
+                            std::int32_t* out) {
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
   for (std::int64_t g = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; g < total;
        g += stride) {
@@ -38,13 +49,75 @@ __global__ void tile_kernel(const model::TileOp* ops, const std::int64_t* offset
         hi = mid;
       }
     }
-    out[g] = model::tile_element(ops[lo], g - offsets[lo]);
+    const std::int64_t e = g - offsets[lo];
+    out[dest[lo] + e] = model::tile_element(ops[lo], e);
   }
 }
 
+__extension__ using U128 = unsigned __int128;
+
+// Per block, the sum of squares of its grid-stride share of v, exact.
+__global__ void squares_kernel(const std::int32_t* v, std::int64_t n, U128* partial) {
+  __shared__ U128 part[kThreads];
+  U128 sq = 0;
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += stride) {
+    const std::int64_t x = v[i];
+    const auto a = static_cast<std::uint64_t>(x < 0 ? -x : x);
+    sq += static_cast<U128>(a * a);  // |int32|^2 < 2^62
+  }
+  part[threadIdx.x] = sq;
+  __syncthreads();
+  for (int w = kThreads / 2; w > 0; w /= 2) {
+    if (static_cast<int>(threadIdx.x) < w) part[threadIdx.x] += part[threadIdx.x + w];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) partial[blockIdx.x] = part[0];
+}
+
+__global__ void narrow_kernel(const std::int32_t* v, std::int64_t n, bool requantise,
+                              std::int32_t shift, std::int8_t* out) {
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += stride)
+    out[i] = requantise ? model::requantize(v[i], shift) : static_cast<std::int8_t>(v[i]);
+}
+
+// Device memory kept between calls, grown as needed.
+class Scratch {
+ public:
+  Scratch() = default;
+  Scratch(const Scratch&) = delete;
+  Scratch& operator=(const Scratch&) = delete;
+  ~Scratch() {
+    if (p_) cudaFree(p_);
+  }
+  void* get(std::size_t bytes) {
+    if (bytes <= n_) return p_;
+    if (p_) cudaFree(p_);
+    p_ = nullptr;
+    n_ = 0;
+    if (cudaMalloc(&p_, bytes) != cudaSuccess) return nullptr;
+    n_ = bytes;
+    return p_;
+  }
+
+ private:
+  void* p_ = nullptr;
+  std::size_t n_ = 0;
+};
+
 class CudaBackend final : public Backend {
  public:
-  explicit CudaBackend(const cudaDeviceProp& p) : prop_(p) {}
+  explicit CudaBackend(const cudaDeviceProp& p) : prop_(p) {
+    cudaEventCreate(&start_);
+    cudaEventCreate(&stop_);
+  }
+  ~CudaBackend() override {
+    cudaEventDestroy(start_);
+    cudaEventDestroy(stop_);
+  }
   const char* name() const override { return "cuda"; }
   std::string device() const override {
     return std::string(prop_.name) + " (sm_" + std::to_string(prop_.major) +
@@ -63,6 +136,9 @@ class CudaBackend final : public Backend {
   bool download(void* dst, const void* src, std::size_t bytes) override {
     return bytes == 0 || check(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost), "download");
   }
+  bool copy(void* dst, const void* src, std::size_t bytes) override {
+    return bytes == 0 || check(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToDevice), "copy");
+  }
   bool generate(std::int8_t* dst, std::int64_t n, std::uint64_t base,
                 std::uint64_t first) override {
     if (n <= 0) return true;
@@ -70,28 +146,10 @@ class CudaBackend final : public Backend {
     return check(cudaGetLastError(), "generate") && check(cudaDeviceSynchronize(), "generate");
   }
   bool run(const model::TileOp* ops, std::size_t count, const std::int64_t* offsets,
-           std::int32_t* out) override {
-    if (count == 0) return true;
-    const std::int64_t total = offsets[count - 1] + ops[count - 1].elements();
-    if (total == 0) return true;
-    model::TileOp* d_ops = nullptr;
-    std::int64_t* d_offsets = nullptr;
-    bool ok =
-        check(cudaMalloc(&d_ops, count * sizeof(model::TileOp)), "cudaMalloc") &&
-        check(cudaMalloc(&d_offsets, count * sizeof(std::int64_t)), "cudaMalloc") &&
-        check(cudaMemcpy(d_ops, ops, count * sizeof(model::TileOp), cudaMemcpyHostToDevice),
-              "upload") &&
-        check(cudaMemcpy(d_offsets, offsets, count * sizeof(std::int64_t), cudaMemcpyHostToDevice),
-              "upload");
-    if (ok) {
-      tile_kernel<<<blocks(total), kThreads>>>(d_ops, d_offsets, count, total, out);
-      ok =
-          check(cudaGetLastError(), "tile_kernel") && check(cudaDeviceSynchronize(), "tile_kernel");
-    }
-    cudaFree(d_ops);
-    cudaFree(d_offsets);
-    return ok;
-  }
+           std::int32_t* out) override;
+  double last_run_seconds() const override { return last_seconds_; }
+  bool finish_layer(const std::int32_t* values, std::int64_t n, bool requantise,
+                    std::int32_t& shift, std::int8_t* out) override;
 
  private:
   unsigned blocks(std::int64_t n) const {
@@ -104,8 +162,107 @@ class CudaBackend final : public Backend {
     error_ = std::string("CUDA ") + what + ": " + cudaGetErrorString(e);
     return false;
   }
+  bool dp4a_launch(const std::vector<model::TileOp>& ops, const std::vector<std::int64_t>& table,
+                   std::int32_t* out);
   cudaDeviceProp prop_;
+  cudaEvent_t start_ = nullptr, stop_ = nullptr;
+  double last_seconds_ = -1;
+  Scratch ops_buf_, table_buf_, partial_buf_;
+  MmaWorkspace mma_;
 };
+
+// The batch's tensor-core convolutions one by one (their workspace
+// reserved first, for the largest), then the rest in one launch.
+bool CudaBackend::run(const model::TileOp* ops, std::size_t count, const std::int64_t* offsets,
+                      std::int32_t* out) {
+  last_seconds_ = 0;
+  std::vector<std::size_t> mma;
+  std::vector<model::TileOp> rest;
+  std::vector<std::int64_t> rest_offsets, rest_dest;
+  std::int64_t total = 0, workspace = 0;
+  for (std::size_t i = 0; i < count; ++i) {
+    if (ops[i].elements() <= 0) continue;
+    if (use_tensor_cores(ops[i])) {
+      const ConvGemm g = conv_gemm_shape(ops[i]);
+      workspace = std::max(workspace, g.a_bytes() + g.b_bytes());
+      mma.push_back(i);
+      continue;
+    }
+    rest.push_back(ops[i]);
+    rest_offsets.push_back(total);
+    rest_dest.push_back(offsets[i]);
+    total += ops[i].elements();
+  }
+  if (!mma.empty() && !mma_.reserve(workspace)) {
+    // No room for the packed operands: every convolution on dp4a.
+    for (std::size_t i : mma) {
+      rest.push_back(ops[i]);
+      rest_offsets.push_back(total);
+      rest_dest.push_back(offsets[i]);
+      total += ops[i].elements();
+    }
+    mma.clear();
+  }
+  if (!check(cudaEventRecord(start_), "event")) return false;
+  for (std::size_t i : mma)
+    if (!conv_mma(ops[i], out + offsets[i], mma_, prop_.multiProcessorCount, nullptr)) {
+      if (check(cudaGetLastError(), "conv_mma")) error_ = "CUDA conv_mma: a launch failed";
+      return false;
+    }
+  if (total > 0) {
+    std::vector<std::int64_t> table(rest_offsets);
+    table.insert(table.end(), rest_dest.begin(), rest_dest.end());
+    if (!dp4a_launch(rest, table, out)) return false;
+  }
+  if (!check(cudaEventRecord(stop_), "event") || !check(cudaEventSynchronize(stop_), "tile ops"))
+    return false;
+  float ms = 0;
+  if (!check(cudaEventElapsedTime(&ms, start_, stop_), "event")) return false;
+  last_seconds_ = ms / 1e3;
+  return true;
+}
+
+// `table` holds the ops' offsets in the launch, then their destinations.
+bool CudaBackend::dp4a_launch(const std::vector<model::TileOp>& ops,
+                              const std::vector<std::int64_t>& table, std::int32_t* out) {
+  const std::size_t count = ops.size();
+  const std::int64_t total = table[count - 1] + ops.back().elements();
+  auto* d_ops = static_cast<model::TileOp*>(ops_buf_.get(count * sizeof(model::TileOp)));
+  auto* d_table = static_cast<std::int64_t*>(table_buf_.get(table.size() * sizeof(std::int64_t)));
+  if (!d_ops || !d_table) return check(cudaErrorMemoryAllocation, "op table");
+  if (!check(
+          cudaMemcpyAsync(d_ops, ops.data(), count * sizeof(model::TileOp), cudaMemcpyHostToDevice),
+          "upload") ||
+      !check(cudaMemcpyAsync(d_table, table.data(), table.size() * sizeof(std::int64_t),
+                             cudaMemcpyHostToDevice),
+             "upload"))
+    return false;
+  tile_kernel<<<blocks(total), kThreads>>>(d_ops, d_table, d_table + count, count, total, out);
+  return check(cudaGetLastError(), "tile_kernel");
+}
+
+bool CudaBackend::finish_layer(const std::int32_t* values, std::int64_t n, bool requantise,
+                               std::int32_t& shift, std::int8_t* out) {
+  shift = 0;
+  if (n <= 0) return true;
+  if (requantise) {
+    const unsigned nb = blocks(n);
+    auto* partial = static_cast<U128*>(partial_buf_.get(nb * sizeof(U128)));
+    if (!partial) return check(cudaErrorMemoryAllocation, "partial sums");
+    squares_kernel<<<nb, kThreads>>>(values, n, partial);
+    std::vector<U128> host(nb);
+    if (!check(cudaGetLastError(), "squares") ||
+        !check(cudaMemcpy(host.data(), partial, nb * sizeof(U128), cudaMemcpyDeviceToHost),
+               "squares"))
+      return false;
+    U128 sq = 0;
+    for (U128 v : host) sq += v;
+    shift = model::calibrated_shift_from_squares(static_cast<std::uint64_t>(sq >> 64),
+                                                 static_cast<std::uint64_t>(sq), n);
+  }
+  narrow_kernel<<<blocks(n), kThreads>>>(values, n, requantise, shift, out);
+  return check(cudaGetLastError(), "requantise") && check(cudaDeviceSynchronize(), "requantise");
+}
 
 }  // namespace
 

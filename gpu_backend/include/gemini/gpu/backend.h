@@ -39,6 +39,21 @@ class Backend {
   // pointers inside the ops and `out` are backend memory.
   virtual bool run(const model::TileOp* ops, std::size_t count, const std::int64_t* offsets,
                    std::int32_t* out) = 0;
+  // The backend's own time of the last run(), in seconds: on cuda the
+  // kernels alone, measured with CUDA events around them (what the
+  // libraries' benchmarks measure); on cpu the call's wall time.
+  virtual double last_run_seconds() const = 0;
+
+  // dst[0..bytes) = src[0..bytes), both backend memory.
+  virtual bool copy(void* dst, const void* src, std::size_t bytes) = 0;
+  // The end of a layer, where its values are (docs/numerics.md): with
+  // `requantise`, shift = model::calibrated_shift(values, n) and out[i] =
+  // requantize(values[i], shift); without, out[i] = values[i] (int8 values
+  // widened by run()). `values` and `out` are backend memory; `shift` is
+  // written on the host. On cuda the sum of squares is reduced on the
+  // device and only the shift crosses to the host.
+  virtual bool finish_layer(const std::int32_t* values, std::int64_t n, bool requantise,
+                            std::int32_t& shift, std::int8_t* out) = 0;
 
   const std::string& error() const { return error_; }
 

@@ -62,4 +62,9 @@ GEMINI_HD inline std::int8_t requantize(std::int64_t acc, std::int32_t shift) {
   return saturate8(acc);
 }
 
+// The calibrated shift of n sums (reference.h, calibrated_shift) from the
+// sum of their squares, high * 2^64 + low: for a backend that reduces the
+// squares where the sums are. Host code (numerics.cpp).
+std::int32_t calibrated_shift_from_squares(std::uint64_t high, std::uint64_t low, std::int64_t n);
+
 }  // namespace gemini::model

@@ -28,6 +28,8 @@ inline constexpr std::int64_t kTargetStd = 16;
 
 // The calibrated shift of `n` sums (exact: integer arithmetic only).
 std::int32_t calibrated_shift(const std::int32_t* sums, std::int64_t n);
+// The same from the sum of the sums' squares (numerics.h,
+// calibrated_shift_from_squares: what a backend reduces where the sums are).
 
 struct Tensor8 {
   Dims4 shape{};

@@ -1,0 +1,179 @@
+// The tensor-core path of the cuda backend (conv_mma.h): a convolution tile
+// packed into the operands of conv_gemm.h, then multiplied by the int8
+// MMA units (WMMA 16x16x16, int32 accumulation: exact).
+//
+// Kernels, in launch order on the caller's stream:
+//   pack_a  -- A[z][m][q], four terms per thread (one 32-bit store);
+//   pack_b  -- B[z][j][q], likewise;
+//   gemm    -- a block of 8 warps computes a kBlockM x kBlockN tile of one
+//              product, kBlockK terms a step: the next step's operands
+//              loaded into registers (16 bytes per thread and access)
+//              while the tensor cores work on the current one in shared
+//              memory (two buffers); the accumulators are stored through
+//              shared memory so that the writes to the op's output (dense
+//              N, C, H, W over its box) are consecutive along W.
+#include <cuda_runtime.h>
+#include <mma.h>
+
+#include "conv_mma.h"
+#include "gemini/gpu/conv_gemm.h"
+
+namespace gemini::gpu {
+namespace {
+
+constexpr int kThreads = 256;  // 8 warps: 4 along M, 2 along N
+// Shared memory holds each 16-term chunk of a step as its own matrix of
+// 16-byte rows (WMMA wants 32-byte aligned fragment pointers, so a chunk
+// cannot start 16 bytes into a row); 32 bytes between chunks put the four
+// chunks of a row in different banks when a quarter-warp stores them.
+constexpr int kChunks = kBlockK / 16;
+constexpr int kChunkA = kBlockM * 16 + 32, kChunkB = kBlockN * 16 + 32;
+constexpr int kStageBytes = kChunks * (kChunkA + kChunkB);
+constexpr int kRowC = kBlockM + 4;  // shared column of C, int32 values
+constexpr int kSharedBytes =
+    2 * kStageBytes > kBlockN* kRowC * 4 ? 2 * kStageBytes : kBlockN* kRowC * 4;
+
+__global__ void pack_a(model::TileOp op, ConvGemm g, std::int8_t* a) {
+  const std::int64_t quads = g.kp / 4, total = g.z * g.mp * quads;
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  for (std::int64_t e = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; e < total;
+       e += stride) {
+    const std::int64_t q = (e % quads) * 4, row = e / quads;
+    const std::int64_t m = row % g.mp, z = row / g.mp;
+    const std::int32_t v =
+        model::pack4(conv_gemm_a(op, g, z, m, q), conv_gemm_a(op, g, z, m, q + 1),
+                     conv_gemm_a(op, g, z, m, q + 2), conv_gemm_a(op, g, z, m, q + 3));
+    reinterpret_cast<std::int32_t*>(a)[e] = v;
+  }
+}
+
+__global__ void pack_b(model::TileOp op, ConvGemm g, std::int8_t* b) {
+  const std::int64_t quads = g.kp / 4, total = g.z * g.np * quads;
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  for (std::int64_t e = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; e < total;
+       e += stride) {
+    const std::int64_t q = (e % quads) * 4, row = e / quads;
+    const std::int64_t j = row % g.np, z = row / g.np;
+    const std::int32_t v =
+        model::pack4(conv_gemm_b(op, g, z, j, q), conv_gemm_b(op, g, z, j, q + 1),
+                     conv_gemm_b(op, g, z, j, q + 2), conv_gemm_b(op, g, z, j, q + 3));
+    reinterpret_cast<std::int32_t*>(b)[e] = v;
+  }
+}
+
+// One block: rows [m0, m0 + kBlockM) and columns [j0, j0 + kBlockN) of
+// product blockIdx.z.
+__global__ void __launch_bounds__(kThreads) gemm(model::TileOp op, ConvGemm g, const std::int8_t* a,
+                                                 const std::int8_t* b, std::int32_t* out) {
+  using namespace nvcuda;
+  __shared__ __align__(128) unsigned char smem[kSharedBytes];
+  const int tid = threadIdx.x, warp = tid / 32;
+  const int wm = warp % 4, wn = warp / 4;  // the warp's 32 x 32 corner
+  const std::int64_t z = blockIdx.z, m0 = std::int64_t{blockIdx.x} * kBlockM,
+                     j0 = std::int64_t{blockIdx.y} * kBlockN;
+  const std::int8_t* a_blk = a + (z * g.mp + m0) * g.kp;
+  const std::int8_t* b_blk = b + (z * g.np + j0) * g.kp;
+  // Per step each thread loads two 16-byte pieces of A (rows tid / 4 and
+  // 64 + tid / 4) and one of B (row tid / 4), chunk tid % 4.
+  const int lrow = tid / 4, chunk = tid % 4;
+  auto stage = [&](int s) { return smem + s * kStageBytes; };
+  int4 ra0, ra1, rb;
+  auto load = [&](std::int64_t k0) {
+    const std::int64_t at = k0 + chunk * 16;
+    ra0 = *reinterpret_cast<const int4*>(a_blk + std::int64_t{lrow} * g.kp + at);
+    ra1 = *reinterpret_cast<const int4*>(a_blk + std::int64_t{lrow + 64} * g.kp + at);
+    rb = *reinterpret_cast<const int4*>(b_blk + std::int64_t{lrow} * g.kp + at);
+  };
+  auto store = [&](int s) {
+    unsigned char* sa = stage(s) + chunk * kChunkA;
+    unsigned char* sb = stage(s) + kChunks * kChunkA + chunk * kChunkB;
+    *reinterpret_cast<int4*>(sa + lrow * 16) = ra0;
+    *reinterpret_cast<int4*>(sa + (lrow + 64) * 16) = ra1;
+    *reinterpret_cast<int4*>(sb + lrow * 16) = rb;
+  };
+  wmma::fragment<wmma::accumulator, 16, 16, 16, int> acc[2][2];
+  for (auto& row : acc)
+    for (auto& f : row) wmma::fill_fragment(f, 0);
+  const std::int64_t steps = g.kp / kBlockK;
+  load(0);
+  store(0);
+  __syncthreads();
+  for (std::int64_t step = 0; step < steps; ++step) {
+    const int cur = static_cast<int>(step & 1);
+    if (step + 1 < steps) load((step + 1) * kBlockK);
+    const auto* sa = reinterpret_cast<const signed char*>(stage(cur));
+    const auto* sb = sa + kChunks * kChunkA;
+#pragma unroll
+    for (int c = 0; c < kChunks; ++c) {
+      wmma::fragment<wmma::matrix_a, 16, 16, 16, signed char, wmma::row_major> fa[2];
+      wmma::fragment<wmma::matrix_b, 16, 16, 16, signed char, wmma::col_major> fb[2];
+#pragma unroll
+      for (int i = 0; i < 2; ++i) {
+        wmma::load_matrix_sync(fa[i], sa + c * kChunkA + (wm * 32 + i * 16) * 16, 16);
+        wmma::load_matrix_sync(fb[i], sb + c * kChunkB + (wn * 32 + i * 16) * 16, 16);
+      }
+#pragma unroll
+      for (int i = 0; i < 2; ++i)
+#pragma unroll
+        for (int j = 0; j < 2; ++j) wmma::mma_sync(acc[i][j], fa[i], fb[j], acc[i][j]);
+    }
+    if (step + 1 < steps) store(cur ^ 1);
+    __syncthreads();
+  }
+  // C through shared memory, column-major (a column: kBlockM cells of one
+  // channel), then out along the cells: consecutive threads, consecutive W.
+  auto* sc = reinterpret_cast<int*>(smem);
+#pragma unroll
+  for (int i = 0; i < 2; ++i)
+#pragma unroll
+    for (int j = 0; j < 2; ++j)
+      wmma::store_matrix_sync(sc + (wn * 32 + j * 16) * kRowC + wm * 32 + i * 16, acc[i][j], kRowC,
+                              wmma::mem_col_major);
+  __syncthreads();
+  for (int e = tid; e < kBlockM * kBlockN; e += kThreads) {
+    const int col = e / kBlockM, row = e % kBlockM;
+    const std::int64_t at = conv_gemm_out(op, g, z, m0 + row, j0 + col);
+    if (at >= 0) out[at] = sc[col * kRowC + row];
+  }
+}
+
+unsigned grid_for(std::int64_t n, int sms) {
+  const std::int64_t want = (n + kThreads - 1) / kThreads, cap = std::int64_t{sms} * 32;
+  return static_cast<unsigned>(want < 1 ? 1 : want < cap ? want : cap);
+}
+
+}  // namespace
+
+bool MmaWorkspace::reserve(std::int64_t bytes) {
+  if (bytes <= capacity_) return true;
+  if (p_) cudaFree(p_);
+  p_ = nullptr;
+  capacity_ = 0;
+  if (cudaMalloc(&p_, static_cast<std::size_t>(bytes)) != cudaSuccess) {
+    cudaGetLastError();  // not sticky: the caller falls back
+    return false;
+  }
+  capacity_ = bytes;
+  return true;
+}
+
+MmaWorkspace::~MmaWorkspace() {
+  if (p_) cudaFree(p_);
+}
+
+bool conv_mma(const model::TileOp& op, std::int32_t* out, MmaWorkspace& ws, int sms,
+              cudaStream_t stream) {
+  const ConvGemm g = conv_gemm_shape(op);
+  // A then B, each 16-byte aligned (kp is a multiple of 64).
+  if (!ws.reserve(g.a_bytes() + g.b_bytes())) return false;
+  auto* a = static_cast<std::int8_t*>(ws.data());
+  std::int8_t* b = a + g.a_bytes();
+  pack_a<<<grid_for(g.a_bytes() / 4, sms), kThreads, 0, stream>>>(op, g, a);
+  pack_b<<<grid_for(g.b_bytes() / 4, sms), kThreads, 0, stream>>>(op, g, b);
+  const dim3 grid(static_cast<unsigned>(g.mp / kBlockM), static_cast<unsigned>(g.np / kBlockN),
+                  static_cast<unsigned>(g.z));
+  gemm<<<grid, kThreads, 0, stream>>>(op, g, a, b, out);
+  return cudaGetLastError() == cudaSuccess;
+}
+
+}  // namespace gemini::gpu
