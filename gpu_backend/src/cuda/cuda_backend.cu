@@ -11,7 +11,9 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <map>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "../cuda_backend.h"
@@ -117,6 +119,9 @@ class CudaBackend final : public Backend {
   ~CudaBackend() override {
     cudaEventDestroy(start_);
     cudaEventDestroy(stop_);
+    for (auto& [size, blocks] : free_)
+      for (void* p : blocks) cudaFree(p);
+    for (auto& [p, size] : live_) cudaFree(p);
   }
   const char* name() const override { return "cuda"; }
   std::string device() const override {
@@ -124,12 +129,31 @@ class CudaBackend final : public Backend {
            std::to_string(prop_.minor) + ", " + std::to_string(prop_.multiProcessorCount) +
            " SMs, " + std::to_string(prop_.totalGlobalMem >> 20) + " MiB)";
   }
+  // Blocks of a power-of-two size, kept for reuse when released (a whole
+  // network allocates and frees a few buffers per layer; cudaMalloc and
+  // cudaFree cost tens of microseconds each and cudaFree synchronises).
   void* allocate(std::size_t bytes) override {
+    std::size_t size = 256;
+    while (size < bytes) size *= 2;
     void* p = nullptr;
-    if (!check(cudaMalloc(&p, bytes == 0 ? 1 : bytes), "cudaMalloc")) return nullptr;
+    auto it = free_.find(size);
+    if (it != free_.end() && !it->second.empty()) {
+      p = it->second.back();
+      it->second.pop_back();
+    } else if (cudaMalloc(&p, size) != cudaSuccess) {
+      cudaGetLastError();
+      trim();  // what the cache holds, back to the device, and again
+      if (!check(cudaMalloc(&p, size), "cudaMalloc")) return nullptr;
+    }
+    live_[p] = size;
     return p;
   }
-  void release(void* p) override { cudaFree(p); }
+  void release(void* p) override {
+    auto it = live_.find(p);
+    if (it == live_.end()) return;
+    free_[it->second].push_back(p);
+    live_.erase(it);
+  }
   bool upload(void* dst, const void* src, std::size_t bytes) override {
     return bytes == 0 || check(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice), "upload");
   }
@@ -164,11 +188,18 @@ class CudaBackend final : public Backend {
   }
   bool dp4a_launch(const std::vector<model::TileOp>& ops, const std::vector<std::int64_t>& table,
                    std::int32_t* out);
+  void trim() {
+    for (auto& [size, blocks] : free_)
+      for (void* p : blocks) cudaFree(p);
+    free_.clear();
+  }
   cudaDeviceProp prop_;
   cudaEvent_t start_ = nullptr, stop_ = nullptr;
   double last_seconds_ = -1;
   Scratch ops_buf_, table_buf_, partial_buf_;
   MmaWorkspace mma_;
+  std::unordered_map<void*, std::size_t> live_;     // allocated: its block size
+  std::map<std::size_t, std::vector<void*>> free_;  // released, by block size
 };
 
 // The batch's tensor-core convolutions one by one (their workspace
