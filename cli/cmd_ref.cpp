@@ -2,6 +2,7 @@
 // file alone (docs/numerics.md), written as raw int8 files with an index.
 #include <boost/json.hpp>
 #include <chrono>
+#include <cstdio>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -55,7 +56,7 @@ int run_ref(const RefOptions& opt) {
     return lc.passed() ? kExitOk : kExitInvalid;
   }
   model::Reference r;
-  std::string where = "the CPU";
+  std::string where = "the CPU", breakdown;
   auto t0 = std::chrono::steady_clock::now();
   if (opt.plan.empty() && opt.backend.empty()) {
     r = model::compute_reference(*net, opt.seed, opt.threads);
@@ -90,9 +91,15 @@ int run_ref(const RefOptions& opt) {
       return kExitInvalid;
     }
     r = std::move(*got);
+    char split[160];
+    std::snprintf(split, sizeof split,
+                  "; of it %.3f s computing, %.3f s moving data, %.3f s on the host, %.3f s "
+                  "generating",
+                  st.backend_seconds, st.transfer_seconds, st.host_seconds, st.generate_seconds);
     where = std::string("the ") + backend->name() + " backend (" + backend->device() + "), " +
             std::to_string(st.tasks) + " tasks of " +
             (opt.plan.empty() ? std::string("one per layer") : opt.plan);
+    breakdown = split;
   }
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::string error;
@@ -106,8 +113,8 @@ int run_ref(const RefOptions& opt) {
   std::cout << net->ops.size() << " layers of " << opt.model << " computed on " << where << " in "
             << std::fixed << std::setprecision(3) << secs << " s (" << std::setprecision(2)
             << static_cast<double>(macs) / 1e9 << " GMAC, "
-            << static_cast<double>(macs) / 1e9 / std::max(secs, 1e-9) << " GMAC/s), seed "
-            << opt.seed << "\n";
+            << static_cast<double>(macs) / 1e9 / std::max(secs, 1e-9) << " GMAC/s" << breakdown
+            << "), seed " << opt.seed << "\n";
   std::cout << std::left << std::setw(24) << "layer" << std::setw(15) << "type" << std::setw(22)
             << "shape" << std::right << std::setw(6) << "shift" << std::setw(10) << "saturated"
             << std::setw(9) << "values"

@@ -7,6 +7,7 @@
 #include "gemini/gpu/library_layout.h"
 #include "gemini/model/cpu_kernels.h"
 #include "gemini/model/layer_params.h"
+#include "gemini/model/numerics.h"
 #include "library_calls.h"
 
 namespace gemini::gpu {
@@ -52,6 +53,23 @@ bool time_ours(Backend& cuda, const model::TileOp& t, std::int32_t* dout,
   return true;
 }
 
+// cuBLAS on the implicit GEMM of a convolution (LibCheckLayer::gemm_seconds).
+void time_gemm_equivalent(const model::Op& op, const model::ConvParams& p, LibCheckLayer& l) {
+  LibGemm g;
+  g.m = static_cast<int>(op.ofmap_shape[0] * op.ofmap_shape[2] * op.ofmap_shape[3]);
+  g.n = static_cast<int>(op.ofmap_shape[1]);
+  g.k = (p.group_c * p.kernel_r * p.kernel_s + 3) / 4 * 4;
+  std::vector<std::int8_t> a(static_cast<std::size_t>(g.m) * static_cast<std::size_t>(g.k)),
+      b(static_cast<std::size_t>(g.n) * static_cast<std::size_t>(g.k));
+  const std::uint64_t base = model::stream_base(7, 7);
+  for (std::size_t i = 0; i < a.size(); ++i) a[i] = model::generate_at(base, i);
+  for (std::size_t i = 0; i < b.size(); ++i) b[i] = model::generate_at(base, a.size() + i);
+  std::vector<std::int32_t> c(static_cast<std::size_t>(g.m) * static_cast<std::size_t>(g.n));
+  LibTiming t;
+  std::string error;
+  if (cublas_gemm(g, a.data(), b.data(), c.data(), t, error)) l.gemm_seconds = t.seconds;
+}
+
 // NVIDIA's library on one layer, its sums compared with `cpu`; l.library
 // is left empty where none ran.
 void check_library(const model::Op& op, const model::ConvParams& p, const model::Tensor8& in,
@@ -85,6 +103,7 @@ void check_library(const model::Op& op, const model::ConvParams& p, const model:
                          c.shape.k);
     ran = cudnn_conv(c.shape, c.x.data(), c.w.data(), y.data(), timing, error);
     if (ran) libf = conv_result(op, c.shape, y);
+    if (ran && libs.blas && !p.per_sample) time_gemm_equivalent(op, p, l);
   } else {
     l.note = "neither library expresses this grouped convolution; the CPU reference judges";
     return;
@@ -133,6 +152,12 @@ std::vector<LibCheckTotal> LibCheckReport::totals() const {
       s.macs += l.macs;
       s.ours_seconds += l.ours_seconds;
       s.library_seconds += l.library_seconds;
+      if (l.gemm_seconds > 0) {
+        ++s.gemm_layers;
+        s.gemm_macs += l.macs;
+        s.ours_gemm_seconds += l.ours_seconds;
+        s.gemm_seconds += l.gemm_seconds;
+      }
     }
   }
   return t;
@@ -196,20 +221,22 @@ void print_library_check(std::ostream& os, const LibCheckReport& r) {
                 r.device.c_str(), kMinTimedCalls, kMaxTimedCalls, kWarmupCalls,
                 kTimedBudgetSeconds);
   os << buf;
-  std::snprintf(buf, sizeof buf, "%-22s %-7s %12s %9s %9s %7s %10s %10s %8s %9s %9s %7s %s\n",
-                "layer", "library", "sums", "ours!=cpu", "lib!=cpu", "rerun!=", "ours ms", "lib ms",
-                "ours/lib", "ours TOPS", "lib TOPS", "reps", "algorithm");
+  std::snprintf(buf, sizeof buf,
+                "%-22s %-7s %12s %9s %9s %7s %10s %10s %8s %9s %9s %9s %9s %7s %s\n", "layer",
+                "library", "sums", "ours!=cpu", "lib!=cpu", "rerun!=", "ours ms", "lib ms",
+                "ours/lib", "ours TOPS", "lib TOPS", "gemm ms", "ours/gemm", "reps", "algorithm");
   os << buf;
   for (const LibCheckLayer& l : r.layers) {
     const bool lib = !l.library.empty();
     std::snprintf(buf, sizeof buf,
                   "%-22s %-7s %12" PRId64 " %9" PRId64 " %9" PRId64 " %7" PRId64
-                  " %10.3f %10.3f %8.2f %9.2f %9.2f %3d/%-3d %s\n",
+                  " %10.3f %10.3f %8.2f %9.2f %9.2f %9.3f %9.2f %3d/%-3d %s\n",
                   l.layer.c_str(), lib ? l.library.c_str() : "-", l.elements, l.ours_vs_cpu,
                   lib ? l.library_vs_cpu : 0, l.ours_rerun_vs_first, l.ours_seconds * 1e3,
                   l.library_seconds * 1e3, l.ratio(), tops(l.macs, l.ours_seconds),
-                  tops(l.macs, l.library_seconds), l.ours_repetitions, l.library_repetitions,
-                  lib ? l.algorithm.c_str() : "-");
+                  tops(l.macs, l.library_seconds), l.gemm_seconds * 1e3,
+                  l.gemm_seconds > 0 ? l.ours_seconds / l.gemm_seconds : 0.0, l.ours_repetitions,
+                  l.library_repetitions, lib ? l.algorithm.c_str() : "-");
     os << buf;
     if (!l.note.empty()) os << "  " << l.layer << ": " << l.note << "\n";
   }
@@ -220,6 +247,17 @@ void print_library_check(std::ostream& os, const LibCheckReport& r) {
                   t.library.c_str(), t.layers, t.ours_seconds * 1e3, t.library_seconds * 1e3,
                   t.ratio(), t.ours_tops(), t.library_tops());
     os << buf;
+    if (t.gemm_layers > 0) {
+      std::snprintf(buf, sizeof buf,
+                    "total %-6s %4d layers against cuBLAS's GEMM of the same products: ours "
+                    "%10.3f ms, gemm %10.3f ms, ours/gemm %6.2f, ours %7.2f TOPS, gemm %7.2f "
+                    "TOPS\n",
+                    t.library.c_str(), t.gemm_layers, t.ours_gemm_seconds * 1e3,
+                    t.gemm_seconds * 1e3,
+                    t.gemm_seconds > 0 ? t.ours_gemm_seconds / t.gemm_seconds : 0.0,
+                    tops(t.gemm_macs, t.ours_gemm_seconds), tops(t.gemm_macs, t.gemm_seconds));
+      os << buf;
+    }
   }
   if (!r.error.empty()) os << "library check: " << r.error << "\n";
   os << (r.passed() ? "library check: PASS\n" : "library check: FAIL\n");

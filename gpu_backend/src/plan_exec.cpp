@@ -22,6 +22,7 @@
 #include "gemini/ir/resources.h"
 #include "gemini/model/layer_params.h"
 #include "gemini/model/tile_op_factory.h"
+#include "host_memory.h"
 #include "plan_resolve.h"
 
 namespace gemini::gpu {
@@ -77,6 +78,10 @@ class Runner {
         d_.report(ir::Check::plan_incomplete, "",
                   "layer " + net_.ops[i].name + " has no task in the plan");
     if (d_.errors() > 0) return std::nullopt;
+    // The outputs the reference keeps, mapped ahead by all threads.
+    ir::CheckedI64 keep;
+    for (const model::Op& op : net_.ops) keep += model::whole_box(op.ofmap_shape).volume();
+    if (keep.get()) prefault_host_memory(*keep.get());
     for (std::size_t g = 0; g < plan_.processor_groups.size(); ++g) {
       if (!run_group(static_cast<std::int64_t>(g))) return std::nullopt;
     }
@@ -270,7 +275,9 @@ class Runner {
     if (!b_.download(got.data(), out_buf.as<void>(), got.size() * sizeof(std::int32_t)))
       return fail();
     st_.transfer_seconds += since(t0);
+    t0 = Clock::now();
     place(l, op, ops, offsets, got);
+    st_.host_seconds += since(t0);
     return true;
   }
 
@@ -354,7 +361,9 @@ class Runner {
       st_.backend_seconds += since(t0);
       ln.requantised = l.wide;
       ln.shift = l.wide ? shift : 0;
+      t0 = Clock::now();
       l.out = model::zero_tensor(op.ofmap_shape);
+      st_.host_seconds += since(t0);
       t0 = Clock::now();
       if (!b_.download(l.out.data.data(), l.dev.as<void>(), l.out.data.size())) return fail();
       st_.transfer_seconds += since(t0);

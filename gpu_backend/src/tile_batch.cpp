@@ -54,7 +54,9 @@ std::vector<model::TileOp> TileBatch::bind(const std::int8_t* bytes,
 
 bool run_batch(Backend& b, const TileBatch& batch, std::vector<std::int32_t>& out,
                std::string& error) {
-  out.assign(static_cast<std::size_t>(batch.elements()), 0);
+  // Every element is written by the download (a vector reused from batch
+  // to batch keeps its pages).
+  out.resize(static_cast<std::size_t>(batch.elements()));
   if (batch.empty()) return true;
   Buffer bytes(b, batch.byte_arena().size());
   Buffer words(b, batch.word_arena().size() * sizeof(std::int32_t));

@@ -119,7 +119,7 @@ void XCheck::flush(std::size_t k) {
   Queue& q = queues_[k];
   if (q.batch.empty()) return;
   XKindStats& st = report_.kinds[k];
-  std::vector<std::int32_t> got;
+  std::vector<std::int32_t>& got = got_;  // kept: its pages stay mapped between batches
   std::string error;
   const auto t0 = std::chrono::steady_clock::now();
   const bool ok = run_batch(backend_, q.batch, got, error);

@@ -138,12 +138,13 @@ TEST(ConvGemm, CudaTensorCoresEqualTheDefinition) {
   cases.push_back(make_case(64, 96, 20, 20, 3, 3, 1, 1, 1, false, 2,
                             box({1, 8, 3, 2}, {1, 90, 19, 17}), 3, rng));
   // Grouped: two groups of 48 -> 32, the box across both.
-  cases.push_back(make_case(96, 64, 14, 14, 3, 3, 1, 1, 2, false, 1,
-                            box({0, 10, 0, 0}, {0, 50, 13, 13}), 0, rng));
+  cases.push_back(make_case(96, 64, 28, 28, 3, 3, 1, 1, 2, false, 1,
+                            box({0, 10, 0, 0}, {0, 50, 27, 27}), 0, rng));
   // Per-sample weights (attention's 1x1 products), 3 samples, 2 groups.
-  cases.push_back(make_case(128, 128, 40, 1, 1, 1, 1, 0, 2, true, 3,
-                            box({0, 0, 0, 0}, {2, 127, 39, 0}), 4, rng));
-  // A fully connected layer at batch 16: 2048 terms, 1000 outputs.
+  cases.push_back(make_case(256, 256, 128, 1, 1, 1, 1, 0, 2, true, 3,
+                            box({0, 0, 0, 0}, {2, 255, 127, 0}), 4, rng));
+  // A fully connected layer at batch 16: 2048 terms, 1000 outputs (16
+  // output tiles: the terms split across blocks).
   cases.push_back(make_case(2048, 1000, 1, 1, 1, 1, 1, 0, 1, false, 16,
                             box({0, 0, 0, 0}, {15, 999, 0, 0}), 0, rng));
   // 1x1 stride 2 (a projection shortcut), 130 cells a sample.

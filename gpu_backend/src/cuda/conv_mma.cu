@@ -62,14 +62,17 @@ __global__ void pack_b(model::TileOp op, ConvGemm g, std::int8_t* b) {
 }
 
 // One block: rows [m0, m0 + kBlockM) and columns [j0, j0 + kBlockN) of
-// product blockIdx.z.
-__global__ void __launch_bounds__(kThreads) gemm(model::TileOp op, ConvGemm g, const std::int8_t* a,
-                                                 const std::int8_t* b, std::int32_t* out) {
+// product blockIdx.z / splits, over the terms of its slice blockIdx.z %
+// splits (split-K: a slice adds its partial sums into the zeroed output
+// with atomicAdd -- integer additions, so any order gives the same sums).
+__global__ void __launch_bounds__(kThreads)
+    gemm(model::TileOp op, ConvGemm g, int splits, const std::int8_t* a, const std::int8_t* b,
+         std::int32_t* out) {
   using namespace nvcuda;
   __shared__ __align__(128) unsigned char smem[kSharedBytes];
   const int tid = threadIdx.x, warp = tid / 32;
   const int wm = warp % 4, wn = warp / 4;  // the warp's 32 x 32 corner
-  const std::int64_t z = blockIdx.z, m0 = std::int64_t{blockIdx.x} * kBlockM,
+  const std::int64_t z = blockIdx.z / splits, m0 = std::int64_t{blockIdx.x} * kBlockM,
                      j0 = std::int64_t{blockIdx.y} * kBlockN;
   const std::int8_t* a_blk = a + (z * g.mp + m0) * g.kp;
   const std::int8_t* b_blk = b + (z * g.np + j0) * g.kp;
@@ -94,7 +97,12 @@ __global__ void __launch_bounds__(kThreads) gemm(model::TileOp op, ConvGemm g, c
   wmma::fragment<wmma::accumulator, 16, 16, 16, int> acc[2][2];
   for (auto& row : acc)
     for (auto& f : row) wmma::fill_fragment(f, 0);
-  const std::int64_t steps = g.kp / kBlockK;
+  // This block's steps: [first, last) of the product's kp / kBlockK.
+  const std::int64_t all = g.kp / kBlockK, slice = blockIdx.z % splits;
+  const std::int64_t first = all * slice / splits, last = all * (slice + 1) / splits;
+  const std::int64_t steps = last - first;
+  a_blk += first * kBlockK;
+  b_blk += first * kBlockK;
   load(0);
   store(0);
   __syncthreads();
@@ -133,7 +141,12 @@ __global__ void __launch_bounds__(kThreads) gemm(model::TileOp op, ConvGemm g, c
   for (int e = tid; e < kBlockM * kBlockN; e += kThreads) {
     const int col = e / kBlockM, row = e % kBlockM;
     const std::int64_t at = conv_gemm_out(op, g, z, m0 + row, j0 + col);
-    if (at >= 0) out[at] = sc[col * kRowC + row];
+    if (at < 0) continue;
+    if (splits == 1) {
+      out[at] = sc[col * kRowC + row];
+    } else {
+      atomicAdd(out + at, sc[col * kRowC + row]);
+    }
   }
 }
 
@@ -170,9 +183,20 @@ bool conv_mma(const model::TileOp& op, std::int32_t* out, MmaWorkspace& ws, int 
   std::int8_t* b = a + g.a_bytes();
   pack_a<<<grid_for(g.a_bytes() / 4, sms), kThreads, 0, stream>>>(op, g, a);
   pack_b<<<grid_for(g.b_bytes() / 4, sms), kThreads, 0, stream>>>(op, g, b);
+  // Split the terms when the output tiles alone would leave most of the
+  // chip idle (a batch-16 FC layer: 16 blocks), a slice at least 4 steps.
+  const std::int64_t tiles = g.mp / kBlockM * (g.np / kBlockN) * g.z, steps = g.kp / kBlockK;
+  std::int64_t splits = 1;
+  while (tiles * splits < 2 * std::int64_t{sms} && steps / (splits * 2) >= 4 &&
+         g.z * splits * 2 <= 65535)
+    splits *= 2;
+  if (splits > 1 &&
+      cudaMemsetAsync(out, 0, static_cast<std::size_t>(op.elements()) * sizeof(std::int32_t),
+                      stream) != cudaSuccess)
+    return false;
   const dim3 grid(static_cast<unsigned>(g.mp / kBlockM), static_cast<unsigned>(g.np / kBlockN),
-                  static_cast<unsigned>(g.z));
-  gemm<<<grid, kThreads, 0, stream>>>(op, g, a, b, out);
+                  static_cast<unsigned>(g.z * splits));
+  gemm<<<grid, kThreads, 0, stream>>>(op, g, static_cast<int>(splits), a, b, out);
   return cudaGetLastError() == cudaSuccess;
 }
 

@@ -131,15 +131,17 @@ GEMINI_HD inline std::int64_t conv_gemm_out(const model::TileOp& op, const ConvG
 
 // Whether the cuda backend computes the op on the tensor cores: a
 // convolution with enough work per product to fill them (at least 16
-// output channels per group, 16 output cells per product, 2^20 MACs in
-// all) and packed operands of at most 1 GiB. Everything else (depthwise
-// convolutions, a batch-1 fully connected layer, small tiles) goes to the
-// per-element dp4a kernel, batched.
+// output channels per group, 16 output cells per product) and enough in
+// all to pay for its three launches (2^23 MACs: at the dp4a kernel's
+// ~1 TMAC/s about the 10 us the launches cost), with packed operands of at
+// most 1 GiB. Everything else (depthwise convolutions, a batch-1 fully
+// connected layer, the small tiles of a schedule) goes to the per-element
+// dp4a kernel, all of a batch in one launch.
 GEMINI_HD inline bool use_tensor_cores(const model::TileOp& op) {
   if (op.kind != model::TileKind::conv || op.elements() <= 0) return false;
   const ConvGemm g = conv_gemm_shape(op);
   if (g.n < 16 || g.m < 16 || g.k < 16) return false;
-  if (g.macs() < (std::int64_t{1} << 20)) return false;
+  if (g.macs() < (std::int64_t{1} << 23)) return false;
   if (g.z > 65535) return false;  // the grid's z
   return g.a_bytes() + g.b_bytes() <= (std::int64_t{1} << 30);
 }

@@ -44,6 +44,12 @@ struct LibCheckLayer {
   std::int64_t ours_rerun_vs_first = 0;  // our last timed run's sums differing from our first's
   int ours_repetitions = 0, library_repetitions = 0;  // timed calls behind each median
   double ours_seconds = 0, library_seconds = 0;       // medians
+  // For a convolution on cuDNN: cuBLAS's int8 GEMM of the layer's implicit
+  // GEMM (M = N * P * Q output cells, N = K channels, K = C * R * S terms,
+  // padded to 4), timed the same way on generated data: the tensor-core
+  // rate of NVIDIA's library on the very products, without the windows'
+  // gathering. 0 where not measured.
+  double gemm_seconds = 0;
   // ours_seconds / library_seconds; 0 without a library time.
   double ratio() const;
 };
@@ -55,6 +61,11 @@ struct LibCheckTotal {
   int layers = 0;
   std::int64_t macs = 0;
   double ours_seconds = 0, library_seconds = 0;
+  // The layers of these with a GEMM-equivalent time: their MACs, ours and
+  // the GEMMs'.
+  int gemm_layers = 0;
+  std::int64_t gemm_macs = 0;
+  double ours_gemm_seconds = 0, gemm_seconds = 0;
   double ratio() const;      // ours / library; 0 without a library time
   double ours_tops() const;  // int8 TOPS, 2 x macs / time
   double library_tops() const;

@@ -30,7 +30,8 @@ struct PlanRunStats {
   std::int64_t elements = 0;    // output elements they computed
   double backend_seconds = 0;   // in Backend::run, requantisation included
   double generate_seconds = 0;  // making inputs and weights on the backend
-  double transfer_seconds = 0;  // uploads and downloads
+  double transfer_seconds = 0;  // uploads, downloads and copies on the backend
+  double host_seconds = 0;      // host memory for the outputs, tiles placed in layers
 };
 
 std::optional<model::Reference> run_plan(const Plan& plan, const model::Network& net,

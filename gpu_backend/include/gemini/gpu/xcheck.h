@@ -92,6 +92,7 @@ class XCheck final : public sim::TileHook {
   std::unordered_set<std::uint64_t> sample_;  // keys, when sampling
   std::array<Queue, kTileKinds> queues_;
   XCheckReport report_;
+  std::vector<std::int32_t> got_;  // the backend's results of a batch, reused
 };
 
 void print_xcheck(std::ostream& os, const XCheckReport& r);
