@@ -88,6 +88,20 @@ TEST(ConvGemm, ProductsOfThePackedOperandsEqualTheDefinition) {
           ASSERT_EQ(sum, model::tile_element(op, at)) << "z " << z << " m " << m << " j " << j;
         }
     for (std::size_t e = 0; e < written.size(); ++e) ASSERT_EQ(written[e], 1) << "element " << e;
+    // The packing kernels' runs of 16 (and of fewer, from any term) give
+    // the same operands.
+    for (std::int64_t z = 0; z < g.z; ++z)
+      for (std::int64_t m = 0; m < g.mp; m += 7)
+        for (std::int64_t q0 = 0; q0 < g.kp; q0 += 5) {
+          std::int8_t a[16], b[16];
+          const int count = q0 % 2 ? 16 : 11;
+          gpu::conv_gemm_a_run(op, g, z, m, q0, count, a);
+          gpu::conv_gemm_b_run(op, g, z, m % g.np, q0, count, b);
+          for (int i = 0; i < count; ++i) {
+            ASSERT_EQ(a[i], gpu::conv_gemm_a(op, g, z, m, q0 + i)) << z << " " << m << " " << q0;
+            ASSERT_EQ(b[i], gpu::conv_gemm_b(op, g, z, m % g.np, q0 + i)) << z << " " << q0;
+          }
+        }
     // The padding of the operands is zero.
     for (std::int64_t z = 0; z < g.z; ++z) {
       for (std::int64_t q = g.k; q < g.kp; ++q) {

@@ -69,14 +69,62 @@ GEMINI_HD inline ConvGemm conv_gemm_shape(const model::TileOp& op) {
 }
 
 // The output cell (sample, row, column in the layer's coordinates) of row
-// m of product z.
+// m of product z. Row and product indices fit 32 bits (the operands are
+// at most 1 GiB, use_tensor_cores): the divisions here are 32-bit ones,
+// several times cheaper on a GPU than 64-bit ones.
 GEMINI_HD inline void conv_gemm_cell(const model::TileOp& op, const ConvGemm& g, std::int64_t z,
                                      std::int64_t m, std::int32_t& n, std::int32_t& h,
                                      std::int32_t& w) {
-  const std::int64_t cell = m % g.hw;
-  n = op.out.lo[0] + static_cast<std::int32_t>(op.conv.per_sample ? z / g.groups : m / g.hw);
-  h = op.out.lo[2] + static_cast<std::int32_t>(cell / op.out.extent(3));
-  w = op.out.lo[3] + static_cast<std::int32_t>(cell % op.out.extent(3));
+  const auto m32 = static_cast<std::uint32_t>(m), hw = static_cast<std::uint32_t>(g.hw);
+  const auto width = static_cast<std::uint32_t>(op.out.extent(3));
+  const std::uint32_t cell = m32 % hw;
+  n = op.out.lo[0] + static_cast<std::int32_t>(op.conv.per_sample
+                                                   ? static_cast<std::uint32_t>(z) /
+                                                         static_cast<std::uint32_t>(g.groups)
+                                                   : m32 / hw);
+  h = op.out.lo[2] + static_cast<std::int32_t>(cell / width);
+  w = op.out.lo[3] + static_cast<std::int32_t>(cell % width);
+}
+
+GEMINI_HD inline std::int32_t conv_gemm_group(const ConvGemm& g, std::int64_t z) {
+  return g.g0 + static_cast<std::int32_t>(static_cast<std::uint32_t>(z) %
+                                          static_cast<std::uint32_t>(g.groups));
+}
+
+// dst[i] = A[z][m][q0 + i] for i < count: what conv_gemm_a gives, the
+// window's position found once and then stepped along the terms (c, r, s)
+// -- how the packing kernel fills 16 bytes at a time.
+GEMINI_HD inline void conv_gemm_a_run(const model::TileOp& op, const ConvGemm& g, std::int64_t z,
+                                      std::int64_t m, std::int64_t q0, int count,
+                                      std::int8_t* dst) {
+  for (int i = 0; i < count; ++i) dst[i] = 0;
+  if (m >= g.m || q0 >= g.k) return;
+  const model::ConvParams& p = op.conv;
+  const model::ConstTile& in = op.in[0];
+  std::int32_t n, h, w;
+  conv_gemm_cell(op, g, z, m, n, h, w);
+  if (n < in.box.lo[0] || n > in.box.hi[0]) return;  // a sample the tile lacks
+  const std::int32_t c_first = conv_gemm_group(g, z) * p.group_c;
+  const auto rs = static_cast<std::uint32_t>(g.rs), q = static_cast<std::uint32_t>(q0);
+  std::int32_t c = static_cast<std::int32_t>(q / rs);
+  const auto t = static_cast<std::int32_t>(q % rs);
+  std::int32_t r = t / p.kernel_s, s = t % p.kernel_s;
+  const std::int32_t ih0 = h * p.stride_h - p.pad_t, iw0 = w * p.stride_w - p.pad_l;
+  const std::int64_t left = g.k - q0;
+  for (int i = 0; i < count && i < left; ++i) {
+    const std::int32_t ch = c_first + c, ih = ih0 + r, iw = iw0 + s;
+    if (ih >= 0 && ih < p.in_h && iw >= 0 && iw < p.in_w &&  // not padding
+        ch >= in.box.lo[1] && ch <= in.box.hi[1] && ih >= in.box.lo[2] && ih <= in.box.hi[2] &&
+        iw >= in.box.lo[3] && iw <= in.box.hi[3])  // and in the tile
+      dst[i] = in.at(n, ch, ih, iw);
+    if (++s == p.kernel_s) {
+      s = 0;
+      if (++r == p.kernel_r) {
+        r = 0;
+        ++c;
+      }
+    }
+  }
 }
 
 // A[z][m][q] (0 in the padding of m and q).
@@ -87,7 +135,7 @@ GEMINI_HD inline std::int8_t conv_gemm_a(const model::TileOp& op, const ConvGemm
   const model::ConstTile& in = op.in[0];
   std::int32_t n, h, w;
   conv_gemm_cell(op, g, z, m, n, h, w);
-  const std::int32_t group = g.g0 + static_cast<std::int32_t>(z % g.groups);
+  const std::int32_t group = conv_gemm_group(g, z);
   const auto c = static_cast<std::int32_t>(q / g.rs) + group * p.group_c;
   const auto t = static_cast<std::int32_t>(q % g.rs);
   const std::int32_t ih = h * p.stride_h - p.pad_t + t / p.kernel_s;
@@ -104,8 +152,7 @@ GEMINI_HD inline std::int8_t conv_gemm_b(const model::TileOp& op, const ConvGemm
                                          std::int64_t j, std::int64_t q) {
   if (j >= g.n || q >= g.k) return 0;
   const model::ConvParams& p = op.conv;
-  const std::int32_t group = g.g0 + static_cast<std::int32_t>(z % g.groups);
-  const auto k = static_cast<std::int32_t>(group * p.group_k + j);
+  const auto k = static_cast<std::int32_t>(conv_gemm_group(g, z) * p.group_k + j);
   if (k < op.out.lo[1] || k > op.out.hi[1]) return 0;
   const auto c = static_cast<std::int32_t>(q / g.rs);
   const auto t = static_cast<std::int32_t>(q % g.rs);
@@ -116,13 +163,39 @@ GEMINI_HD inline std::int8_t conv_gemm_b(const model::TileOp& op, const ConvGemm
   return op.weights.at(k, c, t / p.kernel_s, t % p.kernel_s);
 }
 
+// dst[i] = B[z][j][q0 + i] for i < count (conv_gemm_b, stepped).
+GEMINI_HD inline void conv_gemm_b_run(const model::TileOp& op, const ConvGemm& g, std::int64_t z,
+                                      std::int64_t j, std::int64_t q0, int count,
+                                      std::int8_t* dst) {
+  for (int i = 0; i < count; ++i) dst[i] = 0;
+  if (j >= g.n || q0 >= g.k) return;
+  const model::ConvParams& p = op.conv;
+  const auto k = static_cast<std::int32_t>(conv_gemm_group(g, z) * p.group_k + j);
+  if (k < op.out.lo[1] || k > op.out.hi[1]) return;
+  const auto rs = static_cast<std::uint32_t>(g.rs), q = static_cast<std::uint32_t>(q0);
+  std::int32_t c = static_cast<std::int32_t>(q / rs);
+  std::int32_t t = static_cast<std::int32_t>(q % rs);
+  const std::int32_t n =
+      p.per_sample ? op.out.lo[0] + static_cast<std::int32_t>(static_cast<std::uint32_t>(z) /
+                                                              static_cast<std::uint32_t>(g.groups))
+                   : 0;
+  const std::int64_t left = g.k - q0;
+  for (int i = 0; i < count && i < left; ++i) {
+    dst[i] = p.per_sample ? op.weights.at(n, k, c, t)
+                          : op.weights.at(k, c, t / p.kernel_s, t % p.kernel_s);
+    if (++t == static_cast<std::int32_t>(rs)) {
+      t = 0;
+      ++c;
+    }
+  }
+}
+
 // Where C[z][m][j] goes in the op's output (dense over op.out), or -1 when
 // the output box lacks it.
 GEMINI_HD inline std::int64_t conv_gemm_out(const model::TileOp& op, const ConvGemm& g,
                                             std::int64_t z, std::int64_t m, std::int64_t j) {
   if (m >= g.m || j >= g.n) return -1;
-  const std::int32_t group = g.g0 + static_cast<std::int32_t>(z % g.groups);
-  const auto k = static_cast<std::int32_t>(group * op.conv.group_k + j);
+  const auto k = static_cast<std::int32_t>(conv_gemm_group(g, z) * op.conv.group_k + j);
   if (k < op.out.lo[1] || k > op.out.hi[1]) return -1;
   std::int32_t n, h, w;
   conv_gemm_cell(op, g, z, m, n, h, w);
