@@ -3,16 +3,23 @@
 // MMA units (WMMA 16x16x16, int32 accumulation: exact).
 //
 // Kernels, in launch order on the caller's stream:
-//   pack_b  -- B[z][j][q] (the weights), 16 terms per thread;
+//   pack_a  -- A[z][m][q] gathered from the input tile, 16 terms a thread
+//              (conv_gemm_a_run: the window found once, then stepped);
+//   pack_b  -- B[z][j][q] from the weights, likewise (conv_gemm_b_run);
 //   gemm    -- a block of 8 warps computes a kBlockM x kBlockN tile of one
 //              product, kBlockK terms a step: the next step's operands
-//              fetched into registers -- A gathered from the input tile
-//              (conv_gemm_a_run, 16 terms per fetch: the implicit GEMM,
-//              no copy of A in memory), B read packed, 16 bytes -- while
-//              the tensor cores work on the current step in shared memory
-//              (two buffers); the accumulators are stored through shared
-//              memory so that the writes to the op's output (dense N, C,
-//              H, W over its box) are consecutive along W.
+//              loaded into registers (16 bytes per thread and access)
+//              while the tensor cores work on the current one in shared
+//              memory (two buffers); the accumulators are stored through
+//              shared memory so that the writes to the op's output (dense
+//              N, C, H, W over its box) are consecutive along W. When the
+//              output tiles alone would leave most of the chip idle, the
+//              terms are split across blocks (split-K, atomicAdd).
+// Gathering A inside the GEMM's loads instead of packing it (the classic
+// implicit GEMM, no copy of A in memory) was measured slower on an H200:
+// 7.9 ms against 4.2 ms for ResNet-50's 53 convolutions at batch 16 (the
+// gather's index arithmetic in the tensor cores' loop; docs/gpu.md).
+
 #include <cuda_runtime.h>
 #include <mma.h>
 
@@ -34,9 +41,22 @@ constexpr int kRowC = kBlockM + 4;  // shared column of C, int32 values
 constexpr int kSharedBytes =
     2 * kStageBytes > kBlockN* kRowC * 4 ? 2 * kStageBytes : kBlockN* kRowC * 4;
 
-// 16 bytes of B a thread: row `row` of the padded operand, terms [q0, q0 +
-// 16), by conv_gemm_b_run. 32-bit indices: the operands are at most 1 GiB
-// (use_tensor_cores).
+// 16 bytes of A (or B) a thread: row `row` of the padded operand, terms
+// [q0, q0 + 16), by conv_gemm_a_run (conv_gemm_b_run). 32-bit indices: the
+// operands are at most 1 GiB (use_tensor_cores).
+__global__ void pack_a(model::TileOp op, ConvGemm g, std::int8_t* a) {
+  const auto pieces = static_cast<std::uint32_t>(g.kp / 16),
+             rows = static_cast<std::uint32_t>(g.mp);
+  const std::uint32_t total = static_cast<std::uint32_t>(g.z) * rows * pieces;
+  for (std::uint32_t e = blockIdx.x * blockDim.x + threadIdx.x; e < total;
+       e += gridDim.x * blockDim.x) {
+    const std::uint32_t row = e / pieces, q0 = (e - row * pieces) * 16;
+    alignas(16) std::int8_t v[16];
+    conv_gemm_a_run(op, g, row / rows, row % rows, q0, 16, v);
+    reinterpret_cast<int4*>(a)[e] = *reinterpret_cast<const int4*>(v);
+  }
+}
+
 __global__ void pack_b(model::TileOp op, ConvGemm g, std::int8_t* b) {
   const auto pieces = static_cast<std::uint32_t>(g.kp / 16),
              rows = static_cast<std::uint32_t>(g.np);
@@ -55,34 +75,28 @@ __global__ void pack_b(model::TileOp op, ConvGemm g, std::int8_t* b) {
 // splits (split-K: a slice adds its partial sums into the zeroed output
 // with atomicAdd -- integer additions, so any order gives the same sums).
 __global__ void __launch_bounds__(kThreads)
-    gemm(model::TileOp op, ConvGemm g, int splits, const std::int8_t* b, std::int32_t* out) {
+    gemm(model::TileOp op, ConvGemm g, int splits, const std::int8_t* a, const std::int8_t* b,
+         std::int32_t* out) {
   using namespace nvcuda;
   __shared__ __align__(128) unsigned char smem[kSharedBytes];
   const int tid = threadIdx.x, warp = tid / 32;
   const int wm = warp % 4, wn = warp / 4;  // the warp's 32 x 32 corner
   const std::int64_t z = blockIdx.z / splits, m0 = std::int64_t{blockIdx.x} * kBlockM,
                      j0 = std::int64_t{blockIdx.y} * kBlockN;
+  const std::int8_t* a_blk = a + (z * g.mp + m0) * g.kp;
   const std::int8_t* b_blk = b + (z * g.np + j0) * g.kp;
   // Per step each thread loads two 16-byte pieces of A (rows tid / 4 and
   // 64 + tid / 4) and one of B (row tid / 4), chunk tid % 4.
   const int lrow = tid / 4, chunk = tid % 4;
   auto stage = [&](int s) { return smem + s * kStageBytes; };
   int4 ra0, ra1, rb;
-  // A is gathered from the input tile here (the implicit GEMM: no packed
-  // copy of it), B read packed.
-  alignas(16) std::int8_t va[2][16];
-  std::int64_t k_first = 0;
   auto load = [&](std::int64_t k0) {
-    const std::int64_t at = k0 + chunk * 16;  // from this block's first term
-    conv_gemm_a_run(op, g, z, m0 + lrow, k_first + at, 16, va[0]);
-    conv_gemm_a_run(op, g, z, m0 + lrow + 64, k_first + at, 16, va[1]);
+    const std::int64_t at = k0 + chunk * 16;
+    ra0 = *reinterpret_cast<const int4*>(a_blk + std::int64_t{lrow} * g.kp + at);
+    ra1 = *reinterpret_cast<const int4*>(a_blk + std::int64_t{lrow + 64} * g.kp + at);
     rb = *reinterpret_cast<const int4*>(b_blk + std::int64_t{lrow} * g.kp + at);
   };
-  // The fetched bytes are first used here, after the tensor cores' step:
-  // the loads' latency hides behind it.
   auto store = [&](int s) {
-    ra0 = *reinterpret_cast<const int4*>(va[0]);
-    ra1 = *reinterpret_cast<const int4*>(va[1]);
     unsigned char* sa = stage(s) + chunk * kChunkA;
     unsigned char* sb = stage(s) + kChunks * kChunkA + chunk * kChunkB;
     *reinterpret_cast<int4*>(sa + lrow * 16) = ra0;
@@ -96,8 +110,8 @@ __global__ void __launch_bounds__(kThreads)
   const std::int64_t all = g.kp / kBlockK, slice = blockIdx.z % splits;
   const std::int64_t first = all * slice / splits, last = all * (slice + 1) / splits;
   const std::int64_t steps = last - first;
-  k_first = first * kBlockK;
-  b_blk += k_first;
+  a_blk += first * kBlockK;
+  b_blk += first * kBlockK;
   load(0);
   store(0);
   __syncthreads();
@@ -172,8 +186,11 @@ MmaWorkspace::~MmaWorkspace() {
 bool conv_mma(const model::TileOp& op, std::int32_t* out, MmaWorkspace& ws, int sms,
               cudaStream_t stream) {
   const ConvGemm g = conv_gemm_shape(op);
-  if (!ws.reserve(g.b_bytes())) return false;
-  auto* b = static_cast<std::int8_t*>(ws.data());
+  // A then B, each 16-byte aligned (kp is a multiple of 64).
+  if (!ws.reserve(g.a_bytes() + g.b_bytes())) return false;
+  auto* a = static_cast<std::int8_t*>(ws.data());
+  std::int8_t* b = a + g.a_bytes();
+  pack_a<<<grid_for(g.a_bytes() / 16, sms), kThreads, 0, stream>>>(op, g, a);
   pack_b<<<grid_for(g.b_bytes() / 16, sms), kThreads, 0, stream>>>(op, g, b);
   // Split the terms when the output tiles alone would leave most of the
   // chip idle (a batch-16 FC layer: 16 blocks), a slice at least 4 steps.
@@ -188,7 +205,7 @@ bool conv_mma(const model::TileOp& op, std::int32_t* out, MmaWorkspace& ws, int 
     return false;
   const dim3 grid(static_cast<unsigned>(g.mp / kBlockM), static_cast<unsigned>(g.np / kBlockN),
                   static_cast<unsigned>(g.z * splits));
-  gemm<<<grid, kThreads, 0, stream>>>(op, g, static_cast<int>(splits), b, out);
+  gemm<<<grid, kThreads, 0, stream>>>(op, g, static_cast<int>(splits), a, b, out);
   return cudaGetLastError() == cudaSuccess;
 }
 

@@ -215,7 +215,7 @@ bool CudaBackend::run(const model::TileOp* ops, std::size_t count, const std::in
     if (ops[i].elements() <= 0) continue;
     if (use_tensor_cores(ops[i])) {
       const ConvGemm g = conv_gemm_shape(ops[i]);
-      workspace = std::max(workspace, g.b_bytes());
+      workspace = std::max(workspace, g.a_bytes() + g.b_bytes());
       mma.push_back(i);
       continue;
     }
