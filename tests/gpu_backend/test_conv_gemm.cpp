@@ -164,38 +164,31 @@ TEST(ConvGemm, CudaTensorCoresEqualTheDefinition) {
   // 1x1 stride 2 (a projection shortcut), 130 cells a sample.
   cases.push_back(make_case(256, 128, 26, 20, 1, 1, 2, 0, 1, false, 4,
                             box({0, 0, 0, 0}, {3, 127, 12, 9}), 0, rng));
+  // Each case's data on the backend, in one batch with a dp4a op.
+  Case dw =
+      make_case(32, 32, 9, 9, 3, 3, 1, 1, 32, false, 1, box({0, 0, 0, 0}, {0, 31, 8, 8}), 0, rng);
+  ASSERT_FALSE(gpu::use_tensor_cores(dw.op));
+  cases.push_back(std::move(dw));
   std::vector<gpu::Buffer> bufs;
+  auto on_backend = [&](const std::vector<std::int8_t>& v) {
+    bufs.emplace_back(*b, v.size());
+    EXPECT_TRUE(b->upload(bufs.back().as<void>(), v.data(), v.size()));
+    return bufs.back().as<std::int8_t>();
+  };
   std::vector<model::TileOp> ops;
   std::vector<std::int64_t> offsets;
   std::int64_t total = 0;
   for (const Case& x : cases) {
-    ASSERT_TRUE(gpu::use_tensor_cores(x.op)) << "case " << ops.size();
+    if (ops.size() + 1 < cases.size()) {
+      ASSERT_TRUE(gpu::use_tensor_cores(x.op)) << "case " << ops.size();
+    }
     model::TileOp op = x.op;
-    bufs.emplace_back(*b, x.in.size());
-    ASSERT_TRUE(b->upload(bufs.back().as<void>(), x.in.data(), x.in.size()));
-    op.in[0].data = bufs.back().as<std::int8_t>();
-    bufs.emplace_back(*b, x.w.size());
-    ASSERT_TRUE(b->upload(bufs.back().as<void>(), x.w.data(), x.w.size()));
-    op.weights.data = bufs.back().as<std::int8_t>();
+    op.in[0].data = on_backend(x.in);
+    op.weights.data = on_backend(x.w);
     ops.push_back(op);
     offsets.push_back(total);
     total += op.elements();
   }
-  // A dp4a op in the same batch.
-  Case dw =
-      make_case(32, 32, 9, 9, 3, 3, 1, 1, 32, false, 1, box({0, 0, 0, 0}, {0, 31, 8, 8}), 0, rng);
-  ASSERT_FALSE(gpu::use_tensor_cores(dw.op));
-  bufs.emplace_back(*b, dw.in.size());
-  ASSERT_TRUE(b->upload(bufs.back().as<void>(), dw.in.data(), dw.in.size()));
-  bufs.emplace_back(*b, dw.w.size());
-  ASSERT_TRUE(b->upload(bufs.back().as<void>(), dw.w.data(), dw.w.size()));
-  model::TileOp dop = dw.op;
-  dop.in[0].data = bufs[bufs.size() - 2].as<std::int8_t>();
-  dop.weights.data = bufs.back().as<std::int8_t>();
-  cases.push_back(std::move(dw));
-  ops.push_back(dop);
-  offsets.push_back(total);
-  total += dop.elements();
   // Poisoned output: every element must be written.
   std::vector<std::int32_t> got(static_cast<std::size_t>(total), 0x5A5A5A5A);
   gpu::Buffer out(*b, got.size() * sizeof(std::int32_t));

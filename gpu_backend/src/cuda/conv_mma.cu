@@ -3,9 +3,9 @@
 // MMA units (WMMA 16x16x16, int32 accumulation: exact).
 //
 // Kernels, in launch order on the caller's stream:
-//   pack_a  -- A[z][m][q] gathered from the input tile, 16 terms a thread
+//   pack<A> -- A[z][m][q] gathered from the input tile, 16 terms a thread
 //              (conv_gemm_a_run: the window found once, then stepped);
-//   pack_b  -- B[z][j][q] from the weights, likewise (conv_gemm_b_run);
+//   pack<B> -- B[z][j][q] from the weights, likewise (conv_gemm_b_run);
 //   gemm    -- a block of 8 warps computes a kBlockM x kBlockN tile of one
 //              product, kBlockK terms a step: the next step's operands
 //              loaded into registers (16 bytes per thread and access)
@@ -41,32 +41,24 @@ constexpr int kRowC = kBlockM + 4;  // shared column of C, int32 values
 constexpr int kSharedBytes =
     2 * kStageBytes > kBlockN* kRowC * 4 ? 2 * kStageBytes : kBlockN* kRowC * 4;
 
-// 16 bytes of A (or B) a thread: row `row` of the padded operand, terms
+// 16 bytes of A (kA) or B a thread: row `row` of the padded operand, terms
 // [q0, q0 + 16), by conv_gemm_a_run (conv_gemm_b_run). 32-bit indices: the
 // operands are at most 1 GiB (use_tensor_cores).
-__global__ void pack_a(model::TileOp op, ConvGemm g, std::int8_t* a) {
+template <bool kA>
+__global__ void pack(model::TileOp op, ConvGemm g, std::int8_t* dst) {
   const auto pieces = static_cast<std::uint32_t>(g.kp / 16),
-             rows = static_cast<std::uint32_t>(g.mp);
+             rows = static_cast<std::uint32_t>(kA ? g.mp : g.np);
   const std::uint32_t total = static_cast<std::uint32_t>(g.z) * rows * pieces;
   for (std::uint32_t e = blockIdx.x * blockDim.x + threadIdx.x; e < total;
        e += gridDim.x * blockDim.x) {
     const std::uint32_t row = e / pieces, q0 = (e - row * pieces) * 16;
     alignas(16) std::int8_t v[16];
-    conv_gemm_a_run(op, g, row / rows, row % rows, q0, 16, v);
-    reinterpret_cast<int4*>(a)[e] = *reinterpret_cast<const int4*>(v);
-  }
-}
-
-__global__ void pack_b(model::TileOp op, ConvGemm g, std::int8_t* b) {
-  const auto pieces = static_cast<std::uint32_t>(g.kp / 16),
-             rows = static_cast<std::uint32_t>(g.np);
-  const std::uint32_t total = static_cast<std::uint32_t>(g.z) * rows * pieces;
-  for (std::uint32_t e = blockIdx.x * blockDim.x + threadIdx.x; e < total;
-       e += gridDim.x * blockDim.x) {
-    const std::uint32_t row = e / pieces, q0 = (e - row * pieces) * 16;
-    alignas(16) std::int8_t v[16];
-    conv_gemm_b_run(op, g, row / rows, row % rows, q0, 16, v);
-    reinterpret_cast<int4*>(b)[e] = *reinterpret_cast<const int4*>(v);
+    if constexpr (kA) {
+      conv_gemm_a_run(op, g, row / rows, row % rows, q0, 16, v);
+    } else {
+      conv_gemm_b_run(op, g, row / rows, row % rows, q0, 16, v);
+    }
+    reinterpret_cast<int4*>(dst)[e] = *reinterpret_cast<const int4*>(v);
   }
 }
 
@@ -190,8 +182,8 @@ bool conv_mma(const model::TileOp& op, std::int32_t* out, MmaWorkspace& ws, int 
   if (!ws.reserve(g.a_bytes() + g.b_bytes())) return false;
   auto* a = static_cast<std::int8_t*>(ws.data());
   std::int8_t* b = a + g.a_bytes();
-  pack_a<<<grid_for(g.a_bytes() / 16, sms), kThreads, 0, stream>>>(op, g, a);
-  pack_b<<<grid_for(g.b_bytes() / 16, sms), kThreads, 0, stream>>>(op, g, b);
+  pack<true><<<grid_for(g.a_bytes() / 16, sms), kThreads, 0, stream>>>(op, g, a);
+  pack<false><<<grid_for(g.b_bytes() / 16, sms), kThreads, 0, stream>>>(op, g, b);
   // Split the terms when the output tiles alone would leave most of the
   // chip idle (a batch-16 FC layer: 16 blocks), a slice at least 4 steps.
   const std::int64_t tiles = g.mp / kBlockM * (g.np / kBlockN) * g.z, steps = g.kp / kBlockK;
