@@ -17,6 +17,8 @@
 #include "gemini/model/network.h"
 #include "gemini/model/reference.h"
 #include "gemini/model/stats.h"
+#include "pipeline.h"
+#include "ref_progress.h"
 
 namespace gemini::cli {
 namespace {
@@ -26,14 +28,18 @@ struct RefOptions {
   std::uint64_t seed = 1;
   unsigned threads = 0;
   bool quiet = false;
+  bool progress = false;  // --progress: lines on stderr in a pipe or log too
   bool check_libraries = false;
   ir::MemoryLimit memory_limit;
 };
 
 int run_ref(const RefOptions& opt) {
+  const auto started = std::chrono::steady_clock::now();
   int status = kExitOk;
   auto net = load_model_file(opt.model, status);
   if (!net) return status;
+  RefProgress progress(progress_mode(opt.progress, opt.quiet), *net, started);
+  const model::LayerDone layer_done = [&progress](std::int32_t op) { progress.layer_done(op); };
   // Everything the reference keeps, known before any of it is taken.
   std::string detail;
   if (auto why = ir::exceeds(opt.memory_limit, model::reference_bytes(*net, &detail),
@@ -50,7 +56,8 @@ int run_ref(const RefOptions& opt) {
       std::cerr << "gemini ref: --check-libraries needs a GPU: " << why << "\n";
       return kExitUnreadable;
     }
-    const model::Reference ref = model::compute_reference(*net, opt.seed, opt.threads);
+    const model::Reference ref = model::compute_reference(*net, opt.seed, opt.threads, layer_done);
+    progress.done();
     const gpu::LibCheckReport lc = gpu::library_check(*net, ref, opt.seed, *cuda);
     gpu::print_library_check(std::cout, lc);
     return lc.passed() ? kExitOk : kExitInvalid;
@@ -59,7 +66,7 @@ int run_ref(const RefOptions& opt) {
   std::string where = "the CPU", breakdown;
   auto t0 = std::chrono::steady_clock::now();
   if (opt.plan.empty() && opt.backend.empty()) {
-    r = model::compute_reference(*net, opt.seed, opt.threads);
+    r = model::compute_reference(*net, opt.seed, opt.threads, layer_done);
   } else {
     // A plan on a backend: the given one, or one task per layer.
     const std::string name = opt.backend.empty() ? "cpu" : opt.backend;
@@ -84,7 +91,8 @@ int run_ref(const RefOptions& opt) {
     gpu::PlanRunStats st;
     std::optional<model::Reference> got;
     t0 = std::chrono::steady_clock::now();
-    if (plan) got = gpu::run_plan(*plan, *net, opt.seed, *backend, d, &st);
+    if (plan) got = gpu::run_plan(*plan, *net, opt.seed, *backend, d, &st, layer_done);
+    progress.done();
     if (!got) {
       print_diagnostics(std::cerr, opt.plan.empty() ? opt.model : opt.plan, d, 20, 20);
       std::cerr << "gemini ref: the plan cannot be run\n";
@@ -102,6 +110,7 @@ int run_ref(const RefOptions& opt) {
     breakdown = split;
   }
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  progress.done();
   std::string error;
   if (!opt.out.empty() && !model::write_reference(r, *net, opt.out, error)) {
     std::cerr << "gemini ref: " << error << "\n";
@@ -158,7 +167,11 @@ Command add_ref(CLI::App& app) {
   s->add_flag("--check-libraries", opt->check_libraries,
               "on a GPU: compute every convolution and FC layer with cuDNN / cuBLAS and with the "
               "cuda backend's kernels, and compare their int32 sums with the CPU reference's");
-  s->add_flag("-q,--quiet", opt->quiet, "print nothing on success");
+  s->add_flag("-q,--quiet", opt->quiet, "print nothing on success (no progress bar either)");
+  s->add_flag("--progress", opt->progress,
+              "show the progress on stderr in a pipe or a log too: a line every few seconds "
+              "(layers done, GMAC and their rate, time left); on a terminal a bar is shown "
+              "anyway unless -q");
   return [s, opt] { return s->parsed() ? run_ref(*opt) : -1; };
 }
 

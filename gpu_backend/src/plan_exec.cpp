@@ -50,8 +50,8 @@ struct Layer {
 class Runner {
  public:
   Runner(const Plan& p, const model::Network& net, std::uint64_t seed, Backend& b,
-         ir::Diagnostics& d, PlanRunStats& st)
-      : plan_(p), net_(net), seed_(seed), b_(b), d_(d), st_(st) {}
+         ir::Diagnostics& d, PlanRunStats& st, const model::LayerDone& layer_done)
+      : plan_(p), net_(net), seed_(seed), b_(b), d_(d), st_(st), layer_done_(layer_done) {}
 
   std::optional<model::Reference> run() {
     if (!resolve_plan(plan_, net_, d_, resolved_)) return std::nullopt;
@@ -379,6 +379,7 @@ class Runner {
         if (!part.external && --layers_[static_cast<std::size_t>(part.producer)].readers == 0)
           layers_[static_cast<std::size_t>(part.producer)].dev = Buffer();
     if (l.readers == 0) l.dev = Buffer();
+    if (layer_done_) layer_done_(i);
     return true;
   }
 
@@ -408,6 +409,7 @@ class Runner {
   Backend& b_;
   ir::Diagnostics& d_;
   PlanRunStats& st_;
+  const model::LayerDone& layer_done_;
   ResolvedTasks resolved_;
   std::vector<Layer> layers_;
   std::vector<Buffer> externals_;  // the network's inputs, on the backend
@@ -418,9 +420,9 @@ class Runner {
 
 std::optional<model::Reference> run_plan(const Plan& plan, const model::Network& net,
                                          std::uint64_t seed, Backend& backend, ir::Diagnostics& d,
-                                         PlanRunStats* stats) {
+                                         PlanRunStats* stats, const model::LayerDone& layer_done) {
   PlanRunStats local;
-  Runner r(plan, net, seed, backend, d, stats ? *stats : local);
+  Runner r(plan, net, seed, backend, d, stats ? *stats : local, layer_done);
   return r.run();
 }
 

@@ -114,7 +114,8 @@ std::optional<std::int64_t> reference_bytes(const Network& net, std::string* det
   return total.get();
 }
 
-Reference compute_reference(const Network& net, std::uint64_t seed, unsigned threads) {
+Reference compute_reference(const Network& net, std::uint64_t seed, unsigned threads,
+                            const LayerDone& layer_done) {
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
   Reference r;
   r.seed = seed;
@@ -146,6 +147,7 @@ Reference compute_reference(const Network& net, std::uint64_t seed, unsigned thr
       requantize_all(sums.data(), out.size(), ln.shift, out.data.data());
     }
     r.outputs[static_cast<std::size_t>(i)] = std::move(out);
+    if (layer_done) layer_done(i);
   }
   return r;
 }

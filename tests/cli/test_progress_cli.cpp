@@ -1,7 +1,8 @@
 // Work you can watch (issue 62): `gemini sim --progress` in a pipe prints a
 // line every few seconds, the first within a few seconds even on booksim2
 // (which advances simulated time slowly); in a pipe without --progress, and
-// on a terminal with -q, nothing; on a terminal, a bar.
+// on a terminal with -q, nothing; on a terminal, a bar. `gemini ref
+// --progress` the same, by layers.
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/types.h>
@@ -23,8 +24,8 @@ namespace {
 // 100k flits, so the run lasts long (a minute under AddressSanitizer,
 // several seconds at -O2) while simulated time creeps.
 std::string slow_booksim2_run() {
-  const fs::path hw =
-      test::write_temp("progress_booksim2.json", R"({"noc": {"model": "booksim2", "link_gbps": 0.01}})");
+  const fs::path hw = test::write_temp("progress_booksim2.json",
+                                       R"({"noc": {"model": "booksim2", "link_gbps": 0.01}})");
   return std::string(GEMINI_BIN) + " sim " + (test::data_dir() / "spec_minimal.json").string() +
          " --hw " + hw.string();
 }
@@ -67,6 +68,46 @@ TEST(ProgressCli, NothingInAPipeUnlessAskedNorWithQuietOnATerminal) {
   EXPECT_NE(r.out.find("\rsimulating ["), std::string::npos) << r.out;
   r = test::run_command("script -qec '" + run + " -q' /dev/null </dev/null");
   EXPECT_EQ(r.out.find("simulating"), std::string::npos) << r.out;
+}
+
+// The first line a command writes to stderr that begins with `prefix`,
+// read from a pipe; the command stopped once it is read. Empty when the
+// command ended first (`all` then holds what it wrote).
+std::string first_line(const std::string& command, const std::string& prefix, double& seconds,
+                       std::string& all) {
+  const std::string cmd = "echo $$; exec " + command + " 2>&1 >/dev/null";
+  const auto t0 = std::chrono::steady_clock::now();
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return "";
+  char buf[1024];
+  pid_t pid = -1;
+  if (std::fgets(buf, sizeof buf, p)) pid = static_cast<pid_t>(std::stol(buf));
+  std::string first;
+  while (first.empty() && std::fgets(buf, sizeof buf, p)) {
+    all += buf;
+    if (std::string(buf).rfind(prefix, 0) == 0) first = buf;
+  }
+  seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (pid > 0) kill(pid, SIGTERM);  // the rest of the run is not needed
+  pclose(p);
+  return first;
+}
+
+// BERT's reference through the cpu backend's per-element kernels (about
+// 12 s at -O2 on two cores): lines by layer, the first within seconds.
+TEST(ProgressCli, ARefInAPipeShowsItsLayersWithinSeconds) {
+  if (test::corpus_dir().empty()) GTEST_SKIP() << test::corpus_absent_message();
+  const fs::path model = test::corpus_dir() / "models" / "bert_b1.model.json";
+  if (!fs::exists(model)) GTEST_SKIP() << model << " not found";
+  double seconds = 0;
+  std::string all;
+  const std::string first = first_line(std::string(GEMINI_BIN) + " ref --model " + model.string() +
+                                           " --backend cpu --threads 1 -q --progress",
+                                       "gemini: computing the reference for ", seconds, all);
+  ASSERT_FALSE(first.empty()) << "no progress line before the run ended:\n" << all;
+  EXPECT_LT(seconds, 30.0) << first;  // due 2 s after the start, at a layer's end
+  EXPECT_NE(first.find(" of 44 layers, "), std::string::npos) << first;
+  EXPECT_NE(first.find(" GMAC/s, about "), std::string::npos) << first;
 }
 
 }  // namespace

@@ -34,8 +34,11 @@ struct PlanRunStats {
   double host_seconds = 0;      // host memory for the outputs, tiles placed in layers
 };
 
+// `layer_done` (model::LayerDone), when given, is called with each op's
+// index once its output is final (progress).
 std::optional<model::Reference> run_plan(const Plan& plan, const model::Network& net,
                                          std::uint64_t seed, Backend& backend, ir::Diagnostics& d,
-                                         PlanRunStats* stats = nullptr);
+                                         PlanRunStats* stats = nullptr,
+                                         const model::LayerDone& layer_done = {});
 
 }  // namespace gemini::gpu

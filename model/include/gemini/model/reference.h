@@ -6,6 +6,7 @@
 // backend can each produce any element on their own.
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -48,8 +49,11 @@ struct Reference {
   std::vector<Tensor8> externals;       // per external input
 };
 
-// `threads` 0: all hardware threads.
-Reference compute_reference(const Network& net, std::uint64_t seed, unsigned threads = 0);
+// `threads` 0: all hardware threads. `layer_done`, when given, is called
+// with each op's index once its output is computed (progress).
+using LayerDone = std::function<void(std::int32_t op)>;
+Reference compute_reference(const Network& net, std::uint64_t seed, unsigned threads = 0,
+                            const LayerDone& layer_done = {});
 
 // The memory compute_reference takes, in bytes: every layer's output and
 // every network input (all kept), and the largest working set of one layer
