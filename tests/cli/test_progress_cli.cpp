@@ -73,10 +73,8 @@ TEST(ProgressCli, NothingInAPipeUnlessAskedNorWithQuietOnATerminal) {
 // The first line a command writes to stderr that begins with `prefix`,
 // read from a pipe; the command stopped once it is read. Empty when the
 // command ended first (`all` then holds what it wrote).
-std::string first_line(const std::string& command, const std::string& prefix, double& seconds,
-                       std::string& all) {
+std::string first_line(const std::string& command, const std::string& prefix, std::string& all) {
   const std::string cmd = "echo $$; exec " + command + " 2>&1 >/dev/null";
-  const auto t0 = std::chrono::steady_clock::now();
   FILE* p = popen(cmd.c_str(), "r");
   if (!p) return "";
   char buf[1024];
@@ -87,25 +85,25 @@ std::string first_line(const std::string& command, const std::string& prefix, do
     all += buf;
     if (std::string(buf).rfind(prefix, 0) == 0) first = buf;
   }
-  seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (pid > 0) kill(pid, SIGTERM);  // the rest of the run is not needed
   pclose(p);
   return first;
 }
 
 // BERT's reference through the cpu backend's per-element kernels (about
-// 12 s at -O2 on two cores): lines by layer, the first within seconds.
+// 12 s at -O2 on two cores): lines by layer, the first long before the end.
 TEST(ProgressCli, ARefInAPipeShowsItsLayersWithinSeconds) {
   if (test::corpus_dir().empty()) GTEST_SKIP() << test::corpus_absent_message();
   const fs::path model = test::corpus_dir() / "models" / "bert_b1.model.json";
   if (!fs::exists(model)) GTEST_SKIP() << model << " not found";
-  double seconds = 0;
   std::string all;
   const std::string first = first_line(std::string(GEMINI_BIN) + " ref --model " + model.string() +
                                            " --backend cpu --threads 1 -q --progress",
-                                       "gemini: computing the reference for ", seconds, all);
+                                       "gemini: computing the reference for ", all);
+  // Due at the first layer's end 2 s after the start (no bound on the time
+  // here: a loaded or sanitized machine takes longer; the run lasts far
+  // past it either way).
   ASSERT_FALSE(first.empty()) << "no progress line before the run ended:\n" << all;
-  EXPECT_LT(seconds, 30.0) << first;  // due 2 s after the start, at a layer's end
   EXPECT_NE(first.find(" of 44 layers, "), std::string::npos) << first;
   EXPECT_NE(first.find(" GMAC/s, about "), std::string::npos) << first;
 }
