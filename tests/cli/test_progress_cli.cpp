@@ -92,7 +92,7 @@ std::string first_line(const std::string& command, const std::string& prefix, st
 
 // BERT's reference through the cpu backend's per-element kernels (about
 // 12 s at -O2 on two cores): lines by layer, the first long before the end.
-TEST(ProgressCli, ARefInAPipeShowsItsLayersWithinSeconds) {
+TEST(ProgressCli, ARefInAPipeShowsItsLayersLongBeforeItsEnd) {
   if (test::corpus_dir().empty()) GTEST_SKIP() << test::corpus_absent_message();
   const fs::path model = test::corpus_dir() / "models" / "bert_b1.model.json";
   if (!fs::exists(model)) GTEST_SKIP() << model << " not found";
