@@ -38,15 +38,12 @@ bool time_ours(Backend& cuda, const model::TileOp& t, std::int32_t* dout,
   if (!cuda.run(&t, 1, &zero, dout) || !cuda.download(first.data(), dout, bytes)) return false;
   for (int i = 1; i < kWarmupCalls; ++i)
     if (!cuda.run(&t, 1, &zero, dout)) return false;
-  std::vector<double> times;
-  double total = 0;
-  while (more_timed_calls(times.size(), total)) {
-    if (!cuda.run(&t, 1, &zero, dout)) return false;
-    times.push_back(cuda.last_run_seconds());
-    total += times.back();
-  }
-  l.ours_seconds = median_seconds(times);
-  l.ours_repetitions = static_cast<int>(times.size());
+  LibTiming ours;
+  if (!timed_calls([&] { return cuda.run(&t, 1, &zero, dout) ? cuda.last_run_seconds() : -1.0; },
+                   ours))
+    return false;
+  l.ours_seconds = ours.seconds;
+  l.ours_repetitions = ours.repetitions;
   std::vector<std::int32_t> last(first.size());
   if (!cuda.download(last.data(), dout, bytes)) return false;
   for (std::size_t k = 0; k < first.size(); ++k) l.ours_rerun_vs_first += last[k] != first[k];

@@ -64,6 +64,25 @@ struct LibTiming {
   std::string how;        // how cuDNN's was chosen when cudnnFind did not choose it
 };
 
+// The timed calls of the rule, after the warm-up: `timed()` makes one call
+// and returns its seconds (negative when it failed); `t` gets their median
+// and count. False when a call failed. The one loop behind our times and
+// the libraries'.
+template <class Timed>
+bool timed_calls(Timed&& timed, LibTiming& t) {
+  std::vector<double> times;
+  double total = 0;
+  while (more_timed_calls(times.size(), total)) {
+    const double s = timed();
+    if (s < 0) return false;
+    times.push_back(s);
+    total += s;
+  }
+  t.seconds = median_seconds(times);
+  t.repetitions = static_cast<int>(times.size());
+  return true;
+}
+
 // Whether the libraries can be opened (and why not).
 bool cudnn_available(std::string& why);
 bool cublas_available(std::string& why);

@@ -2,8 +2,9 @@
 // A run's progress on stderr while it lasts (SimOptions::progress,
 // progress_mode.h): simulated time, workloads finished of all, the host's
 // rate (simulated cycles per second) and an estimate of the time left, from
-// the share of instructions retired -- a bar redrawn in place on a
-// terminal, a plain line every few seconds for a pipe or a log.
+// the share of instructions retired -- shown by a ProgressDisplay (a bar
+// redrawn in place on a terminal, a plain line every few seconds for a
+// pipe or a log).
 //
 // Contract: the units report retired instructions (retired()), finished
 // workloads (workload_done()) and their wakes (poll(), with the simulated
@@ -19,7 +20,7 @@
 #include <string>
 
 #include "gemini/sim/dram_model.h"  // Tick
-#include "gemini/sim/progress_mode.h"
+#include "gemini/sim/progress_display.h"
 
 namespace gemini::sim {
 
@@ -40,7 +41,7 @@ class Progress {
   }
   void workload_done() { ++workloads_done_; }
   void poll(Tick now) {
-    if (mode_ == ProgressMode::off) return;
+    if (display_.mode() == ProgressMode::off) return;
     now_ = now;  // simulated time only grows
     if (++polls_ >= kPollEvery) due();
   }
@@ -54,14 +55,12 @@ class Progress {
   // The status, short (the bar's) or in words (a line's), at host time `t`.
   std::string status(Clock::time_point t, bool words) const;
 
-  ProgressMode mode_ = ProgressMode::off;
+  ProgressDisplay display_;
   std::uint32_t polls_ = 0;
   std::int64_t instructions_ = 0, workloads_ = 0;
   std::int64_t retired_ = 0, workloads_done_ = 0;
   Tick period_ = 1000, now_ = 0;
-  Clock::time_point since_{}, start_{}, last_{};
-  bool shown_ = false;
-  std::FILE* out_ = stderr;
+  Clock::time_point start_{};
 };
 
 }  // namespace gemini::sim

@@ -151,39 +151,17 @@ __global__ void __launch_bounds__(kThreads)
   }
 }
 
-unsigned grid_for(std::int64_t n, int sms) {
-  const std::int64_t want = (n + kThreads - 1) / kThreads, cap = std::int64_t{sms} * 32;
-  return static_cast<unsigned>(want < 1 ? 1 : want < cap ? want : cap);
-}
-
 }  // namespace
 
-bool MmaWorkspace::reserve(std::int64_t bytes) {
-  if (bytes <= capacity_) return true;
-  if (p_) cudaFree(p_);
-  p_ = nullptr;
-  capacity_ = 0;
-  if (cudaMalloc(&p_, static_cast<std::size_t>(bytes)) != cudaSuccess) {
-    cudaGetLastError();  // not sticky: the caller falls back
-    return false;
-  }
-  capacity_ = bytes;
-  return true;
-}
-
-MmaWorkspace::~MmaWorkspace() {
-  if (p_) cudaFree(p_);
-}
-
-bool conv_mma(const model::TileOp& op, std::int32_t* out, MmaWorkspace& ws, int sms,
+bool conv_mma(const model::TileOp& op, std::int32_t* out, DeviceScratch& ws, int sms,
               cudaStream_t stream) {
   const ConvGemm g = conv_gemm_shape(op);
   // A then B, each 16-byte aligned (kp is a multiple of 64).
-  if (!ws.reserve(g.a_bytes() + g.b_bytes())) return false;
-  auto* a = static_cast<std::int8_t*>(ws.data());
+  auto* a = static_cast<std::int8_t*>(ws.get(static_cast<std::size_t>(g.a_bytes() + g.b_bytes())));
+  if (!a) return false;
   std::int8_t* b = a + g.a_bytes();
-  pack<true><<<grid_for(g.a_bytes() / 16, sms), kThreads, 0, stream>>>(op, g, a);
-  pack<false><<<grid_for(g.b_bytes() / 16, sms), kThreads, 0, stream>>>(op, g, b);
+  pack<true><<<grid_for(g.a_bytes() / 16, kThreads, sms), kThreads, 0, stream>>>(op, g, a);
+  pack<false><<<grid_for(g.b_bytes() / 16, kThreads, sms), kThreads, 0, stream>>>(op, g, b);
   // Split the terms when the output tiles alone would leave most of the
   // chip idle (a batch-16 FC layer: 16 blocks), a slice at least 4 steps.
   const std::int64_t tiles = g.mp / kBlockM * (g.np / kBlockN) * g.z, steps = g.kp / kBlockK;

@@ -86,30 +86,6 @@ __global__ void narrow_kernel(const std::int32_t* v, std::int64_t n, bool requan
     out[i] = requantise ? model::requantize(v[i], shift) : static_cast<std::int8_t>(v[i]);
 }
 
-// Device memory kept between calls, grown as needed.
-class Scratch {
- public:
-  Scratch() = default;
-  Scratch(const Scratch&) = delete;
-  Scratch& operator=(const Scratch&) = delete;
-  ~Scratch() {
-    if (p_) cudaFree(p_);
-  }
-  void* get(std::size_t bytes) {
-    if (bytes <= n_) return p_;
-    if (p_) cudaFree(p_);
-    p_ = nullptr;
-    n_ = 0;
-    if (cudaMalloc(&p_, bytes) != cudaSuccess) return nullptr;
-    n_ = bytes;
-    return p_;
-  }
-
- private:
-  void* p_ = nullptr;
-  std::size_t n_ = 0;
-};
-
 class CudaBackend final : public Backend {
  public:
   explicit CudaBackend(const cudaDeviceProp& p) : prop_(p) {
@@ -176,11 +152,7 @@ class CudaBackend final : public Backend {
                     std::int32_t& shift, std::int8_t* out) override;
 
  private:
-  unsigned blocks(std::int64_t n) const {
-    const std::int64_t want = (n + kThreads - 1) / kThreads;
-    const std::int64_t cap = std::int64_t{prop_.multiProcessorCount} * 32;
-    return static_cast<unsigned>(std::max<std::int64_t>(1, std::min(want, cap)));
-  }
+  unsigned blocks(std::int64_t n) const { return grid_for(n, kThreads, prop_.multiProcessorCount); }
   bool check(cudaError_t e, const char* what) {
     if (e == cudaSuccess) return true;
     error_ = std::string("CUDA ") + what + ": " + cudaGetErrorString(e);
@@ -196,8 +168,7 @@ class CudaBackend final : public Backend {
   cudaDeviceProp prop_;
   cudaEvent_t start_ = nullptr, stop_ = nullptr;
   double last_seconds_ = -1;
-  Scratch ops_buf_, table_buf_, partial_buf_;
-  MmaWorkspace mma_;
+  DeviceScratch ops_buf_, table_buf_, partial_buf_, mma_;
   std::unordered_map<void*, std::size_t> live_;     // allocated: its block size
   std::map<std::size_t, std::vector<void*>> free_;  // released, by block size
 };
@@ -211,27 +182,25 @@ bool CudaBackend::run(const model::TileOp* ops, std::size_t count, const std::in
   std::vector<model::TileOp> rest;
   std::vector<std::int64_t> rest_offsets, rest_dest;
   std::int64_t total = 0, workspace = 0;
-  for (std::size_t i = 0; i < count; ++i) {
-    if (ops[i].elements() <= 0) continue;
-    if (use_tensor_cores(ops[i])) {
-      const ConvGemm g = conv_gemm_shape(ops[i]);
-      workspace = std::max(workspace, g.a_bytes() + g.b_bytes());
-      mma.push_back(i);
-      continue;
-    }
+  auto to_dp4a = [&](std::size_t i) {
     rest.push_back(ops[i]);
     rest_offsets.push_back(total);
     rest_dest.push_back(offsets[i]);
     total += ops[i].elements();
-  }
-  if (!mma.empty() && !mma_.reserve(workspace)) {
-    // No room for the packed operands: every convolution on dp4a.
-    for (std::size_t i : mma) {
-      rest.push_back(ops[i]);
-      rest_offsets.push_back(total);
-      rest_dest.push_back(offsets[i]);
-      total += ops[i].elements();
+  };
+  for (std::size_t i = 0; i < count; ++i) {
+    if (ops[i].elements() <= 0) continue;
+    if (!use_tensor_cores(ops[i])) {
+      to_dp4a(i);
+      continue;
     }
+    const ConvGemm g = conv_gemm_shape(ops[i]);
+    workspace = std::max(workspace, g.a_bytes() + g.b_bytes());
+    mma.push_back(i);
+  }
+  if (!mma.empty() && !mma_.get(static_cast<std::size_t>(workspace))) {
+    // No room for the packed operands: every convolution on dp4a.
+    for (std::size_t i : mma) to_dp4a(i);
     mma.clear();
   }
   if (!check(cudaEventRecord(start_), "event")) return false;
@@ -241,9 +210,8 @@ bool CudaBackend::run(const model::TileOp* ops, std::size_t count, const std::in
       return false;
     }
   if (total > 0) {
-    std::vector<std::int64_t> table(rest_offsets);
-    table.insert(table.end(), rest_dest.begin(), rest_dest.end());
-    if (!dp4a_launch(rest, table, out)) return false;
+    rest_offsets.insert(rest_offsets.end(), rest_dest.begin(), rest_dest.end());
+    if (!dp4a_launch(rest, rest_offsets, out)) return false;
   }
   if (!check(cudaEventRecord(stop_), "event") || !check(cudaEventSynchronize(stop_), "tile ops"))
     return false;

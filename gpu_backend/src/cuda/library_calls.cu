@@ -216,22 +216,17 @@ bool time_calls(Enqueue&& enqueue, LibTiming& t, std::string& error) {
   Event start, stop;
   if (!cuda_ok(start.err, "cudaEventCreate", error) || !cuda_ok(stop.err, "cudaEventCreate", error))
     return false;
-  std::vector<double> times;
-  double total = 0;
-  while (more_timed_calls(times.size(), total)) {
-    if (!cuda_ok(cudaEventRecord(start.e), "cudaEventRecord", error) || !enqueue() ||
-        !cuda_ok(cudaEventRecord(stop.e), "cudaEventRecord", error) ||
-        !cuda_ok(cudaEventSynchronize(stop.e), "the timed call", error))
-      return false;
-    float ms = 0;
-    if (!cuda_ok(cudaEventElapsedTime(&ms, start.e, stop.e), "cudaEventElapsedTime", error))
-      return false;
-    times.push_back(ms / 1e3);
-    total += times.back();
-  }
-  t.seconds = median_seconds(times);
-  t.repetitions = static_cast<int>(times.size());
-  return true;
+  return timed_calls(
+      [&]() -> double {
+        float ms = 0;
+        if (!cuda_ok(cudaEventRecord(start.e), "cudaEventRecord", error) || !enqueue() ||
+            !cuda_ok(cudaEventRecord(stop.e), "cudaEventRecord", error) ||
+            !cuda_ok(cudaEventSynchronize(stop.e), "the timed call", error) ||
+            !cuda_ok(cudaEventElapsedTime(&ms, start.e, stop.e), "cudaEventElapsedTime", error))
+          return -1;
+        return ms / 1e3;
+      },
+      t);
 }
 
 // A cuDNN descriptor, destroyed with its owner.
