@@ -25,7 +25,7 @@
 #include <string_view>
 #include <vector>
 
-#include "gemini/sim/booksim2_config.h"
+#include "gemini/sim/booksim2_params.h"
 #include "gemini/sim/params.h"
 
 namespace gemini::sim {

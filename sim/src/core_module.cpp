@@ -7,7 +7,6 @@
 
 #include "functional.h"
 #include "gemini/assembler/text.h"
-#include "noc_module.h"
 #include "process_guard.h"
 
 namespace gemini::sim {
@@ -17,13 +16,13 @@ using assembler::TokenKind;
 
 CoreModule::CoreModule(const sc_core::sc_module_name& name, std::int32_t index,
                        const CoreImage& image, const assembler::CoreProgram& program,
-                       SimContext& ctx, NocModule& noc)
+                       SimContext& ctx, NetworkPort& net)
     : sc_core::sc_module(name),
       index_(index),
       img_(image),
       program_(program),
       ctx_(ctx),
-      noc_(noc),
+      net_(net),
       dispatch_width_(static_cast<std::uint32_t>(ctx.params.hw->core.dispatch_per_cycle)),
       power_(ctx.power),
       core_stats_("core", basename()),
@@ -141,7 +140,7 @@ void CoreModule::wake_waiters(std::vector<Waiter>& w, std::uint32_t count) {
   }
 }
 
-void CoreModule::deliver(std::uint32_t slot, Tick /*now*/, std::uint64_t from) {
+void CoreModule::deliver(std::uint32_t slot, Tick /*now*/, OpRef from) {
   if (slot == kNoSlot) return;
   TokenSlot& s = tokens_[slot];
   ++s.count;
@@ -236,7 +235,7 @@ void CoreModule::step(std::uint8_t e) {
         }
         l2_live_ += o.l2_add;
         peak_l2_ = std::max(peak_l2_, l2_live_);
-        noc_.send_token(index_, o.peer, o.slot, op_ref(index_, i), now);
+        net_.send_token(index_, o.peer, o.slot, OpRef{index_, i}, now);
         complete_now(e, now);
         break;
       case Opcode::view:
@@ -296,7 +295,7 @@ void CoreModule::start(std::uint8_t e, const OpRec& o, Slot& s, Tick now) {
   // being written into L2 counts as one stream more when it shares ports).
   auto stream = [&] {
     s.l2_stream = true;
-    const bool noc = hw.l2.noc_writes_share_ports && noc_.writing_l2(index_);
+    const bool noc = hw.l2.noc_writes_share_ports && net_.writing_l2(index_);
     return l2_port_rate(hw.l2, ++l2_streams_ + (noc ? 1 : 0));
   };
   switch (o.op) {
@@ -330,7 +329,7 @@ void CoreModule::start(std::uint8_t e, const OpRec& o, Slot& s, Tick now) {
       if (o.flag) {
         count(s.instr, Event::wl0_write, o.bytes);
         s.act = kDram;
-        noc_.dram_read(index_, e, s.instr, o.dram, o.bytes, now);
+        net_.dram_read(index_, e, s.instr, o.dram, o.bytes, now);
       } else {
         s.act = kCompute;
         run_for(s, e, wl0_fill_cycles(hw, o.bytes, stream()), now);
@@ -344,37 +343,37 @@ void CoreModule::start(std::uint8_t e, const OpRec& o, Slot& s, Tick now) {
       s.act = kDram;
       count(s.instr, Event::l2_write, o.bytes);
       if (o.members >= 2) {
-        noc_.dram_multicast_read(index_, e, s.instr, o.dram, o.bytes, o.transfer, o.part, o.members,
+        net_.dram_multicast_read(index_, e, s.instr, o.dram, o.bytes, o.transfer, o.part, o.members,
                                  now);
       } else {
-        noc_.dram_read(index_, e, s.instr, o.dram, o.bytes, now);
+        net_.dram_read(index_, e, s.instr, o.dram, o.bytes, now);
       }
       break;
     case Opcode::dma_out: {
       s.act = kDram;
       count(s.instr, Event::l2_read, o.bytes);
       const double rate = stream();
-      noc_.dram_write(index_, e, s.instr, o.dram, o.bytes, static_cast<double>(period) / rate, now);
+      net_.dram_write(index_, e, s.instr, o.dram, o.bytes, static_cast<double>(period) / rate, now);
       break;
     }
     case Opcode::noc_send: {
       s.act = kNoc;
       if (o.members >= 2) {  // a NoC multicast member: sent with the last
-        multicast_.emplace_back(o.peer, s.instr);
+        multicast_.push_back({o.peer, s.instr, o.slot});
         if (waits_for_last_member(o)) {
           s.member = true;
           break;
         }
         const double rate = stream();
         count(s.instr, Event::l2_read, o.bytes);
-        noc_.send_multicast(index_, e, multicast_, o.bytes, static_cast<double>(period) / rate,
+        net_.send_multicast(index_, e, multicast_, o.bytes, static_cast<double>(period) / rate,
                             now);
         multicast_.clear();
         break;
       }
       const double rate = stream();
       count(s.instr, Event::l2_read, o.bytes);
-      noc_.send_data(index_, e, s.instr, o.peer, o.bytes, o.slot,
+      net_.send_data(index_, e, s.instr, o.peer, o.bytes, o.slot,
                      static_cast<double>(period) / rate, now);
       break;
     }

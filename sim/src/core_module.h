@@ -32,28 +32,26 @@
 #include <vector>
 
 #include "gemini/sim/energy.h"
-#include "power_recorder.h"
 #include "gemini/sim/stats.h"
+#include "network_port.h"
+#include "power_recorder.h"
 #include "program_image.h"
 #include "sc_include.h"
 #include "sim_context.h"
 
 namespace gemini::sim {
 
-class NocModule;
-
-class CoreModule : public sc_core::sc_module {
+// A client of the network (network_port.h): it sends on `net` and the
+// network tells it of tokens, completions and what its transfers cost.
+class CoreModule final : public sc_core::sc_module, public NetworkClient {
  public:
   CoreModule(const sc_core::sc_module_name& name, std::int32_t index, const CoreImage& image,
-             const assembler::CoreProgram& program, SimContext& ctx, NocModule& noc);
+             const assembler::CoreProgram& program, SimContext& ctx, NetworkPort& net);
 
-  // Called by the NoC at the time a token arrives / an operation completes.
-  // `slot` is the token's slot on this core (OpRec::slot of the signal or
-  // noc_send that sent it; kNoSlot: nothing here waits for it), `from`
-  // names that instruction (op_ref()).
-  void deliver(std::uint32_t slot, Tick now, std::uint64_t from);
-  // Operation `op` (an instruction index) of `engine` completes at `at`.
-  void finish(std::uint8_t engine, std::uint32_t op, Tick at, Tick now);
+  // NetworkClient: `slot` is the token's slot on this core (OpRec::slot of
+  // the signal or noc_send that sent it).
+  void deliver(std::uint32_t slot, Tick now, OpRef from) override;
+  void finish(std::uint8_t engine, std::uint32_t op, Tick at, Tick now) override;
 
   // Results.
   bool done() const { return engines_done_ == assembler::kEngines; }
@@ -69,7 +67,7 @@ class CoreModule : public sc_core::sc_module {
   }
   const CoreImage& image() const { return img_; }
   // Engines streaming L2 now (docs/timing-model.md, "L2 port").
-  std::int32_t l2_streams() const { return l2_streams_; }
+  std::int32_t l2_streams() const override { return l2_streams_; }
   const std::vector<Tick>& wl_first() const { return wl_first_; }
   const std::vector<Tick>& wl_compute() const { return wl_compute_; }
   const std::vector<Tick>& wl_end() const { return wl_end_; }
@@ -78,16 +76,14 @@ class CoreModule : public sc_core::sc_module {
 
   // What the critical path (critical_path.h) is traced back from, per
   // instruction: when it started (issued), completed and retired, and, for
-  // a wait_token or a multicast dma_in, the instruction (op_ref) whose
-  // token, or whose join request, came last: kNoRef when none. Filled as
+  // a wait_token or a multicast dma_in, the instruction whose token, or
+  // whose join request, came last: kNoRef when none. Filled as
   // instructions retire.
   const std::vector<OpTimes>& op_times() const { return times_; }
-  const std::vector<std::uint64_t>& causes() const { return cause_; }
-  // A multicast dma_in `op` waited for the request of `from` (op_ref).
-  void set_cause(std::uint32_t op, std::uint64_t from) { cause_[op] = from; }
-  // What transfer `op` waited for inside its own time (sim_context.h,
-  // OpWait), told by the NoC when it completes; kept only when it waited.
-  void note_wait(std::uint32_t op, const OpWait& w) {
+  const std::vector<OpRef>& causes() const { return cause_; }
+  void set_cause(std::uint32_t op, OpRef from) override { cause_[op] = from; }
+  // Kept only when it waited.
+  void note_wait(std::uint32_t op, const OpWait& w) override {
     if (w.any()) waits_.emplace_back(op, w);
   }
   const std::vector<std::pair<std::uint32_t, OpWait>>& op_waits() const { return waits_; }
@@ -99,15 +95,15 @@ class CoreModule : public sc_core::sc_module {
   // instruction `op` started it; a send's write into the receiver's L2 is
   // spent by the receiver and caused by the sender's workload.
   void count(std::uint32_t op, Event e, std::int64_t n) {
-    spend(e, n);
-    cause(op, e, n);
+    CoreModule::spend(e, n);
+    CoreModule::cause(op, e, n);
   }
-  void spend(Event e, std::int64_t n) {
+  void spend(Event e, std::int64_t n) override {
     events_[static_cast<std::size_t>(e)] += n;
     if (power_ != nullptr) [[unlikely]]
       record_power(e, n);
   }
-  void cause(std::uint32_t op, Event e, std::int64_t n) {
+  void cause(std::uint32_t op, Event e, std::int64_t n) override {
     const std::int32_t wl = img_.ops[op].wl;
     (wl >= 0 ? wl_events_[static_cast<std::size_t>(wl)] : no_wl_)[static_cast<std::size_t>(e)] += n;
   }
@@ -147,7 +143,7 @@ class CoreModule : public sc_core::sc_module {
   };
   struct TokenSlot {
     std::uint32_t count = 0;
-    std::uint64_t last_from = kNoRef;  // the sender of the latest arrival
+    OpRef last_from;  // the sender of the latest arrival
     std::vector<Waiter> waiters;
   };
 
@@ -171,7 +167,7 @@ class CoreModule : public sc_core::sc_module {
   const CoreImage& img_;
   const assembler::CoreProgram& program_;
   SimContext& ctx_;
-  NocModule& noc_;
+  NetworkPort& net_;
   std::uint32_t dispatch_width_;
   std::array<Engine, assembler::kEngines> eng_;
   std::array<sc_core::sc_event, assembler::kEngines> ev_;
@@ -186,10 +182,10 @@ class CoreModule : public sc_core::sc_module {
   std::vector<Tick> wl_first_, wl_compute_, wl_end_;
   std::vector<std::uint32_t> wl_left_;  // per workload: its instructions not yet retired
   std::vector<OpTimes> times_;
-  std::vector<std::uint64_t> cause_;
+  std::vector<OpRef> cause_;
   std::vector<std::pair<std::uint32_t, OpWait>> waits_;
-  // The NoC multicast being gathered: (receiving core, noc_send) so far.
-  std::vector<std::pair<std::int32_t, std::uint32_t>> multicast_;
+  // The NoC multicast being gathered: its receivers so far.
+  std::vector<MulticastTarget> multicast_;
   EventCounts events_{}, no_wl_{};
   // Power over time (power.h), when asked for: each event spent goes to the
   // recorder at the time it is spent, or spread until span_to_ (set while

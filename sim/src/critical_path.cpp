@@ -61,7 +61,7 @@ class Walk {
 
   // One step of the path: instruction `op` of core `core`, and the interval
   // [from, to] of the path it accounts for, of kind `kind`.
-  // `wait`: what it waited for; `whose`: the instruction (op_ref) that held
+  // `wait`: what it waited for; `whose`: the instruction that held
   // the resource or sent the token; `link`: the link of a link wait;
   // `piece`: a part of its instruction's own time split off by a wait.
   struct Step {
@@ -69,7 +69,7 @@ class Walk {
     Tick from, to;
     PathKind kind;
     WaitKind wait = WaitKind::ordering;
-    std::uint64_t whose = kNoRef;
+    OpRef whose = kNoRef;
     std::int32_t link = -1;
     bool piece = false;
   };
@@ -113,8 +113,8 @@ class Walk {
         continue;
       }
       const Tick gate = start_gate(core, op);
-      const std::uint64_t cause = (*cores_[core].causes)[op];
-      if (o.op == Opcode::wait_token && x.done > gate && cause != kNoRef) {
+      const OpRef cause = (*cores_[core].causes)[op];
+      if (o.op == Opcode::wait_token && x.done > gate && !cause.none()) {
         const auto [sc, so] = split(cause);
         const Tick sent = time(sc, so).done;
         const bool credit = o.kind == static_cast<std::uint8_t>(assembler::TokenKind::credit);
@@ -134,8 +134,8 @@ class Walk {
         }
       }
       Tick start = x.start;
-      if (o.op == Opcode::dma_in && cause != kNoRef &&
-          cause != op_ref(static_cast<std::int32_t>(core), op)) {
+      if (o.op == Opcode::dma_in && !cause.none() &&
+          cause != OpRef{static_cast<std::int32_t>(core), op}) {
         const auto [mc, mo] = split(cause);
         if (time(mc, mo).start > start) {  // the read waited for that member to join
           jump(2, core, op, time(mc, mo).start - start, time(mc, mo).start, mc, mo);
@@ -170,7 +170,7 @@ class Walk {
       const auto& v = waits_[c];
       if (op < v.size() && v[op]) {
         const OpWait& w = *v[op];
-        auto piece = [&](Tick want, WaitKind wk, std::uint64_t whose, std::int32_t link) {
+        auto piece = [&](Tick want, WaitKind wk, OpRef whose, std::int32_t link) {
           const Tick d = std::min(want, to - from);
           if (d <= 0) return;
           steps.push_back({core, op, to - d, to, k, wk, whose, link, true});
@@ -194,8 +194,8 @@ class Walk {
                         static_cast<std::uint32_t>(to_c), to_op});
   }
 
-  static std::pair<std::size_t, std::uint32_t> split(std::uint64_t ref) {
-    return {static_cast<std::size_t>(ref >> 32), static_cast<std::uint32_t>(ref)};
+  static std::pair<std::size_t, std::uint32_t> split(OpRef ref) {
+    return {static_cast<std::size_t>(ref.core), ref.op};
   }
   const OpTimes& time(std::size_t c, std::uint32_t i) const { return (*cores_[c].times)[i]; }
   const OpRec& rec(std::size_t c, std::uint32_t i) const { return cores_[c].image->ops[i]; }
@@ -344,11 +344,11 @@ class Namer {
     return info ? std::string(info->mnemonic) : "?";
   }
   std::int32_t core_id(std::size_t c) const { return cores_[c].image->core_id; }
-  // "<opcode> of <layer> (core N)" for an op_ref.
-  std::string ref(std::uint64_t r) const {
-    if (r == kNoRef || (r >> 32) >= cores_.size()) return "(unknown)";
-    const auto c = static_cast<std::size_t>(r >> 32);
-    const auto op = static_cast<std::uint32_t>(r);
+  // "<opcode> of <layer> (core N)" for an instruction.
+  std::string ref(OpRef r) const {
+    if (r.none() || static_cast<std::size_t>(r.core) >= cores_.size()) return "(unknown)";
+    const auto c = static_cast<std::size_t>(r.core);
+    const std::uint32_t op = r.op;
     if (op >= cores_[c].image->ops.size()) return "(unknown)";
     return opcode(c, op) + " of " + layer(c, op) + " (core " + std::to_string(core_id(c)) + ")";
   }
@@ -371,7 +371,7 @@ std::string blame_of(const Walk::Step& st, const Namer& n,
     case WaitKind::l2_credit:
       return "from " + n.ref(st.whose);
     default:
-      return n.ref(op_ref(static_cast<std::int32_t>(st.core), st.op));
+      return n.ref(OpRef{static_cast<std::int32_t>(st.core), st.op});
   }
 }
 

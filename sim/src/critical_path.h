@@ -34,7 +34,7 @@
 #include <vector>
 
 #include "gemini/sim/report.h"
-#include "gemini/sim/simulator.h"
+#include "gemini/sim/workloads.h"
 #include "program_image.h"
 #include "sim_context.h"
 
@@ -43,7 +43,7 @@ namespace gemini::sim {
 struct PathCore {
   const CoreImage* image = nullptr;
   const std::vector<OpTimes>* times = nullptr;
-  const std::vector<std::uint64_t>* causes = nullptr;  // op_ref or kNoRef
+  const std::vector<OpRef>* causes = nullptr;  // kNoRef: none
   Tick finish = 0;
   // The transfers that waited (CoreModule::op_waits); null: none.
   const std::vector<std::pair<std::uint32_t, OpWait>>* waits = nullptr;

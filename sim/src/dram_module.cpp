@@ -2,20 +2,25 @@
 
 #include <string>
 
-#include "noc_module.h"
 #include "process_guard.h"
 
 namespace gemini::sim {
 
 DramModule::DramModule(const sc_core::sc_module_name& name, std::int32_t port,
-                       std::unique_ptr<DramModel> model, SimContext& ctx, NocModule& noc)
+                       std::unique_ptr<DramModel> model, SimContext& ctx, MemoryClient& client)
     : sc_core::sc_module(name),
       port_(port),
       model_(std::move(model)),
       ctx_(ctx),
-      noc_(noc),
+      client_(client),
       stats_("dram", basename()) {
   model_->register_stats(stats_);
+  stats_.add_distribution("read_latency", &read_latency_, Unit::picoseconds,
+                          "a read request's arrival at the port to its last bytes read");
+  stats_.add_distribution("write_latency", &write_latency_, Unit::picoseconds,
+                          "a write request's arrival at the port to its last bytes written");
+  stats_.add_distribution("queue_occupancy", &occupancy_, Unit::count,
+                          "requests not yet done that an arriving request finds at the port");
   ps_per_byte_ = 1000.0 / model_->peak_gbps();
   sc_core::sc_spawn_options opt;
   opt.spawn_method();
@@ -26,16 +31,17 @@ DramModule::DramModule(const sc_core::sc_module_name& name, std::int32_t port,
       "controller", &opt);
 }
 
-void DramModule::enqueue(const DramRequest& r, std::uint64_t owner) {
+void DramModule::enqueue(const DramRequest& r, OpRef owner) {
   model_->enqueue(r);
   if (ctx_.dram_tracing) ctx_.dram_trace.push_back({r.arrival, port_, r.write, r.addr, r.bytes});
   // What it finds at the port: a request not yet done (the latest), else
   // the one whose last bytes are done after its arrival (models report
   // ahead of time).
-  const std::uint64_t before = !pending_.empty()         ? pending_.back().owner
-                               : busy_until_ > r.arrival ? busy_owner_
-                                                         : kNoRef;
-  pending_.push_back({r.tag, owner, before, r.arrival, r.bytes});
+  const OpRef before = !pending_.empty()         ? pending_.back().owner
+                       : busy_until_ > r.arrival ? busy_owner_
+                                                 : kNoRef;
+  occupancy_.add(static_cast<std::int64_t>(pending_.size()));
+  pending_.push_back({r.tag, owner, before, r.arrival, r.bytes, r.write});
   if (ctx_.tracing) open_[r.tag * 2 + (r.write ? 1 : 0)] = {r.arrival, r.bytes, r.write};
   ev_.notify(sc_core::SC_ZERO_TIME);
 }
@@ -51,10 +57,11 @@ void DramModule::progress(std::uint64_t tag, std::int64_t done, Tick t) {
   for (auto it = pending_.begin(); it != pending_.end(); ++it) {
     if (it->tag != tag) continue;
     if (it->bytes != done) break;  // not its last bytes yet
+    (it->write ? write_latency_ : read_latency_).add(t - it->arrival);
     const Tick own = ceil_tick(static_cast<double>(done) * ps_per_byte_ - 1e-9);
     const Tick waited = t - it->arrival - own;
-    if (waited > 0 && it->before != kNoRef && it->before != it->owner)
-      noc_.dram_waited(static_cast<std::uint32_t>(tag), waited, it->before);
+    if (waited > 0 && !it->before.none() && it->before != it->owner)
+      client_.dram_waited(RequestTag::of(tag), waited, it->before);
     if (t >= busy_until_) {
       busy_until_ = t;
       busy_owner_ = it->owner;
@@ -62,7 +69,7 @@ void DramModule::progress(std::uint64_t tag, std::int64_t done, Tick t) {
     pending_.erase(it);
     break;
   }
-  noc_.dram_progress(static_cast<std::uint32_t>(tag), done, t);
+  client_.dram_progress(RequestTag::of(tag), done, t);
   if (!ctx_.tracing) return;
   for (std::uint64_t w = 0; w < 2; ++w) {
     auto it = open_.find(tag * 2 + w);

@@ -9,7 +9,10 @@
 // its last bytes are done, the time it spent at the port beyond its own
 // bytes at the model's peak rate, if another request (its `owner`: the
 // latest one not yet done when it arrived) was there before it
-// (NocModule::dram_waited).
+// (MemoryClient::dram_waited). Distributions (stats.h, group "dram"):
+// read_latency and write_latency, from a request's arrival at the port to
+// its last bytes read or written (ps); queue_occupancy, the requests not
+// yet done that an arriving request finds at the port.
 
 #include <cstdint>
 #include <deque>
@@ -17,19 +20,17 @@
 #include <unordered_map>
 
 #include "gemini/sim/dram_model.h"
+#include "memory_port.h"
 #include "sc_include.h"
 #include "sim_context.h"
 
 namespace gemini::sim {
 
-class NocModule;
-
-class DramModule : public sc_core::sc_module, private DramSink {
+class DramModule final : public sc_core::sc_module, public MemoryPort, private DramSink {
  public:
   DramModule(const sc_core::sc_module_name& name, std::int32_t port,
-             std::unique_ptr<DramModel> model, SimContext& ctx, NocModule& noc);
-  // `owner`: the instruction (op_ref) the request is for.
-  void enqueue(const DramRequest& r, std::uint64_t owner);
+             std::unique_ptr<DramModel> model, SimContext& ctx, MemoryClient& client);
+  void enqueue(const DramRequest& r, OpRef owner) override;
   const DramModel& model() const { return *model_; }
   const StatGroup& stats() const { return stats_; }
 
@@ -40,7 +41,7 @@ class DramModule : public sc_core::sc_module, private DramSink {
   std::int32_t port_;
   std::unique_ptr<DramModel> model_;
   SimContext& ctx_;
-  NocModule& noc_;
+  MemoryClient& client_;
   struct Open {
     Tick arrival;
     std::int64_t bytes;
@@ -50,15 +51,18 @@ class DramModule : public sc_core::sc_module, private DramSink {
   // The requests not yet done, in arrival order: the one before a request
   // is what it waited behind.
   struct Pending {
-    std::uint64_t tag, owner, before;
+    std::uint64_t tag;
+    OpRef owner, before;
     Tick arrival;
     std::int64_t bytes;
+    bool write;
   };
   std::deque<Pending> pending_;
   Tick busy_until_ = 0;               // the latest last-bytes time reported
-  std::uint64_t busy_owner_ = ~std::uint64_t{0};  // its request's owner
+  OpRef busy_owner_;                  // its request's owner
   double ps_per_byte_ = 0;  // at the model's peak
   sc_core::sc_event ev_;
+  Distribution read_latency_, write_latency_, occupancy_;
   StatGroup stats_;
 };
 

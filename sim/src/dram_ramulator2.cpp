@@ -117,7 +117,7 @@ namespace gemini::sim {
 class Ramulator2Dram final : public DramModel {
  public:
   // Builds the memory system; throws what Ramulator throws.
-  explicit Ramulator2Dram(const Ramulator2Config& c) : tick_(c.tick_ps), label_(c.label) {
+  explicit Ramulator2Dram(const Ramulator2Config& c) : label_(c.label), tick_(c.tick_ps) {
     const YAML::Node config = YAML::Load(c.yaml);
     g_building = &own_;
     struct Reset {

@@ -7,28 +7,28 @@
 // CoreModule::note_wait (OpWait).
 #include <algorithm>
 
-#include "core_module.h"
 #include "noc_module.h"
 #include "power_recorder.h"
 
 namespace gemini::sim {
 
-std::uint64_t NocModule::owner_of(const Message& m) const {
+OpRef NocModule::owner_of(const Message& m) const {
   switch (m.kind) {
     case Kind::data:
-      return op_ref(m.sender, m.op);
+      return {m.sender, m.op};
     case Kind::multicast_data:
-      return op_ref(m.sender, m.receivers.empty() ? 0 : m.receivers[0].op);
+      return {m.sender, m.receivers.empty() ? 0 : m.receivers[0].op};
     case Kind::read_data:
-      return m.receivers.empty() ? kNoRef : op_ref(m.receivers[0].core, m.receivers[0].op);
+      return m.receivers.empty() ? kNoRef : OpRef{m.receivers[0].core, m.receivers[0].op};
     case Kind::token:
       return m.from;
     default:
-      return op_ref(m.core, m.op);
+      return {m.core, m.op};
   }
 }
 
-void NocModule::dram_waited(std::uint32_t id, Tick waited, std::uint64_t before) {
+void NocModule::dram_waited(RequestTag tag, Tick waited, OpRef before) {
+  const std::uint32_t id = tag.msg;
   const Message& m = msgs_[id];
   OpWait w;
   w.port = waited;
@@ -77,9 +77,7 @@ void NocModule::count_owner(const Message& m, Event e, std::int64_t n) {
       cores_[static_cast<std::size_t>(m.sender)]->count(m.op, e, n);
       break;
     case Kind::token:
-      if (m.from != kNoRef)
-        cores_[static_cast<std::size_t>(m.from >> 32)]->count(
-            static_cast<std::uint32_t>(m.from & 0xffffffffu), e, n);
+      if (!m.from.none()) cores_[static_cast<std::size_t>(m.from.core)]->count(m.from.op, e, n);
       break;
     case Kind::multicast_data: {
       // The members are the sender's noc_sends.

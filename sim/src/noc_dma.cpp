@@ -4,8 +4,6 @@
 // (dram.in_order), write data handed to the DRAM and its ack.
 #include <algorithm>
 
-#include "core_module.h"
-#include "dram_module.h"
 #include "noc_module.h"
 
 namespace gemini::sim {
@@ -62,7 +60,7 @@ void NocModule::start_stripes(Join& j, std::vector<std::int32_t> ports, Tick now
   };
   if (j.receivers.size() > 1) {  // a multicast: every member waited for the last request
     const Member& last = j.receivers.back();
-    for (const Member& m : j.receivers) cores_[m.core]->set_cause(m.op, op_ref(last.core, last.op));
+    for (const Member& m : j.receivers) cores_[m.core]->set_cause(m.op, OpRef{last.core, last.op});
   }
   std::sort(j.receivers.begin(), j.receivers.end());
   std::sort(ports.begin(), ports.end());
@@ -100,14 +98,14 @@ void NocModule::start_stripes(Join& j, std::vector<std::int32_t> ports, Tick now
     r.pending = r.receivers.size();
     r.fork = f;
     DramRequest q;
-    q.tag = d;
+    q.tag = RequestTag{d, 0}.value();
     q.write = false;
     q.addr = address(cut[i]);
     q.bytes = r.bytes;
     q.arrival = now;
     q.chunk_bytes = ctx_.params.packet_bytes;
     count_shared(r.receivers, Event::dram_byte, r.bytes);
-    ports_[r.port]->enqueue(q, op_ref(j.receivers[0].core, j.receivers[0].op));
+    ports_[r.port]->enqueue(q, OpRef{j.receivers[0].core, j.receivers[0].op});
   }
 }
 
@@ -146,7 +144,8 @@ void NocModule::try_read_packet(std::uint32_t id, Tick earliest) {
   }
 }
 
-void NocModule::dram_progress(std::uint32_t id, std::int64_t done, Tick t) {
+void NocModule::dram_progress(RequestTag tag, std::int64_t done, Tick t) {
+  const std::uint32_t id = tag.msg;
   Message& m = msgs_[id];
   if (ctx_.power) power_dram(m, done, t);
   if (m.kind == Kind::read_data) {
@@ -178,15 +177,18 @@ void NocModule::dram_progress(std::uint32_t id, std::int64_t done, Tick t) {
 void NocModule::port_packet(std::uint32_t id, std::int32_t port, std::int64_t bytes, Tick now) {
   Message& m = msgs_[id];
   DramRequest r;
-  r.tag = id | (static_cast<std::uint64_t>(m.forwarded / std::max(1, ctx_.params.packet_bytes) + 1)
-                << 32);
+  // Each packet a request of its own: numbered from 1 (a read's is 0).
+  r.tag =
+      RequestTag{
+          id, static_cast<std::uint32_t>(m.forwarded / std::max(1, ctx_.params.packet_bytes) + 1)}
+          .value();
   r.write = true;
   r.addr = m.addr + static_cast<std::uint64_t>(m.forwarded);
   r.bytes = bytes;
   r.arrival = now;
   m.forwarded += bytes;
   cores_[static_cast<std::size_t>(m.core)]->count(m.op, Event::dram_byte, bytes);
-  ports_[port]->enqueue(r, op_ref(m.core, m.op));
+  ports_[port]->enqueue(r, OpRef{m.core, m.op});
 }
 
 // A DMA message at its end: a read request at its port, a multicast

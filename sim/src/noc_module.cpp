@@ -7,8 +7,6 @@
 #include <algorithm>
 #include <cstdlib>
 
-#include "core_module.h"
-#include "dram_module.h"
 #include "functional.h"
 #include "gemini/sim/compute_timing.h"
 #include "process_guard.h"
@@ -23,18 +21,22 @@ NocModule::NocModule(const sc_core::sc_module_name& name, SimContext& ctx)
   opt.dont_initialize();
   sc_core::sc_spawn([this] { run_guarded(ctx_, "", [this] { run(); }); }, "router", &opt);
   noc_->register_stats(stats_);
+  stats_.add_distribution("packet_latency", &packet_latency_, Unit::picoseconds,
+                          "a packet handed to the NoC model to its tail at its destination");
+  stats_.add_distribution("messages_in_flight", &in_flight_, Unit::count,
+                          "messages under way (on the network or at a DRAM port) a new one finds");
   closed_ = noc_->closed_loop();
 }
 
-void NocModule::attach(std::vector<CoreModule*> cores, std::vector<DramModule*> ports) {
+void NocModule::attach(std::vector<NetworkClient*> cores, std::vector<std::int32_t> core_nodes,
+                       std::vector<MemoryPort*> ports) {
   cores_ = std::move(cores);
+  core_nodes_ = std::move(core_nodes);
   ports_ = std::move(ports);
   all_ports_.clear();
   if (ctx_.params.dram_interleave)
     for (std::size_t i = 0; i < ports_.size(); ++i)
       all_ports_.push_back(static_cast<std::int32_t>(i));
-  core_nodes_.clear();
-  for (CoreModule* c : cores_) core_nodes_.push_back(c->image().core_id);
   incoming_.assign(cores_.size(), 0);
   in_order_ = ctx_.params.dram_in_order;
   read_seq_.assign(cores_.size(), 0);
@@ -59,6 +61,7 @@ std::int32_t NocModule::core_node(std::int32_t core) const { return core_nodes_[
 std::int32_t NocModule::port_node(std::int32_t port) const { return noc_->port_node(port); }
 
 std::uint32_t NocModule::alloc(Kind k) {
+  in_flight_.add(static_cast<std::int64_t>(msgs_.size() - free_.size()));
   std::uint32_t id;
   if (!free_.empty()) {
     id = free_.back();
@@ -87,8 +90,8 @@ std::uint32_t NocModule::alloc(Kind k) {
 
 void NocModule::release(std::uint32_t id) { free_.push_back(id); }
 
-void NocModule::schedule(Tick t, std::uint32_t msg, Ev ev, std::int64_t aux) {
-  queue_.push(Item{t, seq_++, msg, ev, aux});
+void NocModule::schedule(Tick t, std::uint32_t msg, Ev ev, std::int32_t aux, std::int32_t port) {
+  queue_.push(Item{t, seq_++, msg, aux, port, ev});
   if (!running_) ev_.notify(ps(t - now_ps()));
 }
 
@@ -109,8 +112,8 @@ void NocModule::send_data(std::int32_t src, std::uint8_t engine, std::uint32_t o
   schedule(now, id, Ev::inject);
 }
 
-void NocModule::send_token(std::int32_t src, std::int32_t dst, std::uint32_t slot,
-                           std::uint64_t from, Tick now) {
+void NocModule::send_token(std::int32_t src, std::int32_t dst, std::uint32_t slot, OpRef from,
+                           Tick now) {
   const std::uint32_t id = alloc(Kind::token);
   Message& m = msgs_[id];
   m.from = from;
@@ -123,8 +126,8 @@ void NocModule::send_token(std::int32_t src, std::int32_t dst, std::uint32_t slo
 }
 
 void NocModule::send_multicast(std::int32_t src, std::uint8_t engine,
-                               const std::vector<std::pair<std::int32_t, std::uint32_t>>& to,
-                               std::int64_t bytes, double src_ps_per_byte, Tick now) {
+                               const std::vector<MulticastTarget>& to, std::int64_t bytes,
+                               double src_ps_per_byte, Tick now) {
   const std::uint32_t id = alloc(Kind::multicast_data);
   Message& m = msgs_[id];
   m.engine = engine;
@@ -134,9 +137,9 @@ void NocModule::send_multicast(std::int32_t src, std::uint8_t engine,
   m.src_ps_per_byte = src_ps_per_byte;
   m.receivers.clear();
   m.receiver_nodes.clear();
-  for (const auto& [core, op] : to) {
-    m.receivers.push_back({core, engine, op});
-    m.receiver_nodes.push_back(core_node(core));
+  for (const MulticastTarget& r : to) {
+    m.receivers.push_back({r.core, engine, r.op, r.slot});
+    m.receiver_nodes.push_back(core_node(r.core));
   }
   m.pending = m.receivers.size();
   schedule(now, id, Ev::inject);
@@ -163,7 +166,7 @@ void NocModule::run() {
           stripe_arrived(it.msg, static_cast<std::size_t>(it.aux - 1), now);
         break;
       case Ev::port_packet:
-        port_packet(it.msg, static_cast<std::int32_t>(it.aux >> 32), it.aux & 0xffffffff, now);
+        port_packet(it.msg, it.port, it.aux, now);
         break;
     }
   }
@@ -182,7 +185,7 @@ void NocModule::multicast_arrived(std::uint32_t id, std::size_t i, Tick now) {
   cores_[r.core]->spend(Event::l2_write, m.bytes);
   cores_[m.sender]->cause(r.op, Event::l2_write, m.bytes);
   if (ctx_.functional) ctx_.functional->arrived(m.sender, m.engine, r.op);
-  cores_[r.core]->deliver(cores_[m.sender]->image().ops[r.op].slot, now, op_ref(m.sender, r.op));
+  cores_[r.core]->deliver(r.slot, now, OpRef{m.sender, r.op});
   cores_[m.sender]->note_wait(r.op, msg_waits_[id].wait);
   cores_[m.sender]->finish(m.engine, r.op, now, now);
   if (--m.pending == 0) release(id);
@@ -206,17 +209,18 @@ void NocModule::inject(std::uint32_t id, Tick now) {
       for (const Member& r : m.receivers) set_l2_write_rate(r.core);
     MsgWait& mw = msg_waits_[id];
     if (m.sent == 0) mw.owner = owner_of(m);
-    noc_->set_owner(mw.owner);
+    noc_->set_owner(mw.owner.tag());
     if (enqueue_closed(id, now, -1, 0, pkt)) return;
     NocModel::MulticastTiming& mt = multicast_timing_;
     noc_->multicast_stream(now, m.src, m.receiver_nodes, pkt, m.route, mt);
+    for (const Tick t : mt.arrived) packet_latency_.add(t - now);
     count_hops(m, pkt, mt.links, mt.d2d_links);
-    add_link_wait(mw, mt.last, mt.waited, mt.wait_link, mt.wait_owner);
+    add_link_wait(mw, mt.last, mt.waited, mt.wait_link, OpRef::from_tag(mt.wait_owner));
     m.sent += pkt;
     if (m.sent >= m.bytes) {
       if (m.kind == Kind::read_data) forks_[m.fork].wait.merge(mw.wait);
       for (std::size_t i = 0; i < mt.arrived.size(); ++i)
-        schedule(mt.arrived[i], id, Ev::arrive, static_cast<std::int64_t>(i) + 1);
+        schedule(mt.arrived[i], id, Ev::arrive, static_cast<std::int32_t>(i) + 1);
       return;
     }
     if (m.kind == Kind::read_data) {  // the next packet once the DRAM has its bytes
@@ -231,10 +235,11 @@ void NocModule::inject(std::uint32_t id, Tick now) {
   }
   MsgWait& mw = msg_waits_[id];
   if (m.sent == 0) mw.owner = owner_of(m);
-  noc_->set_owner(mw.owner);
+  noc_->set_owner(mw.owner.tag());
   if (m.kind == Kind::multicast_request) {
     if (enqueue_closed(id, now, m.dst, m.port, pkt)) return;
     const NocModel::Timing tm = noc_->send(now, m.src, m.dst, pkt);
+    packet_latency_.add(tm.arrived - now);
     count_hops(m, pkt, tm.links, tm.d2d_links);
     schedule(tm.arrived, id, Ev::arrive);
     return;
@@ -255,13 +260,14 @@ void NocModule::inject(std::uint32_t id, Tick now) {
   }
   if (enqueue_closed(id, now, dst, port, pkt)) return;
   const NocModel::Timing tm = noc_->send(now, m.src, dst, pkt);
+  packet_latency_.add(tm.arrived - now);
   count_hops(m, pkt, tm.links, tm.d2d_links);
-  add_link_wait(mw, tm.arrived, tm.waited, tm.wait_link, tm.wait_owner);
+  add_link_wait(mw, tm.arrived, tm.waited, tm.wait_link, OpRef::from_tag(tm.wait_owner));
   m.sent += pkt;
   Tick next = tm.injected;
   if (m.src_ps_per_byte > 0) next = std::max(next, now + ceil_tick(pkt * m.src_ps_per_byte - 1e-9));
   if (m.kind == Kind::write_data)
-    schedule(tm.arrived, id, Ev::port_packet, static_cast<std::int64_t>(port) << 32 | pkt);
+    schedule(tm.arrived, id, Ev::port_packet, static_cast<std::int32_t>(pkt), port);
   if (m.sent >= m.bytes) {
     if (m.kind != Kind::write_data) schedule(tm.arrived, id, Ev::arrive);
     return;
@@ -278,7 +284,7 @@ void NocModule::arrive(std::uint32_t id, Tick now) {
       cores_[m.core]->spend(Event::l2_write, m.bytes);
       cores_[m.sender]->cause(m.op, Event::l2_write, m.bytes);
       if (ctx_.functional) ctx_.functional->arrived(m.sender, m.engine, m.op);
-      cores_[m.core]->deliver(static_cast<std::uint32_t>(m.key), now, op_ref(m.sender, m.op));
+      cores_[m.core]->deliver(static_cast<std::uint32_t>(m.key), now, OpRef{m.sender, m.op});
       cores_[m.sender]->note_wait(m.op, msg_waits_[id].wait);
       cores_[m.sender]->finish(m.engine, m.op, now, now);
       release(id);

@@ -35,6 +35,12 @@
 // Files: noc_module.cpp the packets and the event loop; noc_dma.cpp the DMA
 // transfer protocol (requests, joins, stripes, in-order holds, writes and
 // acks); noc_accounting.cpp the energy and the waits each message counts.
+//
+// Distributions (stats.h, group "noc"), whatever the NoC model:
+// packet_latency, each packet's time from being handed to the model to its
+// tail at its destination (a multicast's: at each receiver) in ps;
+// messages_in_flight, the messages the module holds (on the network or
+// waiting at a DRAM port) that a new message finds.
 
 #include <algorithm>
 #include <cstdint>
@@ -48,57 +54,48 @@
 #include "byte_ranges.h"
 #include "gemini/sim/energy.h"
 #include "gemini/sim/noc_model.h"
+#include "memory_port.h"
+#include "network_port.h"
 #include "sc_include.h"
 #include "sim_context.h"
 
 namespace gemini::sim {
 
-class CoreModule;
-class DramModule;
-
-class NocModule : public sc_core::sc_module, private NocModel::Events {
+// The network port of every core (network_port.h) and the client of every
+// DRAM port (memory_port.h): it knows cores and ports only through those.
+class NocModule final : public sc_core::sc_module,
+                        public NetworkPort,
+                        public MemoryClient,
+                        private NocModel::Events {
  public:
   NocModule(const sc_core::sc_module_name& name, SimContext& ctx);
-  void attach(std::vector<CoreModule*> cores, std::vector<DramModule*> ports);
+  // The cores (by index) with their NoC nodes, and the DRAM ports.
+  void attach(std::vector<NetworkClient*> cores, std::vector<std::int32_t> core_nodes,
+              std::vector<MemoryPort*> ports);
 
-  // Called by cores at time `now`.
-  // `engine` and `op` (the instruction's index) name the operation that
-  // completes: CoreModule::finish(engine, op, ...). `slot`: the token's
-  // slot at the receiver (OpRec::slot), for CoreModule::deliver.
+  // NetworkPort: called by cores at time `now`.
   void send_data(std::int32_t src, std::uint8_t engine, std::uint32_t op, std::int32_t dst,
-                 std::int64_t bytes, std::uint32_t slot, double src_ps_per_byte, Tick now);
-  // `from`: the signal that sends it (op_ref), told to the receiver.
-  void send_token(std::int32_t src, std::int32_t dst, std::uint32_t slot, std::uint64_t from,
-                  Tick now);
-  // A NoC multicast (noc_send members >= 2): `bytes` of L2 data sent once
-  // along the XY tree to every (receiving core, sender's noc_send) of
-  // `to`; each receiver gets the data token of its member (that noc_send's
-  // OpRec::slot) when the last packet reaches it, and that member's
-  // noc_send completes then.
-  void send_multicast(std::int32_t src, std::uint8_t engine,
-                      const std::vector<std::pair<std::int32_t, std::uint32_t>>& to,
-                      std::int64_t bytes, double src_ps_per_byte, Tick now);
+                 std::int64_t bytes, std::uint32_t slot, double src_ps_per_byte, Tick now) override;
+  void send_token(std::int32_t src, std::int32_t dst, std::uint32_t slot, OpRef from,
+                  Tick now) override;
+  void send_multicast(std::int32_t src, std::uint8_t engine, const std::vector<MulticastTarget>& to,
+                      std::int64_t bytes, double src_ps_per_byte, Tick now) override;
   void dram_read(std::int32_t core, std::uint8_t engine, std::uint32_t op, std::uint64_t addr,
-                 std::int64_t bytes, Tick now);
-  // One member's part of a multicast DRAM read (dma_in members >= 2).
+                 std::int64_t bytes, Tick now) override;
   void dram_multicast_read(std::int32_t core, std::uint8_t engine, std::uint32_t op,
                            std::uint64_t addr, std::int64_t bytes, std::uint32_t transfer,
-                           std::uint16_t part, std::uint16_t members, Tick now);
+                           std::uint16_t part, std::uint16_t members, Tick now) override;
   void dram_write(std::int32_t core, std::uint8_t engine, std::uint32_t op, std::uint64_t addr,
-                  std::int64_t bytes, double src_ps_per_byte, Tick now);
-  // Called by a DRAM port: `done` bytes of message `msg` are read (at the
-  // port) or written at time t >= now.
-  void dram_progress(std::uint32_t msg, std::int64_t done, Tick t);
-  // Called by a DRAM port before the last progress of a request of message
-  // `msg`: it waited `waited` at the port behind the request of `before`
-  // (op_ref) (OpWait::port).
-  void dram_waited(std::uint32_t msg, Tick waited, std::uint64_t before);
+                  std::int64_t bytes, double src_ps_per_byte, Tick now) override;
+  bool writing_l2(std::int32_t core) const override {
+    return incoming_[static_cast<std::size_t>(core)] > 0;
+  }
+  // MemoryClient: called by a DRAM port; `tag.msg` is the message.
+  void dram_progress(RequestTag tag, std::int64_t done, Tick t) override;
+  void dram_waited(RequestTag tag, Tick waited, OpRef before) override;
 
   const NocModel& noc() const { return *noc_; }
   const StatGroup& stats() const { return stats_; }
-  // Whether NoC data (a send's or a DRAM read's) is being written into
-  // `core`'s L2: from the first packet's injection to the last's arrival.
-  bool writing_l2(std::int32_t core) const { return incoming_[static_cast<std::size_t>(core)] > 0; }
 
  private:
   enum class Kind : std::uint8_t {
@@ -111,11 +108,13 @@ class NocModule : public sc_core::sc_module, private NocModel::Events {
     write_ack,
     multicast_request
   };
-  // The operation of a core that a message completes.
+  // The operation of a core that a message completes (multicast data: the
+  // receiving core and the sender's noc_send, with its token slot there).
   struct Member {
     std::int32_t core = 0;
     std::uint8_t engine = 0;
     std::uint32_t op = 0;
+    std::uint32_t slot = 0;
     bool operator<(const Member& o) const { return core < o.core; }
   };
   // A multicast read's members and their ranges, gathered at the port.
@@ -142,7 +141,7 @@ class NocModule : public sc_core::sc_module, private NocModel::Events {
     // Data, token: the token's slot at the receiver (OpRec::slot);
     // multicast request: transfer << 16 | part.
     std::uint64_t key = 0;
-    std::uint64_t from = kNoRef;  // token: the signal that sent it (op_ref)
+    OpRef from;                   // token: the signal that sent it
     std::uint32_t seq = 0;        // read request: its place in its core's reads
     double src_ps_per_byte = 0;
     bool stalled = false;
@@ -171,7 +170,7 @@ class NocModule : public sc_core::sc_module, private NocModel::Events {
   struct MsgWait {
     // First what each packet reads and writes (add_link_wait), together.
     Tick last_arrival = 0, ideal_arrival = 0, carried = 0, longest = 0;
-    std::uint64_t owner = kNoRef;
+    OpRef owner;
     OpWait wait;
   };
   // A read's stripes: per receiver, the stripes still to arrive.
@@ -182,17 +181,20 @@ class NocModule : public sc_core::sc_module, private NocModel::Events {
     Tick dram_ready = 0;   // when the DRAM had the last byte of its last stripe
   };
   enum class Ev : std::uint8_t { inject, arrive, port_packet };
+  // aux: arrive, 0 or receiver + 1; port_packet, the packet's bytes (at
+  // most packet_bytes) at DRAM port `port`.
   struct Item {
     Tick t;
     std::uint64_t seq;
     std::uint32_t msg;
+    std::int32_t aux;
+    std::int32_t port;
     Ev ev;
-    std::int64_t aux;
     bool operator>(const Item& o) const { return t != o.t ? t > o.t : seq > o.seq; }
   };
 
   void run();
-  void schedule(Tick t, std::uint32_t msg, Ev ev, std::int64_t aux = 0);
+  void schedule(Tick t, std::uint32_t msg, Ev ev, std::int32_t aux = 0, std::int32_t port = 0);
   // A closed-loop model (noc_model.h; noc_module_closed.cpp): hands packet
   // `pkt` of message `id` over at `now` to `dst` (a multicast's and a
   // read's: its receivers) instead of timing it with send(); false when
@@ -228,11 +230,10 @@ class NocModule : public sc_core::sc_module, private NocModel::Events {
   // every member.
   // `held`: how long dram.in_order held it at its port.
   void start_stripes(Join& j, std::vector<std::int32_t> ports, Tick now, Tick held = 0);
-  // The instruction (op_ref) message `m`'s packets are for.
-  std::uint64_t owner_of(const Message& m) const;
+  // The instruction message `m`'s packets are for.
+  OpRef owner_of(const Message& m) const;
   // Adds a packet's arrival and link wait to its message's.
-  static void add_link_wait(MsgWait& m, Tick arrived, Tick waited, std::int32_t link,
-                            std::uint64_t whose) {
+  static void add_link_wait(MsgWait& m, Tick arrived, Tick waited, std::int32_t link, OpRef whose) {
     m.last_arrival = std::max(m.last_arrival, arrived);
     m.ideal_arrival = std::max(m.ideal_arrival, arrived - waited);
     m.wait.link = m.carried + (m.last_arrival - m.ideal_arrival);
@@ -255,8 +256,8 @@ class NocModule : public sc_core::sc_module, private NocModel::Events {
 
   SimContext& ctx_;
   std::unique_ptr<NocModel> noc_;
-  std::vector<CoreModule*> cores_;
-  std::vector<DramModule*> ports_;
+  std::vector<NetworkClient*> cores_;
+  std::vector<MemoryPort*> ports_;
   std::vector<std::int32_t> core_nodes_;
   std::vector<std::int32_t> incoming_;  // per core: NoC data messages being written
   std::vector<double> l2_ps_per_byte_;  // by streams k: period / rate(k)
@@ -307,6 +308,7 @@ class NocModule : public sc_core::sc_module, private NocModel::Events {
   std::vector<ClosedMsg> closed_msgs_;
   std::vector<std::int32_t> one_dst_{0};
   sc_core::sc_event ev_;
+  Distribution packet_latency_, in_flight_;
   StatGroup stats_{"noc", "noc"};
 };
 

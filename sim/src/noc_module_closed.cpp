@@ -74,19 +74,20 @@ void NocModule::arrived(const NocModel::Arrival& a) {
   Message& m = msgs_[id];
   MsgWait& mw = msg_waits_[id];
   count_hops(m, p.bytes, a.links, a.d2d_links);
+  packet_latency_.add(a.t - p.handed);
   if (m.kind != Kind::multicast_request) add_link_wait(mw, a.t, a.waited, -1, kNoRef);
   ClosedMsg& c = closed_msgs_[id];
   // Its destination has them all once the last was handed over.
   const bool last = ++c.arrived[a.dst] == c.enqueued && m.sent >= m.bytes;
   switch (m.kind) {
     case Kind::write_data:
-      schedule(a.t, id, Ev::port_packet, static_cast<std::int64_t>(p.port) << 32 | p.bytes);
+      schedule(a.t, id, Ev::port_packet, static_cast<std::int32_t>(p.bytes), p.port);
       break;
     case Kind::multicast_data:
     case Kind::read_data:
       if (last) {
         if (m.kind == Kind::read_data) forks_[m.fork].wait.merge(mw.wait);
-        schedule(a.t, id, Ev::arrive, static_cast<std::int64_t>(a.dst) + 1);
+        schedule(a.t, id, Ev::arrive, static_cast<std::int32_t>(a.dst) + 1);
       }
       break;
     default:

@@ -83,11 +83,26 @@ void print_energy_tables(std::ostream& os, const Report& r) {
 
 void print_stats(std::ostream& os, const Report& r) {
   os << "\nstatistics (each unit's counters, summed over the units of a kind):\n";
-  for (const KindStats& k : sum_by_kind(r.stats)) {
+  const std::vector<KindStats> kinds = sum_by_kind(r.stats);
+  bool dists = false;
+  for (const KindStats& k : kinds) {
     std::string line = "  " + k.kind + " (" + std::to_string(k.groups) + "):";
     for (const StatValue& v : k.values) line += " " + v.name + " " + std::to_string(v.value);
     os << line << "\n";
+    dists = dists || !k.distributions.empty();
   }
+  if (!dists) return;
+  os << "\ndistributions (all units of a kind together; p50 and p99 within 6.25% below):\n";
+  os << fmt("  %-28s %5s %10s %12s %12s %12s %12s %12s\n", "kind.statistic", "unit", "samples",
+            "mean", "min", "p50", "p99", "max");
+  for (const KindStats& k : kinds)
+    for (const DistValue& d : k.distributions) {
+      const Distribution& x = d.dist;
+      os << fmt("  %-28s %5s %10" PRId64 " %12.1f %12" PRId64 " %12" PRId64 " %12" PRId64
+                " %12" PRId64 "\n",
+                (k.kind + "." + d.name).c_str(), to_string(d.unit), x.count(), x.mean(), x.min(),
+                x.percentile(0.5), x.percentile(0.99), x.max());
+    }
 }
 
 namespace {
@@ -131,6 +146,53 @@ void write_energy_json(ir::JsonWriter& w, const Report& r) {
   w.end_object();
 }
 
+namespace {
+// A group's or kind's distributions (stat_snapshot.h, kStatsSection);
+// `full` (a kind's): with the description and the buckets.
+void write_distributions_json(ir::JsonWriter& w, const std::vector<DistValue>& ds, bool full) {
+  if (ds.empty()) return;
+  w.key(kStatsDistributions);
+  w.begin_object();
+  for (const DistValue& d : ds) {
+    const Distribution& x = d.dist;
+    w.key(d.name);
+    w.begin_object();
+    w.key("unit");
+    w.value(std::string_view(to_string(d.unit)));
+    if (full) {
+      w.key("description");
+      w.value(std::string_view(d.description));
+    }
+    w.key("count");
+    w.value(x.count());
+    w.key("mean");
+    w.value(x.mean());
+    w.key("min");
+    w.value(x.min());
+    w.key("p50");
+    w.value(x.percentile(0.5));
+    w.key("p99");
+    w.value(x.percentile(0.99));
+    w.key("max");
+    w.value(x.max());
+    if (full) {
+      w.key("buckets");
+      w.begin_array();
+      for (const auto& [lo, n] : x.buckets()) {
+        w.begin_array();
+        w.value(lo);
+        w.value(n);
+        w.end_array();
+      }
+      w.end_array();
+    }
+    w.end_object();
+  }
+  w.end_object();
+}
+
+}  // namespace
+
 void write_stats_json(ir::JsonWriter& w, const Report& r) {
   auto stat = [&w](const StatValue& v, bool described) {
     w.key(v.name);
@@ -158,6 +220,7 @@ void write_stats_json(ir::JsonWriter& w, const Report& r) {
     w.begin_object();
     for (const StatValue& v : k.values) stat(v, true);
     w.end_object();
+    write_distributions_json(w, k.distributions, true);
     w.end_object();
   }
   w.end_object();
@@ -172,6 +235,7 @@ void write_stats_json(ir::JsonWriter& w, const Report& r) {
     w.begin_object();
     for (const StatValue& v : s.values) stat(v, false);
     w.end_object();
+    write_distributions_json(w, s.distributions, false);
     w.end_object();
   }
   w.end_object();

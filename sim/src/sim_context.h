@@ -3,6 +3,7 @@
 // trace recorder and the progress shown (progress.h). Owned by the System; units hold a
 // reference. No SystemC types here.
 
+#include <bit>
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -45,12 +46,20 @@ struct Params {
   std::vector<std::unique_ptr<DramModel>> dram;
 };
 
-// One instruction of the run, as a 64-bit value: core index << 32 | its
-// index in the core's program; kNoRef for none.
-inline constexpr std::uint64_t kNoRef = ~std::uint64_t{0};
-inline std::uint64_t op_ref(std::int32_t core, std::uint32_t op) {
-  return std::uint64_t{static_cast<std::uint32_t>(core)} << 32 | op;
-}
+// One instruction of the run: its core (index) and its index in the core's
+// program; kNoRef (core -1) for none. Models below the simulator that keep
+// an owner for what they time (NocModel::set_owner) keep it as an opaque
+// 64-bit tag: tag() and from_tag() are the one conversion, bit for bit
+// (kNoRef's tag is ~0, the models' "nobody").
+struct OpRef {
+  std::int32_t core = -1;
+  std::uint32_t op = ~std::uint32_t{0};
+  bool none() const { return core < 0; }
+  friend bool operator==(const OpRef&, const OpRef&) = default;
+  std::uint64_t tag() const { return std::bit_cast<std::uint64_t>(*this); }
+  static OpRef from_tag(std::uint64_t t) { return std::bit_cast<OpRef>(t); }
+};
+inline constexpr OpRef kNoRef{};
 
 // When an instruction started (issued), completed and retired.
 struct OpTimes {
@@ -61,7 +70,7 @@ struct OpTimes {
 // inside its own time, as the NoC and the DRAM ports measured it
 // (critical_path.h splits its step by these): `port`, time a request of it
 // spent at a DRAM port beyond its own bytes at the port's peak rate while
-// an earlier request (`port_owner`, op_ref) was there; `link`, time its
+// an earlier request (`port_owner`) was there; `link`, time its
 // packets' heads waited for links that another instruction's packets held
 // (`link_id` the one of the longest single wait, `link_owner` whose);
 // `held`, time a read was held at its port behind the core's earlier read
@@ -70,7 +79,7 @@ struct OpTimes {
 // waits included). Each is the largest over the transfer's stripes.
 struct OpWait {
   Tick port = 0, link = 0, held = 0, tail = 0;
-  std::uint64_t port_owner = ~std::uint64_t{0}, link_owner = ~std::uint64_t{0};
+  OpRef port_owner, link_owner;
   std::int32_t link_id = -1;
   bool any() const { return port > 0 || link > 0 || held > 0 || tail > 0; }
   void merge(const OpWait& o) {

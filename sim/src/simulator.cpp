@@ -85,16 +85,6 @@ std::int64_t workload_count(const std::vector<CoreImage>& images) {
 
 }  // namespace
 
-WorkloadTable workload_table(const ir::Model& m) {
-  WorkloadTable t;
-  for (const ir::Core& c : m.cores) {
-    auto& per = t[c.core_id];
-    for (const ir::Workload& w : c.workloads)
-      per[static_cast<std::uint32_t>(w.workload_id)] = WorkloadInfo{w.layer_name, w.time};
-  }
-  return t;
-}
-
 bool simulate(const assembler::Program& program, const ir::HardwareConfig& hw,
               const WorkloadTable& workloads, const SimOptions& options, Report& report,
               std::string& error) {

@@ -108,7 +108,9 @@ System::System(const sc_core::sc_module_name& name, const assembler::Program& pr
                const std::vector<CoreImage>& images, SimContext& ctx)
     : sc_core::sc_module(name), program_(program), ctx_(ctx) {
   noc_ = std::make_unique<NocModule>("noc", ctx_);
-  std::vector<DramModule*> ports;
+  // The wiring: each DRAM port reports to the NoC (memory_port.h), each
+  // core sends on the NoC and hears from it (network_port.h).
+  std::vector<MemoryPort*> ports;
   for (std::size_t i = 0; i < ctx_.params.port_rows.size(); ++i) {
     const std::string n = std::string("dram_") + (ctx_.params.port_east[i] ? "east" : "west") +
                           std::to_string(ctx_.params.port_rows[i]);
@@ -116,15 +118,17 @@ System::System(const sc_core::sc_module_name& name, const assembler::Program& pr
                                                   std::move(ctx_.params.dram[i]), ctx_, *noc_));
     ports.push_back(ports_.back().get());
   }
-  std::vector<CoreModule*> cores;
+  std::vector<NetworkClient*> cores;
+  std::vector<std::int32_t> nodes;
   for (std::size_t c = 0; c < images.size(); ++c) {
     const std::string n = "core_" + std::to_string(images[c].core_id);
     cores_.push_back(std::make_unique<CoreModule>(n.c_str(), static_cast<std::int32_t>(c),
                                                   images[c], program_.cores[c].program, ctx_,
                                                   *noc_));
     cores.push_back(cores_.back().get());
+    nodes.push_back(images[c].core_id);
   }
-  noc_->attach(std::move(cores), std::move(ports));
+  noc_->attach(std::move(cores), std::move(nodes), std::move(ports));
 }
 
 namespace {

@@ -9,7 +9,8 @@
 
 #include "core_module.h"
 #include "dram_module.h"
-#include "gemini/sim/simulator.h"
+#include "gemini/sim/report.h"
+#include "gemini/sim/workloads.h"
 #include "noc_module.h"
 #include "program_image.h"
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <boost/json/serialize.hpp>
+#include <cmath>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -302,26 +303,45 @@ StatColumns stat_columns(const std::vector<Row>& rows) {
     const json::object* stats = object_at(row.record->report.get_object(), sim::kStatsSection);
     const json::object* kinds = stats ? object_at(*stats, sim::kStatsByKind) : nullptr;
     if (!kinds) continue;
+    // One value of column (kind, stat), declared by `decl` (its unit and
+    // description) when first met.
+    auto put = [&](std::string_view kind, const std::string& stat, const json::object& decl,
+                   const std::string& suffix, std::int64_t value) {
+      const auto key = std::make_pair(std::string(kind), stat);
+      auto [it, fresh] = index.emplace(key, out.names.size());
+      if (fresh) {
+        auto text = [&](const char* member) {
+          const json::value* x = decl.if_contains(member);
+          return x && x->is_string() ? std::string(x->get_string()) : std::string();
+        };
+        out.names.push_back({key.first, key.second, text("unit"), text("description") + suffix});
+      }
+      if (values.size() <= it->second) values.resize(it->second + 1);
+      values[it->second] = value;
+    };
     for (const auto& kind : *kinds) {
       const json::object* k = kind.value().is_object() ? &kind.value().get_object() : nullptr;
       const json::object* list = k ? object_at(*k, "stats") : nullptr;
-      if (!list) continue;
-      for (const auto& stat : *list) {
-        const json::object* v = stat.value().is_object() ? &stat.value().get_object() : nullptr;
-        const json::value* value = v ? v->if_contains("value") : nullptr;
-        if (!value || !value->is_int64()) continue;
-        const auto key = std::make_pair(std::string(kind.key()), std::string(stat.key()));
-        auto [it, fresh] = index.emplace(key, out.names.size());
-        if (fresh) {
-          auto text = [&](const char* member) {
-            const json::value* x = v->if_contains(member);
-            return x && x->is_string() ? std::string(x->get_string()) : std::string();
-          };
-          out.names.push_back({key.first, key.second, text("unit"), text("description")});
+      if (list)
+        for (const auto& stat : *list) {
+          const json::object* v = stat.value().is_object() ? &stat.value().get_object() : nullptr;
+          const json::value* value = v ? v->if_contains("value") : nullptr;
+          if (value && value->is_int64()) put(kind.key(), stat.key(), *v, "", value->get_int64());
         }
-        if (values.size() <= it->second) values.resize(it->second + 1);
-        values[it->second] = value->get_int64();
-      }
+      // A distribution (distribution.h): its mean, median and 99th
+      // percentile, a column each ("<name>.mean", ...).
+      const json::object* dists = k ? object_at(*k, sim::kStatsDistributions) : nullptr;
+      if (dists)
+        for (const auto& d : *dists) {
+          const json::object* v = d.value().is_object() ? &d.value().get_object() : nullptr;
+          if (!v) continue;
+          for (const char* field : {"mean", "p50", "p99"}) {
+            const json::value* x = v->if_contains(field);
+            if (!x || !x->is_number()) continue;
+            put(kind.key(), std::string(d.key()) + "." + field, *v,
+                std::string(" (its ") + field + ")", std::llround(x->to_number<double>()));
+          }
+        }
     }
   }
   return out;

@@ -104,6 +104,43 @@ TEST(Sim, DmaInThroughTheNocAndDram) {
   EXPECT_EQ(r.dram_ports[1].bytes_read, 0);
 }
 
+TEST(Sim, LatencyDistributionsOfADmaIn) {
+  // DmaInThroughTheNocAndDram's run, its distributions by hand: two
+  // packets, the request handed over at 0 and at the port at 4667 ps, the
+  // data handed over at 516667 and landed at 542001 (25334 ps); one DRAM
+  // read, 4667 to 516667 (512000 ps), finding the port empty.
+  const Report r = run(program({std::string(".core 0\n") + kDmaIn + "end\n"}), 1, 1);
+  const std::vector<KindStats> kinds = sum_by_kind(r.stats);
+  auto dist = [&](const std::string& kind, const std::string& name) -> const Distribution* {
+    for (const KindStats& k : kinds)
+      for (const DistValue& d : k.distributions)
+        if (k.kind == kind && d.name == name) return &d.dist;
+    return nullptr;
+  };
+  const Distribution* packets = dist("noc", "packet_latency");
+  ASSERT_NE(packets, nullptr);
+  EXPECT_EQ(packets->count(), 2);
+  EXPECT_EQ(packets->sum(), 4667 + 25334);
+  EXPECT_EQ(packets->min(), 4667);
+  EXPECT_EQ(packets->max(), 25334);
+  EXPECT_EQ(packets->percentile(0.5), 4667);    // its bucket [4608, 4864), clamped to the min
+  EXPECT_EQ(packets->percentile(0.99), 25334);  // rank 2 of 2: the maximum
+  using Buckets = std::vector<std::pair<std::int64_t, std::int64_t>>;
+  // 4667 in [4096, 8192) in buckets of 256, 25334 in [16384, 32768) in 1024s.
+  EXPECT_EQ(packets->buckets(), (Buckets{{4608, 1}, {24576, 1}}));
+  const Distribution* reads = dist("dram", "read_latency");
+  ASSERT_NE(reads, nullptr);
+  EXPECT_EQ(reads->count(), 1);
+  EXPECT_EQ(reads->percentile(0.99), 512000);
+  const Distribution* writes = dist("dram", "write_latency");
+  ASSERT_NE(writes, nullptr);
+  EXPECT_EQ(writes->count(), 0);
+  const Distribution* queue = dist("dram", "queue_occupancy");
+  ASSERT_NE(queue, nullptr);
+  EXPECT_EQ(queue->count(), 1);
+  EXPECT_EQ(queue->max(), 0);
+}
+
 const std::string kMcast =
     "dma_in l2=0 bytes=512 dram=0 transfer=9 dst_box=[0,0,0,0]:[0,0,0,0] "
     "src_box=[0,0,0,0]:[0,0,0,0] members=2\n";

@@ -144,9 +144,23 @@ TEST(Sweep, ANocModelAxisRunsBooksim2) {
                   .at("value")
                   .to_number<double>(),
               0);
+    // The latency distribution of its packets (noc_module.h), as for every
+    // NoC model: samples, and its percentiles in order.
+    const json::value& lat = point.at("report")
+                                 .at("stats")
+                                 .at("by_kind")
+                                 .at("noc")
+                                 .at("distributions")
+                                 .at("packet_latency");
+    EXPECT_GT(lat.at("count").to_number<double>(), 0);
+    EXPECT_LE(lat.at("min").to_number<double>(), lat.at("p50").to_number<double>());
+    EXPECT_LE(lat.at("p50").to_number<double>(), lat.at("p99").to_number<double>());
+    EXPECT_LE(lat.at("p99").to_number<double>(), lat.at("max").to_number<double>());
   }
   EXPECT_EQ(booksim, 2);
-  EXPECT_NE(test::read_file(dir / "results.csv").find("stats.noc.flits"), std::string::npos);
+  const std::string csv = test::read_file(dir / "results.csv");
+  EXPECT_NE(csv.find("stats.noc.flits"), std::string::npos);
+  EXPECT_NE(csv.find("stats.noc.packet_latency.p99"), std::string::npos);
 }
 
 TEST(Sweep, ADramModelAxisRunsRamulator2) {
@@ -176,9 +190,22 @@ TEST(Sweep, ADramModelAxisRunsRamulator2) {
       if (g.value().at("kind").as_string() == "dram")
         clocks += g.value().at("stats").at("clocks").at("value").to_number<double>();
     EXPECT_GT(clocks, 0);
+    // Its requests' latency distribution (dram_module.h), as every DRAM
+    // model's.
+    const json::value& lat = point.at("report")
+                                 .at("stats")
+                                 .at("by_kind")
+                                 .at("dram")
+                                 .at("distributions")
+                                 .at("read_latency");
+    EXPECT_GT(lat.at("count").to_number<double>(), 0);
+    EXPECT_GT(lat.at("p50").to_number<double>(), 0);
   }
   EXPECT_EQ(ramulator, 1);
-  EXPECT_NE(test::read_file(dir / "results.csv").find("stats.dram.clocks"), std::string::npos);
+  const std::string csv = test::read_file(dir / "results.csv");
+  EXPECT_NE(csv.find("stats.dram.clocks"), std::string::npos);
+  EXPECT_NE(csv.find("stats.dram.read_latency.p99"), std::string::npos);
+  EXPECT_NE(csv.find("stats.dram.queue_occupancy.mean"), std::string::npos);
 }
 
 TEST(Sweep, RerunAfterDeletingOnePointRerunsThatPointOnly) {

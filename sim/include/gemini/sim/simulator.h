@@ -9,7 +9,6 @@
 #include <chrono>
 #include <cstdint>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "gemini/assembler/lowering.h"
@@ -21,17 +20,9 @@
 #include "gemini/sim/progress_mode.h"
 #include "gemini/sim/report.h"
 #include "gemini/sim/tile_hook.h"
+#include "gemini/sim/workloads.h"
 
 namespace gemini::sim {
-
-struct WorkloadInfo {
-  std::string layer;
-  std::int64_t predicted_cycles = 0;  // the IR's `time`
-};
-// Per core id: workload id -> what the scheduler said about it.
-using WorkloadTable =
-    std::unordered_map<std::int32_t, std::unordered_map<std::uint32_t, WorkloadInfo>>;
-WorkloadTable workload_table(const ir::Model& m);
 
 struct SimOptions {
   std::string input_name;  // shown in the report

@@ -12,8 +12,10 @@
 // instance, each counter with its unit), the sweep's `stats.<kind>.<stat>`
 // columns and Python (from `by_kind`), and the statistics table of
 // docs/timing-model.md. A new statistic is a counter and one add() line in
-// its unit's file; a group outside the model's units (an observer's) joins
-// through SimOptions::stat_groups.
+// its unit's file; a distribution (distribution.h: a latency's, a queue's
+// occupancy, sampled with Distribution::add) likewise, with
+// add_distribution(); a group outside the model's units (an observer's)
+// joins through SimOptions::stat_groups.
 //
 // A group never reads a counter whose owner is gone: a unit whose counters
 // may be destroyed before its group (a NoC or DRAM model: its module owns
@@ -56,6 +58,12 @@ class StatGroup {
   void add(std::string stat, const std::int64_t* counter, Unit unit, const char* description) {
     stats_.push_back({std::move(stat), counter, unit, description});
   }
+  // Declares `d` (which must outlive the group's snapshots) as `stat`, its
+  // samples in `unit`.
+  void add_distribution(std::string stat, const Distribution* d, Unit unit,
+                        const char* description) {
+    dists_.push_back({std::move(stat), d, unit, description});
+  }
   // The counters added from now on belong to `owner` (see above).
   void owned_by(const StatOwner& owner) { owners_.push_back({owner.token(), stats_.size()}); }
   const std::string& kind() const { return kind_; }
@@ -70,9 +78,11 @@ class StatGroup {
                      o.first < stats_.size() ? stats_[o.first].name.c_str() : "");
         std::abort();
       }
-    StatSnapshot s{kind_, name_, {}};
+    StatSnapshot s{kind_, name_, {}, {}};
     s.values.reserve(stats_.size());
     for (const Entry& e : stats_) s.values.push_back({e.name, *e.counter, e.unit, e.description});
+    for (const DistEntry& e : dists_)
+      s.distributions.push_back({e.name, *e.dist, e.unit, e.description});
     return s;
   }
 
@@ -83,12 +93,19 @@ class StatGroup {
     Unit unit;
     const char* description;
   };
+  struct DistEntry {
+    std::string name;
+    const Distribution* dist;
+    Unit unit;
+    const char* description;
+  };
   struct Owner {
     std::weak_ptr<const char> alive;
     std::size_t first;  // its first counter in stats_
   };
   std::string kind_, name_;
   std::vector<Entry> stats_;
+  std::vector<DistEntry> dists_;
   std::vector<Owner> owners_;
 };
 
