@@ -81,11 +81,14 @@ class BankedDram final : public DramModel {
         wq_high_(k.marks.high * k.write_queue),
         wq_low_(k.marks.low * k.write_queue),
         lead_(std::min(k.t.cl, k.t.cwl) + k.t.tburst),
+        clock_limit_(static_cast<double>(kTickLimit / k.t.tck_ps)),
         bank_waiters_(static_cast<std::size_t>(k.t.banks), 0),
-        seen_(static_cast<std::size_t>(k.t.banks)),
+        group_(static_cast<std::size_t>(k.t.banks)),
         next_refresh_(k.t.trefi > 0 ? k.t.trefi - 1 : kNever) {
     rq_.free.assign(static_cast<std::size_t>(k.depth), 0);
     if (posted_) wq_.free.assign(static_cast<std::size_t>(k.write_queue), 0);
+    for (std::size_t b = 0; b < group_.size(); ++b)
+      group_[b] = static_cast<std::uint32_t>(map_.group(b));
   }
 
   void enqueue(const DramRequest& r) override {
@@ -200,21 +203,22 @@ class BankedDram final : public DramModel {
       const std::int64_t at = std::max(r.arrival, q.free.front());
       q.free.pop_front();
       const std::int64_t off = r.fed * t_.burst_bytes;
-      Burst b;
-      b.req = id;
       const DramAddressMap::Location l = map_.locate(r.r.addr + static_cast<std::uint64_t>(off));
-      b.bank = static_cast<std::uint32_t>(l.bank);
-      b.group = static_cast<std::uint32_t>(map_.group(l.bank));
-      b.row = l.row;
-      b.arrival = at;
-      b.bytes = static_cast<std::int32_t>(
-          std::max<std::int64_t>(0, std::min<std::int64_t>(t_.burst_bytes, r.r.bytes - off)));
-      b.write = r.r.write;
-      b.posted = &q == &wq_;
-      q.bursts.push_back(b);
+      const bool posted = &q == &wq_;
+      q.bursts.push_back([&](Burst& b) {
+        b.req = id;
+        b.bank = static_cast<std::uint32_t>(l.bank);
+        b.group = group_[l.bank];
+        b.row = l.row;
+        b.arrival = at;
+        b.bytes = static_cast<std::int32_t>(
+            std::max<std::int64_t>(0, std::min<std::int64_t>(t_.burst_bytes, r.r.bytes - off)));
+        b.write = r.r.write;
+        b.posted = posted;
+      });
       if (++r.fed < r.bursts) continue;
       q.to_feed.pop_front();
-      if (b.posted) {  // done now
+      if (posted) {  // done now
         sink.progress(r.r.tag, r.r.bytes, std::max(at * t_.tck_ps, now_ps_));
         r.served = r.bursts;
         retire();
@@ -249,6 +253,39 @@ class BankedDram final : public DramModel {
     }
     cmd = Cmd::pre;
     return ch_.pre_at(b.bank, from);
+  }
+
+  // ready() of class k's oldest burst, arrived by t, from the class's memo
+  // of its bank's next command (queue header; BankedChannel's memos), the
+  // column limits and the CAS sync taken as they are now.
+  std::int64_t ready(const Bursts::Class& k, std::int64_t t, Cmd& cmd) const {
+    Bursts::Memo& m = k.memo;
+    if (!ch_.unchanged_since(k.bank, m.stamp)) memo(k);
+    cmd = static_cast<Cmd>(m.cmd);
+    const std::int64_t at = std::max(t, m.at);
+    if (cmd != Cmd::col) return at;
+    const std::int64_t col = std::max(at, ch_.col_limit(k.group, k.write));
+    if (!ch_.needs_sync(col)) return col;
+    cmd = Cmd::cas;
+    return std::max(t, ch_.synced_until() + 1);
+  }
+  // Class k's memo: its next command and its clock but for the column
+  // limits and the sync (ready() from any time).
+  void memo(const Bursts::Class& k) const {
+    Bursts::Memo& m = k.memo;
+    m.stamp = ch_.stamp();
+    const BankedChannel::Bank& b = ch_.bank(k.bank);
+    const std::int64_t any = BankedChannel::kLongAgo;
+    Cmd c = Cmd::pre;
+    m.at = ch_.pre_at(k.bank, any);
+    if (b.half_open) {
+      c = Cmd::act2, m.at = any;
+    } else if (ch_.is_open(k.bank, k.row)) {
+      c = Cmd::col, m.at = b.next_col;
+    } else if (b.open_row < 0) {
+      c = Cmd::act, m.at = ch_.act_at(k.bank, k.group, any);
+    }
+    m.cmd = static_cast<std::uint8_t>(c);
   }
 
   // The refreshes of an idle stretch before clock `until`, when a request
@@ -323,16 +360,12 @@ class BankedDram final : public DramModel {
         served = drain ? &wq_ : &rq_;
         const std::size_t n = drain ? writes : reads;
         // Arrived bursts of one bank, row and direction are ready together:
-        // the oldest of them stands for the rest.
-        ++stamp_;
-        for (std::size_t i = 0; i < n; ++i) {
-          const Burst& b = served->bursts[i];
-          Seen& seen = seen_[b.bank];
-          if (seen.stamp == stamp_ && seen.row == b.row && seen.write == b.write) continue;
-          seen = {stamp_, b.row, b.write};
+        // the oldest of them stands for the rest (its class's, queue header).
+        for (const Bursts::Class& k : served->bursts.classes()) {
+          if (k.first >= n) break;
           Cmd c = Cmd::col;
-          const std::int64_t at = ready(b, t, c);
-          if (at < q.at) q.i = i, q.cmd = c, q.at = at;
+          const std::int64_t at = ready(k, t, c);
+          if (at < q.at) q.i = k.first, q.cmd = c, q.at = at;
           if (at == t) break;  // none can come sooner, and it is the oldest
         }
       }
@@ -356,9 +389,10 @@ class BankedDram final : public DramModel {
       // nothing issues until that burst's column command or an older
       // burst's command can.
       std::int64_t until = std::min(a.at, next);
-      for (std::size_t i = 0; i < q.i; ++i) {
+      for (const Bursts::Class& k : served->bursts.classes()) {
+        if (k.first >= q.i) break;
         Cmd c = Cmd::col;
-        until = std::min(until, ready(served->bursts[i], t, c));
+        until = std::min(until, ready(k, t, c));
       }
       t = std::max(first + 1, until);
     }
@@ -437,7 +471,7 @@ class BankedDram final : public DramModel {
     // says so now rather than after scheduling them all.
     const double last =
         static_cast<double>(end) + (left_bursts_ - 1) * static_cast<double>(t_.tburst);
-    if (last > static_cast<double>(kTickLimit / t_.tck_ps))
+    if (last > clock_limit_)
       throw ModelStall(past_clock_text(
           "dram.model \"banked\"", "a burst", last * static_cast<double>(t_.tck_ps),
           "its clock is " + std::to_string(t_.tck_ps) + " ps, a burst " +
@@ -470,6 +504,7 @@ class BankedDram final : public DramModel {
   double wq_high_;            // bursts above which the controller drains
   double wq_low_;             // bursts below which (a read waiting) it stops
   std::int64_t lead_;         // clocks from a command to the soonest report it makes
+  double clock_limit_;        // the last clock the simulator can reach (kTickLimit)
   std::deque<Request> reqs_;  // in arrival order, from id first_id_
   std::uint64_t first_id_ = 0;
   double left_bursts_ = 0;     // of every request enqueued, not yet served (a bound: double)
@@ -477,14 +512,7 @@ class BankedDram final : public DramModel {
   Queue wq_;                   // posted writes
   std::vector<Burst> active_;  // activated, waiting for their column command
   std::vector<std::int32_t> bank_waiters_;  // per bank: bursts of active_ on it
-  // next_command()'s scratch: per bank, the last (row, direction) it scanned.
-  struct Seen {
-    std::uint64_t stamp = 0;
-    std::int64_t row = 0;
-    bool write = false;
-  };
-  mutable std::vector<Seen> seen_;
-  mutable std::uint64_t stamp_ = 0;
+  std::vector<std::uint32_t> group_;        // per bank: its bank group (map_.group)
   // The command next_command() found when advance() could not yet decide
   // it: still the next while nothing is enqueued, fed or issued.
   Next pending_;
