@@ -7,7 +7,8 @@
 //
 // Queues: a request is split into bursts (`burst_bytes`), which enter the
 // controller's read queue (`queue_depth` bursts, at most 256: each command
-// looks at all of them) in arrival order as it has room, each the clock
+// may look at all of them, a class of alike bursts at a time) in arrival
+// order as it has room, each the clock
 // after its slot is freed (the port holds the rest). Posted writes have
 // their own queue (`write_queue` bursts). A burst leaves its queue when its
 // column command issues, or when it activates its bank: it then waits in
@@ -53,6 +54,7 @@
 
 #include "dram_address_map.h"
 #include "dram_banked_channel.h"
+#include "dram_banked_choice.h"
 #include "dram_banked_queue.h"
 #include "gemini/sim/dram_model.h"
 #include "gemini/sim/dram_timing.h"
@@ -167,12 +169,15 @@ class BankedDram final : public DramModel {
   // their arrivals never decrease), its free slots (since when, oldest
   // first; the two together are its size) and the requests whose bursts
   // wait to enter it, in arrival order.
+  // Its floor is the choice's (dram_banked_choice.h), dropped by any command
+  // but RD, WR and CAS.
   struct Queue {
     Bursts bursts;
     std::deque<std::int64_t> free;
     std::deque<std::uint64_t> to_feed;
+    mutable BankedFloor floor;
   };
-  enum class Cmd : std::uint8_t { pre, act, act2, cas, col, prea, ref };
+  using Cmd = BankedCmd;
   // The next command: of the active list's burst i, of the queue's burst
   // i, or the refresh's.
   enum class From : std::uint8_t { active, queue, refresh };
@@ -205,7 +210,7 @@ class BankedDram final : public DramModel {
       const std::int64_t off = r.fed * t_.burst_bytes;
       const DramAddressMap::Location l = map_.locate(r.r.addr + static_cast<std::uint64_t>(off));
       const bool posted = &q == &wq_;
-      q.bursts.push_back([&](Burst& b) {
+      const bool made = q.bursts.push_back([&](Burst& b) {
         b.req = id;
         b.bank = static_cast<std::uint32_t>(l.bank);
         b.group = group_[l.bank];
@@ -216,6 +221,7 @@ class BankedDram final : public DramModel {
         b.write = r.r.write;
         b.posted = posted;
       });
+      if (made) q.floor.add(ch_, q.bursts.classes().back());
       if (++r.fed < r.bursts) continue;
       q.to_feed.pop_front();
       if (posted) {  // done now
@@ -255,45 +261,13 @@ class BankedDram final : public DramModel {
     return ch_.pre_at(b.bank, from);
   }
 
-  // ready() of class k's oldest burst, arrived by t, from the class's memo
-  // of its bank's next command (queue header; BankedChannel's memos), the
-  // column limits and the CAS sync taken as they are now.
-  std::int64_t ready(const Bursts::Class& k, std::int64_t t, Cmd& cmd) const {
-    Bursts::Memo& m = k.memo;
-    if (!ch_.unchanged_since(k.bank, m.stamp)) memo(k);
-    cmd = static_cast<Cmd>(m.cmd);
-    const std::int64_t at = std::max(t, m.at);
-    if (cmd != Cmd::col) return at;
-    const std::int64_t col = std::max(at, ch_.col_limit(k.group, k.write));
-    if (!ch_.needs_sync(col)) return col;
-    cmd = Cmd::cas;
-    return std::max(t, ch_.synced_until() + 1);
-  }
-  // Class k's memo: its next command and its clock but for the column
-  // limits and the sync (ready() from any time).
-  void memo(const Bursts::Class& k) const {
-    Bursts::Memo& m = k.memo;
-    m.stamp = ch_.stamp();
-    const BankedChannel::Bank& b = ch_.bank(k.bank);
-    const std::int64_t any = BankedChannel::kLongAgo;
-    Cmd c = Cmd::pre;
-    m.at = ch_.pre_at(k.bank, any);
-    if (b.half_open) {
-      c = Cmd::act2, m.at = any;
-    } else if (ch_.is_open(k.bank, k.row)) {
-      c = Cmd::col, m.at = b.next_col;
-    } else if (b.open_row < 0) {
-      c = Cmd::act, m.at = ch_.act_at(k.bank, k.group, any);
-    }
-    m.cmd = static_cast<std::uint8_t>(c);
-  }
-
   // The refreshes of an idle stretch before clock `until`, when a request
   // arrives at a channel with nothing queued (none can arrive before it):
   // each done when due (PREA once the banks may close, REF), the last
   // leaving the banks refreshing; counted, costing nothing more.
   void catch_up(std::int64_t until) {
     if (t_.trefi <= 0 || next_refresh_ >= until) return;
+    rq_.floor.valid = wq_.floor.valid = false;
     const std::int64_t n = (until - 1 - next_refresh_) / t_.trefi + 1;
     const std::int64_t last = next_refresh_ + (n - 1) * t_.trefi;
     std::int64_t at = std::max(next_refresh_, cmd_free_);
@@ -360,14 +334,9 @@ class BankedDram final : public DramModel {
         served = drain ? &wq_ : &rq_;
         const std::size_t n = drain ? writes : reads;
         // Arrived bursts of one bank, row and direction are ready together:
-        // the oldest of them stands for the rest (its class's, queue header).
-        for (const Bursts::Class& k : served->bursts.classes()) {
-          if (k.first >= n) break;
-          Cmd c = Cmd::col;
-          const std::int64_t at = ready(k, t, c);
-          if (at < q.at) q.i = k.first, q.cmd = c, q.at = at;
-          if (at == t) break;  // none can come sooner, and it is the oldest
-        }
+        // the oldest of them stands for the rest (dram_banked_choice.h).
+        const BankedPick p = banked_first_ready(ch_, served->bursts, n, t, served->floor);
+        q.i = p.i, q.cmd = p.cmd, q.at = p.at;
       }
       a.drain = r.drain = q.drain = drain;
       a.turned = r.turned = q.turned = turned;
@@ -392,7 +361,7 @@ class BankedDram final : public DramModel {
       for (const Bursts::Class& k : served->bursts.classes()) {
         if (k.first >= q.i) break;
         Cmd c = Cmd::col;
-        until = std::min(until, ready(k, t, c));
+        until = std::min(until, banked_ready(ch_, k, t, c));
       }
       t = std::max(first + 1, until);
     }
@@ -405,6 +374,7 @@ class BankedDram final : public DramModel {
 
   // Issues command n at n.at (the bus taken for its clock).
   void issue(const Next& n, DramSink& sink) {
+    if (n.cmd != Cmd::col && n.cmd != Cmd::cas) rq_.floor.valid = wq_.floor.valid = false;
     cmd_free_ = n.at + 1;
     draining_ = n.drain;
     if (n.turned) ++rows_.drains;

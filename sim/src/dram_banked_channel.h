@@ -103,6 +103,8 @@ class BankedChannel {
   // bus: a command's data waits for the bus, tRTW after a read's for a
   // write) by a RD or WR.
   std::int64_t act_limit(std::size_t g) const { return std::max(act_limit_, groups_[g].act_limit); }
+  // No column command issues before (the channel's part of col_limit()).
+  std::int64_t col_floor() const { return std::min(col_limit_[0], col_limit_[1]); }
   std::int64_t col_limit(std::size_t g, bool write) const {
     const int d = write ? 1 : 0;
     return std::max(col_limit_[d], groups_[g].col_limit[d]);

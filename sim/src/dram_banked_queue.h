@@ -61,8 +61,9 @@ class BankedBursts {
   // Appends a burst that fill(BankedBurst&) writes in place (built
   // elsewhere and copied, its narrow fields' stores would stall the copy's
   // wide loads).
+  // Whether it made a new class (the last of classes()).
   template <class Fill>
-  void push_back(Fill fill) {
+  bool push_back(Fill fill) {
     if (head_ >= 64 && head_ * 2 >= v_.size()) {
       v_.erase(v_.begin(), v_.begin() + static_cast<std::ptrdiff_t>(head_));
       head_ = 0;
@@ -73,7 +74,7 @@ class BankedBursts {
     for (Class& c : classes_)
       if (c.has(b)) {
         ++c.count;
-        return;
+        return false;
       }
     Class c;
     c.row = b.row;
@@ -83,6 +84,7 @@ class BankedBursts {
     c.first = i;
     c.count = 1;
     classes_.push_back(c);
+    return true;
   }
   // Erases burst i; its class's next burst, if any, then stands for it.
   void erase(std::size_t i) {
