@@ -179,9 +179,9 @@ class BankedChannel {
  private:
   struct Group {
     std::int64_t act = kLongAgo;
-    std::int64_t write_end = kLongAgo;                    // the end of its last write's data
-    std::array<std::int64_t, 2> col{kLongAgo, kLongAgo};  // the last RD, WR
-    std::int64_t act_limit = kLongAgo;                    // its part of act_limit()
+    std::int64_t write_end = kLongAgo;                          // the end of its last write's data
+    std::array<std::int64_t, 2> col{kLongAgo, kLongAgo};        // the last RD, WR
+    std::int64_t act_limit = kLongAgo;                          // its part of act_limit()
     std::array<std::int64_t, 2> col_limit{kLongAgo, kLongAgo};  // of col_limit(): RD, WR
   };
   // The limits after an ACT (RD or WR) to group g: the channel's part and g's.
@@ -194,7 +194,8 @@ class BankedChannel {
     Group& k = groups_[g];
     for (int d = 0; d < 2; ++d) {
       const std::int64_t turn = (any_col_ && d == 1 && !last_write_) ? t_.trtw : 0;
-      col_limit_[d] = std::max(last_col_[d] + t_.tccd, bus_free_ + turn - (d == 1 ? t_.cwl : t_.cl));
+      col_limit_[d] =
+          std::max(last_col_[d] + t_.tccd, bus_free_ + turn - (d == 1 ? t_.cwl : t_.cl));
       k.col_limit[d] = k.col[d] + std::max(t_.tccd_l, t_.tccd);
     }
     col_limit_[0] = std::max(col_limit_[0], last_write_end_ + t_.twtr_s);
@@ -213,9 +214,9 @@ class BankedChannel {
   std::int64_t synced_until_ = kLongAgo;  // cas_sync: column commands need no CAS until then
   std::int64_t last_write_end_ = kLongAgo;
   bool last_write_ = false, any_col_ = false;
-  std::uint64_t stamp_ = 1;              // memos: a count of the changes
-  std::vector<std::uint64_t> changed_;   // per bank: the stamp of its last change
-  std::uint64_t all_changed_ = 1;        // the stamp of the last change to all banks
+  std::uint64_t stamp_ = 1;             // memos: a count of the changes
+  std::vector<std::uint64_t> changed_;  // per bank: the stamp of its last change
+  std::uint64_t all_changed_ = 1;       // the stamp of the last change to all banks
 };
 
 }  // namespace gemini::sim

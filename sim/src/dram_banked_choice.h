@@ -94,8 +94,8 @@ struct BankedPick {
 // The oldest of the first ready among queue q's first n bursts (those
 // arrived by t), from t (at kNever when n is 0); makes the floor when it
 // looks at every class.
-inline BankedPick banked_first_ready(const BankedChannel& ch, const BankedBursts& q,
-                                     std::size_t n, std::int64_t t, BankedFloor& floor) {
+inline BankedPick banked_first_ready(const BankedChannel& ch, const BankedBursts& q, std::size_t n,
+                                     std::int64_t t, BankedFloor& floor) {
   BankedPick p;
   const std::int64_t below = floor.all_from(ch, t);
   std::int64_t others = kNever;  // the floor, when every class is looked at
