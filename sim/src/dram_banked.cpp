@@ -7,7 +7,8 @@
 //
 // Queues: a request is split into bursts (`burst_bytes`), which enter the
 // controller's read queue (`queue_depth` bursts, at most 256: each command
-// looks at all of them) in arrival order as it has room, each the clock
+// may look at all of them, a class of alike bursts at a time) in arrival
+// order as it has room, each the clock
 // after its slot is freed (the port holds the rest). Posted writes have
 // their own queue (`write_queue` bursts). A burst leaves its queue when its
 // column command issues, or when it activates its bank: it then waits in
@@ -53,6 +54,7 @@
 
 #include "dram_address_map.h"
 #include "dram_banked_channel.h"
+#include "dram_banked_choice.h"
 #include "dram_banked_queue.h"
 #include "gemini/sim/dram_model.h"
 #include "gemini/sim/dram_timing.h"
@@ -81,11 +83,14 @@ class BankedDram final : public DramModel {
         wq_high_(k.marks.high * k.write_queue),
         wq_low_(k.marks.low * k.write_queue),
         lead_(std::min(k.t.cl, k.t.cwl) + k.t.tburst),
+        clock_limit_(static_cast<double>(kTickLimit / k.t.tck_ps)),
         bank_waiters_(static_cast<std::size_t>(k.t.banks), 0),
-        seen_(static_cast<std::size_t>(k.t.banks)),
+        group_(static_cast<std::size_t>(k.t.banks)),
         next_refresh_(k.t.trefi > 0 ? k.t.trefi - 1 : kNever) {
     rq_.free.assign(static_cast<std::size_t>(k.depth), 0);
     if (posted_) wq_.free.assign(static_cast<std::size_t>(k.write_queue), 0);
+    for (std::size_t b = 0; b < group_.size(); ++b)
+      group_[b] = static_cast<std::uint32_t>(map_.group(b));
   }
 
   void enqueue(const DramRequest& r) override {
@@ -164,12 +169,15 @@ class BankedDram final : public DramModel {
   // their arrivals never decrease), its free slots (since when, oldest
   // first; the two together are its size) and the requests whose bursts
   // wait to enter it, in arrival order.
+  // Its floor is the choice's (dram_banked_choice.h), dropped by any command
+  // but RD, WR and CAS.
   struct Queue {
     Bursts bursts;
     std::deque<std::int64_t> free;
     std::deque<std::uint64_t> to_feed;
+    mutable BankedFloor floor;
   };
-  enum class Cmd : std::uint8_t { pre, act, act2, cas, col, prea, ref };
+  using Cmd = BankedCmd;
   // The next command: of the active list's burst i, of the queue's burst
   // i, or the refresh's.
   enum class From : std::uint8_t { active, queue, refresh };
@@ -200,21 +208,23 @@ class BankedDram final : public DramModel {
       const std::int64_t at = std::max(r.arrival, q.free.front());
       q.free.pop_front();
       const std::int64_t off = r.fed * t_.burst_bytes;
-      Burst b;
-      b.req = id;
       const DramAddressMap::Location l = map_.locate(r.r.addr + static_cast<std::uint64_t>(off));
-      b.bank = static_cast<std::uint32_t>(l.bank);
-      b.group = static_cast<std::uint32_t>(map_.group(l.bank));
-      b.row = l.row;
-      b.arrival = at;
-      b.bytes = static_cast<std::int32_t>(
-          std::max<std::int64_t>(0, std::min<std::int64_t>(t_.burst_bytes, r.r.bytes - off)));
-      b.write = r.r.write;
-      b.posted = &q == &wq_;
-      q.bursts.push_back(b);
+      const bool posted = &q == &wq_;
+      const bool made = q.bursts.push_back([&](Burst& b) {
+        b.req = id;
+        b.bank = static_cast<std::uint32_t>(l.bank);
+        b.group = group_[l.bank];
+        b.row = l.row;
+        b.arrival = at;
+        b.bytes = static_cast<std::int32_t>(
+            std::max<std::int64_t>(0, std::min<std::int64_t>(t_.burst_bytes, r.r.bytes - off)));
+        b.write = r.r.write;
+        b.posted = posted;
+      });
+      if (made) q.floor.add(ch_, q.bursts.classes().back());
       if (++r.fed < r.bursts) continue;
       q.to_feed.pop_front();
-      if (b.posted) {  // done now
+      if (posted) {  // done now
         sink.progress(r.r.tag, r.r.bytes, std::max(at * t_.tck_ps, now_ps_));
         r.served = r.bursts;
         retire();
@@ -257,6 +267,7 @@ class BankedDram final : public DramModel {
   // leaving the banks refreshing; counted, costing nothing more.
   void catch_up(std::int64_t until) {
     if (t_.trefi <= 0 || next_refresh_ >= until) return;
+    rq_.floor.valid = wq_.floor.valid = false;
     const std::int64_t n = (until - 1 - next_refresh_) / t_.trefi + 1;
     const std::int64_t last = next_refresh_ + (n - 1) * t_.trefi;
     std::int64_t at = std::max(next_refresh_, cmd_free_);
@@ -323,18 +334,9 @@ class BankedDram final : public DramModel {
         served = drain ? &wq_ : &rq_;
         const std::size_t n = drain ? writes : reads;
         // Arrived bursts of one bank, row and direction are ready together:
-        // the oldest of them stands for the rest.
-        ++stamp_;
-        for (std::size_t i = 0; i < n; ++i) {
-          const Burst& b = served->bursts[i];
-          Seen& seen = seen_[b.bank];
-          if (seen.stamp == stamp_ && seen.row == b.row && seen.write == b.write) continue;
-          seen = {stamp_, b.row, b.write};
-          Cmd c = Cmd::col;
-          const std::int64_t at = ready(b, t, c);
-          if (at < q.at) q.i = i, q.cmd = c, q.at = at;
-          if (at == t) break;  // none can come sooner, and it is the oldest
-        }
+        // the oldest of them stands for the rest (dram_banked_choice.h).
+        const BankedPick p = banked_first_ready(ch_, served->bursts, n, t, served->floor);
+        q.i = p.i, q.cmd = p.cmd, q.at = p.at;
       }
       a.drain = r.drain = q.drain = drain;
       a.turned = r.turned = q.turned = turned;
@@ -356,9 +358,10 @@ class BankedDram final : public DramModel {
       // nothing issues until that burst's column command or an older
       // burst's command can.
       std::int64_t until = std::min(a.at, next);
-      for (std::size_t i = 0; i < q.i; ++i) {
+      for (const Bursts::Class& k : served->bursts.classes()) {
+        if (k.first >= q.i) break;
         Cmd c = Cmd::col;
-        until = std::min(until, ready(served->bursts[i], t, c));
+        until = std::min(until, banked_ready(ch_, k, t, c));
       }
       t = std::max(first + 1, until);
     }
@@ -371,6 +374,7 @@ class BankedDram final : public DramModel {
 
   // Issues command n at n.at (the bus taken for its clock).
   void issue(const Next& n, DramSink& sink) {
+    if (n.cmd != Cmd::col && n.cmd != Cmd::cas) rq_.floor.valid = wq_.floor.valid = false;
     cmd_free_ = n.at + 1;
     draining_ = n.drain;
     if (n.turned) ++rows_.drains;
@@ -437,7 +441,7 @@ class BankedDram final : public DramModel {
     // says so now rather than after scheduling them all.
     const double last =
         static_cast<double>(end) + (left_bursts_ - 1) * static_cast<double>(t_.tburst);
-    if (last > static_cast<double>(kTickLimit / t_.tck_ps))
+    if (last > clock_limit_)
       throw ModelStall(past_clock_text(
           "dram.model \"banked\"", "a burst", last * static_cast<double>(t_.tck_ps),
           "its clock is " + std::to_string(t_.tck_ps) + " ps, a burst " +
@@ -470,6 +474,7 @@ class BankedDram final : public DramModel {
   double wq_high_;            // bursts above which the controller drains
   double wq_low_;             // bursts below which (a read waiting) it stops
   std::int64_t lead_;         // clocks from a command to the soonest report it makes
+  double clock_limit_;        // the last clock the simulator can reach (kTickLimit)
   std::deque<Request> reqs_;  // in arrival order, from id first_id_
   std::uint64_t first_id_ = 0;
   double left_bursts_ = 0;     // of every request enqueued, not yet served (a bound: double)
@@ -477,14 +482,7 @@ class BankedDram final : public DramModel {
   Queue wq_;                   // posted writes
   std::vector<Burst> active_;  // activated, waiting for their column command
   std::vector<std::int32_t> bank_waiters_;  // per bank: bursts of active_ on it
-  // next_command()'s scratch: per bank, the last (row, direction) it scanned.
-  struct Seen {
-    std::uint64_t stamp = 0;
-    std::int64_t row = 0;
-    bool write = false;
-  };
-  mutable std::vector<Seen> seen_;
-  mutable std::uint64_t stamp_ = 0;
+  std::vector<std::uint32_t> group_;        // per bank: its bank group (map_.group)
   // The command next_command() found when advance() could not yet decide
   // it: still the next while nothing is enqueued, fed or issued.
   Next pending_;

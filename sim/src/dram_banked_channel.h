@@ -22,6 +22,11 @@
 // (any of that bank: the row of ACT-1 stays open too, as in Ramulator 2);
 // with cas_sync, a column command more than CL (CWL) + tBURST + 1 clocks
 // after the last column command's (or sync's) issue needs a CAS first.
+//
+// Memos: a bank's next command and its clock but for the column limits
+// (col_limit()) and the CAS sync stay what they were while
+// unchanged_since(b, s) holds for the stamp() s they were computed at
+// (every command but CAS changes its bank; ACT, PREA and REF all banks).
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -49,7 +54,14 @@ class BankedChannel {
       : t_(t),
         banks_(static_cast<std::size_t>(t.banks)),
         groups_(static_cast<std::size_t>(t.bank_groups)),
-        limits_(static_cast<std::size_t>(t.bank_groups)) {}
+        changed_(static_cast<std::size_t>(t.banks), 1) {
+    for (std::size_t g = 0; g < groups_.size(); ++g) act_limits(g), col_limits(g);
+  }
+
+  std::uint64_t stamp() const { return stamp_; }
+  bool unchanged_since(std::size_t b, std::uint64_t s) const {
+    return (s >= changed_[b]) & (s >= all_changed_);
+  }
 
   const Bank& bank(std::size_t b) const { return banks_[b]; }
   bool is_open(std::size_t b, std::int64_t row) const {
@@ -67,11 +79,10 @@ class BankedChannel {
     return std::max(from, banks_[b].next_pre);
   }
   std::int64_t act_at(std::size_t b, std::size_t g, std::int64_t from) const {
-    return std::max({from, banks_[b].next_act, limits(g).act});
+    return std::max({from, banks_[b].next_act, act_limit(g)});
   }
   Slot col_at(std::size_t b, std::size_t g, bool write, std::int64_t from) const {
-    const int d = write ? 1 : 0;
-    const std::int64_t col = std::max({from, banks_[b].next_col, limits(g).col[d]});
+    const std::int64_t col = std::max({from, banks_[b].next_col, col_limit(g, write)});
     return {col, col + (write ? t_.cwl : t_.cl)};
   }
   // All banks precharged (PREA; with every bank closed, none is needed).
@@ -86,51 +97,42 @@ class BankedChannel {
   }
 
   // The channel's limits on group g's next ACT and column commands (all
-  // but its bank's own), computed once between two commands that change
-  // them (ACT, RD, WR): tRRD_S/L and tFAW; tCCD_S/L, tWTR_S/L and the bus
-  // (a command's data waits for the bus: tRTW after a read's, for a write).
-  struct Limits {
-    std::uint64_t version = ~std::uint64_t{0};
-    std::int64_t act = kLongAgo;
-    std::array<std::int64_t, 2> col{kLongAgo, kLongAgo};  // RD, WR
-  };
-  const Limits& limits(std::size_t g) const {
-    Limits& l = limits_[g];
-    if (l.version == version_) return l;
-    l.version = version_;
-    l.act = std::max(last_act_ + t_.trrd_s, groups_[g].act + std::max(t_.trrd_l, t_.trrd_s));
-    if (t_.tfaw > 0) l.act = std::max(l.act, faw_[faw_next_] + t_.tfaw);  // the fourth last
-    for (int d = 0; d < 2; ++d) {
-      std::int64_t col =
-          std::max(last_col_[d] + t_.tccd, groups_[g].col[d] + std::max(t_.tccd_l, t_.tccd));
-      if (d == 0)
-        col = std::max({col, last_write_end_ + t_.twtr_s, groups_[g].write_end + t_.twtr});
-      const std::int64_t turn = (any_col_ && d == 1 && !last_write_) ? t_.trtw : 0;
-      l.col[d] = std::max(col, bus_free_ + turn - (d == 1 ? t_.cwl : t_.cl));
-    }
-    return l;
+  // but its bank's own), each the later of the channel's and the group's
+  // part, kept as the commands that change them issue: the ACT's (tRRD_S/L
+  // and tFAW) by an ACT, the column commands' (tCCD_S/L, tWTR_S/L and the
+  // bus: a command's data waits for the bus, tRTW after a read's for a
+  // write) by a RD or WR.
+  std::int64_t act_limit(std::size_t g) const { return std::max(act_limit_, groups_[g].act_limit); }
+  // No column command issues before (the channel's part of col_limit()).
+  std::int64_t col_floor() const { return std::min(col_limit_[0], col_limit_[1]); }
+  std::int64_t col_limit(std::size_t g, bool write) const {
+    const int d = write ? 1 : 0;
+    return std::max(col_limit_[d], groups_[g].col_limit[d]);
   }
 
   void pre(std::size_t b, std::int64_t at) {
+    changed_[b] = ++stamp_;
     Bank& k = banks_[b];
     k.open_row = k.also_open = -1;
     k.half_open = false;
     k.next_act = std::max(k.next_act, at + t_.trp);
   }
   void act(std::size_t b, std::size_t g, std::int64_t row, std::int64_t at) {
+    all_changed_ = ++stamp_;  // every group's ACT limit
     Bank& k = banks_[b];
     k.open_row = row;
     k.half_open = t_.act_commands > 1;
     k.next_col = at + t_.trcd;
     k.next_pre = at + t_.tras;
-    ++version_;
     last_act_ = at;
     groups_[g].act = at;
     faw_[faw_next_] = at;
     faw_next_ = (faw_next_ + 1) % faw_.size();
+    act_limits(g);
   }
   // ACT-2 of a burst to `row` (act_commands 2).
   void act2(std::size_t b, std::int64_t row) {
+    changed_[b] = ++stamp_;
     Bank& k = banks_[b];
     k.half_open = false;
     if (row != k.open_row) k.also_open = row;
@@ -142,7 +144,7 @@ class BankedChannel {
   std::int64_t col(std::size_t b, std::size_t g, bool write, Slot s) {
     const int d = write ? 1 : 0;
     const std::int64_t end = s.data + t_.tburst;
-    ++version_;
+    changed_[b] = ++stamp_;  // its PRE limit
     Bank& k = banks_[b];
     last_col_[d] = s.col;
     groups_[g].col[d] = s.col;
@@ -157,9 +159,11 @@ class BankedChannel {
     synced_until_ = s.col + (write ? t_.cwl : t_.cl) + t_.tburst;
     last_write_ = write;
     any_col_ = true;
+    col_limits(g);
     return end;
   }
   void prea(std::int64_t at) {
+    all_changed_ = ++stamp_;
     for (Bank& k : banks_) {
       if (k.open_row < 0) continue;
       k.open_row = k.also_open = -1;
@@ -168,20 +172,40 @@ class BankedChannel {
     }
   }
   void ref(std::int64_t at) {
+    all_changed_ = ++stamp_;
     for (Bank& b : banks_) b.next_act = std::max(b.next_act, at + t_.trfc);
   }
 
  private:
   struct Group {
     std::int64_t act = kLongAgo;
-    std::int64_t write_end = kLongAgo;                    // the end of its last write's data
-    std::array<std::int64_t, 2> col{kLongAgo, kLongAgo};  // the last RD, WR
+    std::int64_t write_end = kLongAgo;                          // the end of its last write's data
+    std::array<std::int64_t, 2> col{kLongAgo, kLongAgo};        // the last RD, WR
+    std::int64_t act_limit = kLongAgo;                          // its part of act_limit()
+    std::array<std::int64_t, 2> col_limit{kLongAgo, kLongAgo};  // of col_limit(): RD, WR
   };
+  // The limits after an ACT (RD or WR) to group g: the channel's part and g's.
+  void act_limits(std::size_t g) {
+    act_limit_ = last_act_ + t_.trrd_s;
+    if (t_.tfaw > 0) act_limit_ = std::max(act_limit_, faw_[faw_next_] + t_.tfaw);  // 4th last
+    groups_[g].act_limit = groups_[g].act + std::max(t_.trrd_l, t_.trrd_s);
+  }
+  void col_limits(std::size_t g) {
+    Group& k = groups_[g];
+    for (int d = 0; d < 2; ++d) {
+      const std::int64_t turn = (any_col_ && d == 1 && !last_write_) ? t_.trtw : 0;
+      col_limit_[d] =
+          std::max(last_col_[d] + t_.tccd, bus_free_ + turn - (d == 1 ? t_.cwl : t_.cl));
+      k.col_limit[d] = k.col[d] + std::max(t_.tccd_l, t_.tccd);
+    }
+    col_limit_[0] = std::max(col_limit_[0], last_write_end_ + t_.twtr_s);
+    k.col_limit[0] = std::max(k.col_limit[0], k.write_end + t_.twtr);
+  }
   DramTiming t_;
   std::vector<Bank> banks_;
   std::vector<Group> groups_;
-  mutable std::vector<Limits> limits_;  // limits(): per group, of state version_
-  std::uint64_t version_ = 0;
+  std::int64_t act_limit_ = kLongAgo;                          // the channel's part
+  std::array<std::int64_t, 2> col_limit_{kLongAgo, kLongAgo};  // of each: RD, WR
   std::array<std::int64_t, 2> last_col_{kLongAgo, kLongAgo};
   std::int64_t last_act_ = kLongAgo;
   std::array<std::int64_t, 4> faw_{kLongAgo, kLongAgo, kLongAgo, kLongAgo};  // a ring
@@ -190,6 +214,9 @@ class BankedChannel {
   std::int64_t synced_until_ = kLongAgo;  // cas_sync: column commands need no CAS until then
   std::int64_t last_write_end_ = kLongAgo;
   bool last_write_ = false, any_col_ = false;
+  std::uint64_t stamp_ = 1;             // memos: a count of the changes
+  std::vector<std::uint64_t> changed_;  // per bank: the stamp of its last change
+  std::uint64_t all_changed_ = 1;       // the stamp of the last change to all banks
 };
 
 }  // namespace gemini::sim
