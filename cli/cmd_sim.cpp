@@ -158,8 +158,8 @@ Command add_sim(CLI::App& app) {
         sim::print_params(std::cout);
         throw CLI::Success();
       },
-      "list the parameters of the dram and noc components and of each DRAM and NoC model, "
-      "and exit");
+      "list every parameter of a hardware configuration (each component's, each DRAM and "
+      "NoC model's), and exit");
   add_hw_option(*s, opt->hw);
   add_dialect_option(*s, opt->dialect);
   add_allocation_option(*s, opt->allocation);

@@ -16,77 +16,6 @@ namespace gemini::ir {
 namespace json = boost::json;
 namespace {
 
-// Reads the parameters of one component; reports unknown keys on finish().
-class ComponentReader {
- public:
-  ComponentReader(const json::object* o, std::string component, std::string origin,
-                  ConfigErrors& errors)
-      : o_(o), component_(std::move(component)), origin_(std::move(origin)), errors_(errors) {}
-
-  // Every value through the one JSON reader (json_reader.h); its messages
-  // go out as this component's parameter `key` (the pointer it is given).
-  template <typename T>
-  void integer(const char* key, T& field, std::int64_t lo, std::int64_t hi) {
-    if (const json::value* v = value(key))
-      if (auto x = json_.integer(*v, key, lo, hi)) field = static_cast<T>(*x);
-  }
-  // A number in [lo, hi].
-  void number(const char* key, double& field, double lo, double hi) {
-    if (const json::value* v = value(key))
-      if (auto x = json_.number(*v, key, lo, hi)) field = *x;
-  }
-  void boolean(const char* key, bool& field) {
-    if (const json::value* v = value(key))
-      if (auto x = json_.boolean(*v, key)) field = *x;
-  }
-  void regions(const char* key, std::vector<RingRegion>& field) {
-    known_.push_back(key);
-    const json::value* v = o_ ? o_->if_contains(key) : nullptr;
-    const json::array* a = json_.array(v, key, "a list of [begin, end] regions");
-    if (!a) return;
-    field.clear();
-    for (const json::value& e : *a) {
-      if (!e.is_array() || e.get_array().size() != 2 || !e.get_array()[0].is_int64() ||
-          !e.get_array()[1].is_int64() || e.get_array()[0].get_int64() < 0 ||
-          e.get_array()[1].get_int64() <= e.get_array()[0].get_int64()) {
-        fail(key, "expected regions [begin, end] with 0 <= begin < end, got " + json::serialize(e));
-        return;
-      }
-      field.push_back({e.get_array()[0].get_int64(), e.get_array()[1].get_int64()});
-    }
-  }
-  void finish() {
-    if (!o_) return;
-    for (const auto& kv : *o_) {
-      const std::string k(kv.key());
-      bool known = false;
-      for (const char* n : known_) known = known || k == n;
-      if (!known) {
-        std::string list;
-        for (const char* n : known_) list += std::string(list.empty() ? "" : ", ") + n;
-        fail(k.c_str(),
-             "unknown parameter of component \"" + component_ + "\" (known: " + list + ")");
-      }
-    }
-  }
-
- private:
-  const json::value* value(const char* key) {
-    known_.push_back(key);
-    return o_ ? o_->if_contains(key) : nullptr;
-  }
-  void fail(const char* key, const std::string& what) {
-    config_error(
-        errors_, origin_, "/" + component_ + "/" + json_pointer_token(key),
-        "parameter \"" + std::string(key) + "\" of component \"" + component_ + "\": " + what);
-  }
-  const json::object* o_;
-  std::string component_, origin_;
-  ConfigErrors& errors_;
-  std::vector<const char*> known_;
-  JsonReader json_{[this](const std::string& key, const std::string& m) { fail(key.c_str(), m); }};
-};
-
 // Ring regions: inside L2, in order without overlapping, each at least
 // alignment_bytes long and on alignment_bytes boundaries (the allocator
 // places tensors at multiples of it).
@@ -163,70 +92,108 @@ void read_top(const json::object& o, const std::string& origin, HardwareConfig& 
   }
 }
 
-// mesh, clock, l2 and wl0: the sizes ir and the lowering use (and the
-// simulator's L2 timing).
-void read_memories(const json::object& o, const std::string& origin, HardwareConfig& hw,
-                   ConfigErrors& errors) {
-  {
-    ComponentReader r(component_of(o, "mesh", origin, errors), "mesh", origin, errors);
-    r.integer("xlen", hw.mesh.xlen, 0, 4096);
-    r.integer("ylen", hw.mesh.ylen, 0, 4096);
-    r.finish();
-  }
-  {
-    ComponentReader r(component_of(o, "clock", origin, errors), "clock", origin, errors);
-    r.number("frequency_mhz", hw.clock.frequency_mhz, 1e-3, 1e6);
-    r.finish();
-  }
-  {
-    ComponentReader r(component_of(o, "l2", origin, errors), "l2", origin, errors);
-    r.integer("size_bytes", hw.l2.size_bytes, 1, kMaxMemoryBytes);
-    r.regions("ring_regions", hw.l2.ring_regions);
-    r.integer("align_channels", hw.l2.align_channels, 1, 4096);
-    r.integer("bitwidth", hw.l2.bitwidth, 1, 64);
-    r.integer("bn_bytes_per_channel", hw.l2.bn_bytes_per_channel, 0, 4096);
-    r.integer("alignment_bytes", hw.l2.alignment_bytes, 1, 1 << 20);
-    r.integer("banks", hw.l2.banks, 1, 1024);
-    r.integer("bank_bytes", hw.l2.bank_bytes, 1, 4096);
-    r.integer("port_bytes", hw.l2.port_bytes, 1, 1 << 16);
-    r.integer("latency_cycles", hw.l2.latency_cycles, 0, 1 << 16);
-    r.boolean("noc_writes_share_ports", hw.l2.noc_writes_share_ports);
-    r.finish();
-  }
-  {
-    ComponentReader r(component_of(o, "wl0", origin, errors), "wl0", origin, errors);
-    r.integer("size_bytes", hw.wl0.size_bytes, 1, kMaxMemoryBytes);
-    r.integer("bytes_per_cycle", hw.wl0.bytes_per_cycle, 1, 1 << 16);
-    r.finish();
+// ir's own components, each declared and read through the one reader
+// (params.h) with its unit and description; a key nothing declared is an
+// error (finish()). The same functions list them (hw_config_params()).
+template <typename T>
+void field(ParamReader& r, const char* key, T& f, T lo, T hi, const char* unit, const char* what) {
+  f = r.param<T>(key).unit(unit).range(lo, hi).fallback(f).describe(what).get();
+}
+
+void read_mesh(ParamReader& r, HardwareConfig& hw) {
+  field(r, "xlen", hw.mesh.xlen, 0, 4096, "cores",
+        "mesh width; 0 takes it from the IR, any other value must be the IR's");
+  field(r, "ylen", hw.mesh.ylen, 0, 4096, "cores",
+        "mesh height; 0 takes it from the IR, any other value must be the IR's");
+}
+
+void read_clock(ParamReader& r, HardwareConfig& hw) {
+  field(r, "frequency_mhz", hw.clock.frequency_mhz, 1e-3, 1e6, "MHz",
+        "core clock; converts cycles to time");
+}
+
+void read_ring_regions(ParamReader& r, L2Config& l2) {
+  const json::array* a = r.list("ring_regions",
+                                "ring-buffer regions [begin, end) in address order (none: one "
+                                "region over all of L2)",
+                                "a list of [begin, end] regions");
+  if (!a) return;
+  l2.ring_regions.clear();
+  for (const json::value& e : *a) {
+    const json::array* pair = e.if_array();
+    if (!pair || pair->size() != 2 || !(*pair)[0].is_int64() || !(*pair)[1].is_int64() ||
+        (*pair)[0].get_int64() < 0 || (*pair)[1].get_int64() <= (*pair)[0].get_int64()) {
+      r.fail("ring_regions",
+             "expected regions [begin, end] with 0 <= begin < end, got " + json::serialize(e));
+      return;
+    }
+    l2.ring_regions.push_back({(*pair)[0].get_int64(), (*pair)[1].get_int64()});
   }
 }
 
-// pe, vp and core.
-void read_engines(const json::object& o, const std::string& origin, HardwareConfig& hw,
-                  ConfigErrors& errors) {
-  {
-    ComponentReader r(component_of(o, "pe", origin, errors), "pe", origin, errors);
-    r.integer("rows", hw.pe.rows, 1, 4096);
-    r.integer("cols", hw.pe.cols, 1, 4096);
-    r.integer("lanes", hw.pe.lanes, 1, 4096);
-    r.integer("pipeline_cycles", hw.pe.pipeline_cycles, 0, 1 << 20);
-    r.integer("cfg_cycles", hw.pe.cfg_cycles, 0, 1 << 20);
-    r.finish();
-  }
-  {
-    ComponentReader r(component_of(o, "vp", origin, errors), "vp", origin, errors);
-    r.integer("lanes", hw.vp.lanes, 1, 1 << 16);
-    r.integer("pipeline_cycles", hw.vp.pipeline_cycles, 0, 1 << 20);
-    r.finish();
-  }
-  {
-    ComponentReader r(component_of(o, "core", origin, errors), "core", origin, errors);
-    r.integer("dispatch_per_cycle", hw.core.dispatch_per_cycle, 1, 64);
-    r.integer("dma_in_flight", hw.core.dma_in_flight, 1, 64);
-    r.integer("noc_in_flight", hw.core.noc_in_flight, 1, 64);
-    r.finish();
-  }
+void read_l2(ParamReader& r, HardwareConfig& hw) {
+  L2Config& l2 = hw.l2;
+  field(r, "size_bytes", l2.size_bytes, std::int64_t{1}, kMaxMemoryBytes, "bytes",
+        "L2 buffer per core; used when the IR has no buffersize");
+  read_ring_regions(r, l2);
+  field(r, "align_channels", l2.align_channels, 1, 4096, "channels",
+        "channel alignment of fmap tensors when the IR gives no align");
+  field(r, "bitwidth", l2.bitwidth, 1, 64, "bits",
+        "element width when the IR gives no bitwidth");
+  field(r, "bn_bytes_per_channel", l2.bn_bytes_per_channel, 0, 4096, "bytes",
+        "BatchNorm bytes a weight tensor may carry per output channel (check G004)");
+  field(r, "alignment_bytes", l2.alignment_bytes, 1, 1 << 20, "bytes",
+        "the allocator places tensors at multiples of it; ring regions are whole blocks of it");
+  field(r, "banks", l2.banks, 1, 1024, "banks", "SRAM banks (bank conflicts between engines)");
+  field(r, "bank_bytes", l2.bank_bytes, 1, 4096, "bytes/cycle", "width of one bank");
+  field(r, "port_bytes", l2.port_bytes, 1, 1 << 16, "bytes/cycle", "one engine's L2 port");
+  field(r, "latency_cycles", l2.latency_cycles, 0, 1 << 16, "cycles",
+        "from the last byte of a DMA to its use");
+  l2.noc_writes_share_ports =
+      r.param<bool>("noc_writes_share_ports")
+          .fallback(l2.noc_writes_share_ports)
+          .describe("data arriving from the NoC is written through an L2 port (one more stream)")
+          .get();
 }
+
+void read_wl0(ParamReader& r, HardwareConfig& hw) {
+  field(r, "size_bytes", hw.wl0.size_bytes, std::int64_t{1}, kMaxMemoryBytes, "bytes",
+        "WL0 weight buffer per core (check B006)");
+  field(r, "bytes_per_cycle", hw.wl0.bytes_per_cycle, 1, 1 << 16, "bytes/cycle",
+        "WL0 fill and weight streaming into the PE array");
+}
+
+void read_pe(ParamReader& r, HardwareConfig& hw) {
+  field(r, "rows", hw.pe.rows, 1, 4096, "output channels", "output channels per cycle");
+  field(r, "cols", hw.pe.cols, 1, 4096, "output pixels", "output pixels per cycle");
+  field(r, "lanes", hw.pe.lanes, 1, 4096, "input channels", "input channels per cycle");
+  field(r, "pipeline_cycles", hw.pe.pipeline_cycles, 0, 1 << 20, "cycles",
+        "fill and drain of one pe_run");
+  field(r, "cfg_cycles", hw.pe.cfg_cycles, 0, 1 << 20, "cycles", "one pe_cfg");
+}
+
+void read_vp(ParamReader& r, HardwareConfig& hw) {
+  field(r, "lanes", hw.vp.lanes, 1, 1 << 16, "elements/cycle", "vector elements per cycle");
+  field(r, "pipeline_cycles", hw.vp.pipeline_cycles, 0, 1 << 20, "cycles", "per vp_run");
+}
+
+void read_core(ParamReader& r, HardwareConfig& hw) {
+  field(r, "dispatch_per_cycle", hw.core.dispatch_per_cycle, 1, 64, "instructions/cycle",
+        "instructions dispatched into the engine queues per cycle");
+  field(r, "dma_in_flight", hw.core.dma_in_flight, 1, 64, "transfers",
+        "transfers each DMA engine keeps in flight (retired in program order)");
+  field(r, "noc_in_flight", hw.core.noc_in_flight, 1, 64, "sends",
+        "sends the noc engine keeps in flight (retired in program order)");
+}
+
+struct OwnComponent {
+  const char* name;
+  void (*read)(ParamReader&, HardwareConfig&);
+};
+constexpr OwnComponent kOwnComponents[] = {{"mesh", read_mesh}, {"clock", read_clock},
+                                           {"l2", read_l2},     {"wl0", read_wl0},
+                                           {"pe", read_pe},     {"vp", read_vp},
+                                           {"core", read_core}};
 
 // A simulator's component kept as written, where it is (no unknown-key
 // check here: the simulator declares its parameters).
@@ -242,12 +209,10 @@ void keep_raw(const json::object* c, const char* name, const std::string& origin
 void read_raw(const json::object& o, const char* name, const std::string& origin, bool& multicast,
               RawComponent& raw, ConfigErrors& errors) {
   const json::object* c = component_of(o, name, origin, errors);
-  ComponentReader r(c, name, origin, errors);
+  ParamReader r(c, origin, name, errors);
   for (const LoweringParam& p : kLoweringParams)
-    if (std::string_view(p.component) == name && std::string_view(p.name) == "multicast") {
-      multicast = p.fallback;
-      r.boolean(p.name, multicast);
-    }
+    if (std::string_view(p.component) == name && std::string_view(p.name) == "multicast")
+      multicast = r.param<bool>(p.name).fallback(p.fallback).describe(p.description).get();
   keep_raw(c, name, origin, raw);
 }
 
@@ -279,8 +244,11 @@ std::optional<HardwareConfig> parse_hw_config(const std::string& text, const std
   HardwareConfig hw;
   const json::object& o = root.get_object();
   read_top(o, origin, hw, errors);
-  read_memories(o, origin, hw, errors);
-  read_engines(o, origin, hw, errors);
+  for (const OwnComponent& c : kOwnComponents) {
+    ParamReader r(component_of(o, c.name, origin, errors), origin, c.name, errors);
+    c.read(r, hw);
+    r.finish();
+  }
   read_raw(o, "noc", origin, hw.noc.multicast, hw.noc.raw, errors);
   read_raw(o, "dram", origin, hw.dram.multicast, hw.dram.raw, errors);
   keep_raw(component_of(o, "energy", origin, errors), "energy", origin, hw.energy);
@@ -289,6 +257,26 @@ std::optional<HardwareConfig> parse_hw_config(const std::string& text, const std
   ring_regions_ok(hw.l2, origin, errors);
   if (errors.size() != before) return std::nullopt;
   return hw;
+}
+
+std::vector<std::pair<std::string, std::vector<ParamInfo>>> hw_config_params() {
+  std::vector<std::pair<std::string, std::vector<ParamInfo>>> out;
+  ParamInfo name, description;
+  name.name = "name";
+  name.type = description.type = "string";
+  name.fallback = "\"default\"";
+  name.description = "shown in reports";
+  description.name = "description";
+  description.fallback = "\"\"";
+  description.description = "free text";
+  out.push_back({"", {name, description}});
+  for (const OwnComponent& c : kOwnComponents) {
+    ParamReader r(c.name);
+    HardwareConfig hw;
+    c.read(r, hw);
+    out.push_back({c.name, r.declared()});
+  }
+  return out;
 }
 
 std::optional<HardwareConfig> load_hw_config(const std::string& path, ConfigErrors& errors) {

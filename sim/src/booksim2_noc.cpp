@@ -321,11 +321,12 @@ void read_router_params(ParamReader& r, Booksim2Params& p) {
                          "a router's hold of a credit before it goes upstream");
   // The crossbar: 0 divides by zero in BookSim.
   auto speedup = [&r](const char* name, const char* what) {
-    return r.param<std::int32_t>(name).range(1, 16).fallback(1).describe(what).get();
+    return r.param<std::int32_t>(name).unit("ratio").range(1, 16).fallback(1).describe(what).get();
   };
   p.input_speedup = speedup("input_speedup", "crossbar inputs per router input port");
   p.output_speedup = speedup("output_speedup", "crossbar outputs per router output port");
   p.internal_speedup = r.param<double>("internal_speedup")
+                           .unit("ratio")
                            .range(1, 16)
                            .fallback(1.0)
                            .describe("router cycles per channel cycle")
@@ -345,6 +346,7 @@ void read_router_params(ParamReader& r, Booksim2Params& p) {
                        .describe("BookSim's switch allocator")
                        .get();
   p.alloc_iters = r.param<std::int32_t>("alloc_iters")
+                      .unit("iterations")
                       .range(1, 16)
                       .fallback(1)
                       .describe("iterations of the iterative allocators (islip, pim)")
@@ -377,13 +379,16 @@ NocBuilder configure(ParamReader& r) {
                        .describe("packets each VC buffer holds when buffer_packets is 0 (unbounded)")
                        .get();
   p.clock_ratio = r.param<std::int32_t>("clock_ratio")
+                      .unit("BookSim cycles/cycle")
                       .range(0, 64)
                       .fallback(0)
-                      .describe("BookSim cycles per core cycle (0: the fewest that fit "
-                                "router_cycles: a hop takes 3 BookSim cycles at least)")
+                      .describe(
+                          "BookSim cycles per core cycle (0: the fewest that fit "
+                          "router_cycles: a hop takes 3 BookSim cycles at least)")
                       .get();
   read_router_params(r, p);
   p.seed = r.param<std::int32_t>("seed")
+               .unit("seed")
                .range(0, 1 << 30)
                .fallback(1)
                .describe("BookSim's random seed (random arbitration)")

@@ -52,11 +52,13 @@ bool read_own(ParamReader& r, ChipletSetup& s, std::string& interface) {
                   .get();
   const bool ok = r.error_count() == before;
   s.x_cut = r.param<std::int32_t>("x_cut")
+                .unit("dies")
                 .range(1, 1024)
                 .fallback(1)
                 .describe("dies across the mesh's columns (it must divide xlen)")
                 .get();
   s.y_cut = r.param<std::int32_t>("y_cut")
+                .unit("dies")
                 .range(1, 1024)
                 .fallback(1)
                 .describe("dies across the mesh's rows (it must divide ylen)")

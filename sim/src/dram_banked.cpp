@@ -290,7 +290,9 @@ class BankedDram final : public DramModel {
     if (!posted_) return false;
     const auto w = static_cast<double>(writes);
     if (!drain) return w > wq_high_ || reads == 0;
-    return !(w < wq_low_ && reads != 0);
+    // Back to reads below the low watermark, or with no write left (a low
+    // watermark of 0 would otherwise drain an empty queue for ever).
+    return !((w < wq_low_ || writes == 0) && reads != 0);
   }
 
   // The next command from cmd_free_ (the scheduling rule of the header),

@@ -70,11 +70,13 @@ std::vector<std::string> dram_preset_names() {
 WriteWatermarks read_write_watermarks(ParamReader& r) {
   WriteWatermarks w;
   w.high = r.param<double>("write_high_watermark")
+               .unit("fraction")
                .range(0.01, 1)
                .fallback(w.high)
                .describe("write queue share above which the controller turns to writes")
                .get();
   w.low = r.param<double>("write_low_watermark")
+              .unit("fraction")
               .range(0, 1)
               .fallback(w.low)
               .describe("write queue share below which it turns back to reads")
@@ -113,9 +115,10 @@ DramTiming read_dram_timing(ParamReader& r, const DramTiming& preset) {
         "end of write data to a read command in its bank group (tWTR_L)");
   field("trtw", t.trtw, 0, 1 << 16, "clocks", "end of read data to write data on the bus");
   field("burst_bytes", t.burst_bytes, 1, 1 << 16, "bytes", "data of one burst");
-  field("banks", t.banks, 1, 1024, "", "banks of the channel");
+  field("banks", t.banks, 1, 1024, "banks", "banks of the channel");
   field("row_bytes", t.row_bytes, 1, 1 << 24, "bytes", "one row of a bank");
-  field("bank_groups", t.bank_groups, 1, 1024, "", "bank groups of the channel (1: none)");
+  field("bank_groups", t.bank_groups, 1, 1024, "bank groups",
+        "bank groups of the channel (1: none)");
   field("tccd_l", t.tccd_l, 1, 1 << 16, "clocks",
         "column to column command in one bank group (tCCD_L; tccd is tCCD_S)");
   field("twtr_s", t.twtr_s, 0, 1 << 16, "clocks",
@@ -126,7 +129,7 @@ DramTiming read_dram_timing(ParamReader& r, const DramTiming& preset) {
   field("trtp", t.trtp, 0, 1 << 16, "clocks", "read command to precharge");
   field("act_commands", t.act_commands, 1, 2, "clocks",
         "command clocks of an activate (LPDDR5: 2, ACT-1 and ACT-2)");
-  field("cas_sync", t.cas_sync, 0, 1, "",
+  field("cas_sync", t.cas_sync, 0, 1, "commands",
         "1: a column command after the data clock stopped needs a CAS sync command first "
         "(LPDDR5)");
   field("trpab", t.trpab, 0, 1 << 16, "clocks",

@@ -73,6 +73,7 @@ double read_area(ParamReader& r, const char* key, const char* unit, double fallb
 void read_area_params(ParamReader& r, const boost::json::object* section, SiliconParams& p) {
   const double scale = default_area_scale(p.process_nm);
   p.area_scale = r.param<double>("area_scale")
+                     .unit("ratio")
                      .range(1e-3, 100)
                      .fallback(scale > 0 ? scale : 1)
                      .describe(
@@ -87,6 +88,7 @@ void read_area_params(ParamReader& r, const boost::json::object* section, Silico
                                  "SRAM area per bit at 12 nm (times area_scale)");
   p.mac_um2 = read_area(r, "mac_um2", "µm²", 57.9, "one 8-bit MAC at 12 nm (times area_scale)");
   p.lr_mac_area_ratio = r.param<double>("lr_mac_area_ratio")
+                            .unit("ratio")
                             .range(0, 1e3)
                             .fallback(8)
                             .describe(
@@ -97,16 +99,19 @@ void read_area_params(ParamReader& r, const boost::json::object* section, Silico
       read_area(r, "noc_um2_per_gbps", "µm²/(GB/s)", 16781.312,
                 "a core's router per GB/s of NoC link at 12 nm (times area_scale)");
   p.post_layout_scale = r.param<double>("post_layout_scale")
+                            .unit("ratio")
                             .range(1e-3, 100)
                             .fallback(2.2)
                             .describe("post-layout factor on a core's synthesized area")
                             .get();
   p.control_unit_factor = r.param<double>("control_unit_factor")
+                              .unit("ratio")
                               .range(1, 100)
                               .fallback(1.05)
                               .describe("factor on every die's area for its control unit")
                               .get();
   p.dft_factor = r.param<double>("dft_factor")
+                     .unit("ratio")
                      .range(1, 100)
                      .fallback(1.05)
                      .describe("factor on every die's area for design-for-test")
@@ -141,18 +146,18 @@ void read_wafer_params(ParamReader& r, SiliconParams& p) {
   p.edge_loss_mm = read_number(r, "edge_loss_mm", "mm", 0, 100, 5, "unusable wafer rim");
   if (p.edge_loss_mm * 2 >= p.wafer_diameter_mm)
     r.fail("edge_loss_mm", "the rim leaves no wafer: must be below half of wafer_diameter_mm");
-  p.critical_level = read_number(r, "critical_level", "", 0.1, 1000, 10,
+  p.critical_level = read_number(r, "critical_level", "ratio", 0.1, 1000, 10,
                                  "clustering parameter of the dies' negative-binomial yield");
 }
 
 void read_package_params(ParamReader& r, SiliconParams& p) {
-  p.os_area_factor = read_number(r, "os_area_factor", "", 1, 100, 4,
+  p.os_area_factor = read_number(r, "os_area_factor", "ratio", 1, 100, 4,
                                  "substrate area / the dies' (or the interposer's) area");
   p.os_usd_per_mm2 = read_number(r, "os_usd_per_mm2", "USD/mm²", 0, 1e3, 0.005,
                                  "organic substrate price (times 1, 1.5, 1.75 or 2 by size)");
   p.c4_bump_usd_per_mm2 = read_number(r, "c4_bump_usd_per_mm2", "USD/mm²", 0, 1e3, 0.005,
                                       "C4 bumps, per mm² of die (OS) or interposer (FO, SI)");
-  p.os_bonding_yield = read_number(r, "os_bonding_yield", "", 1e-3, 1, 0.99,
+  p.os_bonding_yield = read_number(r, "os_bonding_yield", "fraction", 1e-3, 1, 0.99,
                                    "yield of bonding one die (OS) or the interposer (FO, SI)");
   p.u_bump_usd_per_mm2 = read_number(r, "u_bump_usd_per_mm2", "USD/mm²", 0, 1e3, 0.01,
                                      "micro bumps per mm² of die (FO, SI)");
@@ -160,21 +165,21 @@ void read_package_params(ParamReader& r, SiliconParams& p) {
   p.rdl_defect_per_cm2 =
       read_number(r, "rdl_defect_per_cm2", "1/cm²", 0, 100, 0.05, "FO: RDL defect density");
   p.rdl_area_factor =
-      read_number(r, "rdl_area_factor", "", 1, 100, 1.2, "FO: RDL area / the dies' area");
-  p.rdl_critical_level = read_number(r, "rdl_critical_level", "", 0.1, 1000, 3,
+      read_number(r, "rdl_area_factor", "ratio", 1, 100, 1.2, "FO: RDL area / the dies' area");
+  p.rdl_critical_level = read_number(r, "rdl_critical_level", "ratio", 0.1, 1000, 3,
                                      "FO: clustering parameter of the RDL yield");
-  p.rdl_bonding_yield =
-      read_number(r, "rdl_bonding_yield", "", 1e-3, 1, 0.98, "FO: yield of bonding one die");
+  p.rdl_bonding_yield = read_number(r, "rdl_bonding_yield", "fraction", 1e-3, 1, 0.98,
+                                    "FO: yield of bonding one die");
   p.si_wafer_usd = read_number(r, "si_wafer_usd", "USD", 0, 1e9, 1937,
                                "SI: an interposer wafer (a 55 nm wafer)");
   p.si_defect_per_cm2 =
       read_number(r, "si_defect_per_cm2", "1/cm²", 0, 100, 0.06, "SI: interposer defect density");
-  p.si_area_factor =
-      read_number(r, "si_area_factor", "", 1, 100, 1.1, "SI: interposer area / the dies' area");
-  p.si_critical_level = read_number(r, "si_critical_level", "", 0.1, 1000, 6,
+  p.si_area_factor = read_number(r, "si_area_factor", "ratio", 1, 100, 1.1,
+                                 "SI: interposer area / the dies' area");
+  p.si_critical_level = read_number(r, "si_critical_level", "ratio", 0.1, 1000, 6,
                                     "SI: clustering parameter of the interposer yield");
   p.si_bonding_yield =
-      read_number(r, "si_bonding_yield", "", 1e-3, 1, 0.95, "SI: yield of bonding one die");
+      read_number(r, "si_bonding_yield", "fraction", 1e-3, 1, 0.95, "SI: yield of bonding one die");
 }
 
 SiliconParams read_all(ParamReader& r, const boost::json::object* section) {

@@ -71,6 +71,11 @@ void print_component(std::ostream& os, const std::string& component, const std::
 }  // namespace
 
 void print_params(std::ostream& os) {
+  // ir's own components (hw_config.h), then the simulator's sections.
+  for (const auto& [component, params] : ir::hw_config_params()) {
+    os << (component.empty() ? std::string("(top level)") : component) << ":\n";
+    for (const ParamInfo& p : params) print_param(os, p);
+  }
   print_component(os, "dram", "DRAM model", dram_params(), dram_models());
   print_component(os, "noc", "NoC model", noc_params(), noc_models());
   os << "energy:\n";  // one cost per row of the energy table, no models

@@ -135,6 +135,21 @@ TEST(DramBankedWrites, ReadsGoFirstUntilTheQueuePassesItsHighWatermark) {
   }
 }
 
+TEST(DramBankedWrites, ALowWatermarkOfZeroTurnsBackToReadsWhenNoWriteIsLeft) {
+  // ReadsGoFirstUntilTheQueuePassesItsHighWatermark's second case with a
+  // low watermark of 0 (found by the fuzzer: the controller drained an
+  // empty write queue for ever, an internal error): the three writes
+  // drain, then the read goes as there, its last beat at 88 clocks.
+  auto m =
+      dram(banked({{"write_queue", 4}, {"write_high_watermark", 0.5}, {"write_low_watermark", 0}}));
+  Recorder r;
+  for (std::uint64_t i = 0; i < 3; ++i) m->enqueue({i, true, 64 * (i + 1), 64, 0, 0});
+  m->enqueue({9, false, 8192, 64, 0, 0});
+  drain(*m, r);
+  EXPECT_EQ(r.done_at(9), 88 * 625);
+  EXPECT_EQ(m->stats().bytes_written, 3 * 64);
+}
+
 TEST(DramBankedWrites, WatermarksOutOfOrderAreRefused) {
   std::string error;
   auto m = make_dram_model(banked({{"write_high_watermark", 0.2}, {"write_low_watermark", 0.5}}),

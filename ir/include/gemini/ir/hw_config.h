@@ -18,6 +18,7 @@
 
 #include "gemini/ir/diagnostics.h"
 #include "gemini/ir/model.h"
+#include "gemini/ir/params.h"
 #include "gemini/ir/resources.h"
 
 namespace gemini::ir {
@@ -87,27 +88,6 @@ struct CoreConfig {
   std::int32_t noc_in_flight = 1;
 };
 
-// A component whose parameters belong to the simulator (gemini/sim/params.h:
-// the registered models of dram_model.h and noc_model.h, the energy table
-// of energy_table.h): ir reads only what the
-// lowering needs and keeps the JSON object as written, with where it is, for
-// the simulator to read, check and name in its messages.
-struct RawComponent {
-  boost::json::object json;  // empty when the configuration has no such component
-  std::string origin;        // the file (or text) it came from; "" when built in code
-  std::string pointer;       // its JSON pointer: "/noc", "/dram"
-};
-
-// The keys of the simulator's `noc` and `dram` sections that ir reads for
-// the lowering (the simulator acknowledges them, ParamReader::elsewhere,
-// and lists them with this description and default): each declared here
-// once, read by read_raw in hw_config.cpp.
-struct LoweringParam {
-  const char* component;  // "noc", "dram"
-  const char* name;
-  bool fallback;
-  const char* description;
-};
 inline constexpr LoweringParam kLoweringParams[] = {
     {"noc", "multicast", false,
      "one core's data for several cores may go once along the tree (the lowering's)"},
@@ -164,6 +144,10 @@ struct HardwareConfig {
 // with one H001 diagnostic per problem, each naming its file and pointer
 // (config_text: "file:pointer: message").
 std::optional<HardwareConfig> load_hw_config(const std::string& path, ConfigErrors& errors);
+// The parameters ir reads itself, as declared (params.h), by component:
+// first the top level's ("" : name, description), then mesh, clock, l2,
+// wl0, pe, vp and core. gemini sim --list-params lists them.
+std::vector<std::pair<std::string, std::vector<ParamInfo>>> hw_config_params();
 // Same, from JSON text (`origin` names it in messages).
 std::optional<HardwareConfig> parse_hw_config(const std::string& text, const std::string& origin,
                                               ConfigErrors& errors);

@@ -43,7 +43,13 @@ struct DramTiming {
   }
 };
 
-class ParamReader;
+}  // namespace gemini::sim
+namespace gemini::ir {
+class ParamReader;  // params.h
+}  // namespace gemini::ir
+namespace gemini::sim {
+using ir::ParamReader;
+
 // The `timing` section of the `dram` component: `preset` with any field
 // overridden, each declared, range-checked and read through `r` (banked and
 // ramulator2 read the same section).

@@ -1,11 +1,11 @@
-#include "gemini/sim/params.h"
+#include "gemini/ir/params.h"
 
 #include <boost/json/serialize.hpp>
 #include <cstdio>
 
 #include "gemini/ir/json_document.h"
 
-namespace gemini::sim {
+namespace gemini::ir {
 namespace json = boost::json;
 
 namespace {
@@ -24,9 +24,16 @@ std::string joined(const std::vector<std::string>& v) {
 
 }  // namespace
 
-ParamReader::ParamReader(const ir::RawComponent& raw, std::string component,
-                         ir::ConfigErrors& errors)
+ParamReader::ParamReader(const RawComponent& raw, std::string component,
+                         ConfigErrors& errors)
     : ParamReader(&raw.json, raw.origin, raw.pointer, std::move(component),
+                  std::make_shared<Shared>()) {
+  shared_->errors = &errors;
+}
+
+ParamReader::ParamReader(const json::object* section, std::string origin, std::string component,
+                         ConfigErrors& errors)
+    : ParamReader(section, std::move(origin), "/" + json_pointer_token(component), component,
                   std::make_shared<Shared>()) {
   shared_->errors = &errors;
 }
@@ -63,12 +70,12 @@ void ParamReader::fail(std::string_view name, const std::string& what) {
   if (!shared_->errors) return;
   std::string about = "parameter \"" + std::string(name) + "\" of component \"" + component_ + "\"";
   if (!model_.empty()) about += " (" + model_kind_ + " \"" + model_ + "\")";
-  ir::config_error(*shared_->errors, origin_, pointer_ + "/" + ir::json_pointer_token(name),
+  config_error(*shared_->errors, origin_, pointer_ + "/" + json_pointer_token(name),
                    about + ": " + what);
 }
 
-ir::JsonReader ParamReader::values(const std::string& name) {
-  return ir::JsonReader([this, name](const std::string&, const std::string& m) { fail(name, m); });
+JsonReader ParamReader::values(const std::string& name) {
+  return JsonReader([this, name](const std::string&, const std::string& m) { fail(name, m); });
 }
 
 std::int64_t ParamReader::read_integer(ParamInfo info, std::int64_t lo, std::int64_t hi,
@@ -80,12 +87,12 @@ std::int64_t ParamReader::read_integer(ParamInfo info, std::int64_t lo, std::int
   const json::value* v = declare(info);
   if (!v) return fallback;
   if (also) {
-    const std::optional<std::int64_t> x = ir::integer_value(*v);
+    const std::optional<std::int64_t> x = integer_value(*v);
     if (x && (*x == *also || (*x >= lo && *x <= hi))) return *x;
     // JsonReader's words, the sentinel before them: "expected -1 or an integer in [1, 16]".
     fail(info.name, "expected " + std::to_string(*also) + " or " +
-                        ir::JsonReader::expected_integer(lo, hi).substr(9) + ", got " +
-                        ir::kind_name(*v));
+                        JsonReader::expected_integer(lo, hi).substr(9) + ", got " +
+                        kind_name(*v));
     return fallback;
   }
   return values(info.name).integer(*v, info.name, lo, hi).value_or(fallback);
@@ -101,7 +108,7 @@ double ParamReader::read_number(ParamInfo info, double lo, double hi, bool zero_
   return values(info.name).number(*v, info.name, lo, hi, zero_ok).value_or(fallback);
 }
 
-void ParamReader::elsewhere(const ir::LoweringParam& p) {
+void ParamReader::elsewhere(const LoweringParam& p) {
   ParamInfo info;
   info.name = p.name;
   info.type = "true / false";
@@ -130,15 +137,25 @@ std::string ParamReader::read_choice(ParamInfo info, const std::vector<std::stri
   return i ? choices[*i] : fallback;
 }
 
-const json::object* ParamReader::object(const std::string& name, std::string description,
-                                        const char* what) {
+const json::value* ParamReader::declare_value(const std::string& name, const char* type,
+                                              const char* empty, std::string description) {
   ParamInfo info;
   info.name = name;
-  info.type = "object";
-  info.fallback = "{}";
+  info.type = type;
+  info.fallback = empty;
   info.description = std::move(description);
-  const json::value* v = declare(info);
-  return values(name).object(v, name, what);
+  return declare(info);
+}
+
+const json::object* ParamReader::object(const std::string& name, std::string description,
+                                        const char* what) {
+  return values(name).object(declare_value(name, "object", "{}", std::move(description)), name,
+                             what);
+}
+
+const json::array* ParamReader::list(const std::string& name, std::string description,
+                                     const char* what) {
+  return values(name).array(declare_value(name, "list", "[]", std::move(description)), name, what);
 }
 
 bool ParamReader::reading() const { return shared_->errors != nullptr; }
@@ -164,7 +181,7 @@ const json::value* ParamReader::peek(const std::string& key) const {
 
 ParamReader ParamReader::section(const std::string& name, std::string description) {
   const json::object* inner = object(name, std::move(description), "an object of parameters");
-  ParamReader child(inner, origin_, pointer_ + "/" + ir::json_pointer_token(name),
+  ParamReader child(inner, origin_, pointer_ + "/" + json_pointer_token(name),
                     component_ + "/" + name, shared_);
   child.model_kind_ = model_kind_;
   child.model_ = model_;
@@ -196,4 +213,4 @@ void ParamReader::finish(const std::function<std::string(std::string_view key)>&
   }
 }
 
-}  // namespace gemini::sim
+}  // namespace gemini::ir
