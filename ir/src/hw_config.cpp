@@ -96,19 +96,19 @@ void read_top(const json::object& o, const std::string& origin, HardwareConfig& 
 // (params.h) with its unit and description; a key nothing declared is an
 // error (finish()). The same functions list them (hw_config_params()).
 template <typename T>
-void field(ParamReader& r, const char* key, T& f, T lo, T hi, const char* unit, const char* what) {
+void field(ParamReader& r, const char* key, T& f, T lo, T hi, Unit unit, const char* what) {
   f = r.param<T>(key).unit(unit).range(lo, hi).fallback(f).describe(what).get();
 }
 
 void read_mesh(ParamReader& r, HardwareConfig& hw) {
-  field(r, "xlen", hw.mesh.xlen, 0, 4096, "cores",
+  field(r, "xlen", hw.mesh.xlen, 0, 4096, Unit::cores,
         "mesh width; 0 takes it from the IR, any other value must be the IR's");
-  field(r, "ylen", hw.mesh.ylen, 0, 4096, "cores",
+  field(r, "ylen", hw.mesh.ylen, 0, 4096, Unit::cores,
         "mesh height; 0 takes it from the IR, any other value must be the IR's");
 }
 
 void read_clock(ParamReader& r, HardwareConfig& hw) {
-  field(r, "frequency_mhz", hw.clock.frequency_mhz, 1e-3, 1e6, "MHz",
+  field(r, "frequency_mhz", hw.clock.frequency_mhz, 1e-3, 1e6, Unit::megahertz,
         "core clock; converts cycles to time");
 }
 
@@ -133,21 +133,21 @@ void read_ring_regions(ParamReader& r, L2Config& l2) {
 
 void read_l2(ParamReader& r, HardwareConfig& hw) {
   L2Config& l2 = hw.l2;
-  field(r, "size_bytes", l2.size_bytes, std::int64_t{1}, kMaxMemoryBytes, "bytes",
+  field(r, "size_bytes", l2.size_bytes, std::int64_t{1}, kMaxMemoryBytes, Unit::bytes,
         "L2 buffer per core; used when the IR has no buffersize");
   read_ring_regions(r, l2);
-  field(r, "align_channels", l2.align_channels, 1, 4096, "channels",
+  field(r, "align_channels", l2.align_channels, 1, 4096, Unit::channels,
         "channel alignment of fmap tensors when the IR gives no align");
-  field(r, "bitwidth", l2.bitwidth, 1, 64, "bits",
+  field(r, "bitwidth", l2.bitwidth, 1, 64, Unit::bits,
         "element width when the IR gives no bitwidth");
-  field(r, "bn_bytes_per_channel", l2.bn_bytes_per_channel, 0, 4096, "bytes",
+  field(r, "bn_bytes_per_channel", l2.bn_bytes_per_channel, 0, 4096, Unit::bytes,
         "BatchNorm bytes a weight tensor may carry per output channel (check G004)");
-  field(r, "alignment_bytes", l2.alignment_bytes, 1, 1 << 20, "bytes",
+  field(r, "alignment_bytes", l2.alignment_bytes, 1, 1 << 20, Unit::bytes,
         "the allocator places tensors at multiples of it; ring regions are whole blocks of it");
-  field(r, "banks", l2.banks, 1, 1024, "banks", "SRAM banks (bank conflicts between engines)");
-  field(r, "bank_bytes", l2.bank_bytes, 1, 4096, "bytes/cycle", "width of one bank");
-  field(r, "port_bytes", l2.port_bytes, 1, 1 << 16, "bytes/cycle", "one engine's L2 port");
-  field(r, "latency_cycles", l2.latency_cycles, 0, 1 << 16, "cycles",
+  field(r, "banks", l2.banks, 1, 1024, Unit::banks, "SRAM banks (bank conflicts between engines)");
+  field(r, "bank_bytes", l2.bank_bytes, 1, 4096, Unit::bytes_per_cycle, "width of one bank");
+  field(r, "port_bytes", l2.port_bytes, 1, 1 << 16, Unit::bytes_per_cycle, "one engine's L2 port");
+  field(r, "latency_cycles", l2.latency_cycles, 0, 1 << 16, Unit::cycles,
         "from the last byte of a DMA to its use");
   l2.noc_writes_share_ports =
       r.param<bool>("noc_writes_share_ports")
@@ -157,32 +157,32 @@ void read_l2(ParamReader& r, HardwareConfig& hw) {
 }
 
 void read_wl0(ParamReader& r, HardwareConfig& hw) {
-  field(r, "size_bytes", hw.wl0.size_bytes, std::int64_t{1}, kMaxMemoryBytes, "bytes",
+  field(r, "size_bytes", hw.wl0.size_bytes, std::int64_t{1}, kMaxMemoryBytes, Unit::bytes,
         "WL0 weight buffer per core (check B006)");
-  field(r, "bytes_per_cycle", hw.wl0.bytes_per_cycle, 1, 1 << 16, "bytes/cycle",
+  field(r, "bytes_per_cycle", hw.wl0.bytes_per_cycle, 1, 1 << 16, Unit::bytes_per_cycle,
         "WL0 fill and weight streaming into the PE array");
 }
 
 void read_pe(ParamReader& r, HardwareConfig& hw) {
-  field(r, "rows", hw.pe.rows, 1, 4096, "output channels", "output channels per cycle");
-  field(r, "cols", hw.pe.cols, 1, 4096, "output pixels", "output pixels per cycle");
-  field(r, "lanes", hw.pe.lanes, 1, 4096, "input channels", "input channels per cycle");
-  field(r, "pipeline_cycles", hw.pe.pipeline_cycles, 0, 1 << 20, "cycles",
+  field(r, "rows", hw.pe.rows, 1, 4096, Unit::channels, "output channels per cycle");
+  field(r, "cols", hw.pe.cols, 1, 4096, Unit::pixels, "output pixels per cycle");
+  field(r, "lanes", hw.pe.lanes, 1, 4096, Unit::channels, "input channels per cycle");
+  field(r, "pipeline_cycles", hw.pe.pipeline_cycles, 0, 1 << 20, Unit::cycles,
         "fill and drain of one pe_run");
-  field(r, "cfg_cycles", hw.pe.cfg_cycles, 0, 1 << 20, "cycles", "one pe_cfg");
+  field(r, "cfg_cycles", hw.pe.cfg_cycles, 0, 1 << 20, Unit::cycles, "one pe_cfg");
 }
 
 void read_vp(ParamReader& r, HardwareConfig& hw) {
-  field(r, "lanes", hw.vp.lanes, 1, 1 << 16, "elements/cycle", "vector elements per cycle");
-  field(r, "pipeline_cycles", hw.vp.pipeline_cycles, 0, 1 << 20, "cycles", "per vp_run");
+  field(r, "lanes", hw.vp.lanes, 1, 1 << 16, Unit::elements_per_cycle, "vector elements per cycle");
+  field(r, "pipeline_cycles", hw.vp.pipeline_cycles, 0, 1 << 20, Unit::cycles, "per vp_run");
 }
 
 void read_core(ParamReader& r, HardwareConfig& hw) {
-  field(r, "dispatch_per_cycle", hw.core.dispatch_per_cycle, 1, 64, "instructions/cycle",
+  field(r, "dispatch_per_cycle", hw.core.dispatch_per_cycle, 1, 64, Unit::instructions_per_cycle,
         "instructions dispatched into the engine queues per cycle");
-  field(r, "dma_in_flight", hw.core.dma_in_flight, 1, 64, "transfers",
+  field(r, "dma_in_flight", hw.core.dma_in_flight, 1, 64, Unit::transfers,
         "transfers each DMA engine keeps in flight (retired in program order)");
-  field(r, "noc_in_flight", hw.core.noc_in_flight, 1, 64, "sends",
+  field(r, "noc_in_flight", hw.core.noc_in_flight, 1, 64, Unit::sends,
         "sends the noc engine keeps in flight (retired in program order)");
 }
 

@@ -183,12 +183,15 @@ std::vector<Booksim2Params::Extra> read_booksim2_keys(
     Booksim2Params::Extra e{k.key, "", k.kind};
     const std::string about = std::string(k.about) + " (BookSim's " + k.fallback + " without it)";
     if (k.kind == 'i') {
-      auto p = extra.param<std::int64_t>(k.key).unit("BookSim's").range(k.lo, k.hi).describe(about);
+      auto p = extra.param<std::int64_t>(k.key)
+                   .unit(Unit::booksim_units)
+                   .range(k.lo, k.hi)
+                   .describe(about);
       if (k.minus_one) p.or_value(-1);
       e.value = std::to_string(p.fallback(std::stoll(k.fallback)).get());
     } else if (k.kind == 'f') {
       e.value = booksim2_number(extra.param<double>(k.key)
-                                    .unit("BookSim's")
+                                    .unit(Unit::booksim_units)
                                     .range(static_cast<double>(k.lo), static_cast<double>(k.hi))
                                     .fallback(std::stod(k.fallback))
                                     .describe(about)

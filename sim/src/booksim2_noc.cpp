@@ -301,17 +301,22 @@ NocModel::LinkUse Booksim2Noc::link_use(bool d2d) const {
 // declared and read into `p`.
 void read_router_params(ParamReader& r, Booksim2Params& p) {
   p.routing_delay = r.param<std::int32_t>("routing_delay")
-                        .unit("BookSim cycles")
+                        .unit(Unit::booksim_cycles)
                         .range(-1, 1 << 10)
                         .fallback(-1)
-                        .describe("route computation (0: lookahead; -1: what makes a hop "
-                                  "router_cycles)")
+                        .describe(
+                            "route computation (0: lookahead; -1: what makes a hop "
+                            "router_cycles)")
                         .get();
   // The router pipeline's stages (BookSim's minimum, 1, each; the switch's
   // preparation and a credit's hold may take none).
   auto stage = [&r](const char* name, std::int32_t lo, std::int32_t fallback, const char* what) {
-    return r.param<std::int32_t>(name).unit("BookSim cycles").range(lo, 1 << 10)
-        .fallback(fallback).describe(what).get();
+    return r.param<std::int32_t>(name)
+        .unit(Unit::booksim_cycles)
+        .range(lo, 1 << 10)
+        .fallback(fallback)
+        .describe(what)
+        .get();
   };
   p.vc_alloc_delay = stage("vc_alloc_delay", 1, 1, "VC allocation");
   p.sw_alloc_delay = stage("sw_alloc_delay", 1, 1, "switch allocation");
@@ -321,12 +326,17 @@ void read_router_params(ParamReader& r, Booksim2Params& p) {
                          "a router's hold of a credit before it goes upstream");
   // The crossbar: 0 divides by zero in BookSim.
   auto speedup = [&r](const char* name, const char* what) {
-    return r.param<std::int32_t>(name).unit("ratio").range(1, 16).fallback(1).describe(what).get();
+    return r.param<std::int32_t>(name)
+        .unit(Unit::ratio)
+        .range(1, 16)
+        .fallback(1)
+        .describe(what)
+        .get();
   };
   p.input_speedup = speedup("input_speedup", "crossbar inputs per router input port");
   p.output_speedup = speedup("output_speedup", "crossbar outputs per router output port");
   p.internal_speedup = r.param<double>("internal_speedup")
-                           .unit("ratio")
+                           .unit(Unit::ratio)
                            .range(1, 16)
                            .fallback(1.0)
                            .describe("router cycles per channel cycle")
@@ -346,7 +356,7 @@ void read_router_params(ParamReader& r, Booksim2Params& p) {
                        .describe("BookSim's switch allocator")
                        .get();
   p.alloc_iters = r.param<std::int32_t>("alloc_iters")
-                      .unit("iterations")
+                      .unit(Unit::iterations)
                       .range(1, 16)
                       .fallback(1)
                       .describe("iterations of the iterative allocators (islip, pim)")
@@ -367,19 +377,20 @@ NocBuilder configure(ParamReader& r) {
   p.router_cycles = mesh.router_cycles;
   p.buffer_packets = mesh.buffer_packets;
   p.num_vcs = r.param<std::int32_t>("num_vcs")
-                  .unit("VCs")
+                  .unit(Unit::virtual_channels)
                   .range(1, 64)
                   .fallback(p.num_vcs)
                   .describe("virtual channels per router port")
                   .get();
-  p.deep_packets = r.param<std::int32_t>("deep_packets")
-                       .unit("packets")
-                       .range(1, 1 << 12)
-                       .fallback(p.deep_packets)
-                       .describe("packets each VC buffer holds when buffer_packets is 0 (unbounded)")
-                       .get();
+  p.deep_packets =
+      r.param<std::int32_t>("deep_packets")
+          .unit(Unit::packets)
+          .range(1, 1 << 12)
+          .fallback(p.deep_packets)
+          .describe("packets each VC buffer holds when buffer_packets is 0 (unbounded)")
+          .get();
   p.clock_ratio = r.param<std::int32_t>("clock_ratio")
-                      .unit("BookSim cycles/cycle")
+                      .unit(Unit::booksim_cycles_per_cycle)
                       .range(0, 64)
                       .fallback(0)
                       .describe(
@@ -388,7 +399,7 @@ NocBuilder configure(ParamReader& r) {
                       .get();
   read_router_params(r, p);
   p.seed = r.param<std::int32_t>("seed")
-               .unit("seed")
+               .unit(Unit::id)
                .range(0, 1 << 30)
                .fallback(1)
                .describe("BookSim's random seed (random arbitration)")

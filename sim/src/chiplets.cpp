@@ -17,7 +17,7 @@ std::int64_t D2dInterface::lanes(double gbps) const {
 
 double read_pj_per_byte(ParamReader& r, double fallback, const std::string& elsewhere) {
   return r.param<double>("pj_per_byte")
-      .unit("pJ/byte")
+      .unit(Unit::pj_per_byte)
       .range(0, 1e6)
       .fallback(fallback)
       .describe("energy per byte per D2D link crossed (" + elsewhere + ")")
@@ -26,7 +26,7 @@ double read_pj_per_byte(ParamReader& r, double fallback, const std::string& else
 
 double read_phy_um2_per_gbps(ParamReader& r, double fallback, const std::string& elsewhere) {
   return r.param<double>("phy_um2_per_gbps")
-      .unit("um^2/(GB/s)")
+      .unit(Unit::um2_per_gbps)
       .range(0, 1e9)
       .fallback(fallback)
       .describe("PHY area per GB/s of link (" + elsewhere + ")")
@@ -52,25 +52,25 @@ bool read_own(ParamReader& r, ChipletSetup& s, std::string& interface) {
                   .get();
   const bool ok = r.error_count() == before;
   s.x_cut = r.param<std::int32_t>("x_cut")
-                .unit("dies")
+                .unit(Unit::dies)
                 .range(1, 1024)
                 .fallback(1)
                 .describe("dies across the mesh's columns (it must divide xlen)")
                 .get();
   s.y_cut = r.param<std::int32_t>("y_cut")
-                .unit("dies")
+                .unit(Unit::dies)
                 .range(1, 1024)
                 .fallback(1)
                 .describe("dies across the mesh's rows (it must divide ylen)")
                 .get();
   s.d2d_gbps = r.param<double>("d2d_gbps")
-                   .unit("GB/s")
+                   .unit(Unit::gbps)
                    .range(1e-3, 1e6)
                    .fallback(16.0)
                    .describe("a D2D link's bandwidth, per direction")
                    .get();
   s.d2d_latency_ns = r.param<double>("d2d_latency_ns")
-                         .unit("ns")
+                         .unit(Unit::nanoseconds)
                          .range(0, 1e6)
                          .fallback(0.0)
                          .describe("a packet header's flight over one D2D link, beyond a router's")

@@ -71,10 +71,10 @@ void CoreModule::register_stats() {
   // Every event of the energy table, in the group of the unit that counts it.
   for (std::size_t e = 0; e < kEvents; ++e) {
     const EventInfo& ev = kEventTable[e];
-    const std::string unit = ev.unit;
-    (unit == "l2"    ? l2_stats_
-     : unit == "wl0" ? wl0_stats_
-                     : core_stats_)
+    const std::string group = ev.group;
+    (group == "l2"    ? l2_stats_
+     : group == "wl0" ? wl0_stats_
+                      : core_stats_)
         .add(ev.name, &events_[e], ev.counted_in, ev.description);
   }
   l2_stats_.add("peak_bytes", &peak_l2_, Unit::bytes, "peak occupancy of the core's L2");

@@ -13,13 +13,13 @@ namespace {
 D2dInterface configure(ParamReader& r) {
   D2dInterface d;
   d.lane_gbps = r.param<double>("lane_gbps")
-                    .unit("Gbit/s")
+                    .unit(Unit::gbit_per_s)
                     .range(1e-3, 1e6)
                     .fallback(112.0)
                     .describe("one SerDes lane's rate")
                     .get();
   d.lane_mw = r.param<double>("lane_mw")
-                  .unit("mW")
+                  .unit(Unit::milliwatts)
                   .range(0, 1e6)
                   .fallback(97.44)
                   .describe("one lane's power, for the whole run (12 nm; 7 nm: 69.6)")

@@ -518,7 +518,7 @@ DramBuilder configure(ParamReader& r) {
       !why.empty())
     r.fail("address_mapping", k.mapping + " cannot map this channel: timing." + why);
   k.window = r.param<std::int32_t>("commit_window")
-                 .unit("DRAM clocks")
+                 .unit(Unit::dram_clocks)
                  .range(0, 1 << 20)
                  .fallback(0)
                  .describe(
@@ -526,7 +526,7 @@ DramBuilder configure(ParamReader& r) {
                      "request still to come could change (0: never, exact; more: fewer wakes)")
                  .get();
   k.depth = r.param<std::int32_t>("queue_depth")
-                .unit("bursts")
+                .unit(Unit::bursts)
                 .range(1, 256)
                 .fallback(32)
                 .describe("the controller's read queue: FR-FCFS chooses among its bursts")
@@ -540,7 +540,7 @@ DramBuilder configure(ParamReader& r) {
                      "queue")
                  .get() == "posted";
   k.write_queue = r.param<std::int32_t>("write_queue")
-                      .unit("bursts")
+                      .unit(Unit::bursts)
                       .range(1, 256)
                       .fallback(32)
                       .describe("the write queue of write_policy posted")

@@ -70,13 +70,13 @@ std::vector<std::string> dram_preset_names() {
 WriteWatermarks read_write_watermarks(ParamReader& r) {
   WriteWatermarks w;
   w.high = r.param<double>("write_high_watermark")
-               .unit("fraction")
+               .unit(Unit::fraction)
                .range(0.01, 1)
                .fallback(w.high)
                .describe("write queue share above which the controller turns to writes")
                .get();
   w.low = r.param<double>("write_low_watermark")
-              .unit("fraction")
+              .unit(Unit::fraction)
               .range(0, 1)
               .fallback(w.low)
               .describe("write queue share below which it turns back to reads")
@@ -90,7 +90,7 @@ WriteWatermarks read_write_watermarks(ParamReader& r) {
 DramTiming read_dram_timing(ParamReader& r, const DramTiming& preset) {
   ParamReader tr = r.section("timing", "the preset's timing, any field overridden");
   DramTiming t = preset;
-  auto field = [&](const char* name, auto& v, std::int64_t lo, std::int64_t hi, const char* unit,
+  auto field = [&](const char* name, auto& v, std::int64_t lo, std::int64_t hi, Unit unit,
                    const char* what) {
     using T = std::remove_reference_t<decltype(v)>;
     v = tr.param<T>(name)
@@ -100,39 +100,42 @@ DramTiming read_dram_timing(ParamReader& r, const DramTiming& preset) {
             .describe(what)
             .get();
   };
-  field("tck_ps", t.tck_ps, 1, 1 << 20, "ps", "the DRAM clock period");
-  field("cl", t.cl, 1, 1 << 16, "clocks", "read command to data (CAS latency)");
-  field("cwl", t.cwl, 1, 1 << 16, "clocks", "write command to data");
-  field("trcd", t.trcd, 1, 1 << 16, "clocks", "activate to column command");
-  field("trp", t.trp, 1, 1 << 16, "clocks", "precharge to activate");
-  field("tras", t.tras, 1, 1 << 16, "clocks", "activate to precharge");
-  field("twr", t.twr, 0, 1 << 16, "clocks", "end of write data to precharge");
-  field("trfc", t.trfc, 0, 1 << 20, "clocks", "one refresh (below trefi)");
-  field("trefi", t.trefi, 0, 1 << 24, "clocks", "refresh interval (0: no refresh)");
-  field("tburst", t.tburst, 1, 1 << 16, "clocks", "one burst on the data bus");
-  field("tccd", t.tccd, 1, 1 << 16, "clocks", "column command to column command");
-  field("twtr", t.twtr, 0, 1 << 16, "clocks",
+  field("tck_ps", t.tck_ps, 1, 1 << 20, Unit::picoseconds, "the DRAM clock period");
+  field("cl", t.cl, 1, 1 << 16, Unit::dram_clocks, "read command to data (CAS latency)");
+  field("cwl", t.cwl, 1, 1 << 16, Unit::dram_clocks, "write command to data");
+  field("trcd", t.trcd, 1, 1 << 16, Unit::dram_clocks, "activate to column command");
+  field("trp", t.trp, 1, 1 << 16, Unit::dram_clocks, "precharge to activate");
+  field("tras", t.tras, 1, 1 << 16, Unit::dram_clocks, "activate to precharge");
+  field("twr", t.twr, 0, 1 << 16, Unit::dram_clocks, "end of write data to precharge");
+  field("trfc", t.trfc, 0, 1 << 20, Unit::dram_clocks, "one refresh (below trefi)");
+  field("trefi", t.trefi, 0, 1 << 24, Unit::dram_clocks, "refresh interval (0: no refresh)");
+  field("tburst", t.tburst, 1, 1 << 16, Unit::dram_clocks, "one burst on the data bus");
+  field("tccd", t.tccd, 1, 1 << 16, Unit::dram_clocks, "column command to column command");
+  field("twtr", t.twtr, 0, 1 << 16, Unit::dram_clocks,
         "end of write data to a read command in its bank group (tWTR_L)");
-  field("trtw", t.trtw, 0, 1 << 16, "clocks", "end of read data to write data on the bus");
-  field("burst_bytes", t.burst_bytes, 1, 1 << 16, "bytes", "data of one burst");
-  field("banks", t.banks, 1, 1024, "banks", "banks of the channel");
-  field("row_bytes", t.row_bytes, 1, 1 << 24, "bytes", "one row of a bank");
-  field("bank_groups", t.bank_groups, 1, 1024, "bank groups",
+  field("trtw", t.trtw, 0, 1 << 16, Unit::dram_clocks, "end of read data to write data on the bus");
+  field("burst_bytes", t.burst_bytes, 1, 1 << 16, Unit::bytes, "data of one burst");
+  field("banks", t.banks, 1, 1024, Unit::banks, "banks of the channel");
+  field("row_bytes", t.row_bytes, 1, 1 << 24, Unit::bytes, "one row of a bank");
+  field("bank_groups", t.bank_groups, 1, 1024, Unit::bank_groups,
         "bank groups of the channel (1: none)");
-  field("tccd_l", t.tccd_l, 1, 1 << 16, "clocks",
+  field("tccd_l", t.tccd_l, 1, 1 << 16, Unit::dram_clocks,
         "column to column command in one bank group (tCCD_L; tccd is tCCD_S)");
-  field("twtr_s", t.twtr_s, 0, 1 << 16, "clocks",
+  field("twtr_s", t.twtr_s, 0, 1 << 16, Unit::dram_clocks,
         "end of write data to a read command in another bank group (tWTR_S)");
-  field("trrd_s", t.trrd_s, 0, 1 << 16, "clocks", "activate to activate in another bank group");
-  field("trrd_l", t.trrd_l, 0, 1 << 16, "clocks", "activate to activate in one bank group");
-  field("tfaw", t.tfaw, 0, 1 << 20, "clocks", "window of at most four activates (0: none)");
-  field("trtp", t.trtp, 0, 1 << 16, "clocks", "read command to precharge");
-  field("act_commands", t.act_commands, 1, 2, "clocks",
+  field("trrd_s", t.trrd_s, 0, 1 << 16, Unit::dram_clocks,
+        "activate to activate in another bank group");
+  field("trrd_l", t.trrd_l, 0, 1 << 16, Unit::dram_clocks,
+        "activate to activate in one bank group");
+  field("tfaw", t.tfaw, 0, 1 << 20, Unit::dram_clocks,
+        "window of at most four activates (0: none)");
+  field("trtp", t.trtp, 0, 1 << 16, Unit::dram_clocks, "read command to precharge");
+  field("act_commands", t.act_commands, 1, 2, Unit::dram_clocks,
         "command clocks of an activate (LPDDR5: 2, ACT-1 and ACT-2)");
-  field("cas_sync", t.cas_sync, 0, 1, "commands",
+  field("cas_sync", t.cas_sync, 0, 1, Unit::commands,
         "1: a column command after the data clock stopped needs a CAS sync command first "
         "(LPDDR5)");
-  field("trpab", t.trpab, 0, 1 << 16, "clocks",
+  field("trpab", t.trpab, 0, 1 << 16, Unit::dram_clocks,
         "all-bank precharge (a refresh's) to activate or refresh (0: trp)");
   if (t.banks % t.bank_groups != 0)
     tr.fail("bank_groups", "must divide banks (" + std::to_string(t.banks) + "), got " +

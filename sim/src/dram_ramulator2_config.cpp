@@ -264,7 +264,7 @@ Knobs read_knobs(ParamReader& r) {
                             "GDDR6_2000_1350mV_quad, HBM2_2Gbps, HBM3_2Gbps)")
                         .get();
   k.channels = r.param<std::int32_t>("channels")
-                   .unit("channels")
+                   .unit(Unit::channels)
                    .range(1, 64)
                    .fallback(1)
                    .describe(
@@ -273,7 +273,7 @@ Knobs read_knobs(ParamReader& r) {
                        "given), interleaved by address_mapping")
                    .get();
   k.ranks_set = r.param<std::int32_t>("ranks")
-                    .unit("ranks")
+                    .unit(Unit::ranks)
                     .range(0, 16)
                     .fallback(0)
                     .describe(
@@ -294,7 +294,7 @@ Knobs read_knobs(ParamReader& r) {
                      .describe("open rows, or closed after `closed_cap` hits")
                      .get();
   k.cap = r.param<std::int32_t>("closed_cap")
-              .unit("accesses")
+              .unit(Unit::accesses)
               .range(1, 1 << 16)
               .fallback(4)
               .describe("row_policy closed: column accesses before a row is closed")

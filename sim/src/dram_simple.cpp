@@ -71,7 +71,7 @@ DramBuilder configure(ParamReader& r) {
           .get();
   const double port_gbps =
       r.param<double>("port_gbps")
-          .unit("GB/s")
+          .unit(Unit::gbps)
           .range(1e-3, 1e6)
           .or_zero()
           .fallback(0)
@@ -79,14 +79,14 @@ DramBuilder configure(ParamReader& r) {
           .get();
   const double gbps_per_tops =
       r.param<double>("gbps_per_tops")
-          .unit("GB/s per TOPS")
+          .unit(Unit::gbps_per_tops)
           .range(1e-6, 1e6)
           .or_zero()
           .fallback(0)
           .describe("the total over all ports per TOPS of the mesh, split evenly (0: unused)")
           .get();
   const double latency_ns = r.param<double>("latency_ns")
-                                .unit("ns")
+                                .unit(Unit::nanoseconds)
                                 .range(0, 1e9)
                                 .fallback(50)
                                 .describe("fixed access latency")

@@ -400,20 +400,20 @@ std::vector<NocModel::LinkLoad> MeshNoc::d2d_link_loads() const {
 MeshNocParams read_mesh_noc_params(ParamReader& r) {
   MeshNocParams p;
   p.link_gbps = r.param<double>("link_gbps")
-                    .unit("GB/s")
+                    .unit(Unit::gbps)
                     .range(1e-3, 1e6)
                     .fallback(24.0)
                     .describe("per link and direction (1 GB/s = 1 byte per ns)")
                     .get();
   p.router_cycles = r.param<std::int32_t>("router_cycles")
-                        .unit("cycles")
+                        .unit(Unit::cycles)
                         .range(0, 1 << 16)
                         .fallback(2)
                         .describe("a packet header's time through one router")
                         .get();
   p.buffer_packets =
       r.param<std::int32_t>("buffer_packets")
-          .unit("packets")
+          .unit(Unit::packets)
           .range(0, 1 << 16)
           .fallback(0)
           .describe("packets each router input buffer holds (0: unbounded, no backpressure)")

@@ -29,13 +29,13 @@ bool read_own_params(ParamReader& r, NocSetup& s) {
                 .get();
   const bool model_ok = r.error_count() == before;
   s.packet_bytes = r.param<std::int32_t>("packet_bytes")
-                       .unit("bytes")
+                       .unit(Unit::bytes)
                        .range(1, 1 << 20)
                        .fallback(512)
                        .describe("payload per packet; messages are split")
                        .get();
   s.control_bytes = r.param<std::int32_t>("control_bytes")
-                        .unit("bytes")
+                        .unit(Unit::bytes)
                         .range(1, 1 << 16)
                         .fallback(16)
                         .describe("a token, DMA read request or write acknowledgement")

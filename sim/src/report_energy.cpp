@@ -40,11 +40,11 @@ std::string heading() {
   return out;
 }
 
-// The event's name in the report: qualified by its unit where that is not
+// The event's name in the report: qualified by its group where that is not
 // the core ("l2_read_bytes").
 std::string event_key(Event e) {
-  const std::string unit = unit_of(e);
-  return unit == "core" ? std::string(stat_name(e)) : unit + "_" + stat_name(e);
+  const std::string group = group_of(e);
+  return group == "core" ? std::string(stat_name(e)) : group + "_" + stat_name(e);
 }
 
 }  // namespace

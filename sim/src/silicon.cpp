@@ -41,7 +41,7 @@ constexpr double kMaxArea = 1e12;  // µm² per unit: a generous bound
 void read_choices(ParamReader& r, SiliconParams& p) {
   const std::size_t before = r.error_count();
   p.process_nm = r.param<int>("process_nm")
-                     .unit("nm")
+                     .unit(Unit::nanometres)
                      .range(3, 55)
                      .fallback(12)
                      .describe(
@@ -65,15 +65,14 @@ void read_choices(ParamReader& r, SiliconParams& p) {
                     .get();
 }
 
-double read_area(ParamReader& r, const char* key, const char* unit, double fallback,
-                 const char* what) {
+double read_area(ParamReader& r, const char* key, Unit unit, double fallback, const char* what) {
   return r.param<double>(key).unit(unit).range(0, kMaxArea).fallback(fallback).describe(what).get();
 }
 
 void read_area_params(ParamReader& r, const boost::json::object* section, SiliconParams& p) {
   const double scale = default_area_scale(p.process_nm);
   p.area_scale = r.param<double>("area_scale")
-                     .unit("ratio")
+                     .unit(Unit::ratio)
                      .range(1e-3, 100)
                      .fallback(scale > 0 ? scale : 1)
                      .describe(
@@ -84,11 +83,11 @@ void read_area_params(ParamReader& r, const boost::json::object* section, Silico
     r.fail("area_scale", "process_nm " + std::to_string(p.process_nm) +
                              " has no default (the scheduler scales 12 nm by 1 and 7 nm by "
                              "0.7): give area_scale");
-  p.sram_um2_per_bit = read_area(r, "sram_um2_per_bit", "µm²/bit", 0.0964,
+  p.sram_um2_per_bit = read_area(r, "sram_um2_per_bit", Unit::um2_per_bit, 0.0964,
                                  "SRAM area per bit at 12 nm (times area_scale)");
-  p.mac_um2 = read_area(r, "mac_um2", "µm²", 57.9, "one 8-bit MAC at 12 nm (times area_scale)");
+  p.mac_um2 = read_area(r, "mac_um2", Unit::um2, 57.9, "one 8-bit MAC at 12 nm (times area_scale)");
   p.lr_mac_area_ratio = r.param<double>("lr_mac_area_ratio")
-                            .unit("ratio")
+                            .unit(Unit::ratio)
                             .range(0, 1e3)
                             .fallback(8)
                             .describe(
@@ -96,90 +95,94 @@ void read_area_params(ParamReader& r, const boost::json::object* section, Silico
                                 "them per core)")
                             .get();
   p.noc_um2_per_gbps =
-      read_area(r, "noc_um2_per_gbps", "µm²/(GB/s)", 16781.312,
+      read_area(r, "noc_um2_per_gbps", Unit::um2_per_gbps, 16781.312,
                 "a core's router per GB/s of NoC link at 12 nm (times area_scale)");
   p.post_layout_scale = r.param<double>("post_layout_scale")
-                            .unit("ratio")
+                            .unit(Unit::ratio)
                             .range(1e-3, 100)
                             .fallback(2.2)
                             .describe("post-layout factor on a core's synthesized area")
                             .get();
   p.control_unit_factor = r.param<double>("control_unit_factor")
-                              .unit("ratio")
+                              .unit(Unit::ratio)
                               .range(1, 100)
                               .fallback(1.05)
                               .describe("factor on every die's area for its control unit")
                               .get();
   p.dft_factor = r.param<double>("dft_factor")
-                     .unit("ratio")
+                     .unit(Unit::ratio)
                      .range(1, 100)
                      .fallback(1.05)
                      .describe("factor on every die's area for design-for-test")
                      .get();
   const bool hbm = p.dram_type == "HBM";
-  p.dram_phy_um2_per_gbps = read_area(r, "dram_phy_um2_per_gbps", "µm²/(GB/s)", hbm ? 613 : 204187,
-                                      "DRAM PHY on the IO die per GB/s of DRAM (GDDR6X 204187, "
-                                      "HBM 613; not scaled)");
-  p.pcie_um2_per_gbps = read_area(r, "pcie_um2_per_gbps", "µm²/(GB/s)", 3e6 / 128,
+  p.dram_phy_um2_per_gbps =
+      read_area(r, "dram_phy_um2_per_gbps", Unit::um2_per_gbps, hbm ? 613 : 204187,
+                "DRAM PHY on the IO die per GB/s of DRAM (GDDR6X 204187, "
+                "HBM 613; not scaled)");
+  p.pcie_um2_per_gbps = read_area(r, "pcie_um2_per_gbps", Unit::um2_per_gbps, 3e6 / 128,
                                   "PCIe on the IO die per GB/s of DRAM (not scaled)");
   p.dram_usd_per_gbps = r.param<double>("dram_usd_per_gbps")
-                            .unit("USD/(GB/s)")
+                            .unit(Unit::usd_per_gbps)
                             .range(0, 1e6)
                             .fallback(hbm ? 320.0 / 819 : 3.5 / 32)
                             .describe("DRAM price per GB/s (GDDR6X 3.5/32, HBM 320/819)")
                             .get();
 }
 
-double read_number(ParamReader& r, const char* key, const char* unit, double lo, double hi,
+double read_number(ParamReader& r, const char* key, Unit unit, double lo, double hi,
                    double fallback, const char* what) {
   return r.param<double>(key).unit(unit).range(lo, hi).fallback(fallback).describe(what).get();
 }
 
 void read_wafer_params(ParamReader& r, SiliconParams& p) {
   const Node& n = *find_node(p.process_nm);
-  p.wafer_usd = read_number(r, "wafer_usd", "USD", 0, 1e9, n.wafer_usd,
+  p.wafer_usd = read_number(r, "wafer_usd", Unit::usd, 0, 1e9, n.wafer_usd,
                             "a processed wafer (default by process_nm)");
-  p.defect_per_cm2 = read_number(r, "defect_per_cm2", "1/cm²", 0, 100, n.defect_per_cm2,
+  p.defect_per_cm2 = read_number(r, "defect_per_cm2", Unit::per_cm2, 0, 100, n.defect_per_cm2,
                                  "defect density of the dies (default by process_nm)");
-  p.wafer_diameter_mm = read_number(r, "wafer_diameter_mm", "mm", 10, 1000, 300, "wafer diameter");
-  p.scribe_lane_mm = read_number(r, "scribe_lane_mm", "mm", 0, 10, 0.2, "scribe lane around a die");
-  p.edge_loss_mm = read_number(r, "edge_loss_mm", "mm", 0, 100, 5, "unusable wafer rim");
+  p.wafer_diameter_mm =
+      read_number(r, "wafer_diameter_mm", Unit::millimetres, 10, 1000, 300, "wafer diameter");
+  p.scribe_lane_mm =
+      read_number(r, "scribe_lane_mm", Unit::millimetres, 0, 10, 0.2, "scribe lane around a die");
+  p.edge_loss_mm =
+      read_number(r, "edge_loss_mm", Unit::millimetres, 0, 100, 5, "unusable wafer rim");
   if (p.edge_loss_mm * 2 >= p.wafer_diameter_mm)
     r.fail("edge_loss_mm", "the rim leaves no wafer: must be below half of wafer_diameter_mm");
-  p.critical_level = read_number(r, "critical_level", "ratio", 0.1, 1000, 10,
+  p.critical_level = read_number(r, "critical_level", Unit::ratio, 0.1, 1000, 10,
                                  "clustering parameter of the dies' negative-binomial yield");
 }
 
 void read_package_params(ParamReader& r, SiliconParams& p) {
-  p.os_area_factor = read_number(r, "os_area_factor", "ratio", 1, 100, 4,
+  p.os_area_factor = read_number(r, "os_area_factor", Unit::ratio, 1, 100, 4,
                                  "substrate area / the dies' (or the interposer's) area");
-  p.os_usd_per_mm2 = read_number(r, "os_usd_per_mm2", "USD/mm²", 0, 1e3, 0.005,
+  p.os_usd_per_mm2 = read_number(r, "os_usd_per_mm2", Unit::usd_per_mm2, 0, 1e3, 0.005,
                                  "organic substrate price (times 1, 1.5, 1.75 or 2 by size)");
-  p.c4_bump_usd_per_mm2 = read_number(r, "c4_bump_usd_per_mm2", "USD/mm²", 0, 1e3, 0.005,
+  p.c4_bump_usd_per_mm2 = read_number(r, "c4_bump_usd_per_mm2", Unit::usd_per_mm2, 0, 1e3, 0.005,
                                       "C4 bumps, per mm² of die (OS) or interposer (FO, SI)");
-  p.os_bonding_yield = read_number(r, "os_bonding_yield", "fraction", 1e-3, 1, 0.99,
+  p.os_bonding_yield = read_number(r, "os_bonding_yield", Unit::fraction, 1e-3, 1, 0.99,
                                    "yield of bonding one die (OS) or the interposer (FO, SI)");
-  p.u_bump_usd_per_mm2 = read_number(r, "u_bump_usd_per_mm2", "USD/mm²", 0, 1e3, 0.01,
+  p.u_bump_usd_per_mm2 = read_number(r, "u_bump_usd_per_mm2", Unit::usd_per_mm2, 0, 1e3, 0.01,
                                      "micro bumps per mm² of die (FO, SI)");
-  p.rdl_wafer_usd = read_number(r, "rdl_wafer_usd", "USD", 0, 1e9, 1200, "FO: an RDL wafer");
+  p.rdl_wafer_usd = read_number(r, "rdl_wafer_usd", Unit::usd, 0, 1e9, 1200, "FO: an RDL wafer");
   p.rdl_defect_per_cm2 =
-      read_number(r, "rdl_defect_per_cm2", "1/cm²", 0, 100, 0.05, "FO: RDL defect density");
+      read_number(r, "rdl_defect_per_cm2", Unit::per_cm2, 0, 100, 0.05, "FO: RDL defect density");
   p.rdl_area_factor =
-      read_number(r, "rdl_area_factor", "ratio", 1, 100, 1.2, "FO: RDL area / the dies' area");
-  p.rdl_critical_level = read_number(r, "rdl_critical_level", "ratio", 0.1, 1000, 3,
+      read_number(r, "rdl_area_factor", Unit::ratio, 1, 100, 1.2, "FO: RDL area / the dies' area");
+  p.rdl_critical_level = read_number(r, "rdl_critical_level", Unit::ratio, 0.1, 1000, 3,
                                      "FO: clustering parameter of the RDL yield");
-  p.rdl_bonding_yield = read_number(r, "rdl_bonding_yield", "fraction", 1e-3, 1, 0.98,
+  p.rdl_bonding_yield = read_number(r, "rdl_bonding_yield", Unit::fraction, 1e-3, 1, 0.98,
                                     "FO: yield of bonding one die");
-  p.si_wafer_usd = read_number(r, "si_wafer_usd", "USD", 0, 1e9, 1937,
+  p.si_wafer_usd = read_number(r, "si_wafer_usd", Unit::usd, 0, 1e9, 1937,
                                "SI: an interposer wafer (a 55 nm wafer)");
-  p.si_defect_per_cm2 =
-      read_number(r, "si_defect_per_cm2", "1/cm²", 0, 100, 0.06, "SI: interposer defect density");
-  p.si_area_factor = read_number(r, "si_area_factor", "ratio", 1, 100, 1.1,
+  p.si_defect_per_cm2 = read_number(r, "si_defect_per_cm2", Unit::per_cm2, 0, 100, 0.06,
+                                    "SI: interposer defect density");
+  p.si_area_factor = read_number(r, "si_area_factor", Unit::ratio, 1, 100, 1.1,
                                  "SI: interposer area / the dies' area");
-  p.si_critical_level = read_number(r, "si_critical_level", "ratio", 0.1, 1000, 6,
+  p.si_critical_level = read_number(r, "si_critical_level", Unit::ratio, 0.1, 1000, 6,
                                     "SI: clustering parameter of the interposer yield");
-  p.si_bonding_yield =
-      read_number(r, "si_bonding_yield", "fraction", 1e-3, 1, 0.95, "SI: yield of bonding one die");
+  p.si_bonding_yield = read_number(r, "si_bonding_yield", Unit::fraction, 1e-3, 1, 0.95,
+                                   "SI: yield of bonding one die");
 }
 
 SiliconParams read_all(ParamReader& r, const boost::json::object* section) {

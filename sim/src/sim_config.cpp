@@ -50,7 +50,7 @@ namespace {
 void print_param(std::ostream& os, const ParamInfo& p) {
   os << "  " << p.name << "  " << p.type;
   if (!p.range.empty()) os << " " << p.range;
-  if (!p.unit.empty()) os << ", " << p.unit;
+  if (p.unit != Unit::none) os << ", " << to_string(p.unit);
   os << ", default " << p.fallback << ": " << p.description << "\n";
 }
 

@@ -17,11 +17,11 @@ namespace json = boost::json;
 namespace fs = std::filesystem;
 
 const std::array<StudyMetricInfo, kStudyMetrics> kStudyMetricTable{{
-    {"latency", "latency", "us"},
-    {"energy", "energy", "pJ"},
-    {"cost", "cost", "USD"},
-    {"edp", "EDP", "pJ x ns"},
-    {"cost_edp", "cost x EDP", "USD x pJ x ns"},
+    {"latency", "latency", sim::Unit::microseconds},
+    {"energy", "energy", sim::Unit::picojoules},
+    {"cost", "cost", sim::Unit::usd},
+    {"edp", "EDP", sim::Unit::pj_ns},
+    {"cost_edp", "cost x EDP", sim::Unit::usd_pj_ns},
 }};
 
 namespace {
@@ -324,7 +324,7 @@ json::object study_json(const Study& s) {
     json::object x;
     x["key"] = m.key;
     x["title"] = m.title;
-    x["unit"] = m.unit;
+    x["unit"] = sim::to_string(m.unit);
     metrics.emplace_back(std::move(x));
   }
   o["metrics"] = std::move(metrics);

@@ -15,13 +15,22 @@
 #include <vector>
 
 #include "gemini/ir/hw_config.h"
+#include "gemini/sim/energy_table.h"
 #include "gemini/sim/sim_config.h"
+#include "gemini/sim/unit.h"
 
 namespace gemini::sim {
 namespace {
 
 namespace fs = std::filesystem;
 namespace json = boost::json;
+
+// Every unit's printed form.
+std::set<std::string> vocabulary() {
+  std::set<std::string> out;
+  for (std::size_t i = 1; i < ir::kUnits; ++i) out.insert(to_string(static_cast<Unit>(i)));
+  return out;
+}
 
 // The listing's parameters as "component.name" ("name" at the top level,
 // "dram.timing.cl" nested), and the lines of each.
@@ -92,9 +101,41 @@ TEST(ConfigKeys, EveryListedParameterHasADescriptionAndNumbersAUnit) {
     const bool number = line.find("  integer") != std::string::npos ||
                         line.find("  number") != std::string::npos;
     if (!number) continue;
-    // A number's unit sits between its range and its default.
+    // A number's unit sits between its range and its default, and is a
+    // word of the one vocabulary the statistics use too (ir/unit.h).
     const std::string head = line.substr(0, line.find(", default "));
-    EXPECT_NE(head.find("], "), std::string::npos) << "no unit: " << line;
+    const std::size_t at = head.find("], ");
+    ASSERT_NE(at, std::string::npos) << "no unit: " << line;
+    EXPECT_TRUE(vocabulary().count(head.substr(at + 3))) << "a unit outside ir/unit.h: " << line;
+  }
+}
+
+TEST(ConfigKeys, TheUnitVocabularySpellsEachUnitOnceInAscii) {
+  std::set<std::string> seen;
+  for (std::size_t i = 0; i < ir::kUnits; ++i) {
+    const std::string s = to_string(static_cast<Unit>(i));
+    if (static_cast<Unit>(i) == Unit::none) {
+      EXPECT_EQ(s, "");
+      continue;
+    }
+    EXPECT_FALSE(s.empty()) << "unit " << i << " has no printed form";
+    EXPECT_TRUE(seen.insert(s).second) << "two units print as " << s;
+    for (const char c : s) EXPECT_TRUE(c > 0x20 - 1 && c < 0x7f) << s;
+  }
+}
+
+TEST(ConfigKeys, EachEnergyCostIsGivenPerTheUnitItsStatisticCounts) {
+  // The energy table prices each statistic: its cost parameter is in pJ per
+  // the statistic's unit (macs: count -> pJ; l2_read_bytes: bytes ->
+  // pJ/byte; noc_byte_hops: byte-hops -> pJ/byte-hop).
+  for (const EventInfo& e : kEventTable) {
+    const Unit per = e.counted_in == Unit::count       ? Unit::picojoules
+                     : e.counted_in == Unit::bytes     ? Unit::pj_per_byte
+                     : e.counted_in == Unit::byte_hops ? Unit::pj_per_byte_hop
+                                                       : Unit::none;
+    ASSERT_NE(per, Unit::none) << e.name << " is counted in " << to_string(e.counted_in);
+    EXPECT_EQ(e.cost.unit, per) << e.name << ": " << to_string(e.cost.unit) << " per "
+                                << to_string(e.counted_in);
   }
 }
 

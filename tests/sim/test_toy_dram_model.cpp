@@ -54,7 +54,7 @@ class ToyDram final : public DramModel {
 // Declares and reads the model's one parameter.
 DramBuilder configure(ParamReader& r) {
   const double delay_ns = r.param<double>("delay_ns")
-                              .unit("ns")
+                              .unit(Unit::nanoseconds)
                               .range(0, 1e6)
                               .fallback(100)
                               .describe("from a request's arrival to all of its bytes")
@@ -88,7 +88,8 @@ TEST(ToyDramModel, IsListedWithItsParameter) {
   EXPECT_NE(std::find(names.begin(), names.end(), "toy"), names.end());
   bool listed = false;
   for (const ParamInfo& p : dram_params())
-    listed = listed || (p.model == "toy" && p.name == "delay_ns" && p.unit == "ns");
+    listed =
+        listed || (p.model == "toy" && p.name == "delay_ns" && p.unit == sim::Unit::nanoseconds);
   EXPECT_TRUE(listed);
   std::ostringstream os;
   print_params(os);

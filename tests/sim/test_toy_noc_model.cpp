@@ -62,7 +62,7 @@ class Crossbar final : public NocModel {
 // Declares and reads the model's one parameter.
 NocBuilder configure(ParamReader& r) {
   const double hop_ns = r.param<double>("hop_ns")
-                            .unit("ns")
+                            .unit(Unit::nanoseconds)
                             .range(0, 1e6)
                             .fallback(10)
                             .describe("from any node to any other, before serialisation")

@@ -10,7 +10,7 @@
 // type, default, range or choices, unit and a one-line description:
 //
 //   const double latency_ns = r.param<double>("latency_ns")
-//                                 .unit("ns").range(0, 1e9).fallback(50)
+//                                 .unit(Unit::nanoseconds).range(0, 1e9).fallback(50)
 //                                 .describe("fixed access latency").get();
 //
 // get() returns the section's value, or the default when the key is absent
@@ -40,6 +40,7 @@
 
 #include "gemini/ir/diagnostics.h"
 #include "gemini/ir/json_reader.h"
+#include "gemini/ir/unit.h"
 
 namespace gemini::ir {
 
@@ -70,7 +71,7 @@ struct ParamInfo {
   std::string name;         // nested ones as "timing.cl", the sweep's path below the component
   std::string type;         // "integer", "number", "true / false", "string", "object"
   std::string range;        // "[1, 65536]", "0 or [0.001, 1e+06]", "simple, banked"; "" any
-  std::string unit;         // "ns", "bytes", ...; "" none
+  Unit unit = Unit::none;   // of the one vocabulary (unit.h); none for what is not a number
   std::string fallback;     // the default, as JSON text
   std::string description;  // one line
   std::string model;        // the model that declared it; "" the component's own
@@ -88,8 +89,8 @@ class Param {
     desc_ = std::move(d);
     return *this;
   }
-  Param& unit(std::string u) {
-    unit_ = std::move(u);
+  Param& unit(Unit u) {
+    unit_ = u;
     return *this;
   }
   // Integers and numbers: the accepted values, both ends included.
@@ -123,7 +124,8 @@ class Param {
 
  private:
   ParamReader& r_;
-  std::string name_, desc_, unit_;
+  std::string name_, desc_;
+  Unit unit_ = Unit::none;
   T lo_ = lowest(), hi_ = highest();
   bool zero_ok_ = false;
   std::optional<T> also_;

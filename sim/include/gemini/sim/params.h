@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "gemini/ir/params.h"
+#include "gemini/sim/unit.h"
 
 namespace gemini::sim {
 

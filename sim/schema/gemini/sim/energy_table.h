@@ -57,13 +57,13 @@ static_assert(kComponentTable.back().name != nullptr, "a Component without its r
 struct CostParam {
   const char* key;  // "mac_pj": its unit is in its name; null: priced elsewhere
   double fallback;  // the public SET scheduler's polar-core value (configs/README.md)
-  const char* unit;
+  Unit unit;
   const char* description;
 };
 inline constexpr double kMaxCost = 1e9;
 // The static component's cost: leakage power of one core, over the whole
 // run (mW x ns = pJ).
-inline constexpr CostParam kStaticCost{"static_mw_per_core", 0, "mW",
+inline constexpr CostParam kStaticCost{"static_mw_per_core", 0, Unit::milliwatts,
                                        "leakage of one core, for the whole run"};
 
 constexpr const ComponentInfo& info(Component c) {
@@ -94,7 +94,7 @@ inline constexpr std::size_t kEvents = static_cast<std::size_t>(Event::kCount);
 struct EventInfo {
   const char* name;  // the statistic's name in its unit's group
   Component component;
-  const char* unit;  // the statistics group that counts it: "core", "l2" or "wl0"
+  const char* group;  // the statistics group that counts it: "core", "l2" or "wl0"
   Unit counted_in;
   const char* description;
   CostParam cost;  // pJ per event counted
@@ -105,106 +105,112 @@ inline constexpr std::array<EventInfo, kEvents> kEventTable{{
      "core",
      Unit::count,
      "PE multiply-accumulates: n*k*h*w*cin*r*s of each pe_run",
-     {"mac_pj", 0.018, "pJ", "one multiply-accumulate of the PE array"}},
+     {"mac_pj", 0.018, Unit::picojoules, "one multiply-accumulate of the PE array"}},
     {"vp_ops",
      Component::mac,
      "core",
      Unit::count,
      "VP element operations of each vp_run",
-     {"vp_op_pj", 0.0873, "pJ", "one vector-lane element operation"}},
+     {"vp_op_pj", 0.0873, Unit::picojoules, "one vector-lane element operation"}},
     {"al1_read_bytes",
      Component::core_buffers,
      "core",
      Unit::bytes,
      "activations the PE array read from AL1",
-     {"al1_read_pj_per_byte", 0.0485625 * 8, "pJ/byte",
+     {"al1_read_pj_per_byte", 0.0485625 * 8, Unit::pj_per_byte,
       "a byte read from the PE array's activation buffer"}},
     {"al1_write_bytes",
      Component::core_buffers,
      "core",
      Unit::bytes,
      "ifmap tiles written into AL1",
-     {"al1_write_pj_per_byte", 0.0411625 * 8, "pJ/byte",
+     {"al1_write_pj_per_byte", 0.0411625 * 8, Unit::pj_per_byte,
       "a byte written to the PE array's activation buffer"}},
     {"ol1_read_bytes",
      Component::core_buffers,
      "core",
      Unit::bytes,
      "partial sums read back from OL1",
-     {"ol1_read_pj_per_byte", 0.0802 * 8, "pJ/byte", "a byte read from the partial-sum buffer"}},
+     {"ol1_read_pj_per_byte", 0.0802 * 8, Unit::pj_per_byte,
+      "a byte read from the partial-sum buffer"}},
     {"ol1_write_bytes",
      Component::core_buffers,
      "core",
      Unit::bytes,
      "partial sums written to OL1",
-     {"ol1_write_pj_per_byte", 0.0709 * 8, "pJ/byte", "a byte written to the partial-sum buffer"}},
+     {"ol1_write_pj_per_byte", 0.0709 * 8, Unit::pj_per_byte,
+      "a byte written to the partial-sum buffer"}},
     {"ol2_read_bytes",
      Component::core_buffers,
      "core",
      Unit::bytes,
      "ofmap tiles read from OL2 on their way to L2",
-     {"ol2_read_pj_per_byte", 0.07648125 * 8, "pJ/byte", "a byte read from the output buffer"}},
+     {"ol2_read_pj_per_byte", 0.07648125 * 8, Unit::pj_per_byte,
+      "a byte read from the output buffer"}},
     {"ol2_write_bytes",
      Component::core_buffers,
      "core",
      Unit::bytes,
      "final sums written to OL2",
-     {"ol2_write_pj_per_byte", 0.0989875 * 8, "pJ/byte", "a byte written to the output buffer"}},
+     {"ol2_write_pj_per_byte", 0.0989875 * 8, Unit::pj_per_byte,
+      "a byte written to the output buffer"}},
     {"read_bytes",
      Component::l2,
      "l2",
      Unit::bytes,
      "bytes read from L2: operands, streamed weights, WL0 fills, dma_out, sends",
-     {"l2_read_pj_per_byte", 0.1317125 * 8, "pJ/byte", "a byte read from L2 (the global buffer)"}},
+     {"l2_read_pj_per_byte", 0.1317125 * 8, Unit::pj_per_byte,
+      "a byte read from L2 (the global buffer)"}},
     {"write_bytes",
      Component::l2,
      "l2",
      Unit::bytes,
      "bytes written to L2: pe_run results, dma_in, received sends",
-     {"l2_write_pj_per_byte", 0.234025 * 8, "pJ/byte", "a byte written to L2 (the global buffer)"}},
+     {"l2_write_pj_per_byte", 0.234025 * 8, Unit::pj_per_byte,
+      "a byte written to L2 (the global buffer)"}},
     {"read_bytes",
      Component::wl0,
      "wl0",
      Unit::bytes,
      "weight bytes pe_runs read from WL0",
-     {"wl0_read_pj_per_byte", 0.0381625 * 8, "pJ/byte",
+     {"wl0_read_pj_per_byte", 0.0381625 * 8, Unit::pj_per_byte,
       "a byte read from WL0 (the weight buffer)"}},
     {"write_bytes",
      Component::wl0,
      "wl0",
      Unit::bytes,
      "bytes written to WL0: wl0_load, weights streamed from L2",
-     {"wl0_write_pj_per_byte", 0.0308875 * 8, "pJ/byte",
+     {"wl0_write_pj_per_byte", 0.0308875 * 8, Unit::pj_per_byte,
       "a byte written to WL0 (the weight buffer)"}},
     {"noc_byte_hops",
      Component::noc,
      "core",
      Unit::byte_hops,
      "NoC bytes x router links crossed, of the transfers the core started",
-     {"noc_pj_per_byte_hop", 0.7 * 8, "pJ per byte per link",
+     {"noc_pj_per_byte_hop", 0.7 * 8, Unit::pj_per_byte_hop,
       "a byte over one router-to-router link"}},
     {"d2d_byte_hops",
      Component::d2d,
      "core",
      Unit::byte_hops,
      "bytes x die-to-die links crossed, of the transfers the core started",
-     {nullptr, 0, "pJ per byte per link",
+     {nullptr, 0, Unit::pj_per_byte_hop,
       "a byte over one die-to-die link: the chiplets.interface's pj_per_byte"}},
     {"dram_bytes",
      Component::dram,
      "core",
      Unit::bytes,
      "DRAM bytes read and written by the transfers the core started",
-     {"dram_pj_per_byte", 7.5 * 8, "pJ/byte", "a byte read or written at a DRAM port"}},
+     {"dram_pj_per_byte", 7.5 * 8, Unit::pj_per_byte, "a byte read or written at a DRAM port"}},
 }};
 
 static_assert(kEventTable.back().name != nullptr, "an Event without its row");
 
 constexpr const EventInfo& info(Event e) { return kEventTable[static_cast<std::size_t>(e)]; }
-// The statistic's name ("macs", "read_bytes", ...), in the group unit_of(e).
+// The statistic's name ("macs", "read_bytes", ...), in the group group_of(e).
 constexpr const char* stat_name(Event e) { return info(e).name; }
 constexpr Component component_of(Event e) { return info(e).component; }
-// The unit whose statistics group counts `e`: "core", "l2" or "wl0".
-constexpr const char* unit_of(Event e) { return info(e).unit; }
+// The statistics group that counts `e`: "core", "l2" or "wl0".
+constexpr const char* group_of(Event e) { return info(e).group; }
 
 }  // namespace gemini::sim

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "gemini/sim/unit.h"
 #include "gemini/sweep/results.h"
 
 namespace gemini::sweep {
@@ -28,7 +29,7 @@ inline constexpr std::size_t kStudyMetrics = 5;
 struct StudyMetricInfo {
   const char* key;    // "latency", "energy", "cost", "edp", "cost_edp"
   const char* title;  // for tables and plots
-  const char* unit;
+  sim::Unit unit;
 };
 extern const std::array<StudyMetricInfo, kStudyMetrics> kStudyMetricTable;
 
