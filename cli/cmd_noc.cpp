@@ -271,8 +271,10 @@ Command add_noc(CLI::App& app) {
                 "or a string), e.g. --set num_vcs=2");
   s->add_option("--mesh", opt->mesh, "the mesh, XxY (default 8x8)");
   s->add_option("--pattern", opt->pattern,
-                "uniform, transpose, bitcomp, hotspot, neighbor (default uniform)")
-      ->check(CLI::IsMember({"uniform", "transpose", "bitcomp", "hotspot", "neighbor"}));
+                "uniform, transpose, bitcomp, hotspot, neighbor, permutation (a random one "
+                "drawn from --seed; default uniform)")
+      ->check(
+          CLI::IsMember({"uniform", "transpose", "bitcomp", "hotspot", "neighbor", "permutation"}));
   s->add_option("--load,--loads", opt->loads,
                 "offered load per source as a fraction of one link's bytes per cycle; several, "
                 "comma-separated, give a curve (default 0.1)");

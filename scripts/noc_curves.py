@@ -7,6 +7,16 @@ doubles, and draws the curves.
 
     python3 scripts/noc_curves.py --out noc-curves          # 8x8 and 16x16, every pattern
     python3 scripts/noc_curves.py --meshes 4x4 --patterns uniform --packets 50 --out /tmp/c
+    python3 scripts/noc_curves.py --patterns permutation --seeds 1,2,3 --out perm
+    python3 scripts/noc_curves.py --models router+buffer_packets=64,booksim2 --out rb
+
+(booksim2's buffers hold deep_packets, 64, where the mesh's and the
+router's `buffer_packets: 0` are unbounded: give the router booksim2's to
+compare the same network.)
+
+Every curve is of one traffic seed (--seeds, default --seed): the
+Bernoulli sources' draws and, for the permutation pattern, the random
+permutation of destinations itself (`gemini noc --pattern permutation`).
 
 Writes OUT/curves.json (every point), OUT/summary.csv and OUT/curves.png, and
 prints the summary. A curve stops two points after it saturates (accepted
@@ -21,13 +31,13 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-PATTERNS = ["uniform", "transpose", "bitcomp", "hotspot", "neighbor"]
+PATTERNS = ["uniform", "transpose", "bitcomp", "hotspot", "neighbor", "permutation"]
 LOADS = [0.02, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0]
 
 
-def gemini_noc(args, *extra):
+def gemini_noc(args, seed, *extra):
     cmd = [args.gemini, "noc", "--json", "--hw", args.hw, "--packets", str(args.packets),
-           "--warmup", str(args.warmup), "--seed", str(args.seed), *extra]
+           "--warmup", str(args.warmup), "--seed", str(seed), *extra]
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode != 0:
         sys.exit(f"noc_curves: {' '.join(cmd)} failed: {p.stderr.strip()}")
@@ -44,17 +54,17 @@ def model_args(spec):
     return out
 
 
-def curve(args, spec, mesh, pattern, old=None):
+def curve(args, spec, mesh, pattern, seed, old=None):
     """Zero load, then the loads in turn until two points past saturation;
     with `old` (the same curve, run before), its zero load is kept and the
     new points join its own."""
     base = [*model_args(spec), "--mesh", mesh, "--pattern", pattern]
-    zero = old["zero_load"] if old else gemini_noc(args, *base, "--zero-load")["points"][0]
+    zero = old["zero_load"] if old else gemini_noc(args, seed, *base, "--zero-load")["points"][0]
     points, saturated = [], 0
     for load in args.loads:
-        p = gemini_noc(args, *base, "--load", str(load))["points"][0]
+        p = gemini_noc(args, seed, *base, "--load", str(load))["points"][0]
         points.append(p)
-        print(f"  {spec:9s} {mesh:6s} {pattern:9s} load {load:5.2f}: accepted {p['accepted']:.3f}"
+        print(f"  {spec:9s} {mesh:6s} {pattern:11s} seed {seed} load {load:5.2f}: accepted {p['accepted']:.3f}"
               f" latency {p['latency_mean']:9.1f} ({p['host_seconds']:.1f} s)", flush=True)
         if p["accepted"] < 0.9 * p["offered"]:
             saturated += 1
@@ -64,7 +74,7 @@ def curve(args, spec, mesh, pattern, old=None):
         loads = {p["load"] for p in points}
         points = sorted(points + [p for p in old["points"] if p["load"] not in loads],
                         key=lambda p: p["load"])
-    return {"model": spec, "mesh": mesh, "pattern": pattern, "zero_load": zero,
+    return {"model": spec, "mesh": mesh, "pattern": pattern, "seed": seed, "zero_load": zero,
             "points": points}
 
 
@@ -87,7 +97,7 @@ def summarise(c):
         prev = p
     host = c["zero_load"]["host_seconds"] + sum(p["host_seconds"] for p in c["points"])
     return {"model": c["model"], "mesh": c["mesh"], "pattern": c["pattern"],
-            "zero_load_latency": z, "saturation_throughput": sat, "load_latency_doubles": double,
+            "seed": c.get("seed", 1), "zero_load_latency": z, "saturation_throughput": sat, "load_latency_doubles": double,
             "host_seconds": host}
 
 
@@ -97,10 +107,11 @@ def plot(curves, path):
     import matplotlib.pyplot as plt
     meshes = sorted({c["mesh"] for c in curves}, key=lambda m: int(m.split("x")[0]))
     patterns = [p for p in PATTERNS if any(c["pattern"] == p for c in curves)]
+    seeds = {c.get("seed", 1) for c in curves}
     fig, axes = plt.subplots(len(meshes), len(patterns), figsize=(3.6 * len(patterns), 3.2 * len(meshes)),
                              squeeze=False)
     styles = {"mesh": ("tab:blue", "o-"), "booksim2": ("tab:red", "s--"),
-              "mesh+fill_gaps=true": ("tab:green", "^-.")}
+              "mesh+fill_gaps=true": ("tab:green", "^-."), "router": ("tab:purple", "d-")}
     for i, mesh in enumerate(meshes):
         for j, pattern in enumerate(patterns):
             ax = axes[i][j]
@@ -110,7 +121,8 @@ def plot(curves, path):
                 colour, style = styles.get(c["model"], ("black", "x-"))
                 xs = [p["offered"] for p in c["points"]]
                 ys = [p["latency_mean"] for p in c["points"]]
-                ax.plot(xs, ys, style, color=colour, markersize=3, label=c["model"])
+                label = c["model"] + (f" seed {c.get('seed', 1)}" if len(seeds) > 1 else "")
+                ax.plot(xs, ys, style, color=colour, markersize=3, label=label)
                 ax.axhline(c["zero_load"]["latency_mean"], color=colour, lw=0.6, ls=":")
             z = min((c["zero_load"]["latency_mean"] for c in curves
                      if c["mesh"] == mesh and c["pattern"] == pattern), default=10)
@@ -142,33 +154,37 @@ def main():
     ap.add_argument("--packets", type=int, default=100, help="measured packets per source")
     ap.add_argument("--warmup", type=int, default=30, help="packets per source before those")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--seeds", default=None,
+                    help="traffic seeds, comma-separated: a curve per seed (default --seed)")
     ap.add_argument("--replot", action="store_true", help="redraw OUT/curves.json, run nothing")
     args = ap.parse_args()
     args.loads = [float(x) for x in args.loads.split(",") if x]
+    seeds = [int(x) for x in args.seeds.split(",") if x] if args.seeds else [args.seed]
     os.makedirs(args.out, exist_ok=True)
     data = os.path.join(args.out, "curves.json")
     if args.replot:
         curves = json.load(open(data))
     else:
         old = json.load(open(data)) if args.merge and os.path.exists(data) else []
-        by_key = {(c["model"], c["mesh"], c["pattern"]): c for c in old}
+        by_key = {(c["model"], c["mesh"], c["pattern"], c.get("seed", 1)): c for c in old}
         for mesh in args.meshes.split(","):
             for pattern in args.patterns.split(","):
-                for spec in args.models.split(","):
-                    key = (spec, mesh, pattern)
-                    by_key[key] = curve(args, spec, mesh, pattern, by_key.get(key))
-                    json.dump(list(by_key.values()), open(data, "w"), indent=1)
+                for seed in seeds:
+                    for spec in args.models.split(","):
+                        key = (spec, mesh, pattern, seed)
+                        by_key[key] = curve(args, spec, mesh, pattern, seed, by_key.get(key))
+                        json.dump(list(by_key.values()), open(data, "w"), indent=1)
         curves = list(by_key.values())
     rows = [summarise(c) for c in curves]
     with open(os.path.join(args.out, "summary.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
         w.writeheader()
         w.writerows(rows)
-    print(f"{'mesh':6s} {'pattern':9s} {'model':19s} {'zero-load':>9s} {'saturation':>10s} "
+    print(f"{'mesh':6s} {'pattern':11s} {'seed':>4s} {'model':19s} {'zero-load':>9s} {'saturation':>10s} "
           f"{'2x latency at':>13s} {'host s':>8s}")
     for r in rows:
         d = "-" if r["load_latency_doubles"] is None else f"{r['load_latency_doubles']:.3f}"
-        print(f"{r['mesh']:6s} {r['pattern']:9s} {r['model']:19s} {r['zero_load_latency']:9.2f} "
+        print(f"{r['mesh']:6s} {r['pattern']:11s} {r['seed']:4d} {r['model']:19s} {r['zero_load_latency']:9.2f} "
               f"{r['saturation_throughput']:10.3f} {d:>13s} {r['host_seconds']:8.1f}")
     plot(curves, os.path.join(args.out, "curves.png"))
     print(f"wrote {data}, {os.path.join(args.out, 'summary.csv')}, "

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The mesh NoC model against BookSim 2 on real schedules (docs/calibration.md,
+"""The mesh and router NoC models against BookSim 2 on real schedules (docs/calibration.md,
 "NoC against BookSim 2"): every schedule of the corpus (../shared/ir-corpus/
 set, each at its manifest's link rate on set-polar) and of the Gemini
 scheduler's corpus (ir-corpus/gemini, its configuration as
@@ -83,17 +83,22 @@ def simulate(gemini, path, hw, tmp, tag):
 
 # The mesh as configured, and with what booksim2 does or lacks: multicasts
 # as their unicasts (multicast_copies, booksim2's way), links used in their
-# idle time (fill_gaps, as a router does).
-MESH_VARIANTS = {"mesh_copies": {"multicast_copies": True},
-                 "mesh_copies_gaps": {"multicast_copies": True, "fill_gaps": True},
-                 "mesh_gaps": {"fill_gaps": True}}
+# idle time (fill_gaps, as a router does); the router model as configured
+# (multicasts forked in its routers) and on booksim2's packets (copies).
+# Each: (noc.model, its parameters).
+VARIANTS = {"mesh_copies": ("mesh", {"multicast_copies": True}),
+            "mesh_copies_gaps": ("mesh", {"multicast_copies": True, "fill_gaps": True}),
+            "mesh_gaps": ("mesh", {"fill_gaps": True}),
+            "router": ("router", {}),
+            "router_copies": ("router", {"multicast_copies": True})}
 
 
 def with_model(hw, model, d2d_at_noc=False, noc=None):
     h = json.loads(json.dumps(hw))
     h["noc"].update(noc or {})
-    h["noc"]["model"] = "mesh" if model.startswith("mesh") else model
-    h["noc"].update(MESH_VARIANTS.get(model, {}))
+    name, params = VARIANTS.get(model, (model, {}))
+    h["noc"]["model"] = name
+    h["noc"].update(params)
     if d2d_at_noc and "chiplets" in h:
         h["chiplets"]["d2d_gbps"] = h["noc"].get("link_gbps", 24)
     return h
@@ -101,7 +106,8 @@ def with_model(hw, model, d2d_at_noc=False, noc=None):
 
 def variants_table(results):
     """Total cycles of every model and mesh variant, against booksim2."""
-    names = ["mesh", "mesh_gaps", "mesh_copies", "mesh_copies_gaps", "booksim2"]
+    names = ["mesh", "mesh_gaps", "mesh_copies", "mesh_copies_gaps", "router", "router_copies",
+             "booksim2"]
     rows = ["| schedule | variant | " + " | ".join(names) + " |",
             "|---|---|" + "---:|" * len(names)]
     for key in sorted(results):
@@ -213,14 +219,14 @@ def main():
         b = results[key]["booksim2"]
         print(f"{name}: booksim2 {b.get('total_cycles', b.get('error'))} "
               f"({b['host_seconds']:.0f} s)", flush=True)
-        for model in MESH_VARIANTS:
+        for model in VARIANTS:
             if model not in results[key]:
                 results[key][model] = simulate(args.gemini, f, with_model(hw, model, noc=noc), args.out,
                                                f"{name}{tag}.{model}")
                 save()
         if "error" in b and "d2d_gbps" in b["error"]:
             k2 = f"{name}|{variant}, d2d=noc" if noc else f"{name}|d2d=noc"
-            for model in ("mesh", *MESH_VARIANTS, "booksim2"):
+            for model in ("mesh", *VARIANTS, "booksim2"):
                 if model not in results.get(k2, {}):
                     results.setdefault(k2, {})[model] = simulate(
                         args.gemini, f, with_model(hw, model, True, noc), args.out,

@@ -92,8 +92,8 @@ class Booksim2Noc final : public NocModel, private Booksim2Network::Sink {
     return read_done_ ? start + 1 : start;  // its step just after time(c)
   }
 
-  LinkUse router_link_use() const override { return link_use(false); }
-  LinkUse d2d_link_use() const override { return link_use(true); }
+  LinkUse router_link_use() const override { return link_use_of(loads(false, false)); }
+  LinkUse d2d_link_use() const override { return link_use_of(loads(true, false)); }
   std::vector<LinkLoad> router_link_loads() const override { return loads(false, true); }
   std::vector<LinkLoad> d2d_link_loads() const override { return loads(true, false); }
   std::int64_t packets() const override { return packets_; }
@@ -134,7 +134,6 @@ class Booksim2Noc final : public NocModel, private Booksim2Network::Sink {
   bool on_grid(NodePos p) const {
     return s_.column_offset > 0 || (p.x >= 0 && p.x < s_.xlen);
   }
-  LinkUse link_use(bool d2d) const;
   std::vector<LinkLoad> loads(bool d2d, bool all) const;
 
   // Booksim2Network::Sink
@@ -277,22 +276,6 @@ std::vector<NocModel::LinkLoad> Booksim2Noc::loads(bool d2d, bool all) const {
     out.push_back(l);
   });
   return out;
-}
-
-NocModel::LinkUse Booksim2Noc::link_use(bool d2d) const {
-  LinkUse u;
-  double sum = 0;
-  for (const LinkLoad& l : loads(d2d, false)) {
-    if (l.busy > u.max_busy) {
-      u.max_busy = l.busy;
-      u.max_from = l.from;
-      u.max_to = l.to;
-    }
-    sum += static_cast<double>(l.busy);
-    ++u.links;
-  }
-  u.mean_busy = u.links ? sum / u.links : 0;
-  return u;
 }
 
 #endif  // GEMINI_HAVE_BOOKSIM2

@@ -10,11 +10,13 @@ namespace gemini::sim {
 // elsewhere registers itself instead (NocModelRegistration).
 NocModelInfo mesh_noc_model();      // mesh_noc.cpp
 NocModelInfo booksim2_noc_model();  // booksim2_noc.cpp
+NocModelInfo router_noc_model();    // router_noc.cpp
 
 namespace {
 
 ModelRegistry<NocModelInfo>& registry() {
-  static ModelRegistry<NocModelInfo> r("NoC model", {mesh_noc_model(), booksim2_noc_model()});
+  static ModelRegistry<NocModelInfo> r(
+      "NoC model", {mesh_noc_model(), booksim2_noc_model(), router_noc_model()});
   return r;
 }
 
@@ -46,6 +48,22 @@ bool read_own_params(ParamReader& r, NocSetup& s) {
 }
 
 }  // namespace
+
+NocModel::LinkUse link_use_of(const std::vector<NocModel::LinkLoad>& loads) {
+  NocModel::LinkUse u;
+  double sum = 0;
+  for (const NocModel::LinkLoad& l : loads) {
+    if (l.busy > u.max_busy) {
+      u.max_busy = l.busy;
+      u.max_from = l.from;
+      u.max_to = l.to;
+    }
+    sum += static_cast<double>(l.busy);
+    ++u.links;
+  }
+  u.mean_busy = u.links ? sum / u.links : 0;
+  return u;
+}
 
 void register_noc_model(NocModelInfo info) { registry().add(std::move(info)); }
 

@@ -16,7 +16,8 @@ namespace gemini::sim {
 
 namespace {
 
-enum class Pattern { uniform, transpose, bitcomp, hotspot, neighbor, trace };
+// In traffic_patterns()'s order.
+enum class Pattern { uniform, transpose, bitcomp, hotspot, neighbor, permutation, trace };
 
 // A source's generator: its own stream of (seed, source).
 std::mt19937_64 generator(std::uint64_t seed, std::int32_t source) {
@@ -29,8 +30,13 @@ std::mt19937_64 generator(std::uint64_t seed, std::int32_t source) {
 class Destinations {
  public:
   Destinations(const TrafficSpec& s, Pattern p)
-      : x_(s.xlen), y_(s.ylen), p_(p), frac_(s.hotspot_fraction),
-        hot_(s.hotspot >= 0 ? s.hotspot : (s.ylen / 2) * s.xlen + s.xlen / 2) {}
+      : x_(s.xlen),
+        y_(s.ylen),
+        p_(p),
+        frac_(s.hotspot_fraction),
+        hot_(s.hotspot >= 0 ? s.hotspot : (s.ylen / 2) * s.xlen + s.xlen / 2) {
+    if (p == Pattern::permutation) perm_ = traffic_permutation(cores(), s.seed);
+  }
   std::int32_t cores() const { return x_ * y_; }
   std::int32_t hotspot() const { return hot_; }
   // Where `src`'s next packet goes (-1: the source sends nothing).
@@ -55,6 +61,8 @@ class Destinations {
         if (n.empty()) return -1;
         return n[std::uniform_int_distribution<std::size_t>(0, n.size() - 1)(g)];
       }
+      case Pattern::permutation:
+        return perm_[static_cast<std::size_t>(src)];
       case Pattern::trace:
         break;
     }
@@ -79,7 +87,7 @@ class Destinations {
           if (d != s) out.emplace_back(s, d);
       } else if (p_ == Pattern::neighbor) {
         for (const std::int32_t d : neighbours(s)) out.emplace_back(s, d);
-      } else if (p_ == Pattern::transpose || p_ == Pattern::bitcomp) {
+      } else if (p_ == Pattern::transpose || p_ == Pattern::bitcomp || p_ == Pattern::permutation) {
         const std::int32_t d = next(s, unused);
         if (d >= 0) out.emplace_back(s, d);
       }
@@ -97,6 +105,7 @@ class Destinations {
   Pattern p_;
   double frac_;
   std::int32_t hot_;
+  std::vector<std::int32_t> perm_;  // permutation: each source's destination
 };
 
 struct Packet {
@@ -386,9 +395,24 @@ void Run::summarise(TrafficResult& out) const {
 }  // namespace
 
 const std::vector<std::string>& traffic_patterns() {
-  static const std::vector<std::string> p = {"uniform", "transpose", "bitcomp",
-                                             "hotspot", "neighbor",  "trace"};
+  static const std::vector<std::string> p = {"uniform",  "transpose",   "bitcomp", "hotspot",
+                                             "neighbor", "permutation", "trace"};
   return p;
+}
+
+std::vector<std::int32_t> traffic_permutation(std::int32_t cores, std::uint64_t seed) {
+  std::vector<std::int32_t> to(static_cast<std::size_t>(std::max(cores, 0)), -1);
+  if (cores < 2) return to;
+  for (std::int32_t i = 0; i < cores; ++i) to[static_cast<std::size_t>(i)] = i;
+  // Sattolo: swap each position with one strictly below it, from the top;
+  // the result is one cycle through every core. Its own stream: one past
+  // the sources' (generator(seed, source)) and the hotspot's zero load.
+  std::mt19937_64 g = generator(seed, cores + 1);
+  for (std::int32_t i = cores - 1; i > 0; --i) {
+    const auto j = std::uniform_int_distribution<std::int32_t>(0, i - 1)(g);
+    std::swap(to[static_cast<std::size_t>(i)], to[static_cast<std::size_t>(j)]);
+  }
+  return to;
 }
 
 NocLayout traffic_layout(const TrafficSpec& spec) {

@@ -1,12 +1,14 @@
 // The synthetic-traffic harness (sim/include/gemini/sim/noc_traffic.h,
 // `gemini noc`) on the mesh model, against hand-computed latencies: zero
 // load over every pair of a pattern, two packets sharing a link from a
-// trace, offered and accepted throughput below saturation and at it, and
-// the trace reader's errors.
+// trace, offered and accepted throughput below saturation and at it, the
+// random permutation pattern, and the trace reader's errors.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "gemini/sim/noc_model.h"
 #include "gemini/sim/noc_traffic.h"
@@ -56,6 +58,52 @@ TEST(NocTraffic, ZeroLoadOverEveryPairOfAPattern) {
   r = run(spec, 1);
   EXPECT_EQ(r.measured, 48);  // 4 corners x 2 + 8 edges x 3 + 4 inner x 4
   EXPECT_DOUBLE_EQ(r.mean, 12.0);
+}
+
+TEST(NocTraffic, APermutationSendsEachCoreToOneOtherAndReceivesFromOne) {
+  for (const std::uint64_t seed : {1u, 2u, 3u}) {
+    const std::vector<std::int32_t> to = traffic_permutation(16, seed);
+    ASSERT_EQ(to.size(), 16u);
+    std::vector<int> received(16, 0);
+    for (std::int32_t i = 0; i < 16; ++i) {
+      const std::int32_t d = to[static_cast<std::size_t>(i)];
+      ASSERT_GE(d, 0);
+      ASSERT_LT(d, 16);
+      EXPECT_NE(d, i) << "seed " << seed;
+      ++received[static_cast<std::size_t>(d)];
+    }
+    for (const int n : received) EXPECT_EQ(n, 1) << "seed " << seed;
+    // One cycle through every core (Sattolo), so following it from 0
+    // returns after 16 steps and not before.
+    std::int32_t at = 0, steps = 0;
+    do {
+      at = to[static_cast<std::size_t>(at)];
+      ++steps;
+    } while (at != 0 && steps <= 16);
+    EXPECT_EQ(steps, 16);
+    EXPECT_EQ(traffic_permutation(16, seed), to) << "drawn from the seed alone";
+  }
+  EXPECT_NE(traffic_permutation(16, 1), traffic_permutation(16, 2));
+  EXPECT_EQ(traffic_permutation(1, 1), std::vector<std::int32_t>{-1});
+
+  // Its zero load: each of the 16 pairs once, (hops + 1) * 3 + 10 cycles
+  // (router 3 cycles, 240 bytes = 10 cycles of a link), hops the XY
+  // distance of each pair.
+  TrafficSpec spec;
+  spec.xlen = spec.ylen = 4;
+  spec.packet_bytes = 240;
+  spec.zero_load = true;
+  spec.pattern = "permutation";
+  spec.seed = 2;
+  const std::vector<std::int32_t> to = traffic_permutation(16, 2);
+  double sum = 0;
+  for (std::int32_t i = 0; i < 16; ++i) {
+    const std::int32_t d = to[static_cast<std::size_t>(i)];
+    sum += (std::abs(d % 4 - i % 4) + std::abs(d / 4 - i / 4) + 1) * 3 + 10;
+  }
+  const TrafficResult r = run(spec, 3);
+  EXPECT_EQ(r.measured, 16);
+  EXPECT_NEAR(r.mean, sum / 16, 1e-9);
 }
 
 TEST(NocTraffic, TwoPacketsOfATraceShareALink) {

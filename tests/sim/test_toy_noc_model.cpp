@@ -113,7 +113,8 @@ TEST(ToyNocModel, ItsParameterIsCheckedAndTheMeshsDoNotApply) {
   errors.clear();
   EXPECT_FALSE(config(R"({"model": "crossbar", "router_cycles": 1})", errors));
   EXPECT_NE(errors.find("xbar.json:/noc/router_cycles: parameter \"router_cycles\" of component "
-                        "\"noc\": does not apply to NoC model \"crossbar\" (only to mesh, booksim2); it has: "
+                        "\"noc\": does not apply to NoC model \"crossbar\" (only to mesh, "
+                        "booksim2, router); it has: "
                         "model, packet_bytes, control_bytes, multicast, hop_ns"),
             std::string::npos)
       << errors;

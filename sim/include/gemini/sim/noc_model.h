@@ -177,6 +177,10 @@ class NocModel {
   StatOwner stat_owner_;
 };
 
+// The busiest of `loads` (the first of equals) and their mean busy time:
+// a model's router_link_use() or d2d_link_use() from its link loads.
+NocModel::LinkUse link_use_of(const std::vector<NocModel::LinkLoad>& loads);
+
 // What a model is built for: the cores on the xlen x ylen grid and the DRAM
 // ports, each at a grid position beside a row (x = -1 west, x = xlen east).
 struct NocLayout {

@@ -15,6 +15,9 @@
 //   hotspot    the hotspot core with probability hotspot_fraction, else
 //              uniform (the hotspot itself: uniform)
 //   neighbor   one of its (up to four) neighbours, uniformly
+//   permutation  a fixed destination per source, traffic_permutation(cores,
+//              seed): a random permutation without fixed points, so that
+//              each core sends to one core and receives from one
 //   trace      the packets of a trace (read_traffic_trace), each at its
 //              cycle, all measured
 // Each source draws from its own generator seeded from (seed, source), so
@@ -78,6 +81,12 @@ const std::vector<std::string>& traffic_patterns();
 // (traffic_layout): false with `error` for a spec that does not fit (a
 // pattern the mesh lacks, a trace core outside it).
 bool run_traffic(NocModel& noc, const TrafficSpec& spec, TrafficResult& out, std::string& error);
+
+// The permutation pattern's destinations: element i is where core i sends.
+// A uniformly drawn cyclic permutation of the cores (Sattolo's algorithm,
+// from `seed` alone), so no core sends to itself; the same for every model
+// and run with that seed. Fewer than two cores: each sends nowhere (-1).
+std::vector<std::int32_t> traffic_permutation(std::int32_t cores, std::uint64_t seed);
 
 // The layout run_traffic wants its model built for.
 NocLayout traffic_layout(const TrafficSpec& spec);
