@@ -674,7 +674,8 @@ NocBuilder configure(ParamReader& r) {
                      .get();
   return [p](const NocLayout& l, std::string& error) -> std::unique_ptr<NocModel> {
     // Three words per buffer (link x VC): a bound that keeps them in memory.
-    const double buffers = static_cast<double>(l.xlen + 2) * l.ylen * MeshLinks::kDirs * p.num_vcs;
+    const double buffers = static_cast<double>(l.xlen + 2) * l.ylen *
+                           static_cast<int>(MeshLinks::kDirs) * p.num_vcs;
     if (buffers > static_cast<double>(std::int64_t{1} << 28)) {
       error = "parameter \"num_vcs\" of component \"noc\" (NoC model \"router\"): " +
               std::to_string(p.num_vcs) + " VCs on every link of a " + std::to_string(l.xlen) +
