@@ -62,7 +62,7 @@ class Clock {
   std::int32_t ratio_;
 };
 
-class Booksim2Noc final : public NocModel, private Booksim2Network::Sink {
+class Booksim2Noc final : public ClosedLoopNocModel, private Booksim2Network::Sink {
  public:
   Booksim2Noc(Booksim2Setup s, std::unique_ptr<Booksim2Network> net)
       : s_(std::move(s)), net_(std::move(net)), clock_(s_.period, s_.clock_ratio),
@@ -70,17 +70,11 @@ class Booksim2Noc final : public NocModel, private Booksim2Network::Sink {
     eject_cpf_.assign(static_cast<std::size_t>(s_.xlen * s_.ylen) + s_.port_x.size(), 1.0);
   }
 
-  bool closed_loop() const override { return true; }
   std::int32_t port_node(std::int32_t port) const override { return s_.xlen * s_.ylen + port; }
   void set_eject_ps_per_byte(std::int32_t node, double ps_per_byte) override {
     const double cpf = ps_per_byte > 0 ? ps_per_byte * s_.flit_bytes / clock_.ps_per_cycle() : 1;
     eject_cpf_[static_cast<std::size_t>(node)] = std::max(1.0, cpf);
     net_->set_eject_cycles_per_flit(bs_node(node), cpf);
-  }
-  Timing send(Tick, std::int32_t, std::int32_t, std::int64_t) override { misuse("send"); }
-  MulticastTiming multicast(Tick, std::int32_t, const std::vector<std::int32_t>&,
-                            std::int64_t) override {
-    misuse("multicast");
   }
 
   void enqueue(Tick t, std::uint64_t tag, std::int32_t src, const std::vector<std::int32_t>& dsts,
@@ -116,11 +110,6 @@ class Booksim2Noc final : public NocModel, private Booksim2Network::Sink {
   }
 
  private:
-  [[noreturn]] static void misuse(const char* what) {
-    std::fprintf(stderr, "gemini: internal error: %s on the closed-loop booksim2 NoC model\n",
-                 what);
-    std::abort();
-  }
   NodePos pos(std::int32_t node) const {
     const std::int32_t cores = s_.xlen * s_.ylen;
     if (node < cores) return {node % s_.xlen, node / s_.xlen};

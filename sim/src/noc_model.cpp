@@ -2,6 +2,9 @@
 // then the chosen model's (noc_model.h).
 #include "gemini/sim/noc_model.h"
 
+#include <cstdio>
+#include <cstdlib>
+
 #include "gemini/sim/model_registry.h"
 
 namespace gemini::sim {
@@ -48,6 +51,12 @@ bool read_own_params(ParamReader& r, NocSetup& s) {
 }
 
 }  // namespace
+
+void ClosedLoopNocModel::misuse(const char* what) const {
+  std::fprintf(stderr, "gemini: internal error: %s on the closed-loop %s NoC model\n", what,
+               name().c_str());
+  std::abort();
+}
 
 NocModel::LinkUse link_use_of(const std::vector<NocModel::LinkLoad>& loads) {
   NocModel::LinkUse u;

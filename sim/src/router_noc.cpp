@@ -69,21 +69,15 @@ struct RouterNocParams {
   std::int32_t flit_bytes = 0;
 };
 
-class RouterNoc final : public NocModel {
+class RouterNoc final : public ClosedLoopNocModel {
  public:
   RouterNoc(const RouterNocParams& p, const NocLayout& l);
 
-  bool closed_loop() const override { return true; }
   std::int32_t port_node(std::int32_t port) const override {
     return port_nodes_[static_cast<std::size_t>(port)];
   }
   void set_eject_ps_per_byte(std::int32_t node, double ps_per_byte) override {
     eject_ps_per_byte_[static_cast<std::size_t>(node)] = ps_per_byte;
-  }
-  Timing send(Tick, std::int32_t, std::int32_t, std::int64_t) override { misuse("send"); }
-  MulticastTiming multicast(Tick, std::int32_t, const std::vector<std::int32_t>&,
-                            std::int64_t) override {
-    misuse("multicast");
   }
   void enqueue(Tick t, std::uint64_t tag, std::int32_t src, const std::vector<std::int32_t>& dsts,
                std::int64_t bytes) override;
@@ -161,10 +155,6 @@ class RouterNoc final : public NocModel {
     bool operator>(const Ev& o) const { return t != o.t ? t > o.t : seq > o.seq; }
   };
 
-  [[noreturn]] static void misuse(const char* what) {
-    std::fprintf(stderr, "gemini: internal error: %s on the closed-loop router NoC model\n", what);
-    std::abort();
-  }
   std::int32_t cores() const { return xlen_ * ylen_; }
   NodePos pos(std::int32_t node) const {
     if (node < cores()) return {node % xlen_, node / xlen_};

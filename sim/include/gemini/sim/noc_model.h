@@ -177,6 +177,21 @@ class NocModel {
   StatOwner stat_owner_;
 };
 
+// The base of a closed-loop model: packets come by enqueue() only, so
+// send() and multicast() on it are an internal error (naming the model).
+class ClosedLoopNocModel : public NocModel {
+ public:
+  bool closed_loop() const final { return true; }
+  Timing send(Tick, std::int32_t, std::int32_t, std::int64_t) final { misuse("send"); }
+  MulticastTiming multicast(Tick, std::int32_t, const std::vector<std::int32_t>&,
+                            std::int64_t) final {
+    misuse("multicast");
+  }
+
+ private:
+  [[noreturn]] void misuse(const char* what) const;
+};
+
 // The busiest of `loads` (the first of equals) and their mean busy time:
 // a model's router_link_use() or d2d_link_use() from its link loads.
 NocModel::LinkUse link_use_of(const std::vector<NocModel::LinkLoad>& loads);
