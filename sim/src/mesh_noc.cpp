@@ -15,6 +15,7 @@ MeshNoc::MeshNoc(std::int32_t xlen, std::int32_t ylen, double link_gbps, Tick ro
       xlen_(xlen),
       ylen_(ylen),
       links_(xlen, ylen),
+      trees_(xlen, ylen),
       link_gbps_(link_gbps),
       ps_per_byte_(1000.0 / link_gbps),
       router_ps_(router_ps),
@@ -24,7 +25,6 @@ MeshNoc::MeshNoc(std::int32_t xlen, std::int32_t ylen, double link_gbps, Tick ro
   free_.assign(links, 0);
   holder_.assign(links, ~std::uint64_t{0});
   busy_.assign(links, 0);
-  tree_at_.assign(links, -1);
   eject_ps_per_byte_.assign(static_cast<std::size_t>(core_count() + 2 * ylen_), 0.0);
   if (buffer_ > 0) {
     left_.assign(links * static_cast<std::size_t>(buffer_), 0);
@@ -76,8 +76,7 @@ Tick MeshNoc::serialisation(std::int64_t bytes) const {
 void MeshNoc::set_chiplets(std::int32_t x_cut, std::int32_t y_cut, bool io_die, double d2d_gbps,
                            Tick d2d_latency) {
   d2d_.clear();
-  tree_entry_.clear();  // their links' d2d flags
-  trees_.clear();
+  trees_.set_d2d({});
   if (x_cut * y_cut <= 1) return;
   d2d_bytes_.assign(free_.size(), 0);
   d2d_ps_per_byte_ = 1000.0 / d2d_gbps;
@@ -85,6 +84,7 @@ void MeshNoc::set_chiplets(std::int32_t x_cut, std::int32_t y_cut, bool io_die, 
   d2d_latency_ = d2d_latency;
   d2d_ = links_.d2d_flags(x_cut, y_cut, io_die);
   d2d_.resize(free_.size(), 0);
+  trees_.set_d2d(d2d_);  // their links' D2D flags
 }
 
 void MeshNoc::note_wait(std::int32_t link, Tick waited, std::uint64_t whose) {
@@ -193,65 +193,6 @@ void MeshNoc::route(NodePos p, NodePos d, std::vector<std::int32_t>& links) cons
   links.push_back(links_.link(d.x, d.y, MeshLinks::kEject));
 }
 
-const MeshNoc::Tree& MeshNoc::tree(std::int32_t src, const std::vector<std::int32_t>& dsts,
-                                   MulticastMemo& memo) {
-  if (memo.generation != 0 && memo.index < trees_.size() &&
-      trees_[memo.index].generation == memo.generation)
-    return trees_[memo.index];
-  std::uint64_t h = (0xcbf29ce484222325u ^ static_cast<std::uint32_t>(src)) * 0x100000001b3u;
-  for (const std::int32_t d : dsts) h = (h ^ static_cast<std::uint32_t>(d)) * 0x100000001b3u;
-  h ^= h >> 31;  // the low bits pick the entry
-  h *= 0x7fb5d329728ea185u;
-  h ^= h >> 27;
-  if (tree_entry_.empty() || tree_links_ > kTreeLinks) {
-    tree_entry_.assign(kTreeEntries, 0);
-    trees_.clear();
-    tree_links_ = 0;
-  }
-  std::uint32_t& entry = tree_entry_[h % kTreeEntries];
-  if (entry == 0) {
-    trees_.emplace_back();
-    entry = static_cast<std::uint32_t>(trees_.size());
-  }
-  Tree& t = trees_[entry - 1];
-  if (t.generation == 0 || t.src != src || t.dsts != dsts) {
-    tree_links_ -= t.links.size();
-    build_tree(src, dsts, t);
-    tree_links_ += t.links.size();
-  }
-  memo.index = entry - 1;
-  memo.generation = t.generation;
-  return t;
-}
-
-void MeshNoc::build_tree(std::int32_t src, const std::vector<std::int32_t>& dsts, Tree& t) {
-  const NodePos s = pos(src);
-  t.generation = ++tree_generation_;
-  t.src = src;
-  t.dsts = dsts;
-  t.inject = links_.link(s.x, s.y, MeshLinks::kInject);
-  t.links.clear();
-  t.ejects.clear();
-  t.router_links = 0;
-  for (std::size_t i = 0; i < dsts.size(); ++i) {
-    route(s, pos(dsts[i]), path_);
-    std::int32_t parent = -1;
-    for (const std::int32_t link : path_) {
-      std::int32_t& at = tree_at_[static_cast<std::size_t>(link)];
-      if (at < 0) {
-        at = static_cast<std::int32_t>(t.links.size());
-        const bool eject = link == path_.back();
-        t.links.push_back({link, parent, eject ? static_cast<std::int32_t>(i) : -1, is_d2d(link),
-                           parent >= 0 && t.links[static_cast<std::size_t>(parent)].d2d});
-        t.router_links += eject ? 0 : 1;
-      }
-      parent = at;
-    }
-    t.ejects.push_back(parent);
-  }
-  for (const TreeLink& l : t.links) tree_at_[static_cast<std::size_t>(l.link)] = -1;
-}
-
 void MeshNoc::multicast_stream(Tick t, std::int32_t src, const std::vector<std::int32_t>& dsts,
                                std::int64_t bytes, MulticastMemo& memo, MulticastTiming& out) {
   std::vector<Tick> arrived = std::move(out.arrived);
@@ -298,7 +239,7 @@ void MeshNoc::multicast_stream(Tick t, std::int32_t src, const std::vector<std::
     return;
   }
   check_clock(t, bytes);
-  const Tree& tr = tree(src, dsts, memo);
+  const XyTree& tr = trees_[trees_.find(src, dsts, memo)];
   const Tick ser = serialisation(bytes);
   wait_ = {};
   Tick start = 0;
@@ -318,7 +259,7 @@ void MeshNoc::multicast_stream(Tick t, std::int32_t src, const std::vector<std::
   }
   Tick inject_left = 0;
   for (std::size_t e = 0; e < n; ++e) {
-    const TreeLink& l = tr.links[e];
+    const XyTree::Link& l = tr.links[e];
     Tick head = head0, tail = tail0;
     if (l.parent >= 0) {
       const auto p = static_cast<std::size_t>(l.parent);

@@ -26,6 +26,7 @@ NocModule::NocModule(const sc_core::sc_module_name& name, SimContext& ctx)
   stats_.add_distribution("messages_in_flight", &in_flight_, Unit::count,
                           "messages under way (on the network or at a DRAM port) a new one finds");
   closed_ = noc_->closed_loop();
+  if (closed_) noc_->set_events(*this);
 }
 
 void NocModule::attach(std::vector<NetworkClient*> cores, std::vector<std::int32_t> core_nodes,

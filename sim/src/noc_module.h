@@ -298,6 +298,7 @@ class NocModule final : public sc_core::sc_module,
     Tick handed = 0;
     std::uint32_t copies = 0;
     bool injecting = false;
+    std::int32_t links = 0, d2d_links = 0;  // its arrivals' so far
   };
   struct ClosedMsg {
     std::uint32_t enqueued = 0;

@@ -10,8 +10,9 @@
 // handed over); a message has arrived at a destination when every one of
 // its packets has (a closed-loop network may deliver them out of order);
 // each packet's link wait is its delay beyond its zero-load latency (the
-// model names no link). Energy: each arrival counts its packet's bytes
-// over the links it crossed (a multicast sent as unicasts: every copy's).
+// model names no link). Energy: a packet's bytes over the links it crossed
+// (its arrivals' links: a multicast's tree, or with unicast copies every
+// copy's route), counted when its last destination has it.
 #include <algorithm>
 
 #include "noc_module.h"
@@ -73,7 +74,8 @@ void NocModule::arrived(const NocModel::Arrival& a) {
   const std::uint32_t id = p.msg;
   Message& m = msgs_[id];
   MsgWait& mw = msg_waits_[id];
-  count_hops(m, p.bytes, a.links, a.d2d_links);
+  p.links += a.links;
+  p.d2d_links += a.d2d_links;
   packet_latency_.add(a.t - p.handed);
   if (m.kind != Kind::multicast_request) add_link_wait(mw, a.t, a.waited, -1, kNoRef);
   ClosedMsg& c = closed_msgs_[id];
@@ -94,7 +96,10 @@ void NocModule::arrived(const NocModel::Arrival& a) {
       if (last) schedule(a.t, id, Ev::arrive);
       break;
   }
-  if (--p.copies == 0 && !p.injecting) free_pending_.push_back(static_cast<std::uint32_t>(a.tag));
+  if (--p.copies == 0) {  // its links, counted once (among a multicast's members)
+    count_hops(m, p.bytes, p.links, p.d2d_links);
+    if (!p.injecting) free_pending_.push_back(static_cast<std::uint32_t>(a.tag));
+  }
 }
 
 }  // namespace gemini::sim

@@ -277,6 +277,7 @@ bool Run::go(TrafficResult& out, std::string& error) {
   }
   // The loop: the earliest of the queue's items and the model's next step;
   // items first at equal times.
+  if (noc_.closed_loop()) noc_.set_events(*this);
   const Tick limit = kNever / 4;
   while (measured_arrived_ < to_measure_ || (s_.zero_load && alone_next_ < alone_.size())) {
     if (!noc_.closed_loop() && measured_sent_ >= to_measure_ && !s_.zero_load) break;

@@ -26,11 +26,20 @@ namespace json = boost::json;
 // 10000 ps of a link.
 constexpr std::int64_t kBytes = 240;
 
+// The reports, each no earlier than the time of the call that made it:
+// `now`, the last enqueue()'s or advance()'s (noc_model.h).
 struct Record final : NocModel::Events {
+  Tick now = 0;
   std::map<std::uint64_t, Tick> sent;  // injected
   std::map<std::pair<std::uint64_t, std::size_t>, NocModel::Arrival> got;
-  void injected(std::uint64_t tag, Tick t) override { sent[tag] = t; }
-  void arrived(const NocModel::Arrival& a) override { got[{a.tag, a.dst}] = a; }
+  void injected(std::uint64_t tag, Tick t) override {
+    EXPECT_GT(t, now) << tag;
+    sent[tag] = t;
+  }
+  void arrived(const NocModel::Arrival& a) override {
+    EXPECT_GT(a.t, now) << a.tag;
+    got[{a.tag, a.dst}] = a;
+  }
   Tick at(std::uint64_t tag, std::size_t dst = 0) const {
     const auto it = got.find({tag, dst});
     return it == got.end() ? -1 : it->second.t;
@@ -56,7 +65,10 @@ std::unique_ptr<NocModel> router(std::int32_t xlen, std::int32_t ylen, json::obj
 // Runs the network until nothing is in flight, as the simulator does.
 void drain(NocModel& m, Record& r) {
   ASSERT_TRUE(m.closed_loop());
-  for (int i = 0; i < 100000 && m.next_advance() != kNever; ++i) m.advance(m.next_advance(), r);
+  for (int i = 0; i < 100000 && m.next_advance() != kNever; ++i) {
+    r.now = m.next_advance();
+    m.advance(r.now, r);
+  }
   EXPECT_EQ(m.next_advance(), kNever);
 }
 
@@ -65,6 +77,7 @@ TEST(RouterNoc, ZeroLoadIsTheMeshs) {
   // 10000; its tail written into the router after 10000.
   auto m = router(4, 2);
   Record r;
+  m->set_events(r);
   m->enqueue(0, 1, 0, {7}, kBytes);
   drain(*m, r);
   EXPECT_EQ(r.sent[1], 10000);
@@ -84,6 +97,7 @@ TEST(RouterNoc, APacketBlockedAtTheHeadOfItsBufferHoldsBackTheOneBehind) {
   // send it south at 12000.
   auto m = router(3, 2);
   Record r;
+  m->set_events(r);
   m->enqueue(0, 'A', 0, {2}, kBytes);
   m->enqueue(0, 'B', 0, {4}, kBytes);
   m->enqueue(0, 'C', 1, {2}, kBytes);
@@ -108,6 +122,7 @@ TEST(RouterNoc, AOnePacketBufferHoldsTheNextUntilTheOneInItHasLeft) {
     auto m = router(3, 1, {{"buffer_packets", buffer}});
     m->set_eject_ps_per_byte(2, 1000.0 / 6);
     Record r;
+    m->set_events(r);
     m->enqueue(0, 1, 0, {2}, kBytes);
     m->enqueue(0, 2, 0, {2}, kBytes);
     drain(*m, r);
@@ -125,6 +140,7 @@ TEST(RouterNoc, AMulticastForksWhereItsRoutesPartOrGoesAsCopies) {
   for (const bool copies : {false, true}) {
     auto m = router(3, 2, {{"multicast_copies", copies}});
     Record r;
+    m->set_events(r);
     m->enqueue(0, 9, 0, {2, 4}, kBytes);
     drain(*m, r);
     EXPECT_EQ(r.at(9, 0), 13000) << copies;
@@ -133,7 +149,38 @@ TEST(RouterNoc, AMulticastForksWhereItsRoutesPartOrGoesAsCopies) {
     std::int64_t bytes = 0;
     for (const NocModel::LinkLoad& l : m->router_link_loads()) bytes += l.bytes;
     EXPECT_EQ(bytes, (copies ? 4 : 3) * kBytes) << copies;
+    // The arrivals count the links crossed, each once: the tree's three
+    // (the first destination's two, then the fork's south link), or each
+    // copy's route (two and two).
+    EXPECT_EQ(r.arrival(9, 0).links, 2) << copies;
+    EXPECT_EQ(r.arrival(9, 1).links, copies ? 2 : 1) << copies;
   }
+}
+
+TEST(RouterNoc, APacketHandedOverWithinItsLookaheadMeetsTheOthersInTime) {
+  // Unbounded buffers: advance(now) runs the events before now + 1 router
+  // cycle, which no packet handed over at now or later can reach. A (core
+  // 0 -> 2 of a 3x1 mesh, at 1000): advance(2001) takes its head through
+  // router (0,0) at 2000 and (1,0) at 3000, east until 13000 (its tail);
+  // ejected 4000-14000. B (core 1 -> 2) handed over at 2500, inside that
+  // window: its head at router (1,0) from 3500 waits for A's east stream,
+  // 13000-23000, and for A's ejection: 14000 + 10000.
+  auto m = router(3, 1);
+  Record r;
+  m->set_events(r);
+  r.now = 1000;
+  m->enqueue(1000, 'A', 0, {2}, kBytes);
+  r.now = m->next_advance();
+  EXPECT_EQ(r.now, 2001);
+  m->advance(r.now, r);
+  EXPECT_EQ(m->next_advance(), 4001);  // A's head at router (2,0)
+  r.now = 2500;
+  m->enqueue(2500, 'B', 1, {2}, kBytes);
+  EXPECT_EQ(r.sent['B'], 12500);
+  drain(*m, r);
+  EXPECT_EQ(r.at('A'), 14000);
+  EXPECT_EQ(r.at('B'), 24000);
+  EXPECT_EQ(r.arrival('B').waited, 24000 - (2500 + 2 * 1000 + 10000));
 }
 
 TEST(RouterNoc, ZeroLoadOfTheTrafficHarnessIsTheMeshs) {

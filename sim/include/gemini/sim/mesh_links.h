@@ -31,6 +31,17 @@ class MeshLinks {
   static NodePos next(std::int32_t x, std::int32_t y, Dir d) {
     return {x + (d == kEast) - (d == kWest), y + (d == kSouth) - (d == kNorth)};
   }
+  // Node ids: the cores, y * xlen + x, then the row ends, two per row (west,
+  // east), where DRAM ports sit.
+  NodePos node_pos(std::int32_t node) const {
+    const std::int32_t cores = xlen_ * ylen_;
+    if (node < cores) return {node % xlen_, node / xlen_};
+    return {((node - cores) % 2) ? xlen_ : -1, (node - cores) / 2};
+  }
+  std::int32_t node_id(NodePos q) const {
+    if (q.x >= 0 && q.x < xlen_) return q.y * xlen_ + q.x;
+    return xlen_ * ylen_ + 2 * q.y + (q.x == xlen_ ? 1 : 0);
+  }
   // Every link number is below this.
   std::size_t count() const { return static_cast<std::size_t>(xlen_ + 2) * ylen_ * kDirs; }
 

@@ -40,6 +40,7 @@
 #include "gemini/sim/model_stall.h"
 #include "gemini/sim/noc_model.h"
 #include "gemini/sim/stats.h"
+#include "gemini/sim/xy_trees.h"
 
 namespace gemini::sim {
 
@@ -193,30 +194,6 @@ class MeshNoc final : public NocModel {
   // The links of the XY route from a to b after the injection link, the
   // ejection link last.
   void route(NodePos a, NodePos b, std::vector<std::int32_t>& links) const;
-  // A multicast's XY tree from `src` to `dsts`: the union of the routes,
-  // each link once, in the order a packet crosses them (each destination's
-  // route in turn, the links an earlier route crossed skipped). Built once
-  // per (src, dsts) and kept for the packets sent along it again.
-  struct TreeLink {
-    std::int32_t link = 0;
-    std::int32_t parent = -1;  // the link before it on its route (index; -1: the injection link)
-    std::int32_t dst = -1;     // an ejection link: the destination's index in dsts, else -1
-    bool d2d = false;
-    bool parent_d2d = false;  // its parent is a D2D link
-  };
-  struct Tree {
-    std::uint64_t generation = 0;  // a number no other tree built has had
-    std::int32_t src = 0;
-    std::vector<std::int32_t> dsts;
-    std::int32_t inject = 0;  // the source's injection link
-    std::vector<TreeLink> links;
-    std::vector<std::int32_t> ejects;  // per destination: the index of its ejection link
-    std::int32_t router_links = 0;     // its links that are not ejection links
-  };
-  // The tree of (src, dsts): memo's while it is cached, else from the
-  // cache or built; memo then remembers it.
-  const Tree& tree(std::int32_t src, const std::vector<std::int32_t>& dsts, MulticastMemo& memo);
-  void build_tree(std::int32_t src, const std::vector<std::int32_t>& dsts, Tree& t);
 
   // fill_gaps: per link, its reservations in time order (those from
   // slot_first_ on can still matter: they end after now_, the time of the
@@ -232,6 +209,7 @@ class MeshNoc final : public NocModel {
   std::vector<std::uint32_t> slot_first_;
   std::int32_t xlen_, ylen_;
   MeshLinks links_;                       // the numbering and naming of the links
+  XyTrees trees_;                         // the multicast trees
   std::vector<std::int32_t> port_nodes_;  // per DRAM port
   double link_gbps_, ps_per_byte_;
   Tick router_ps_;
@@ -242,19 +220,10 @@ class MeshNoc final : public NocModel {
   std::vector<Tick> free_;                 // per link: when it is next free
   std::vector<Tick> busy_;                 // per link: total busy time
   std::vector<std::uint64_t> holder_;      // per link: the owner of its last packet
-  // The multicast trees built (tree()), in a direct-mapped cache by a hash
-  // of (src, dsts): per entry, 1 + the index in trees_ of its tree (0:
-  // none yet); a tree replaces the one in its entry, and the cache is
-  // emptied when its trees hold more than kTreeLinks links.
-  static constexpr std::size_t kTreeEntries = 4096, kTreeLinks = std::size_t{1} << 20;
-  std::vector<std::uint32_t> tree_entry_;
-  std::vector<Tree> trees_;
-  std::size_t tree_links_ = 0;  // in trees_
-  std::uint64_t tree_generation_ = 0;
   // Scratch: a route's links; multicast's per-link start, end and when the
   // packet has left each link's downstream buffer (on every branch), by
-  // index in its tree; build_tree's per-link index in the tree (or -1).
-  std::vector<std::int32_t> path_, tree_at_;
+  // index in its tree.
+  std::vector<std::int32_t> path_;
   std::vector<Tick> tree_start_, tree_end_, tree_left_;
   std::vector<std::uint8_t> d2d_;        // per link: a die-to-die link (empty: none)
   std::vector<std::int64_t> d2d_bytes_;  // per link: bytes over it (D2D links only)

@@ -126,9 +126,11 @@ class NocModel {
 
   // ---- Closed-loop models (above) ----
   // One destination's arrival of a packet handed over with enqueue():
-  // `dst` its index in the packet's dsts; links, d2d_links and `waited`
-  // (its delay beyond the packet's zero-load latency, from enqueue() on) as
-  // Timing's.
+  // `dst` its index in the packet's dsts; links and d2d_links the links it
+  // adds to the packet's count (its route's, or of a multicast forked in
+  // the routers the tree's links first crossed on its way: a packet's
+  // arrivals sum to the links it crossed, each once); `waited` its delay
+  // beyond its zero-load latency, from enqueue() on.
   struct Arrival {
     std::uint64_t tag = 0;
     std::size_t dst = 0;
@@ -151,7 +153,14 @@ class NocModel {
   // handed over before it. `tag` is the caller's, echoed in the reports.
   virtual void enqueue(Tick /*t*/, std::uint64_t /*tag*/, std::int32_t /*src*/,
                        const std::vector<std::int32_t>& /*dsts*/, std::int64_t /*bytes*/) {}
-  // Runs the network through `now`, reporting to `ev`.
+  // Where the model reports from now on (before the first enqueue()): what
+  // advance() runs, and what enqueue() may report at once (the router
+  // model: a source's injection, when nothing but the source's own packets
+  // decides it).
+  virtual void set_events(Events& /*ev*/) {}
+  // Runs the network through `now` -- and beyond, up to its lookahead: the
+  // events no packet handed over at `now` or later can change -- reporting
+  // to `ev`.
   virtual void advance(Tick /*now*/, Events& /*ev*/) {}
   // When advance() must run next (kNever: nothing in flight).
   virtual Tick next_advance() const { return kNever; }
