@@ -119,6 +119,7 @@ void RouterNoc::advance(Tick now, Events& ev) {
   const Tick until = now + lookahead_;
   while (!events_.empty() && events_.top_time() < until) {
     const Tick t = events_.top_time();
+    t_ = t;
     while (!events_.empty() && events_.top_time() == t) apply(events_.pop());
     // Nodes and outputs in index order (deterministic); an arbitration
     // dirties none.
@@ -145,7 +146,7 @@ void RouterNoc::apply(const Ev& e) {
       dirty_node(static_cast<std::int32_t>(id));
       break;
     case Kind::head:
-      reach(id);
+      at_head(fifo(worms_[id].in, worms_[id].vc));
       break;
     case Kind::end: {
       dirty_output(e.out);
@@ -156,15 +157,18 @@ void RouterNoc::apply(const Ev& e) {
   }
 }
 
-// A packet's head is at its buffer, and past the router's pipeline: it
-// joins the buffer.
-void RouterNoc::reach(std::uint32_t wi) {
+// A packet starts towards buffer f (its head there, past the router's
+// pipeline, at w.ready): it joins the buffer's queue now -- the order its
+// packets arrive in -- and asks for its outputs once at the head and
+// ready: at once if it is, else at `ready` (an event), or when the packet
+// ahead leaves (leave()).
+void RouterNoc::enter(std::uint32_t wi) {
   const Worm& w = worms_[wi];
   const std::size_t f = fifo(w.in, w.vc);
   input_queue_.add(len_[f]++);
   if (tail_[f] == kNone) {
     head_[f] = tail_[f] = wi;
-    at_head(f);
+    push(w.ready, event(Kind::head, wi));
   } else {
     worms_[tail_[f]].next = wi;
     tail_[f] = wi;
@@ -190,8 +194,10 @@ void RouterNoc::leave(std::uint32_t wi) {
   owner_[static_cast<std::size_t>(w.in)] = kNone;
   if (head_[f] == kNone)
     tail_[f] = kNone;
-  else
+  else if (const Tick ready = worms_[head_[f]].ready; ready <= t_)
     at_head(f);
+  else
+    push(ready, event(Kind::head, head_[f]));
   for (std::int32_t v = 0; v < vcs_; ++v)  // their input is free
     if (v != w.vc) dirty_wanted(w.in, fifo(w.in, v));
   if (buffer_ > 0) {  // a credit back
@@ -246,7 +252,8 @@ Tick RouterNoc::start(std::uint32_t pi, std::int32_t node, Tick t) {
   w.branches = bits(w.dirs);
   w.tail_in = t + s;
   ++count_[fifo(in, 0)];
-  push(t + hop_, event(Kind::head, wi));
+  w.ready = t + hop_;
+  enter(wi);
   // Last: the caller may hand over its next packet in reply (enqueue()).
   if (--groups_[gi].to_inject == 0) {
     free_groups_.push_back(gi);
@@ -264,25 +271,43 @@ void RouterNoc::arbitrate(std::int32_t out, Tick t) {
   const std::array<std::int32_t, 5>& in = inputs_[static_cast<std::size_t>(out / MeshLinks::kDirs)];
   const std::int32_t dir = out % MeshLinks::kDirs;
   const auto bit = static_cast<std::uint8_t>(1u << dir);
-  const bool to_link = dir != MeshLinks::kEject;
+  // The buffer (VC) beyond the link: the emptiest; none with room, none
+  // goes (the packet that leaves one calls again).
+  std::int32_t dvc = 0;
+  if (dir != MeshLinks::kEject) {
+    for (std::int32_t v = 1; v < vcs_; ++v)
+      if (count_[fifo(out, v)] < count_[fifo(out, dvc)]) dvc = v;
+    if (buffer_ > 0 && count_[fifo(out, dvc)] >= buffer_) return;
+  }
+  if (vcs_ == 1) {  // the inputs whose head wants it, by slot; the next after rr_
+    std::uint32_t m = 0;
+    for (std::uint32_t k = 0; k < 5; ++k)
+      if (in[k] >= 0 && (want_[static_cast<std::size_t>(in[k])] & bit)) m |= 1u << k;
+    while (m != 0) {
+      const std::uint32_t later = m & ~((2u << rr_[o]) - 1);
+      const int s = std::countr_zero(later != 0 ? later : m);
+      m &= ~(1u << s);
+      const auto f = static_cast<std::size_t>(in[static_cast<std::size_t>(s)]);
+      const std::uint32_t wi = head_[f];
+      if (owner_[f] != kNone && owner_[f] != wi) continue;
+      rr_[o] = static_cast<std::uint8_t>(s);
+      want_[f] = static_cast<std::uint8_t>(want_[f] & ~bit);
+      grant(wi, out, dvc, t);
+      return;
+    }
+    return;
+  }
   for (int k = 1, s = rr_[o]; k <= 5; ++k) {
     s = s == 4 ? 0 : s + 1;
     if (in[s] < 0) continue;
     const auto il = static_cast<std::size_t>(in[s]);
     const std::int32_t nvc = s == 4 ? 1 : vcs_;
     for (std::int32_t j = 0; j < nvc; ++j) {
-      const std::int32_t vc = nvc == 1 ? 0 : (vc_rr_[il] + j) % nvc;
+      const std::int32_t vc = (vc_rr_[il] + j) % nvc;
       const std::size_t f = fifo(in[s], vc);
       if (!(want_[f] & bit)) continue;
       const std::uint32_t wi = head_[f];
       if (owner_[il] != kNone && owner_[il] != wi) continue;
-      // The buffer (VC) beyond the link: the emptiest with room.
-      std::int32_t dvc = 0;
-      if (to_link) {
-        for (std::int32_t v = 1; v < vcs_; ++v)
-          if (count_[fifo(out, v)] < count_[fifo(out, dvc)]) dvc = v;
-        if (buffer_ > 0 && count_[fifo(out, dvc)] >= buffer_) continue;
-      }
       rr_[o] = static_cast<std::uint8_t>(s);
       vc_rr_[il] = static_cast<std::uint8_t>((vc + 1) % nvc);
       want_[f] = static_cast<std::uint8_t>(want_[f] & ~bit);
@@ -348,7 +373,8 @@ void RouterNoc::grant(std::uint32_t wi, std::int32_t out, std::int32_t dvc, Tick
   n.tail_in = end + lat;
   ++count_[fifo(out, dvc)];
   ++in_flight_;
-  push(t + lat + hop_, event(Kind::head, ci));
+  n.ready = t + lat + hop_;
+  enter(ci);
 }
 
 // An arrival reports the links its route added to the packet's tree (each
@@ -379,15 +405,18 @@ void RouterNoc::report(std::uint32_t pi, std::int32_t dst, Tick t) {
   ev_->arrived(a);
 }
 
+// Every wait is for a buffer further along an XY route (a row's links, then
+// a column's, then an ejection, which always drains), so waits cannot form
+// a cycle, forks included: no progress with packets in flight is the
+// model's fault, said as such rather than a hang.
 void RouterNoc::stalled() const {
   std::int64_t queued = 0;
   for (const auto& q : queue_) queued += static_cast<std::int64_t>(q.size());
-  throw ModelStall(
-      "noc.model \"router\": the routers deadlocked: " + std::to_string(in_flight_ - queued) +
-      " packets hold router buffers none of them can leave and " + std::to_string(queued) +
-      " wait at their sources (noc.buffer_packets = " + std::to_string(buffer_) +
-      ": a multicast fork waits for a slot on each branch while holding its buffer; "
-      "noc.buffer_packets 0 or noc.multicast_copies true cannot deadlock)");
+  throw ModelStall("noc.model \"router\": internal error: no event is due, yet " +
+                   std::to_string(in_flight_ - queued) + " packets are in router buffers and " +
+                   std::to_string(queued) +
+                   " wait at their sources (noc.buffer_packets = " + std::to_string(buffer_) +
+                   "; XY routes cannot deadlock: please report this with the input)");
 }
 
 std::vector<NocModel::LinkLoad> RouterNoc::loads(bool d2d, bool all) const {

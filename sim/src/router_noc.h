@@ -107,7 +107,7 @@ class RouterNoc final : public ClosedLoopNocModel {
     g.add("multicast_copies", &copies_sent_, Unit::count,
           "unicast copies sent for multicast packets beyond one per packet");
     g.add_distribution("input_queue", &input_queue_, Unit::packets,
-                       "packets ahead in the router input buffer (VC) a packet's head reaches");
+                       "packets ahead in the router input buffer (VC) a packet starts towards");
   }
 
  private:
@@ -141,6 +141,7 @@ class RouterNoc final : public ClosedLoopNocModel {
     std::uint32_t packet = 0, next = kNone;  // next: behind it in its buffer
     std::int32_t in = 0;
     std::uint32_t first = 0;
+    Tick ready = 0;    // its head is at this router's input, past its pipeline
     Tick tail_in = 0;  // its tail is at this router's input
     std::int64_t bytes = 0;
     const XyTree::Fork* forks = nullptr;  // null: a unicast
@@ -246,7 +247,7 @@ class RouterNoc final : public ClosedLoopNocModel {
   }
 
   void apply(const Ev& e);
-  void reach(std::uint32_t wi);
+  void enter(std::uint32_t wi);
   void at_head(std::size_t f);
   void leave(std::uint32_t wi);
   void inject(std::int32_t node, Tick t);
@@ -297,6 +298,7 @@ class RouterNoc final : public ClosedLoopNocModel {
   RadixQueue<Ev> events_;
   Events* ev_ = nullptr;  // set_events()'s, advance()'s
   Tick now_ = 0;          // the last advance()'s
+  Tick t_ = 0;            // the time of the events being applied
   std::vector<Packet> packets_pool_;
   std::vector<Group> groups_;
   std::vector<Worm> worms_;
