@@ -9,8 +9,9 @@
 // injected (and, from L2, no sooner than the port rate allows after it was
 // handed over); a message has arrived at a destination when every one of
 // its packets has (a closed-loop network may deliver them out of order);
-// each packet's link wait is its delay beyond its zero-load latency (the
-// model names no link). Energy: a packet's bytes over the links it crossed
+// each packet's link wait is its delay beyond its zero-load latency, with
+// the link and holder of its longest where the model names them (router;
+// booksim2 names none). Energy: a packet's bytes over the links it crossed
 // (its arrivals' links: a multicast's tree, or with unicast copies every
 // copy's route), counted when its last destination has it.
 #include <algorithm>
@@ -77,7 +78,8 @@ void NocModule::arrived(const NocModel::Arrival& a) {
   p.links += a.links;
   p.d2d_links += a.d2d_links;
   packet_latency_.add(a.t - p.handed);
-  if (m.kind != Kind::multicast_request) add_link_wait(mw, a.t, a.waited, -1, kNoRef);
+  if (m.kind != Kind::multicast_request)
+    add_link_wait(mw, a.t, a.waited, a.wait_link, OpRef::from_tag(a.wait_owner));
   ClosedMsg& c = closed_msgs_[id];
   // Its destination has them all once the last was handed over.
   const bool last = ++c.arrived[a.dst] == c.enqueued && m.sent >= m.bytes;

@@ -58,6 +58,7 @@ RouterNoc::RouterNoc(const RouterNocParams& p, const NocLayout& l)
   rr_.assign(links, 0);
   vc_rr_.assign(links, 0);
   owner_.assign(links, kNone);
+  holder_.assign(links, ~std::uint64_t{0});
   out_dirty_.assign(links, 0);
   const std::size_t buffers = links * static_cast<std::size_t>(vcs_);
   head_.assign(buffers, kNone);
@@ -85,6 +86,7 @@ void RouterNoc::enqueue(Tick t, std::uint64_t tag, std::int32_t src,
     p.base = base;
     p.src = src;
     p.dst = dst;
+    p.owner = NocModel::owner_;
     if (dst < 0) {  // along the tree
       NocModel::MulticastMemo memo;
       p.tree = trees_.find(src, dsts, memo);
@@ -168,6 +170,7 @@ void RouterNoc::enter(std::uint32_t wi) {
   input_queue_.add(len_[f]++);
   if (tail_[f] == kNone) {
     head_[f] = tail_[f] = wi;
+    worms_[wi].head_at = w.ready;
     push(w.ready, event(Kind::head, wi));
   } else {
     worms_[tail_[f]].next = wi;
@@ -192,12 +195,17 @@ void RouterNoc::leave(std::uint32_t wi) {
   --len_[f];
   want_[f] = 0;
   owner_[static_cast<std::size_t>(w.in)] = kNone;
-  if (head_[f] == kNone)
+  if (head_[f] == kNone) {
     tail_[f] = kNone;
-  else if (const Tick ready = worms_[head_[f]].ready; ready <= t_)
-    at_head(f);
-  else
-    push(ready, event(Kind::head, head_[f]));
+  } else {
+    Worm& n = worms_[head_[f]];
+    n.head_at = std::max(n.ready, t_);
+    if (t_ - n.ready > n.wait.time) n.wait = {t_ - n.ready, w.in, w.owner};  // behind w
+    if (n.ready <= t_)
+      at_head(f);
+    else
+      push(n.ready, event(Kind::head, head_[f]));
+  }
   for (std::int32_t v = 0; v < vcs_; ++v)  // their input is free
     if (v != w.vc) dirty_wanted(w.in, fifo(w.in, v));
   if (buffer_ > 0) {  // a credit back
@@ -242,12 +250,12 @@ Tick RouterNoc::start(std::uint32_t pi, std::int32_t node, Tick t) {
   w.in = in;
   w.bytes = p.bytes;
   w.forks = p.forks;
+  w.owner = p.owner;
   if (p.forks) {
     w.dirs = trees_[p.tree].root_dirs;
   } else {
     w.first = static_cast<std::uint32_t>(p.dst);
-    w.to = links_.node_pos(p.dst);
-    w.dirs = step(at, w.to);
+    w.dirs = step(at, links_.node_pos(p.dst));
   }
   w.branches = bits(w.dirs);
   w.tail_in = t + s;
@@ -341,8 +349,12 @@ void RouterNoc::grant(std::uint32_t wi, std::int32_t out, std::int32_t dvc, Tick
   const Tick end = std::max(t + s, w.tail_in + hop_);
   out_free_[o] = end;
   push(end, event(Kind::end, wi, out));
+  // Its wait for this output (from when it asked), against its way's.
+  Wait wait = w.wait;
+  if (t - w.head_at > wait.time) wait = {t - w.head_at, out, holder_[o]};
+  holder_[o] = w.owner;
   if (eject >= 0) {
-    report(pi, eject, end);
+    report(pi, eject, end, wait);
     return;
   }
   busy_[o] += end - t;
@@ -351,7 +363,7 @@ void RouterNoc::grant(std::uint32_t wi, std::int32_t out, std::int32_t dvc, Tick
   if (d2d) d2d_byte_hops_ += bytes;
   const Tick lat = d2d ? d2d_latency_ : 0;
   const std::uint32_t first = w.first;
-  const NodePos to = w.to;
+  const std::uint64_t owner = w.owner;
   const std::uint32_t ci = take(worms_, free_worms_);
   Worm& n = worms_[ci];  // w may have moved
   n = Worm{};
@@ -359,14 +371,16 @@ void RouterNoc::grant(std::uint32_t wi, std::int32_t out, std::int32_t dvc, Tick
   n.in = out;
   n.bytes = bytes;
   n.forks = forks;
+  n.owner = owner;
+  n.wait = wait;
   if (l) {
     n.first = l->first_child;
     n.dirs = l->child_dirs;
   } else {
     const NodePos at = router_pos(out);
     n.first = first;
-    n.to = to;
-    n.dirs = step(MeshLinks::next(at.x, at.y, static_cast<MeshLinks::Dir>(dir)), to);
+    n.dirs = step(MeshLinks::next(at.x, at.y, static_cast<MeshLinks::Dir>(dir)),
+                  links_.node_pos(static_cast<std::int32_t>(first)));
   }
   n.branches = bits(n.dirs);
   n.vc = static_cast<std::uint16_t>(dvc);
@@ -379,7 +393,7 @@ void RouterNoc::grant(std::uint32_t wi, std::int32_t out, std::int32_t dvc, Tick
 
 // An arrival reports the links its route added to the packet's tree (each
 // crossed once): the arrivals of a packet sum to the links it crossed.
-void RouterNoc::report(std::uint32_t pi, std::int32_t dst, Tick t) {
+void RouterNoc::report(std::uint32_t pi, std::int32_t dst, Tick t, const Wait& wait) {
   Packet& p = packets_pool_[pi];
   XyTree::Dest d;
   if (p.dests) {
@@ -401,6 +415,8 @@ void RouterNoc::report(std::uint32_t pi, std::int32_t dst, Tick t) {
   const Tick ideal = p.ready + (d.route_links + 1) * hop_ + d.route_d2d * d2d_latency_ +
                      eject_ser(d.node, p.bytes);
   a.waited = std::max<Tick>(0, t - ideal);
+  a.wait_link = wait.link;
+  a.wait_owner = wait.whose;
   if (--p.alive == 0) free_packet(pi);
   ev_->arrived(a);
 }

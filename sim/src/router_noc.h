@@ -125,6 +125,7 @@ class RouterNoc final : public ClosedLoopNocModel {
     // wants an output (what streams on needs nothing of it).
     std::int32_t alive = 0;
     std::int32_t src = 0, dst = 0;        // dst: a unicast's
+    std::uint64_t owner = ~std::uint64_t{0};  // NocModel::set_owner's when handed over
     const XyTree::Fork* forks = nullptr;  // a multicast's tree's
     const XyTree::Dest* dests = nullptr;
   };
@@ -137,6 +138,16 @@ class RouterNoc final : public ClosedLoopNocModel {
   // granted: a multicast's forks[first, ...) of its tree; a unicast's next
   // link towards node `first` at `to`. (The packet's bytes and forks are
   // here too: a grant reads no more than this and the branch's fork.)
+  //
+  // For the critical path: its packet's owner (NocModel::set_owner's), when
+  // it came to the head of its buffer, and the longest wait on its way so
+  // far (behind a packet in a buffer, or for an output another stream
+  // held), its link and that packet's owner.
+  struct Wait {
+    Tick time = 0;
+    std::int32_t link = -1;
+    std::uint64_t whose = ~std::uint64_t{0};
+  };
   struct Worm {
     std::uint32_t packet = 0, next = kNone;  // next: behind it in its buffer
     std::int32_t in = 0;
@@ -145,7 +156,9 @@ class RouterNoc final : public ClosedLoopNocModel {
     Tick tail_in = 0;  // its tail is at this router's input
     std::int64_t bytes = 0;
     const XyTree::Fork* forks = nullptr;  // null: a unicast
-    NodePos to;
+    std::uint64_t owner = ~std::uint64_t{0};
+    Tick head_at = 0;
+    Wait wait;
     std::uint16_t vc = 0;
     std::uint8_t dirs = 0, branches = 0, granted = 0, ending = 0;
   };
@@ -254,7 +267,7 @@ class RouterNoc final : public ClosedLoopNocModel {
   Tick start(std::uint32_t pi, std::int32_t node, Tick t);
   void arbitrate(std::int32_t out, Tick t);
   void grant(std::uint32_t wi, std::int32_t out, std::int32_t dvc, Tick t);
-  void report(std::uint32_t pi, std::int32_t dst, Tick t);
+  void report(std::uint32_t pi, std::int32_t dst, Tick t, const Wait& wait);
   void stalled() const;
   std::vector<LinkLoad> loads(bool d2d, bool all) const;
 
@@ -283,6 +296,7 @@ class RouterNoc final : public ClosedLoopNocModel {
   std::vector<std::int64_t> link_bytes_;
   std::vector<std::uint8_t> rr_, vc_rr_;
   std::vector<std::int32_t> to_router_;
+  std::vector<std::uint64_t> holder_;  // per output: the owner of its last stream
   std::vector<std::uint32_t> owner_;
   // Per buffer (link x VC): its head and tail packets, the packets in it
   // or on their way into it (the credits taken), the packets in it, and

@@ -1,7 +1,8 @@
 // noc.model "router" (sim/src/router_noc.cpp): input-queued routers packet
 // by packet, against hand-computed times on small meshes -- zero load (the
 // mesh's), head-of-line blocking, credits with one-packet buffers, a
-// multicast forked in the routers or sent as copies -- and the synthetic
+// multicast forked in the routers or sent as copies, the waits named for the
+// critical path -- and the synthetic
 // traffic harness's zero load, which must be the mesh's exactly -- and, where
 // BookSim 2 is built, its agreement with booksim2 on a small mesh at loads
 // up to and past the knee.
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "gemini/sim/booksim2_config.h"
+#include "gemini/sim/mesh_links.h"
 #include "gemini/sim/noc_model.h"
 #include "gemini/sim/noc_traffic.h"
 
@@ -98,9 +100,11 @@ TEST(RouterNoc, APacketBlockedAtTheHeadOfItsBufferHoldsBackTheOneBehind) {
   auto m = router(3, 2);
   Record r;
   m->set_events(r);
-  m->enqueue(0, 'A', 0, {2}, kBytes);
-  m->enqueue(0, 'B', 0, {4}, kBytes);
-  m->enqueue(0, 'C', 1, {2}, kBytes);
+  for (const char tag : {'A', 'B', 'C'}) {
+    m->set_owner(static_cast<std::uint64_t>(tag) + 100);  // the simulator's instruction
+    m->enqueue(0, static_cast<std::uint64_t>(tag), tag == 'C' ? 1 : 0, {tag == 'B' ? 4 : 2},
+               kBytes);
+  }
   drain(*m, r);
   EXPECT_EQ(r.at('C'), 12000);
   EXPECT_EQ(r.at('A'), 22000);
@@ -108,6 +112,14 @@ TEST(RouterNoc, APacketBlockedAtTheHeadOfItsBufferHoldsBackTheOneBehind) {
   EXPECT_EQ(r.sent['A'], 10000);
   EXPECT_EQ(r.sent['B'], 20000);
   EXPECT_EQ(r.arrival('B').waited, 32000 - 13000);
+  // For the critical path, each packet's longest wait: A's for the link C
+  // held, B's in the buffer behind A (at the end of (0,0)->(1,0)).
+  const MeshLinks links(3, 2);
+  EXPECT_EQ(r.arrival('A').wait_link, links.link(1, 0, MeshLinks::kEast));
+  EXPECT_EQ(r.arrival('A').wait_owner, 'C' + 100u);
+  EXPECT_EQ(r.arrival('B').wait_link, links.link(0, 0, MeshLinks::kEast));
+  EXPECT_EQ(r.arrival('B').wait_owner, 'A' + 100u);
+  EXPECT_EQ(r.arrival('C').wait_link, -1);  // it never waited
 }
 
 TEST(RouterNoc, AOnePacketBufferHoldsTheNextUntilTheOneInItHasLeft) {

@@ -130,13 +130,17 @@ class NocModel {
   // adds to the packet's count (its route's, or of a multicast forked in
   // the routers the tree's links first crossed on its way: a packet's
   // arrivals sum to the links it crossed, each once); `waited` its delay
-  // beyond its zero-load latency, from enqueue() on.
+  // beyond its zero-load latency, from enqueue() on; wait_link and
+  // wait_owner as Timing's (the owner: set_owner()'s when the packet that
+  // held it was handed over), where the model knows them.
   struct Arrival {
     std::uint64_t tag = 0;
     std::size_t dst = 0;
     Tick t = 0;
     std::int32_t links = 0, d2d_links = 0;
     Tick waited = 0;
+    std::int32_t wait_link = -1;
+    std::uint64_t wait_owner = ~std::uint64_t{0};
   };
   class Events {
    public:
