@@ -37,7 +37,13 @@
 // Events at one time are applied first (packets reaching buffers, streams
 // ending, credits returning), then every output whose state changed is
 // arbitrated: the outcome does not depend on the order events were queued.
-// Reports are made when a packet's last stream is granted, for its end.
+// Reports are made when a packet's last stream is granted, for its end, and
+// never before the time of the call that makes them. With unbounded
+// buffers a packet is injected when handed over (its source's earlier
+// packets alone decide when) and advance(now) runs the events before now +
+// router, which no packet handed over from now on can reach (lookahead);
+// with finite buffers a source waits for credits, and advance(now) runs
+// those before now.
 //
 // (This header is the model's own: the registry knows it by name only,
 // router_noc_config.cpp builds it.)
