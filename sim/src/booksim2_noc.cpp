@@ -90,19 +90,14 @@ class Booksim2Noc final : public ClosedLoopNocModel, private Booksim2Network::Si
   LinkUse d2d_link_use() const override { return link_use_of(loads(true, false)); }
   std::vector<LinkLoad> router_link_loads() const override { return loads(false, true); }
   std::vector<LinkLoad> d2d_link_loads() const override { return loads(true, false); }
-  std::int64_t packets() const override { return packets_; }
-  std::int64_t bytes() const override { return bytes_; }
+  std::int64_t packets() const override { return counts_.packets; }
+  std::int64_t bytes() const override { return counts_.bytes; }
   std::string name() const override { return "booksim2"; }
   std::string config_text() const override { return s_.text(); }
   std::string link_name(std::int32_t link) const override { return links_.name(link); }
   double peak_link_gbps() const override { return s_.flit_bytes / clock_.ps_per_cycle() * 1000; }
   void add_stats(StatGroup& g) const override {
-    g.add("packets", &packets_, Unit::count, "packets: data, tokens, DMA requests, write acks");
-    g.add("bytes", &bytes_, Unit::bytes, "bytes of every packet");
-    g.add("byte_hops", &byte_hops_, Unit::byte_hops,
-          "bytes x router-to-router links crossed");
-    g.add("d2d_byte_hops", &d2d_byte_hops_, Unit::byte_hops,
-          "bytes x die-to-die links crossed (of byte_hops)");
+    counts_.add_to(g);
     g.add("flits", &flits_, Unit::count, "BookSim flits written into the network");
     g.add("multicast_copies", &copies_, Unit::count,
           "unicast copies sent for multicast packets beyond one per packet");
@@ -162,7 +157,7 @@ class Booksim2Noc final : public ClosedLoopNocModel, private Booksim2Network::Si
   std::vector<Packet> packets_pool_;
   std::vector<Copy> copies_pool_;
   std::vector<std::uint32_t> free_packets_, free_copies_;
-  std::int64_t packets_ = 0, bytes_ = 0, byte_hops_ = 0, d2d_byte_hops_ = 0;
+  NocCounters counts_;
   std::int64_t flits_ = 0, copies_ = 0, cycles_ = 0;
 };
 
@@ -193,12 +188,12 @@ void Booksim2Noc::enqueue(Tick t, std::uint64_t tag, std::int32_t src,
     cp.ideal = static_cast<double>(ready + (cp.links + 1) * s_.hop_cycles + s_.d2d_cycles * cp.d2d_links) +
                flits * eject_cpf_[static_cast<std::size_t>(dsts[i])];
     net_->enqueue(c, bs_node(src), bs_node(dsts[i]), flits, ready);
-    byte_hops_ += bytes * cp.links;
-    d2d_byte_hops_ += bytes * cp.d2d_links;
+    counts_.byte_hops += bytes * cp.links;
+    counts_.d2d_byte_hops += bytes * cp.d2d_links;
     flits_ += flits;
   }
-  ++packets_;
-  bytes_ += bytes;
+  ++counts_.packets;
+  counts_.bytes += bytes;
   copies_ += static_cast<std::int64_t>(dsts.size()) - 1;
 }
 

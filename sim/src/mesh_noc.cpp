@@ -180,10 +180,10 @@ MeshNoc::Timing MeshNoc::unicast(Tick t, std::int32_t src, std::int32_t dst, std
   out.waited = wait_.total;
   out.wait_link = wait_.link;
   out.wait_owner = wait_.whose;
-  ++packets_;
-  bytes_ += bytes;
-  byte_hops_ += bytes * out.links;
-  d2d_byte_hops_ += bytes * out.d2d_links;
+  ++counts_.packets;
+  counts_.bytes += bytes;
+  counts_.byte_hops += bytes * out.links;
+  counts_.d2d_byte_hops += bytes * out.d2d_links;
   return out;
 }
 
@@ -220,8 +220,8 @@ void MeshNoc::multicast_stream(Tick t, std::int32_t src, const std::vector<std::
     }
     out.injected = at;
     const auto extra = static_cast<std::int64_t>(dsts.size()) - 1;  // one packet handed over
-    packets_ -= extra;
-    bytes_ -= bytes * extra;
+    counts_.packets -= extra;
+    counts_.bytes -= bytes * extra;
     return;
   }
   if (dsts.size() == 1) {
@@ -293,10 +293,10 @@ void MeshNoc::multicast_stream(Tick t, std::int32_t src, const std::vector<std::
   out.wait_link = wait_.link;
   out.wait_owner = wait_.whose;
   out.injected = next_injection(tr.inject, injected, ser);
-  ++packets_;
-  bytes_ += bytes;
-  byte_hops_ += bytes * out.links;
-  d2d_byte_hops_ += bytes * out.d2d_links;
+  ++counts_.packets;
+  counts_.bytes += bytes;
+  counts_.byte_hops += bytes * out.links;
+  counts_.d2d_byte_hops += bytes * out.d2d_links;
 }
 
 std::string MeshNoc::link_name(std::int32_t link) const { return links_.name(link); }

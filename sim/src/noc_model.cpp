@@ -9,6 +9,14 @@
 
 namespace gemini::sim {
 
+void NocCounters::add_to(StatGroup& g) const {
+  g.add("packets", &packets, Unit::count, "packets: data, tokens, DMA requests, write acks");
+  g.add("bytes", &bytes, Unit::bytes, "bytes of every packet");
+  g.add("byte_hops", &byte_hops, Unit::byte_hops, "bytes x router-to-router links crossed");
+  g.add("d2d_byte_hops", &d2d_byte_hops, Unit::byte_hops,
+        "bytes x die-to-die links crossed (of byte_hops)");
+}
+
 // The built-in models, each defined in its own file. A model defined
 // elsewhere registers itself instead (NocModelRegistration).
 NocModelInfo mesh_noc_model();      // mesh_noc.cpp

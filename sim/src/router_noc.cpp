@@ -108,8 +108,8 @@ void RouterNoc::enqueue(Tick t, std::uint64_t tag, std::int32_t src,
   } else {
     add(0, dsts.size() == 1 ? dsts[0] : -1);
   }
-  ++packets_;
-  bytes_ += bytes;
+  ++counts_.packets;
+  counts_.bytes += bytes;
   if (buffer_ > 0) push(ready, event(Kind::source, static_cast<std::uint32_t>(src)));
 }
 
@@ -359,8 +359,8 @@ void RouterNoc::grant(std::uint32_t wi, std::int32_t out, std::int32_t dvc, Tick
   }
   busy_[o] += end - t;
   link_bytes_[o] += bytes;
-  byte_hops_ += bytes;
-  if (d2d) d2d_byte_hops_ += bytes;
+  counts_.byte_hops += bytes;
+  if (d2d) counts_.d2d_byte_hops += bytes;
   const Tick lat = d2d ? d2d_latency_ : 0;
   const std::uint32_t first = w.first;
   const std::uint64_t owner = w.owner;

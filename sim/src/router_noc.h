@@ -99,17 +99,13 @@ class RouterNoc final : public ClosedLoopNocModel {
   std::vector<LinkLoad> d2d_link_loads() const override { return loads(true, false); }
   std::string link_name(std::int32_t link) const override { return links_.name(link); }
   double peak_link_gbps() const override { return link_gbps_; }
-  std::int64_t packets() const override { return packets_; }
-  std::int64_t bytes() const override { return bytes_; }
+  std::int64_t packets() const override { return counts_.packets; }
+  std::int64_t bytes() const override { return counts_.bytes; }
   std::string name() const override { return "router"; }
 
  protected:
   void add_stats(StatGroup& g) const override {
-    g.add("packets", &packets_, Unit::count, "packets: data, tokens, DMA requests, write acks");
-    g.add("bytes", &bytes_, Unit::bytes, "bytes of every packet");
-    g.add("byte_hops", &byte_hops_, Unit::byte_hops, "bytes x router-to-router links crossed");
-    g.add("d2d_byte_hops", &d2d_byte_hops_, Unit::byte_hops,
-          "bytes x die-to-die links crossed (of byte_hops)");
+    counts_.add_to(g);
     g.add("multicast_copies", &copies_sent_, Unit::count,
           "unicast copies sent for multicast packets beyond one per packet");
     g.add_distribution("input_queue", &input_queue_, Unit::packets,
@@ -324,7 +320,8 @@ class RouterNoc final : public ClosedLoopNocModel {
   std::vector<Worm> worms_;
   std::vector<std::uint32_t> free_packets_, free_groups_, free_worms_;
   std::int64_t in_flight_ = 0;  // packets queued at sources or in buffers
-  std::int64_t packets_ = 0, bytes_ = 0, byte_hops_ = 0, d2d_byte_hops_ = 0, copies_sent_ = 0;
+  NocCounters counts_;
+  std::int64_t copies_sent_ = 0;
   Distribution input_queue_;
 };
 

@@ -121,17 +121,11 @@ class MeshNoc final : public NocModel {
   std::vector<LinkLoad> d2d_link_loads() const override;
   double peak_link_gbps() const override { return link_gbps_; }
   std::vector<LinkLoad> router_link_loads() const override;
-  std::int64_t packets() const override { return packets_; }
-  std::int64_t bytes() const override { return bytes_; }
+  std::int64_t packets() const override { return counts_.packets; }
+  std::int64_t bytes() const override { return counts_.bytes; }
   std::string name() const override { return "mesh"; }
   // Registers the NoC's counters (packets, bytes) in `g`.
-  void add_stats(StatGroup& g) const override {
-    g.add("packets", &packets_, Unit::count, "packets: data, tokens, DMA requests, write acks");
-    g.add("bytes", &bytes_, Unit::bytes, "bytes of every packet");
-    g.add("byte_hops", &byte_hops_, Unit::byte_hops, "bytes x router-to-router links crossed");
-    g.add("d2d_byte_hops", &d2d_byte_hops_, Unit::byte_hops,
-          "bytes x die-to-die links crossed (of byte_hops)");
-  }
+  void add_stats(StatGroup& g) const override { counts_.add_to(g); }
 
  private:
   using Dir = MeshLinks::Dir;
@@ -247,9 +241,7 @@ class MeshNoc final : public NocModel {
   }
   [[noreturn]] void past_clock(const std::string& what, double t) const;
   Tick d2d_latency_ = 0;
-  std::int64_t d2d_byte_hops_ = 0;
-  std::int64_t packets_ = 0, bytes_ = 0;
-  std::int64_t byte_hops_ = 0;  // bytes x router-to-router links crossed
+  NocCounters counts_;
 };
 
 }  // namespace gemini::sim

@@ -190,6 +190,16 @@ class NocModel {
   StatOwner stat_owner_;
 };
 
+// The counters every NoC model keeps (packets, bytes, byte-hops, D2D
+// byte-hops), registered under the same names by add_to() in a model's
+// add_stats().
+struct NocCounters {
+  std::int64_t packets = 0, bytes = 0;
+  std::int64_t byte_hops = 0;      // bytes x router-to-router links crossed
+  std::int64_t d2d_byte_hops = 0;  // of byte_hops, over die-to-die links
+  void add_to(StatGroup& g) const;
+};
+
 // The base of a closed-loop model: packets come by enqueue() only, so
 // send() and multicast() on it are an internal error (naming the model).
 class ClosedLoopNocModel : public NocModel {
