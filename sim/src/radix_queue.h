@@ -30,8 +30,7 @@ class RadixQueue {
   Tick top_time() const {
     if (!buckets_[0].empty()) return last_;
     if (min_ < 0) {  // the first bucket that holds any holds the earliest
-      std::size_t i = 1;
-      while (buckets_[i].empty()) ++i;
+      const std::size_t i = first_held();
       Tick m = buckets_[i].front().first;
       for (const auto& e : buckets_[i]) m = e.first < m ? e.first : m;
       min_ = m;
@@ -44,7 +43,9 @@ class RadixQueue {
                    static_cast<long long>(t), static_cast<long long>(last_));
       std::abort();
     }
-    buckets_[bucket(t)].emplace_back(t, std::move(v));
+    const std::size_t b = bucket(t);
+    buckets_[b].emplace_back(t, std::move(v));
+    held_ |= held_bit(b);
     if (min_ >= 0 && t < min_) min_ = t;
     ++size_;
   }
@@ -59,6 +60,9 @@ class RadixQueue {
 
  private:
   // By the highest bit where t differs from the last time popped.
+  // Buckets 1-64 that hold values: a bit each (bucket 0's is not kept).
+  static std::uint64_t held_bit(std::size_t b) { return b != 0 ? std::uint64_t{1} << (b - 1) : 0; }
+  std::size_t first_held() const { return static_cast<std::size_t>(std::countr_zero(held_)) + 1; }
   std::size_t bucket(Tick t) const {
     return t == last_
                ? 0
@@ -69,18 +73,23 @@ class RadixQueue {
   // down, those of that time into bucket 0.
   void refill() {
     const Tick m = top_time();
-    std::size_t i = 1;
-    while (buckets_[i].empty()) ++i;
+    const std::size_t i = first_held();
     last_ = m;
     min_ = -1;
     std::vector<std::pair<Tick, T>> moving;
     moving.swap(buckets_[i]);
-    for (auto& e : moving) buckets_[bucket(e.first)].push_back(std::move(e));
+    held_ &= ~held_bit(i);
+    for (auto& e : moving) {
+      const std::size_t b = bucket(e.first);
+      buckets_[b].push_back(std::move(e));
+      held_ |= held_bit(b);
+    }
     moving.clear();
     buckets_[i].swap(moving);  // its capacity, for the next
   }
 
   std::array<std::vector<std::pair<Tick, T>>, 65> buckets_;
+  std::uint64_t held_ = 0;
   Tick last_ = 0;
   mutable Tick min_ = -1;  // top_time() when bucket 0 is empty (-1: not known)
   std::size_t size_ = 0;

@@ -23,6 +23,7 @@ RouterNoc::RouterNoc(const RouterNocParams& p, const NocLayout& l)
       copies_(p.copies),
       flit_(p.flit_bytes) {
   if (buffer_ == 0) lookahead_ = hop_;
+  early_leave_ = buffer_ == 0 && vcs_ == 1;
   for (const NodePos& q : l.ports) port_nodes_.push_back(links_.node_id(q));
   if (l.x_cut * l.y_cut > 1) {
     d2d_ = links_.d2d_flags(l.x_cut, l.y_cut, l.io_die);
@@ -40,6 +41,8 @@ RouterNoc::RouterNoc(const RouterNocParams& p, const NocLayout& l)
   // every XY route exists.)
   inputs_.resize(links / MeshLinks::kDirs);
   to_router_.assign(links, 0);
+  slot_bit_.assign(links, 0);
+  req_.assign(links, 0);
   for (std::int32_t y = 0; y < ylen_; ++y)
     for (std::int32_t x = -1; x <= xlen_; ++x) {
       const std::int32_t r = links_.router(x, y);
@@ -49,11 +52,15 @@ RouterNoc::RouterNoc(const RouterNocParams& p, const NocLayout& l)
       in[2] = y > 0 ? links_.link(x, y - 1, MeshLinks::kSouth) : -1;
       in[3] = y + 1 < ylen_ ? links_.link(x, y + 1, MeshLinks::kNorth) : -1;
       in[4] = links_.link(x, y, MeshLinks::kInject);
-      for (const std::int32_t i : in)
-        if (i >= 0) to_router_[static_cast<std::size_t>(i)] = r;
+      for (std::size_t k = 0; k < in.size(); ++k)
+        if (in[k] >= 0) {
+          to_router_[static_cast<std::size_t>(in[k])] = r;
+          slot_bit_[static_cast<std::size_t>(in[k])] = static_cast<std::uint8_t>(1u << k);
+        }
     }
   out_free_.assign(links, 0);
   busy_.assign(links, 0);
+  wake_.assign(links, -1);
   link_bytes_.assign(links, 0);
   rr_.assign(links, 0);
   vc_rr_.assign(links, 0);
@@ -66,6 +73,8 @@ RouterNoc::RouterNoc(const RouterNocParams& p, const NocLayout& l)
   count_.assign(buffers, 0);
   len_.assign(buffers, 0);
   want_.assign(buffers, 0);
+  gone_until_.assign(buffers, -1);
+  gone_owner_.assign(buffers, ~std::uint64_t{0});
 }
 
 void RouterNoc::enqueue(Tick t, std::uint64_t tag, std::int32_t src,
@@ -138,6 +147,9 @@ void RouterNoc::advance(Tick now, Events& ev) {
     }
     dirty_outs_.clear();
   }
+  // Every event before `until` is applied: the buffers are as of until - 1
+  // (a packet that left early by then has gone, enter()).
+  t_ = std::max(t_, until - 1);
   if (events_.empty() && in_flight_ > 0) stalled();
 }
 
@@ -149,6 +161,9 @@ void RouterNoc::apply(const Ev& e) {
       break;
     case Kind::head:
       at_head(fifo(worms_[id].in, worms_[id].vc));
+      break;
+    case Kind::wake:
+      dirty_output(static_cast<std::int32_t>(id));
       break;
     case Kind::end: {
       dirty_output(e.out);
@@ -165,13 +180,19 @@ void RouterNoc::apply(const Ev& e) {
 // ready: at once if it is, else at `ready` (an event), or when the packet
 // ahead leaves (leave()).
 void RouterNoc::enter(std::uint32_t wi) {
-  const Worm& w = worms_[wi];
+  Worm& w = worms_[wi];
   const std::size_t f = fifo(w.in, w.vc);
-  input_queue_.add(len_[f]++);
+  // (A packet that left early is in the buffer until gone_until_.)
+  const bool gone = gone_until_[f] > t_;
+  input_queue_.add(len_[f]++ + (gone ? 1 : 0));
   if (tail_[f] == kNone) {
     head_[f] = tail_[f] = wi;
-    worms_[wi].head_at = w.ready;
-    push(w.ready, event(Kind::head, wi));
+    w.head_at = w.ready;
+    if (gone_until_[f] > w.ready) {  // behind it, as leave() would have it
+      w.head_at = gone_until_[f];
+      if (w.head_at - w.ready > w.wait.time) w.wait = {w.head_at - w.ready, w.in, gone_owner_[f]};
+    }
+    push(w.head_at, event(Kind::head, wi));
   } else {
     worms_[tail_[f]].next = wi;
     tail_[f] = wi;
@@ -182,7 +203,13 @@ void RouterNoc::enter(std::uint32_t wi) {
 void RouterNoc::at_head(std::size_t f) {
   const Worm& w = worms_[head_[f]];
   want_[f] = w.dirs;
-  dirty_wanted(w.in, f);
+  const auto in = static_cast<std::size_t>(w.in);
+  const std::int32_t base = to_router_[in] * MeshLinks::kDirs;
+  for (std::uint32_t m = w.dirs; m != 0; m &= m - 1) {
+    const std::int32_t out = base + std::countr_zero(m);
+    req_[static_cast<std::size_t>(out)] |= slot_bit_[in];
+    dirty_output(out);
+  }
 }
 
 // The packet's last stream out of its buffer has ended: it leaves, its
@@ -218,6 +245,22 @@ void RouterNoc::leave(std::uint32_t wi) {
   --in_flight_;
 }
 
+// early_leave_: packet wi's last stream (ending at `end`) was granted and
+// none is behind it: it leaves its buffer now, in the buffer's eyes at end.
+void RouterNoc::leave_early(std::uint32_t wi, Tick end) {
+  const Worm& w = worms_[wi];
+  const std::size_t f = fifo(w.in, w.vc);
+  gone_until_[f] = end;
+  gone_owner_[f] = w.owner;
+  head_[f] = tail_[f] = kNone;
+  --count_[f];
+  --len_[f];
+  want_[f] = 0;
+  owner_[static_cast<std::size_t>(w.in)] = kNone;
+  free_worms_.push_back(wi);
+  --in_flight_;
+}
+
 // The source writes its queue's next packet into its router's injection
 // buffer once its injection link is free (and, with finite buffers, the
 // buffer has room).
@@ -240,7 +283,7 @@ Tick RouterNoc::start(std::uint32_t pi, std::int32_t node, Tick t) {
   const Packet& p = packets_pool_[pi];
   const NodePos at = links_.node_pos(node);
   const std::int32_t in = links_.link(at.x, at.y, MeshLinks::kInject);
-  const Tick s = ser(p.bytes, ps_per_byte_);
+  const Tick s = link_ser(p.bytes);
   inject_free_[static_cast<std::size_t>(node)] = t + s;
   const std::uint32_t gi = p.group;
   const std::uint32_t wi = take(worms_, free_worms_);
@@ -275,7 +318,10 @@ Tick RouterNoc::start(std::uint32_t pi, std::int32_t node, Tick t) {
 // input, and has a buffer slot beyond the link, gets it.
 void RouterNoc::arbitrate(std::int32_t out, Tick t) {
   const auto o = static_cast<std::size_t>(out);
-  if (out_free_[o] > t) return;
+  if (out_free_[o] > t) {  // an input wants it (or its end event is due)
+    wake(o);
+    return;
+  }
   const std::array<std::int32_t, 5>& in = inputs_[static_cast<std::size_t>(out / MeshLinks::kDirs)];
   const std::int32_t dir = out % MeshLinks::kDirs;
   const auto bit = static_cast<std::uint8_t>(1u << dir);
@@ -288,9 +334,7 @@ void RouterNoc::arbitrate(std::int32_t out, Tick t) {
     if (buffer_ > 0 && count_[fifo(out, dvc)] >= buffer_) return;
   }
   if (vcs_ == 1) {  // the inputs whose head wants it, by slot; the next after rr_
-    std::uint32_t m = 0;
-    for (std::uint32_t k = 0; k < 5; ++k)
-      if (in[k] >= 0 && (want_[static_cast<std::size_t>(in[k])] & bit)) m |= 1u << k;
+    std::uint32_t m = req_[o];
     while (m != 0) {
       const std::uint32_t later = m & ~((2u << rr_[o]) - 1);
       const int s = std::countr_zero(later != 0 ? later : m);
@@ -300,7 +344,9 @@ void RouterNoc::arbitrate(std::int32_t out, Tick t) {
       if (owner_[f] != kNone && owner_[f] != wi) continue;
       rr_[o] = static_cast<std::uint8_t>(s);
       want_[f] = static_cast<std::uint8_t>(want_[f] & ~bit);
+      req_[o] = static_cast<std::uint8_t>(req_[o] & ~(1u << s));
       grant(wi, out, dvc, t);
+      if (m != 0) wake(o);  // the others that want it, when it is free
       return;
     }
     return;
@@ -337,6 +383,11 @@ void RouterNoc::grant(std::uint32_t wi, std::int32_t out, std::int32_t dvc, Tick
   const XyTree::Fork* l = forks ? &forks[w.first + bits(w.dirs & ((1u << dir) - 1))] : nullptr;
   const std::int32_t eject = dir != MeshLinks::kEject ? -1 : l ? l->dst : 0;
   const bool d2d = l ? l->d2d : eject < 0 && is_d2d(out);
+  if (w.next != kNone) {  // at the head when w leaves: long after, cold by then
+    const char* n = reinterpret_cast<const char*>(&worms_[w.next]);
+    __builtin_prefetch(n);
+    __builtin_prefetch(n + sizeof(Worm) - 1);
+  }
   ++w.granted;
   ++w.ending;
   owner_[static_cast<std::size_t>(w.in)] = wi;
@@ -344,15 +395,21 @@ void RouterNoc::grant(std::uint32_t wi, std::int32_t out, std::int32_t dvc, Tick
   const Tick s = eject >= 0 ? eject_ser(l ? packets_pool_[pi].dests[eject].node
                                           : static_cast<std::int32_t>(w.first),
                                         bytes)
-                            : ser(bytes, d2d ? d2d_ps_per_byte_ : ps_per_byte_);
+                 : d2d ? ser(bytes, d2d_ps_per_byte_)
+                       : link_ser(bytes);
   // Busy for its serialisation, and until its tail has come through.
   const Tick end = std::max(t + s, w.tail_in + hop_);
   out_free_[o] = end;
-  push(end, event(Kind::end, wi, out));
+  const bool early = early_leave_ && w.next == kNone && w.granted == w.branches && w.ending == 1;
+  if (!early) {
+    wake_[o] = end;  // its end event arbitrates the output
+    push(end, event(Kind::end, wi, out));
+  }
   // Its wait for this output (from when it asked), against its way's.
   Wait wait = w.wait;
   if (t - w.head_at > wait.time) wait = {t - w.head_at, out, holder_[o]};
   holder_[o] = w.owner;
+  if (early) leave_early(wi, end);  // (w stays valid: nothing is taken before)
   if (eject >= 0) {
     report(pi, eject, end, wait);
     return;

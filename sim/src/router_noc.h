@@ -186,20 +186,27 @@ class RouterNoc final : public ClosedLoopNocModel {
     return {r % (xlen_ + 2) - 1, r / (xlen_ + 2)};
   }
   // An event: a source's injection link is free (id: the node), a packet's
-  // head is past the router pipeline (id: the worm), or a stream from a
-  // worm (id) on output `out` ends.
-  // (8 bytes: the kind is in `out`, an output or kSource or kHead.)
-  enum class Kind : std::uint8_t { source, head, end };
-  static constexpr std::int32_t kSource = -2, kHead = -1;
+  // head is past the router pipeline (id: the worm), a stream from a worm
+  // (id) on output `out` ends, or output `id` is free again and an input
+  // waits for it (a stream that ended with no event: early_leave_).
+  // (8 bytes: the kind is in `out`, an output or kSource, kHead or kWake.)
+  enum class Kind : std::uint8_t { source, head, end, wake };
+  static constexpr std::int32_t kWake = -3, kSource = -2, kHead = -1;
   struct Ev {
     std::uint32_t id;
     std::int32_t out;
     Kind kind() const {
-      return out == kSource ? Kind::source : out == kHead ? Kind::head : Kind::end;
+      return out >= 0         ? Kind::end
+             : out == kHead   ? Kind::head
+             : out == kSource ? Kind::source
+                              : Kind::wake;
     }
   };
   static Ev event(Kind k, std::uint32_t id, std::int32_t out = 0) {
-    return {id, k == Kind::source ? kSource : k == Kind::head ? kHead : out};
+    return {id, k == Kind::source ? kSource
+                : k == Kind::head ? kHead
+                : k == Kind::wake ? kWake
+                                  : out};
   }
 
   bool is_d2d(std::int32_t link) const {
@@ -210,6 +217,14 @@ class RouterNoc final : public ClosedLoopNocModel {
   Tick ser(std::int64_t bytes, double ps_per_byte) const {
     if (flit_ > 0) bytes = (bytes + flit_ - 1) / flit_ * flit_;
     return std::max<Tick>(1, ceil_tick(static_cast<double>(bytes) * ps_per_byte - 1e-9));
+  }
+  // ser() on a router link (the last size asked for, remembered).
+  Tick link_ser(std::int64_t bytes) {
+    if (bytes != ser_bytes_) {
+      ser_bytes_ = bytes;
+      ser_ps_ = ser(bytes, ps_per_byte_);
+    }
+    return ser_ps_;
   }
   Tick eject_ser(std::int32_t node, std::int64_t bytes) const {
     const Tick s = ser(bytes, ps_per_byte_);
@@ -256,6 +271,13 @@ class RouterNoc final : public ClosedLoopNocModel {
     const std::int32_t base = to_router_[static_cast<std::size_t>(in)] * MeshLinks::kDirs;
     for (std::uint32_t m = want_[f]; m != 0; m &= m - 1) dirty_output(base + std::countr_zero(m));
   }
+  // Output o, busy until out_free_, is arbitrated again then: by its
+  // stream's end event, or by a wake queued now.
+  void wake(std::size_t o) {
+    if (wake_[o] >= out_free_[o]) return;
+    wake_[o] = out_free_[o];
+    push(out_free_[o], event(Kind::wake, static_cast<std::uint32_t>(o)));
+  }
   void free_packet(std::uint32_t pi) {
     if (packets_pool_[pi].tree != kNone) trees_.unpin(packets_pool_[pi].tree);
     free_packets_.push_back(pi);
@@ -263,6 +285,7 @@ class RouterNoc final : public ClosedLoopNocModel {
 
   void apply(const Ev& e);
   void enter(std::uint32_t wi);
+  void leave_early(std::uint32_t wi, Tick end);
   void at_head(std::size_t f);
   void leave(std::uint32_t wi);
   void inject(std::int32_t node, Tick t);
@@ -282,9 +305,18 @@ class RouterNoc final : public ClosedLoopNocModel {
   // a packet handed over at t meets others from t + router on: advance()
   // runs that far ahead (with finite buffers, injection waits for credits).
   Tick lookahead_ = 0;
+  // With unbounded buffers and one VC, a packet whose last stream out of a
+  // buffer is granted with none behind it leaves the buffer at its grant,
+  // not at an event when the stream ends: who comes later into the buffer
+  // waits for `gone_until_` (behind `gone_owner_`'s packet), who wants the
+  // output while it streams queues a wake for it. (With credits, or with
+  // other VCs sharing the input, its end must free them at its time.)
+  bool early_leave_ = false;
   std::int32_t buffer_, vcs_;
   bool copies_;
   std::int64_t flit_;  // 0: packets serialise byte by byte
+  std::int64_t ser_bytes_ = -1;  // link_ser()'s
+  Tick ser_ps_ = 0;
   std::vector<std::int32_t> port_nodes_;
   std::vector<std::uint8_t> d2d_;
   std::vector<double> eject_ps_per_byte_;  // per node
@@ -294,7 +326,7 @@ class RouterNoc final : public ClosedLoopNocModel {
   // Per link as an output: free from, its arbiter's last grant (an input
   // slot), busy time and bytes; as an input: the router it enters, the
   // packet feeding an output (kNone: none), its VC arbiter's last grant.
-  std::vector<Tick> out_free_, busy_;
+  std::vector<Tick> out_free_, busy_, wake_;
   std::vector<std::int64_t> link_bytes_;
   std::vector<std::uint8_t> rr_, vc_rr_;
   std::vector<std::int32_t> to_router_;
@@ -306,6 +338,12 @@ class RouterNoc final : public ClosedLoopNocModel {
   std::vector<std::uint32_t> head_, tail_;
   std::vector<std::int32_t> count_, len_;
   std::vector<std::uint8_t> want_;
+  // Per output: the input slots (bits, inputs_' order) whose head packet
+  // wants it (read with one VC only: arbitrate() clears a slot's bit when
+  // it grants its packet); per incoming link, its slot's bit.
+  std::vector<std::uint8_t> req_, slot_bit_;
+  std::vector<Tick> gone_until_;  // early_leave_'s, per buffer
+  std::vector<std::uint64_t> gone_owner_;
   std::vector<std::uint8_t> out_dirty_, node_dirty_;
   std::vector<std::int32_t> dirty_outs_, dirty_nodes_;
   // Per router: its inputs (incoming links) from the west, east, north,
@@ -314,7 +352,7 @@ class RouterNoc final : public ClosedLoopNocModel {
   RadixQueue<Ev> events_;
   Events* ev_ = nullptr;  // set_events()'s, advance()'s
   Tick now_ = 0;          // the last advance()'s
-  Tick t_ = 0;            // the time of the events being applied
+  Tick t_ = 0;            // the time of the events being applied (after advance(): its horizon - 1)
   std::vector<Packet> packets_pool_;
   std::vector<Group> groups_;
   std::vector<Worm> worms_;

@@ -8,6 +8,7 @@
 // up to and past the knee.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <boost/json/object.hpp>
 #include <map>
 #include <memory>
@@ -18,6 +19,7 @@
 #include "gemini/sim/mesh_links.h"
 #include "gemini/sim/noc_model.h"
 #include "gemini/sim/noc_traffic.h"
+#include "gemini/sim/stats.h"
 
 namespace gemini::sim {
 namespace {
@@ -142,6 +144,41 @@ TEST(RouterNoc, AOnePacketBufferHoldsTheNextUntilTheOneInItHasLeft) {
     EXPECT_EQ(r.at(2), buffer ? 84000 : 83000) << buffer;
     EXPECT_EQ(r.sent[2], buffer ? 21000 : 20000) << buffer;
   }
+}
+
+TEST(RouterNoc, APacketStreamingOutWithNoneBehindItStillHoldsItsBuffer) {
+  // AOnePacketBuffer's run (unbounded buffers): P1's ejection at router
+  // (2,0) is granted at 3000 with no packet behind it in that buffer, and
+  // streams until 43000 (core 2 takes 6 GB/s). P2 comes into the buffer
+  // at 12000 (granted at router (1,0), where P1 streamed out, none behind,
+  // until 12000): it waits behind P1 until 43000, a wait that names the
+  // buffer's link (1,0)->(2,0) and P1's instruction. Each packet counts the
+  // packets ahead in the buffer it starts towards: P1 none, three times;
+  // P2 one (P1) in each of the three, P1 still streaming out of the last
+  // two.
+  auto m = router(3, 1);
+  m->set_eject_ps_per_byte(2, 1000.0 / 6);
+  Record r;
+  m->set_events(r);
+  m->set_owner(101);
+  m->enqueue(0, 1, 0, {2}, kBytes);
+  m->set_owner(102);
+  m->enqueue(0, 2, 0, {2}, kBytes);
+  drain(*m, r);
+  EXPECT_EQ(r.at(1), 43000);
+  EXPECT_EQ(r.at(2), 83000);
+  const MeshLinks links(3, 1);
+  EXPECT_EQ(r.arrival(2).wait_link, links.link(1, 0, MeshLinks::kEast));
+  EXPECT_EQ(r.arrival(2).wait_owner, 101u);
+  StatGroup g("noc", "noc");
+  m->register_stats(g);
+  const StatSnapshot s = g.snapshot();
+  const auto q = std::find_if(s.distributions.begin(), s.distributions.end(),
+                              [](const DistValue& d) { return d.name == "input_queue"; });
+  ASSERT_NE(q, s.distributions.end());
+  EXPECT_EQ(q->dist.count(), 6);
+  EXPECT_EQ(q->dist.max(), 1);
+  EXPECT_DOUBLE_EQ(q->dist.mean(), 0.5);
 }
 
 TEST(RouterNoc, AMulticastForksWhereItsRoutesPartOrGoesAsCopies) {
