@@ -101,38 +101,50 @@ def summarise(c):
             "host_seconds": host}
 
 
-def plot(curves, path):
+def plot(curves, path, ylog=False):
+    """A panel per (mesh, pattern) that has curves, four to a row; with
+    ylog the latency axis is logarithmic up to 100x zero load, so that the
+    knee and the queues past it show."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     meshes = sorted({c["mesh"] for c in curves}, key=lambda m: int(m.split("x")[0]))
-    patterns = [p for p in PATTERNS if any(c["pattern"] == p for c in curves)]
+    panels = [(m, p) for m in meshes for p in PATTERNS
+              if any(c["mesh"] == m and c["pattern"] == p for c in curves)]
     seeds = {c.get("seed", 1) for c in curves}
-    fig, axes = plt.subplots(len(meshes), len(patterns), figsize=(3.6 * len(patterns), 3.2 * len(meshes)),
-                             squeeze=False)
+    cols = min(4, len(panels))
+    rows = (len(panels) + cols - 1) // cols
+    fig, axes = plt.subplots(rows, cols, figsize=(3.6 * cols, 3.2 * rows), squeeze=False)
     styles = {"mesh": ("tab:blue", "o-"), "booksim2": ("tab:red", "s--"),
-              "mesh+fill_gaps=true": ("tab:green", "^-."), "router": ("tab:purple", "d-")}
-    for i, mesh in enumerate(meshes):
-        for j, pattern in enumerate(patterns):
-            ax = axes[i][j]
-            for c in curves:
-                if c["mesh"] != mesh or c["pattern"] != pattern:
-                    continue
-                colour, style = styles.get(c["model"], ("black", "x-"))
-                xs = [p["offered"] for p in c["points"]]
-                ys = [p["latency_mean"] for p in c["points"]]
-                label = c["model"] + (f" seed {c.get('seed', 1)}" if len(seeds) > 1 else "")
-                ax.plot(xs, ys, style, color=colour, markersize=3, label=label)
-                ax.axhline(c["zero_load"]["latency_mean"], color=colour, lw=0.6, ls=":")
-            z = min((c["zero_load"]["latency_mean"] for c in curves
-                     if c["mesh"] == mesh and c["pattern"] == pattern), default=10)
+              "mesh+fill_gaps=true": ("tab:green", "^-."), "router": ("tab:purple", "d-"),
+              "router+buffer_packets=64": ("tab:orange", "v-")}
+    for k, ax in enumerate(axes.flat):
+        if k >= len(panels):
+            ax.set_visible(False)
+            continue
+        mesh, pattern = panels[k]
+        for c in curves:
+            if c["mesh"] != mesh or c["pattern"] != pattern:
+                continue
+            colour, style = styles.get(c["model"], ("black", "x-"))
+            xs = [p["offered"] for p in c["points"]]
+            ys = [p["latency_mean"] for p in c["points"]]
+            label = c["model"] + (f" seed {c.get('seed', 1)}" if len(seeds) > 1 else "")
+            ax.plot(xs, ys, style, color=colour, markersize=3, label=label)
+            ax.axhline(c["zero_load"]["latency_mean"], color=colour, lw=0.6, ls=":")
+        z = min((c["zero_load"]["latency_mean"] for c in curves
+                 if c["mesh"] == mesh and c["pattern"] == pattern), default=10)
+        if ylog:
+            ax.set_yscale("log")
+            ax.set_ylim(0.8 * z, 100 * z)
+        else:
             ax.set_ylim(0, 6 * z)
-            ax.set_title(f"{pattern}, {mesh}", fontsize=9)
-            ax.set_xlabel("offered load (fraction of a link per core)", fontsize=8)
-            if j == 0:
-                ax.set_ylabel("mean packet latency (cycles)", fontsize=8)
-            ax.tick_params(labelsize=7)
-            ax.legend(fontsize=7)
+        ax.set_title(f"{pattern}, {mesh}", fontsize=9)
+        ax.set_xlabel("offered load (fraction of a link per core)", fontsize=8)
+        if k % cols == 0:
+            ax.set_ylabel("mean packet latency (cycles)", fontsize=8)
+        ax.tick_params(labelsize=7)
+        ax.legend(fontsize=7)
     fig.tight_layout()
     fig.savefig(path, dpi=120)
 
@@ -157,6 +169,8 @@ def main():
     ap.add_argument("--seeds", default=None,
                     help="traffic seeds, comma-separated: a curve per seed (default --seed)")
     ap.add_argument("--replot", action="store_true", help="redraw OUT/curves.json, run nothing")
+    ap.add_argument("--ylog", action="store_true",
+                    help="plot latency on a log axis up to 100x zero load (default: linear to 6x)")
     args = ap.parse_args()
     args.loads = [float(x) for x in args.loads.split(",") if x]
     seeds = [int(x) for x in args.seeds.split(",") if x] if args.seeds else [args.seed]
@@ -186,7 +200,7 @@ def main():
         d = "-" if r["load_latency_doubles"] is None else f"{r['load_latency_doubles']:.3f}"
         print(f"{r['mesh']:6s} {r['pattern']:11s} {r['seed']:4d} {r['model']:19s} {r['zero_load_latency']:9.2f} "
               f"{r['saturation_throughput']:10.3f} {d:>13s} {r['host_seconds']:8.1f}")
-    plot(curves, os.path.join(args.out, "curves.png"))
+    plot(curves, os.path.join(args.out, "curves.png"), args.ylog)
     print(f"wrote {data}, {os.path.join(args.out, 'summary.csv')}, "
           f"{os.path.join(args.out, 'curves.png')}")
 

@@ -215,7 +215,7 @@ void RouterNoc::at_head(std::size_t f) {
 // The packet's last stream out of its buffer has ended: it leaves, its
 // credit goes back upstream, and the packet behind it is at the head.
 void RouterNoc::leave(std::uint32_t wi) {
-  const Worm w = worms_[wi];
+  const Worm& w = worms_[wi];  // (nothing here takes a worm: it stays put)
   const std::size_t f = fifo(w.in, w.vc);
   head_[f] = w.next;
   --count_[f];

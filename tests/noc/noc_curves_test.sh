@@ -3,8 +3,8 @@
 # 4x4 mesh with the mesh model alone: the zero-load latency is the
 # hand-computed all-pairs mean, a model may carry parameters
 # ("mesh+fill_gaps=true"), --merge adds points to a curve and keeps its zero
-# load, and the plot is a PNG. Exit 77 without Debian's python3-matplotlib
-# (scripts/setup.sh installs it).
+# load, the plot is a PNG, and --replot --ylog redraws it from curves.json.
+# Exit 77 without Debian's python3-matplotlib (scripts/setup.sh installs it).
 #   bash tests/noc/noc_curves_test.sh GEMINI
 set -euo pipefail
 gemini=$(readlink -f "$1")
@@ -46,3 +46,10 @@ png = open(os.path.join(work, "curves.png"), "rb").read(8)
 assert png == b"\x89PNG\r\n\x1a\n", png
 print("ok: noc_curves.py, 2 curves, merge, zero load 25 cycles, plot")
 PY
+# --replot --ylog redraws from curves.json alone (no gemini run: the binary
+# given is one that does not exist).
+rm "$work/curves.png"
+/usr/bin/python3 "$root/scripts/noc_curves.py" --gemini /nonexistent --out "$work" --replot --ylog \
+  >"$work/log.txt"
+[ "$(head -c 4 "$work/curves.png" | od -An -c | tr -d ' ')" = "211PNG" ]
+echo "ok: --replot --ylog"
