@@ -203,17 +203,12 @@ void RouterNoc::enter(std::uint32_t wi) {
 void RouterNoc::at_head(std::size_t f) {
   const Worm& w = worms_[head_[f]];
   want_[f] = w.dirs;
-  const auto in = static_cast<std::size_t>(w.in);
-  const std::int32_t base = to_router_[in] * MeshLinks::kDirs;
-  for (std::uint32_t m = w.dirs; m != 0; m &= m - 1) {
-    const std::int32_t out = base + std::countr_zero(m);
-    req_[static_cast<std::size_t>(out)] |= slot_bit_[in];
-    dirty_output(out);
-  }
+  dirty_wanted(w.in, f);
 }
 
-// The packet's last stream out of its buffer has ended: it leaves, its
-// credit goes back upstream, and the packet behind it is at the head.
+// The packet's last stream out of its buffer has ended (or, early_leave_,
+// been granted): it leaves, its credit goes back upstream, and the packet
+// behind it is at the head.
 void RouterNoc::leave(std::uint32_t wi) {
   const Worm& w = worms_[wi];  // (nothing here takes a worm: it stays put)
   const std::size_t f = fifo(w.in, w.vc);
@@ -252,13 +247,7 @@ void RouterNoc::leave_early(std::uint32_t wi, Tick end) {
   const std::size_t f = fifo(w.in, w.vc);
   gone_until_[f] = end;
   gone_owner_[f] = w.owner;
-  head_[f] = tail_[f] = kNone;
-  --count_[f];
-  --len_[f];
-  want_[f] = 0;
-  owner_[static_cast<std::size_t>(w.in)] = kNone;
-  free_worms_.push_back(wi);
-  --in_flight_;
+  leave(wi);  // none behind it, one VC, no credits: the buffer is empty
 }
 
 // The source writes its queue's next packet into its router's injection

@@ -266,10 +266,16 @@ class RouterNoc final : public ClosedLoopNocModel {
     node_dirty_[static_cast<std::size_t>(node)] = 1;
     dirty_nodes_.push_back(node);
   }
-  // The outputs the head of buffer f (of incoming link `in`) still wants.
+  // The outputs the head of buffer f (of incoming link `in`) still wants:
+  // asked for (req_) and arbitrated.
   void dirty_wanted(std::int32_t in, std::size_t f) {
-    const std::int32_t base = to_router_[static_cast<std::size_t>(in)] * MeshLinks::kDirs;
-    for (std::uint32_t m = want_[f]; m != 0; m &= m - 1) dirty_output(base + std::countr_zero(m));
+    const auto i = static_cast<std::size_t>(in);
+    const std::int32_t base = to_router_[i] * MeshLinks::kDirs;
+    for (std::uint32_t m = want_[f]; m != 0; m &= m - 1) {
+      const std::int32_t out = base + std::countr_zero(m);
+      req_[static_cast<std::size_t>(out)] |= slot_bit_[i];
+      dirty_output(out);
+    }
   }
   // Output o, busy until out_free_, is arbitrated again then: by its
   // stream's end event, or by a wake queued now.
