@@ -38,16 +38,19 @@ class RadixQueue {
     return min_;
   }
   void push(Tick t, T v) {
-    if (t < last_) [[unlikely]] {
-      std::fprintf(stderr, "gemini: internal error: an event at %lld ps queued after %lld ps\n",
-                   static_cast<long long>(t), static_cast<long long>(last_));
-      std::abort();
-    }
+    if (t < last_) [[unlikely]]
+      queued_before(t, last_);
     const std::size_t b = bucket(t);
     buckets_[b].emplace_back(t, std::move(v));
     held_ |= held_bit(b);
-    if (min_ >= 0 && t < min_) min_ = t;
+    if (b != 0 && min_ >= 0 && t < min_) min_ = t;  // (min_ is of the buckets past 0)
     ++size_;
+  }
+  // The internal error of a time queued before the last popped.
+  [[noreturn]] static void queued_before(Tick t, Tick last) {
+    std::fprintf(stderr, "gemini: internal error: an event at %lld ps queued after %lld ps\n",
+                 static_cast<long long>(t), static_cast<long long>(last));
+    std::abort();
   }
   // Takes a value of the earliest time (not empty).
   T pop() {

@@ -228,8 +228,9 @@ void RouterNoc::leave(std::uint32_t wi) {
     else
       push(n.ready, event(Kind::head, head_[f]));
   }
-  for (std::int32_t v = 0; v < vcs_; ++v)  // their input is free
-    if (v != w.vc) dirty_wanted(w.in, fifo(w.in, v));
+  if (vcs_ > 1)
+    for (std::int32_t v = 0; v < vcs_; ++v)  // their input is free
+      if (v != w.vc) dirty_wanted(w.in, fifo(w.in, v));
   if (buffer_ > 0) {  // a credit back
     if (w.in % MeshLinks::kDirs == MeshLinks::kInject)
       dirty_node(links_.node_id(router_pos(w.in)));
@@ -429,6 +430,8 @@ void RouterNoc::grant(std::uint32_t wi, std::int32_t out, std::int32_t dvc, Tick
                   links_.node_pos(static_cast<std::int32_t>(first)));
   }
   n.branches = bits(n.dirs);
+  if (n.dirs & (1u << MeshLinks::kEject))  // its report reads the packet: cold by then
+    __builtin_prefetch(&packets_pool_[pi]);
   n.vc = static_cast<std::uint16_t>(dvc);
   n.tail_in = end + lat;
   ++count_[fifo(out, dvc)];

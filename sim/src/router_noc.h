@@ -60,7 +60,7 @@
 #include "gemini/sim/model_stall.h"
 #include "gemini/sim/noc_model.h"
 #include "gemini/sim/xy_trees.h"
-#include "radix_queue.h"
+#include "run_queue.h"
 #include "text_format.h"
 
 namespace gemini::sim::router {
@@ -355,7 +355,7 @@ class RouterNoc final : public ClosedLoopNocModel {
   // Per router: its inputs (incoming links) from the west, east, north,
   // south and its node; -1 where there is none.
   std::vector<std::array<std::int32_t, 5>> inputs_;
-  RadixQueue<Ev> events_;
+  RunQueue<Ev> events_;
   Events* ev_ = nullptr;  // set_events()'s, advance()'s
   Tick now_ = 0;          // the last advance()'s
   Tick t_ = 0;            // the time of the events being applied (after advance(): its horizon - 1)

@@ -2,7 +2,7 @@
 // by packet, against hand-computed times on small meshes -- zero load (the
 // mesh's), head-of-line blocking, credits with one-packet buffers, a
 // multicast forked in the routers or sent as copies, the waits named for the
-// critical path -- and the synthetic
+// critical path, routers of 0 cycles -- and the synthetic
 // traffic harness's zero load, which must be the mesh's exactly -- and, where
 // BookSim 2 is built, its agreement with booksim2 on a small mesh at loads
 // up to and past the knee.
@@ -13,6 +13,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gemini/sim/booksim2_config.h"
@@ -76,6 +77,23 @@ void drain(NocModel& m, Record& r) {
   EXPECT_EQ(m.next_advance(), kNever);
 }
 
+// The head-of-line case on a 3x2 mesh (noc parameters `extra`), run to its
+// end: A (core 0 -> 2), B (core 0 -> core 4 at (1,1)), C (core 1 -> 2),
+// handed over at 0 in this order, each owned by its instruction (the
+// simulator's), tag + 100.
+Record run_abc(json::object extra = {}) {
+  auto m = router(3, 2, std::move(extra));
+  Record r;
+  m->set_events(r);
+  for (const char tag : {'A', 'B', 'C'}) {
+    m->set_owner(static_cast<std::uint64_t>(tag) + 100);
+    m->enqueue(0, static_cast<std::uint64_t>(tag), tag == 'C' ? 1 : 0, {tag == 'B' ? 4 : 2},
+               kBytes);
+  }
+  drain(*m, r);
+  return r;
+}
+
 TEST(RouterNoc, ZeroLoadIsTheMeshs) {
   // Core 0 (0,0) to core 7 (3,1) of a 4x2 mesh: 4 hops, (4 + 1) x 1000 +
   // 10000; its tail written into the router after 10000.
@@ -99,15 +117,7 @@ TEST(RouterNoc, APacketBlockedAtTheHeadOfItsBufferHoldsBackTheOneBehind) {
   // 12000; its link south is free, but it leaves only when A has (21000):
   // 21000 + 1000 + 10000 = 32000. The mesh, without input buffers, would
   // send it south at 12000.
-  auto m = router(3, 2);
-  Record r;
-  m->set_events(r);
-  for (const char tag : {'A', 'B', 'C'}) {
-    m->set_owner(static_cast<std::uint64_t>(tag) + 100);  // the simulator's instruction
-    m->enqueue(0, static_cast<std::uint64_t>(tag), tag == 'C' ? 1 : 0, {tag == 'B' ? 4 : 2},
-               kBytes);
-  }
-  drain(*m, r);
+  Record r = run_abc();
   EXPECT_EQ(r.at('C'), 12000);
   EXPECT_EQ(r.at('A'), 22000);
   EXPECT_EQ(r.at('B'), 32000);
@@ -122,6 +132,23 @@ TEST(RouterNoc, APacketBlockedAtTheHeadOfItsBufferHoldsBackTheOneBehind) {
   EXPECT_EQ(r.arrival('B').wait_link, links.link(0, 0, MeshLinks::kEast));
   EXPECT_EQ(r.arrival('B').wait_owner, 'A' + 100u);
   EXPECT_EQ(r.arrival('C').wait_link, -1);  // it never waited
+}
+
+TEST(RouterNoc, RoutersOfZeroCyclesQueueEventsAtTheTimeBeingRun) {
+  // The same packets through routers of 0 cycles: a packet's head crosses a
+  // router at once, so its next request is queued at the time being run.
+  // C and A both want (1,0)->(2,0) at 0; round robin from the west input
+  // gives it to C (the injection input): C arrives at 10000; A takes the
+  // link at 10000 and arrives at 20000. B, written from 10000, reaches
+  // router (1,0) behind A at 10000 and goes south when A has left (20000):
+  // 30000. (Once a segmentation fault: the event queue lost the time of an
+  // event queued at the time it had just popped.)
+  Record r = run_abc({{"router_cycles", 0}});
+  EXPECT_EQ(r.at('C'), 10000);
+  EXPECT_EQ(r.at('A'), 20000);
+  EXPECT_EQ(r.at('B'), 30000);
+  EXPECT_EQ(r.sent['B'], 20000);
+  EXPECT_EQ(r.arrival('B').waited, 30000 - 10000);  // beyond zero load from its handover
 }
 
 TEST(RouterNoc, AOnePacketBufferHoldsTheNextUntilTheOneInItHasLeft) {

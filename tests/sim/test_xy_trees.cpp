@@ -1,11 +1,13 @@
 // The XY multicast trees' cache (xy_trees.h) -- a tree's links, forks and
 // per-destination counts on a small mesh, a pinned tree kept intact while
-// thousands of others pass through the cache -- and the radix queue the
-// router model runs its events on (sim/src/radix_queue.h): the order of a
-// binary heap, on random times.
+// thousands of others pass through the cache -- and the queues the router
+// model runs its events on (sim/src/radix_queue.h, run_queue.h): the order
+// of a binary heap, on random times and on times at a few fixed delays.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <map>
 #include <queue>
 #include <random>
 #include <vector>
@@ -13,6 +15,7 @@
 #include "gemini/sim/mesh_links.h"
 #include "gemini/sim/xy_trees.h"
 #include "radix_queue.h"
+#include "run_queue.h"
 
 namespace gemini::sim {
 namespace {
@@ -107,6 +110,72 @@ TEST(RadixQueue, PopsInTheOrderOfABinaryHeap) {
     ref.pop();
   }
   EXPECT_TRUE(q.empty());
+}
+
+// A time queued at the time last popped, after the next time was asked for
+// (as the router model does with routers of 0 cycles), is popped and then
+// the next is still known: the queue once kept the popped time as its next.
+TEST(RadixQueue, ATimeQueuedAtTheLastPoppedLeavesTheNextKnown) {
+  RadixQueue<int> q;
+  q.push(10, 1);
+  q.push(20, 2);
+  EXPECT_EQ(q.pop(), 1);
+  EXPECT_EQ(q.top_time(), 20);
+  q.push(10, 3);
+  EXPECT_EQ(q.top_time(), 10);
+  EXPECT_EQ(q.pop(), 3);
+  EXPECT_EQ(q.top_time(), 20);
+  EXPECT_EQ(q.pop(), 2);
+  EXPECT_TRUE(q.empty());
+}
+
+// Each value pushed comes out once, at its time, in time order, whatever
+// run or the heap holds it: values at a router cycle, at two
+// serialisations and at random times, for long enough that runs are
+// compacted (4096 values popped off a run that never empties).
+TEST(RunQueue, PopsEveryValueOnceInTimeOrder) {
+  std::mt19937_64 rng(11);
+  RunQueue<std::uint32_t> q;
+  std::multimap<Tick, std::uint32_t> ref;
+  Tick now = 0;
+  std::uint32_t next = 0;
+  std::size_t popped = 0;
+  auto pop = [&] {
+    ASSERT_EQ(q.top_time(), ref.begin()->first);
+    now = ref.begin()->first;
+    const std::uint32_t v = q.pop();
+    const auto range = ref.equal_range(now);
+    const auto it =
+        std::find_if(range.first, range.second, [&](const auto& e) { return e.second == v; });
+    ASSERT_NE(it, range.second) << "value " << v << " popped at " << now;
+    ref.erase(it);
+    ++popped;
+  };
+  for (int round = 0; round < 200000; ++round) {
+    const int pushes = static_cast<int>(rng() % 3);
+    for (int k = 0; k < pushes; ++k) {
+      const std::uint64_t r = rng() % 10;
+      const Tick t = now + (r < 5   ? 1000
+                            : r < 7 ? 21334
+                            : r < 8 ? 667
+                            : r < 9 ? 0
+                                    : static_cast<Tick>(rng() % 50000));
+      q.push(t, next);
+      ref.emplace(t, next++);
+    }
+    if (!ref.empty() && rng() % 2) pop();
+    ASSERT_EQ(q.size(), ref.size());
+  }
+  while (!ref.empty()) pop();
+  EXPECT_TRUE(q.empty());
+  EXPECT_GT(popped, std::size_t{100000});
+}
+
+TEST(RunQueueDeathTest, ATimeBeforeTheLastPoppedIsAnInternalError) {
+  RunQueue<int> q;
+  q.push(100, 1);
+  q.pop();
+  EXPECT_DEATH(q.push(99, 2), "internal error: an event at 99 ps queued after 100 ps");
 }
 
 }  // namespace
