@@ -19,12 +19,13 @@ using namespace gemini;  // NOLINT(google-build-using-namespace): test file
 
 namespace {
 
-// spec_minimal on booksim2 with links of 10 MB/s: a packet of 512 bytes is
-// 100k flits, so the run lasts long (a minute under AddressSanitizer,
-// several seconds at -O2) while simulated time creeps.
+// spec_minimal on booksim2 with links of 2 MB/s, so that the run lasts long
+// while simulated time creeps: about 15 s at -O2 on two cores, minutes under
+// AddressSanitizer. (At 10 MB/s it lasted 3 s at -O2, and so sometimes
+// ended before the 3 s the tests below stop it after.)
 std::string slow_booksim2_run() {
   const fs::path hw = test::write_temp("progress_booksim2.json",
-                                       R"({"noc": {"model": "booksim2", "link_gbps": 0.01}})");
+                                       R"({"noc": {"model": "booksim2", "link_gbps": 0.002}})");
   return std::string(GEMINI_BIN) + " sim " + (test::data_dir() / "spec_minimal.json").string() +
          " --hw " + hw.string();
 }
